@@ -1,0 +1,40 @@
+#include "CommandArgs.h"
+
+namespace cs::app {
+
+CommandArgs::CommandArgs(const QStringList& args, const std::set<QString>& valued,
+                         const std::set<QString>& flags, int maxPositionals) {
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a.startsWith("--") || (a.startsWith('-') && a.size() == 2)) {
+            if (valued.count(a)) {
+                if (i + 1 >= args.size()) throw UsageError(a.toStdString() + ": expected a value");
+                values_[a] = args[++i];
+            } else if (flags.count(a)) {
+                flags_.insert(a);
+            } else {
+                throw UsageError("unknown option " + a.toStdString());
+            }
+        } else {
+            if (positionals_.size() >= maxPositionals)
+                throw UsageError("unexpected argument \"" + a.toStdString() + "\"");
+            positionals_ << a;
+        }
+    }
+}
+
+QString CommandArgs::value(const QString& name) const {
+    const auto it = values_.find(name);
+    return it == values_.end() ? QString() : it->second;
+}
+
+TopologySourceArgs topologySource(const CommandArgs& a) {
+    TopologySourceArgs s;
+    s.preset = a.value("--preset").toStdString();
+    if (!a.positionals().isEmpty()) s.file = a.positionals().front().toStdString();
+    if (s.preset.empty() == s.file.empty())
+        throw UsageError("expected either --preset NAME or a topology FILE");
+    return s;
+}
+
+} // namespace cs::app

@@ -1,0 +1,40 @@
+#pragma once
+// Small option scanner shared by the subcommands: `--name value`, `--flag`, positionals.
+// Anything it does not know is an error that names the argument.
+#include <QStringList>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace cs::app {
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class CommandArgs {
+public:
+    // valued: options taking a value ("--preset"); flags: options without one ("--json").
+    CommandArgs(const QStringList& args, const std::set<QString>& valued,
+                const std::set<QString>& flags, int maxPositionals);
+    bool flag(const QString& name) const { return flags_.count(name) > 0; }
+    QString value(const QString& name) const;
+    bool has(const QString& name) const { return values_.count(name) > 0; }
+    const QStringList& positionals() const { return positionals_; }
+
+private:
+    std::map<QString, QString> values_;
+    std::set<QString> flags_;
+    QStringList positionals_;
+};
+
+// Opens `--preset NAME | FILE` as given to stats, export, render...; throws on bad input.
+struct TopologySourceArgs {
+    std::string preset;
+    std::string file;
+};
+TopologySourceArgs topologySource(const CommandArgs& a);
+
+} // namespace cs::app

@@ -1,0 +1,66 @@
+#include "CommandLine.h"
+
+#include "CommandArgs.h"
+#include "InputError.h"
+#include "Presets.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace cs::app {
+namespace {
+
+void printUsage(FILE* out) {
+    std::fprintf(out,
+                 "Usage:\n"
+                 "  clusterscope [--preset NAME | FILE]        open the GUI (default preset: %s)\n"
+                 "  clusterscope stats (--preset NAME | FILE) [--json]\n"
+                 "  clusterscope export (--preset NAME | FILE) -o OUT [--params]\n"
+                 "  clusterscope presets\n"
+                 "  clusterscope --version | --help\n"
+                 "Presets: %s\n"
+                 "Exit codes: 0 success, 1 cannot write output, 2 bad input.\n",
+                 kDefaultPreset, presetNamesJoined().c_str());
+}
+
+} // namespace
+
+bool isCommand(const QString& a) {
+    return a == "stats" || a == "export" || a == "presets" || a == "help" || a == "--help" ||
+           a == "-h" || a == "--version";
+}
+
+int presetsCommand(const QStringList& args) {
+    CommandArgs(args, {}, {}, 0);
+    for (const PresetInfo& p : presets())
+        std::printf("%-14s %s\n", p.name.c_str(), p.description.c_str());
+    return kExitOk;
+}
+
+int runCommand(const QStringList& args) {
+    const QString cmd = args.value(0);
+    try {
+        if (cmd == "stats") return statsCommand(args);
+        if (cmd == "export") return exportCommand(args);
+        if (cmd == "presets") return presetsCommand(args);
+        if (cmd == "--version") {
+            std::printf("clusterscope %s\n", qPrintable(QCoreApplication::applicationVersion()));
+            return kExitOk;
+        }
+        printUsage(stdout);
+        return kExitOk;
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "clusterscope %s: %s\n", qPrintable(cmd), e.what());
+        printUsage(stderr);
+        return kExitBadInput;
+    } catch (const InputException& e) {
+        std::fprintf(stderr, "clusterscope %s: %s\n", qPrintable(cmd), e.what());
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "clusterscope %s: %s\n", qPrintable(cmd), e.what());
+        return kExitIoError;
+    }
+}
+
+} // namespace cs::app

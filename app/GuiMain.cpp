@@ -1,0 +1,51 @@
+#include "CommandArgs.h"
+#include "CommandLine.h"
+#include "GuiOptions.h"
+#include "MainWindow.h"
+#include "Presets.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace cs::app {
+
+GuiOptions parseGuiOptions(const QStringList& args) {
+    const CommandArgs a(args, {"--preset", "--select", "--screenshot"}, {}, 1);
+    GuiOptions o;
+    if (a.has("--preset") && !a.positionals().isEmpty())
+        throw UsageError("expected either --preset NAME or a topology FILE, not both");
+    o.source = a.has("--preset")           ? "preset:" + a.value("--preset")
+               : a.positionals().isEmpty() ? QStringLiteral("preset:") + kDefaultPreset
+                                           : a.positionals().front();
+    o.selectId = a.value("--select");
+    o.screenshot = a.value("--screenshot");
+    return o;
+}
+
+int runGui(const GuiOptions& o) {
+    MainWindow w;
+    if (!w.openSource(o.source, false)) {
+        std::fprintf(stderr, "clusterscope: cannot open %s (see the message above)\n",
+                     qPrintable(o.source));
+        return kExitBadInput;
+    }
+    if (!o.selectId.isEmpty() && !w.selectById(o.selectId)) {
+        std::fprintf(stderr, "clusterscope: --select: no entity has the id \"%s\"\n",
+                     qPrintable(o.selectId));
+        return kExitBadInput;
+    }
+    w.show();
+    if (!o.screenshot.isEmpty()) {
+        QTimer::singleShot(700, &w, [&w, o] {
+            const bool ok = w.grab().save(o.screenshot);
+            if (!ok)
+                std::fprintf(stderr, "clusterscope: cannot write %s\n", qPrintable(o.screenshot));
+            QApplication::exit(ok ? kExitOk : kExitIoError);
+        });
+    }
+    return QApplication::exec();
+}
+
+} // namespace cs::app

@@ -1,0 +1,19 @@
+#pragma once
+// Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--select ID]
+// [--screenshot OUT.png]`. --screenshot saves the window once shown, then quits.
+#include <QStringList>
+
+namespace cs::app {
+
+struct GuiOptions {
+    QString source;     // "preset:NAME" or a file path
+    QString selectId;   // entity to select at start
+    QString screenshot; // where to save a picture of the window, then exit
+};
+
+// Throws UsageError on unknown options.
+GuiOptions parseGuiOptions(const QStringList& args);
+
+int runGui(const GuiOptions& options);
+
+} // namespace cs::app

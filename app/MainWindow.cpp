@@ -1,0 +1,182 @@
+#include "MainWindow.h"
+
+#include "AboutDialog.h"
+#include "InputError.h"
+#include "InspectorWidget.h"
+#include "Presets.h"
+#include "TopologyFile.h"
+#include "TopologyStatsJson.h"
+#include "TopologyTreeModel.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStatusBar>
+#include <QTreeView>
+
+namespace cs::app {
+
+MainWindow::MainWindow()
+    : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
+      inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit) {
+    setWindowTitle(tr("ClusterScope"));
+    resize(1400, 860);
+
+    // Central area: the 3D view lands here; until then the derived figures of the topology.
+    summary_->setReadOnly(true);
+    summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    summary_->setObjectName("summary");
+    setCentralWidget(summary_);
+
+    tree_->setModel(treeModel_);
+    tree_->setUniformRowHeights(true); // cheap layout for thousands of rows
+    tree_->setObjectName("topologyTree");
+    tree_->header()->setStretchLastSection(false);
+    tree_->header()->setSectionResizeMode(views::TopologyTreeModel::NameColumn,
+                                          QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(views::TopologyTreeModel::KindColumn,
+                                          QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(views::TopologyTreeModel::GpusColumn,
+                                          QHeaderView::ResizeToContents);
+    auto* treeDock = new QDockWidget(tr("Topology"), this);
+    treeDock->setObjectName("topologyDock");
+    treeDock->setWidget(tree_);
+    addDockWidget(Qt::LeftDockWidgetArea, treeDock);
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &MainWindow::onTreeSelection);
+
+    auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
+    inspectorDock->setObjectName("inspectorDock");
+    inspectorDock->setWidget(inspector_);
+    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    resizeDocks({treeDock, inspectorDock}, {360, 380}, Qt::Horizontal);
+
+    buildMenus();
+}
+
+MainWindow::~MainWindow() {
+    // Views hold raw pointers into the document: detach them before it goes.
+    treeModel_->setDocument(nullptr);
+    inspector_->setDocument(nullptr);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openFileDialog);
+    file->addAction(tr("Open &Preset..."), QKeySequence(tr("Ctrl+Shift+O")), this,
+                    &MainWindow::openPresetDialog);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Export Topology..."), QKeySequence(tr("Ctrl+E")), this,
+                    &MainWindow::exportDialog);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ClusterScope"), this, [this] { showAboutDialog(this); });
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList list = recent_.list();
+    for (const QString& s : list)
+        recentMenu_->addAction(s, this, [this, s] { openSource(s); });
+    recentMenu_->setEnabled(!list.isEmpty());
+}
+
+bool MainWindow::openSource(const QString& source, bool showErrors) {
+    std::unique_ptr<TopologyDocument> next;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        if (source.startsWith("preset:"))
+            next = openTopology(source.mid(7).toStdString(), {});
+        else
+            next = openTopology({}, source.toStdString());
+        QApplication::restoreOverrideCursor();
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        if (showErrors)
+            QMessageBox::critical(this, tr("Cannot open topology"),
+                                  QString::fromStdString(e.what()));
+        else
+            qWarning("%s", e.what());
+        return false;
+    }
+    treeModel_->setDocument(nullptr);
+    inspector_->setDocument(nullptr);
+    doc_ = std::move(next);
+    treeModel_->setDocument(doc_.get());
+    inspector_->setDocument(doc_.get());
+    recent_.add(source);
+    rebuildRecentMenu();
+    setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(doc_->topology().name)));
+    showSummary();
+    tree_->expandToDepth(0);
+    return true;
+}
+
+void MainWindow::showSummary() {
+    const TopologyStats& s = doc_->stats();
+    summary_->setPlainText(QString::fromStdString(statsToText(doc_->topology(), s)));
+    statusBar()->showMessage(tr("%1: %2 GPUs, %3 hosts, %4 pods, %5 switches, %6 links")
+                                 .arg(QString::fromStdString(doc_->topology().name))
+                                 .arg(QLocale().toString(s.gpus), QLocale().toString(s.hosts),
+                                      QLocale().toString(s.pods), QLocale().toString(s.switches),
+                                      QLocale().toString(s.links)));
+}
+
+void MainWindow::openFileDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Topology"), {}, tr("ClusterScope topology (*.json);;All files (*)"));
+    if (!path.isEmpty()) openSource(path);
+}
+
+void MainWindow::openPresetDialog() {
+    QStringList items;
+    for (const PresetInfo& p : presets())
+        items << QStringLiteral("%1  -  %2")
+                     .arg(QString::fromStdString(p.name), QString::fromStdString(p.description));
+    bool ok = false;
+    const QString choice =
+        QInputDialog::getItem(this, tr("Open Preset"), tr("Preset:"), items, 0, false, &ok);
+    if (ok) openSource("preset:" + choice.section(' ', 0, 0));
+}
+
+void MainWindow::exportDialog() {
+    if (!doc_) return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Topology"), QString::fromStdString(doc_->topology().name) + ".json",
+        tr("ClusterScope topology (*.json)"));
+    if (path.isEmpty()) return;
+    try {
+        writeFileAtomically(path, explicitTopologyDocument(doc_->topology()));
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    } catch (const std::exception& e) {
+        QMessageBox::critical(this, tr("Cannot export"), QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::onTreeSelection() {
+    inspector_->showEntity(views::TopologyTreeModel::entityOf(tree_->currentIndex()));
+}
+
+bool MainWindow::selectById(const QString& id) {
+    if (!doc_) return false;
+    const std::optional<Endpoint> e = doc_->index().find(id.toStdString());
+    if (!e) return false;
+    const QModelIndex index = treeModel_->indexOf(*e);
+    if (index.isValid()) {
+        tree_->setCurrentIndex(index);
+        tree_->scrollTo(index);
+    }
+    inspector_->showEntity(*e);
+    return true;
+}
+
+} // namespace cs::app

@@ -1,0 +1,55 @@
+#pragma once
+// The main window: topology tree and inspector docks around the central view, File menu
+// with Open / Open Preset / Recent, Help -> About.
+#include "RecentFiles.h"
+#include "TopologyDocument.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QPlainTextEdit;
+class QTreeView;
+
+namespace cs::views {
+class InspectorWidget;
+class TopologyTreeModel;
+} // namespace cs::views
+
+namespace cs::app {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow();
+    ~MainWindow() override;
+
+    // Opens "preset:NAME" or a file path; on failure shows the error and keeps the current
+    // topology. Returns whether it opened.
+    bool openSource(const QString& source, bool showErrors = true);
+    const TopologyDocument* document() const { return doc_.get(); }
+    QTreeView* treeView() const { return tree_; }
+    // Selects an entity by id in the tree and inspector; false if there is no such id.
+    bool selectById(const QString& id);
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void openFileDialog();
+    void openPresetDialog();
+    void exportDialog();
+    void onTreeSelection();
+    void showSummary();
+
+    std::unique_ptr<TopologyDocument> doc_;
+    RecentFiles recent_;
+    QTreeView* tree_;
+    views::TopologyTreeModel* treeModel_;
+    views::InspectorWidget* inspector_;
+    QPlainTextEdit* summary_;
+    QMenu* recentMenu_ = nullptr;
+};
+
+} // namespace cs::app

@@ -1,0 +1,16 @@
+#include "InputError.h"
+
+namespace cs {
+
+std::string InputError::toString() const {
+    std::string s = file.empty() ? std::string("<input>") : file;
+    if (line > 0) {
+        s += ':' + std::to_string(line);
+        if (column > 0) s += ':' + std::to_string(column);
+    }
+    s += ": ";
+    if (!field.empty()) s += field + ": ";
+    return s + message;
+}
+
+} // namespace cs

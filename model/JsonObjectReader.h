@@ -1,0 +1,58 @@
+#pragma once
+// Typed, bounded access to the members of one JSON object, with errors that name the field
+// and what was expected. Members never asked for are rejected by finish(), so misspelt keys
+// do not pass silently.
+#include "JsonPath.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace cs {
+
+class JsonFieldError : public std::runtime_error {
+public:
+    JsonFieldError(JsonPath path, const std::string& message)
+        : std::runtime_error(message), path_(std::move(path)) {}
+    const JsonPath& path() const { return path_; }
+
+private:
+    JsonPath path_;
+};
+
+std::string describeJson(const QJsonValue& v); // "the string \"x\"", "an array", ...
+
+class JsonObjectReader {
+public:
+    JsonObjectReader(const QJsonValue& value, JsonPath path);
+
+    bool has(const char* key) const;
+    long long integer(const char* key, long long lo, long long hi,
+                      std::optional<long long> fallback = std::nullopt);
+    double number(const char* key, double lo, double hi,
+                  std::optional<double> fallback = std::nullopt);
+    std::string string(const char* key, std::optional<std::string> fallback = std::nullopt);
+    // Null or absent give nullopt.
+    std::optional<std::string> optionalString(const char* key);
+    QJsonArray array(const char* key, qsizetype maxSize);
+    JsonObjectReader object(const char* key);
+    void allow(const char* key) { used_.insert(QString::fromLatin1(key)); }
+    void finish() const; // throws on members that no accessor asked for
+
+    JsonPath pathOf(const char* key) const { return path_.child(key); }
+    const JsonPath& path() const { return path_; }
+    [[noreturn]] void fail(const char* key, const std::string& message) const;
+
+private:
+    QJsonValue require(const char* key);
+
+    QJsonObject obj_;
+    JsonPath path_;
+    std::set<QString> used_;
+};
+
+} // namespace cs

@@ -1,0 +1,110 @@
+#include "Presets.h"
+
+#include "SiteGenerator.h"
+
+namespace cs {
+
+ClusterParams metaRoceCluster() {
+    return ClusterParams{}; // the defaults are the RoCE cluster; see SiteParams.h
+}
+
+ClusterParams metaInfiniBandCluster() {
+    ClusterParams c;
+    c.name = "ib";
+    c.fabric = Fabric::InfiniBand;
+    // [paper] Quantum-2 switches, 64 x 400G ports. Fabric internals were not published:
+    // [assumption] a non-blocking 3-level fat tree keeping the 8 x 3,072 pod split. Each rack
+    // leaf has 16 GPUs down and 16 uplinks (one per plane); 6 spines per plane and pod serve 32
+    // leaves each with 32 ports down and 32 up; 32 cores per plane take one link from each of
+    // the plane's 48 spines.
+    c.leafRadix = 64;
+    c.spinesPerPlane = 6;
+    c.spineRadix = 64;
+    c.coresPerPlane = 32;
+    c.coreRadix = 64;
+    c.oversubscription = 1.0;
+    c.spinesPerNetworkRack = 8; // 1U switches
+    return c;
+}
+
+namespace {
+
+ClusterParams smallCluster(const std::string& name, Fabric fabric) {
+    ClusterParams c;
+    c.name = name;
+    c.fabric = fabric;
+    c.pods = 2;
+    c.racksPerPod = 8;
+    c.racksPerRow = 4;
+    c.spineRadix = 64;
+    c.coreRadix = 64;
+    c.oversubscription = fabric == Fabric::Roce ? 2.0 : 1.0;
+    c.spinesPerNetworkRack = 8;
+    c.frontendFabricPerPod = 2;
+    return c;
+}
+
+StorageParams smallStorage() {
+    StorageParams s;
+    s.tectonicServers = 40;
+    s.hammerspaceServers = 4;
+    s.frontendSpines = 2;
+    s.storageTorUplinks = 2;
+    return s;
+}
+
+} // namespace
+
+const std::vector<PresetInfo>& presets() {
+    static const std::vector<PresetInfo> list{
+        {"meta-roce-24k", "Meta Llama 3 RoCEv2 cluster: 24,576 H100, 8 pods, 1:7 between pods"},
+        {"meta-ib-24k", "Meta Llama 3 InfiniBand cluster: 24,576 H100, Quantum-2 fat tree"},
+        {"meta-both", "Both Meta 24K clusters side by side: 49,152 H100, shared storage"},
+        {"small-256", "Demo: 256 GPUs, RoCE-style, 2 pods, 1:2 between pods"},
+        {"small-ib-256", "Demo: 256 GPUs on an InfiniBand fat tree"},
+    };
+    return list;
+}
+
+std::optional<SiteParams> presetParams(const std::string& name) {
+    SiteParams p;
+    if (name == "meta-roce-24k") {
+        p.clusters = {metaRoceCluster()};
+    } else if (name == "meta-ib-24k") {
+        p.clusters = {metaInfiniBandCluster()};
+    } else if (name == "meta-both") {
+        p.clusters = {metaRoceCluster(), metaInfiniBandCluster()};
+    } else if (name == "small-256") {
+        p.clusters = {smallCluster("demo", Fabric::Roce)};
+        p.storage = smallStorage();
+    } else if (name == "small-ib-256") {
+        p.clusters = {smallCluster("demo-ib", Fabric::InfiniBand)};
+        p.storage = smallStorage();
+    } else {
+        return std::nullopt;
+    }
+    return p;
+}
+
+std::string presetNamesJoined() {
+    std::string s;
+    for (const PresetInfo& p : presets())
+        s += (s.empty() ? "" : ", ") + p.name;
+    return s;
+}
+
+Topology generatePreset(const std::string& name) {
+    const std::optional<SiteParams> p = presetParams(name);
+    if (!p)
+        throw InputException(
+            {{},
+             0,
+             0,
+             "--preset",
+             "unknown preset \"" + name + "\"; expected one of: " + presetNamesJoined()});
+    Topology t = generateSite(*p);
+    t.name = name;
+    return t;
+}
+
+} // namespace cs

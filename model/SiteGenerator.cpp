@@ -1,0 +1,266 @@
+#include "SiteGenerator.h"
+
+#include "TopologyBuilder.h"
+
+namespace cs {
+namespace {
+
+std::string num(long long i) {
+    return std::to_string(i);
+}
+
+Endpoint sw(int32_t i) {
+    return {EntityKind::Switch, i};
+}
+
+// Places switches into network racks of one row, `perRack` to a rack.
+class NetworkRackFiller {
+public:
+    NetworkRackFiller(TopologyBuilder& b, int32_t row, std::string prefix, int perRack)
+        : b_(b), row_(row), prefix_(std::move(prefix)), perRack_(perRack) {}
+    int32_t nextRack() {
+        if (used_ % perRack_ == 0)
+            rack_ = b_.addRack(prefix_ + num(used_ / perRack_), row_, used_ / perRack_,
+                               RackRole::Network);
+        ++used_;
+        return rack_;
+    }
+
+private:
+    TopologyBuilder& b_;
+    int32_t row_;
+    std::string prefix_;
+    int perRack_;
+    int used_ = 0;
+    int32_t rack_ = kNone;
+};
+
+struct ClusterRoles {
+    SwitchRole leaf, spine, core;
+    const char *leafName, *spineName, *coreName;
+};
+
+ClusterRoles rolesOf(Fabric f) {
+    if (f == Fabric::InfiniBand)
+        return {
+            SwitchRole::IbLeaf, SwitchRole::IbSpine, SwitchRole::IbCore, "leaf", "spine", "core"};
+    return {SwitchRole::Rtsw, SwitchRole::Ctsw, SwitchRole::Atsw, "rtsw", "ctsw", "atsw"};
+}
+
+// Hosts of one rack with their GPUs, NVSwitch, NICs and the links inside the rack.
+void buildComputeRack(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int32_t pod,
+                      int32_t rack, const std::string& rackName, int32_t leaf, int32_t tor) {
+    for (int h = 0; h < c.hostsPerRack; ++h) {
+        const std::string hostName = rackName + ".host" + num(h);
+        const int32_t host = b.addHost(hostName, rack, c.gpusPerHost, c.cpusPerHost, h);
+        Switch nvs;
+        nvs.name = hostName + ".nvswitch";
+        nvs.role = SwitchRole::NvSwitch;
+        nvs.rack = rack;
+        nvs.host = host;
+        nvs.cluster = cluster;
+        nvs.pod = pod;
+        nvs.ports = uint16_t(c.gpusPerHost);
+        const int32_t nvswitch = b.addSwitch(nvs);
+        const int32_t firstGpu = b.topology().hosts[size_t(host)].firstGpu;
+        for (int g = 0; g < c.gpusPerHost; ++g) {
+            const Endpoint gpu{EntityKind::Gpu, firstGpu + g};
+            b.link(gpu, sw(nvswitch), LinkMedium::NvLink, c.nvlinkGbps, c.nvlinkLatencyNs);
+            const int32_t nic =
+                b.addNic(hostName + ".be" + num(g), host, gpu.index, NicRole::Backend, c.nicGbps);
+            b.link(gpu, {EntityKind::Nic, nic}, LinkMedium::Pcie, c.pcieGbps, c.pcieLatencyNs);
+            b.link({EntityKind::Nic, nic}, sw(leaf), LinkMedium::CopperDac, c.nicGbps,
+                   c.dacLatencyNs);
+        }
+        const int32_t fe =
+            b.addNic(hostName + ".fe0", host, kNone, NicRole::Frontend, c.frontendNicGbps);
+        b.link({EntityKind::Nic, fe}, sw(tor), LinkMedium::CopperDac, c.frontendNicGbps,
+               c.dacLatencyNs);
+    }
+}
+
+void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p,
+              const std::vector<int32_t>& cores, const std::vector<int32_t>& siteSpines) {
+    const ClusterRoles roles = rolesOf(c.fabric);
+    const std::string podName = c.name + ".pod" + num(p);
+    const int32_t pod = b.addPod(podName, cluster);
+
+    // Spines (CTSW / IB spine) and frontend fabric switches in the pod's network row.
+    const int32_t netRow = b.addRow(podName + ".netrow", cluster, pod);
+    NetworkRackFiller spineRacks(b, netRow, podName + ".netrack", c.spinesPerNetworkRack);
+    std::vector<int32_t> spines; // [plane * spinesPerPlane + s]
+    for (int pl = 0; pl < c.planes; ++pl)
+        for (int s = 0; s < c.spinesPerPlane; ++s) {
+            Switch x;
+            x.name = podName + "." + roles.spineName + num(pl) +
+                     (c.spinesPerPlane > 1 ? "-" + num(s) : std::string());
+            x.role = roles.spine;
+            x.rack = spineRacks.nextRack();
+            x.cluster = cluster;
+            x.pod = pod;
+            x.plane = int16_t(pl);
+            x.ports = uint16_t(c.spineRadix);
+            spines.push_back(b.addSwitch(x));
+        }
+    const int32_t feRack =
+        b.addRack(podName + ".fe-rack", netRow,
+                  (int32_t(spines.size()) + c.spinesPerNetworkRack - 1) / c.spinesPerNetworkRack,
+                  RackRole::Network);
+    std::vector<int32_t> fsws;
+    for (int f = 0; f < c.frontendFabricPerPod; ++f) {
+        Switch x;
+        x.name = podName + ".fsw" + num(f);
+        x.role = SwitchRole::FrontendFabric;
+        x.rack = feRack;
+        x.cluster = cluster;
+        x.pod = pod;
+        x.ports = uint16_t(std::min<long long>(65535, c.racksPerPod + siteSpines.size()));
+        fsws.push_back(b.addSwitch(x));
+        for (int32_t ssw : siteSpines)
+            b.link(sw(fsws.back()), sw(ssw), LinkMedium::Fibre, c.frontendSpineGbps,
+                   c.coreFibreLatencyNs);
+    }
+
+    // Compute racks, row by row; each rack switch has one uplink per plane.
+    const int leavesPerSpine = (c.racksPerPod + c.spinesPerPlane - 1) / c.spinesPerPlane;
+    int32_t row = kNone;
+    for (int r = 0; r < c.racksPerPod; ++r) {
+        if (r % c.racksPerRow == 0)
+            row = b.addRow(podName + ".row" + num(r / c.racksPerRow), cluster, pod);
+        const std::string rackName = podName + ".rack" + num(r);
+        const int32_t rack = b.addRack(rackName, row, r % c.racksPerRow, RackRole::Compute);
+        Switch leaf;
+        leaf.name = rackName + "." + roles.leafName;
+        leaf.role = roles.leaf;
+        leaf.rack = rack;
+        leaf.cluster = cluster;
+        leaf.pod = pod;
+        leaf.ports = uint16_t(c.leafRadix);
+        const int32_t leafIndex = b.addSwitch(leaf);
+        Switch tor = leaf;
+        tor.name = rackName + ".fe-tor";
+        tor.role = SwitchRole::FrontendTor;
+        tor.ports = uint16_t(c.hostsPerRack + c.frontendFabricPerPod);
+        const int32_t torIndex = b.addSwitch(tor);
+        buildComputeRack(b, c, cluster, pod, rack, rackName, leafIndex, torIndex);
+        for (int pl = 0; pl < c.planes; ++pl)
+            b.link(sw(leafIndex), sw(spines[size_t(pl * c.spinesPerPlane + r / leavesPerSpine)]),
+                   LinkMedium::Fibre, c.fabricGbps, c.podFibreLatencyNs);
+        for (int32_t fsw : fsws)
+            b.link(sw(torIndex), sw(fsw), LinkMedium::Fibre, c.frontendUplinkGbps,
+                   c.podFibreLatencyNs);
+    }
+
+    // Pod uplinks, spread evenly over the spines; uplink j of a spine goes to core j mod cores
+    // of its plane, so each spine reaches every core of its plane (a fat tree when they match).
+    const long long total = podUplinkCount(c);
+    const auto nSpines = (long long)spines.size();
+    for (long long k = 0; k < nSpines; ++k) {
+        const long long up = total / nSpines + (k < total % nSpines ? 1 : 0);
+        const int plane = int(k / c.spinesPerPlane);
+        for (long long j = 0; j < up; ++j) {
+            const int32_t core = cores[size_t(plane * c.coresPerPlane + j % c.coresPerPlane)];
+            b.link(sw(spines[size_t(k)]), sw(core), LinkMedium::Fibre, c.fabricGbps,
+                   c.coreFibreLatencyNs);
+        }
+    }
+}
+
+void buildCluster(TopologyBuilder& b, const ClusterParams& c,
+                  const std::vector<int32_t>& siteSpines) {
+    const ClusterRoles roles = rolesOf(c.fabric);
+    const int32_t cluster = b.addCluster(c.name, c.fabric);
+    const int32_t coreRow = b.addRow(c.name + ".corerow", cluster, kNone);
+    NetworkRackFiller coreRacks(b, coreRow, c.name + ".corerack", c.spinesPerNetworkRack);
+    std::vector<int32_t> cores;
+    for (int pl = 0; pl < c.planes; ++pl)
+        for (int k = 0; k < c.coresPerPlane; ++k) {
+            Switch x;
+            x.name = c.name + "." + roles.coreName + num(pl) +
+                     (c.coresPerPlane > 1 ? "-" + num(k) : std::string());
+            x.role = roles.core;
+            x.rack = coreRacks.nextRack();
+            x.cluster = cluster;
+            x.plane = int16_t(pl);
+            x.ports = uint16_t(c.coreRadix);
+            cores.push_back(b.addSwitch(x));
+        }
+    for (int p = 0; p < c.pods; ++p)
+        buildPod(b, c, cluster, p, cores, siteSpines);
+}
+
+void buildStorage(TopologyBuilder& b, const SiteParams& p, const std::vector<int32_t>& spines) {
+    const StorageParams& s = p.storage;
+    int rackCount = 0;
+    int32_t row = kNone;
+    auto addKind = [&](StorageKind kind, int servers, double gbps) {
+        const std::string kindName(toString(kind));
+        for (int first = 0; first < servers; first += s.serversPerRack) {
+            if (rackCount % s.racksPerRow == 0)
+                row = b.addRow(p.name + ".storage-row" + num(rackCount / s.racksPerRow), kNone,
+                               kNone);
+            const std::string rackName = p.name + ".storage-rack" + num(rackCount);
+            const int32_t rack =
+                b.addRack(rackName, row, rackCount % s.racksPerRow, RackRole::Storage);
+            Switch tor;
+            tor.name = rackName + ".tor";
+            tor.role = SwitchRole::StorageTor;
+            tor.rack = rack;
+            tor.ports = uint16_t(s.serversPerRack + s.storageTorUplinks);
+            const int32_t torIndex = b.addSwitch(tor);
+            for (int i = first; i < std::min(servers, first + s.serversPerRack); ++i) {
+                const int32_t server =
+                    b.addStorage(p.name + "." + kindName + num(i), kind, rack, gbps);
+                b.link({EntityKind::Storage, server}, sw(torIndex), LinkMedium::CopperDac, gbps,
+                       s.storageLatencyNs);
+            }
+            for (int u = 0; u < s.storageTorUplinks; ++u)
+                b.link(sw(torIndex),
+                       sw(spines[size_t(rackCount * s.storageTorUplinks + u) % spines.size()]),
+                       LinkMedium::Fibre, s.storageUplinkGbps, s.spineFibreLatencyNs);
+            ++rackCount;
+        }
+    };
+    addKind(StorageKind::Tectonic, s.tectonicServers, s.tectonicServerGbps);
+    addKind(StorageKind::Hammerspace, s.hammerspaceServers, s.hammerspaceServerGbps);
+}
+
+} // namespace
+
+Topology generateSite(const SiteParams& p) {
+    if (auto e = checkSiteParams(p)) throw InputException(*e);
+    TopologyBuilder b(p.name, p.gpuModel);
+    size_t gpus = 0;
+    for (const ClusterParams& c : p.clusters)
+        gpus +=
+            size_t(c.pods) * size_t(c.racksPerPod) * size_t(c.hostsPerRack) * size_t(c.gpusPerHost);
+    b.reserve(gpus, gpus * 4 + gpus / 4);
+
+    // The site's frontend spine joins every cluster's frontend with the storage.
+    const int32_t spineRow = b.addRow(p.name + ".spinerow", kNone, kNone);
+    NetworkRackFiller spineRacks(b, spineRow, p.name + ".spinerack", 8);
+    std::vector<int32_t> spines;
+    long long spinePorts = 0;
+    for (const ClusterParams& c : p.clusters)
+        spinePorts += 1LL * c.pods * c.frontendFabricPerPod;
+    const long long storageRacks =
+        (p.storage.tectonicServers + p.storage.serversPerRack - 1) / p.storage.serversPerRack +
+        (p.storage.hammerspaceServers + p.storage.serversPerRack - 1) / p.storage.serversPerRack;
+    spinePorts += (storageRacks * p.storage.storageTorUplinks + p.storage.frontendSpines - 1) /
+                  p.storage.frontendSpines;
+    for (int k = 0; k < p.storage.frontendSpines; ++k) {
+        Switch x;
+        x.name = p.name + ".ssw" + num(k);
+        x.role = SwitchRole::FrontendSpine;
+        x.rack = spineRacks.nextRack();
+        x.plane = int16_t(k);
+        x.ports = uint16_t(std::min<long long>(65535, spinePorts));
+        spines.push_back(b.addSwitch(x));
+    }
+    for (const ClusterParams& c : p.clusters)
+        buildCluster(b, c, spines);
+    buildStorage(b, p, spines);
+    return b.take();
+}
+
+} // namespace cs

@@ -1,0 +1,22 @@
+#pragma once
+// Builds a topology from generator parameters: clusters of pods of racks on a Clos backend
+// fabric, a frontend network, and the site's storage behind a shared frontend spine.
+#include "InputError.h"
+#include "SiteParams.h"
+#include "Topology.h"
+
+#include <optional>
+
+namespace cs {
+
+// The first problem with the parameters; field is a path below `prefix`.
+std::optional<InputError> checkSiteParams(const SiteParams& p,
+                                          const std::string& prefix = "generator");
+// Throws InputException when checkSiteParams finds a problem.
+Topology generateSite(const SiteParams& p);
+
+// Uplinks from one pod to the tier above, rounded to whole links:
+// pod injection / (oversubscription x link speed). 3,072 x 400G / (7 x 400G) = 438.9 -> 439.
+long long podUplinkCount(const ClusterParams& c);
+
+} // namespace cs

@@ -1,0 +1,37 @@
+#pragma once
+// A loaded topology with its lookups and derived figures, kept together so views share them.
+#include "SiteParams.h"
+#include "Topology.h"
+#include "TopologyIndex.h"
+#include "TopologyStats.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cs {
+
+class TopologyDocument {
+public:
+    TopologyDocument(Topology t, std::optional<SiteParams> params, std::string source);
+
+    const Topology& topology() const { return *topology_; }
+    const TopologyIndex& index() const { return index_; }
+    const TopologyStats& stats() const; // computed on first use
+    const std::optional<SiteParams>& params() const { return params_; }
+    const std::string& source() const { return source_; } // "preset:NAME" or a file path
+
+private:
+    std::unique_ptr<const Topology> topology_; // stable address for index_
+    TopologyIndex index_;
+    std::optional<SiteParams> params_;
+    std::string source_;
+    mutable std::optional<TopologyStats> stats_;
+};
+
+// "--preset NAME" or a file path, as the command line and the GUI name a topology.
+// Throws InputException.
+std::unique_ptr<TopologyDocument> openTopology(const std::string& presetName,
+                                               const std::string& filePath);
+
+} // namespace cs

@@ -1,0 +1,160 @@
+#include "TopologyFile.h"
+
+#include "ExplicitTopologyJson.h"
+#include "SiteGenerator.h"
+#include "SiteParamsJson.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace cs {
+namespace {
+
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// "generator.clusters[0].pods" -> path, for errors found after parsing.
+JsonPath parseFieldPath(const std::string& field) {
+    JsonPath p;
+    std::string key;
+    for (size_t i = 0; i <= field.size(); ++i) {
+        const char c = i < field.size() ? field[i] : '.';
+        if (c == '.' || c == '[') {
+            if (!key.empty()) p = p.child(key);
+            key.clear();
+            if (c == '[') {
+                const size_t close = field.find(']', i);
+                p = p.child(std::stoi(field.substr(i + 1, close - i - 1)));
+                i = close;
+            }
+        } else {
+            key += c;
+        }
+    }
+    return p;
+}
+
+InputError locate(const QByteArray& text, const std::string& fileName, const JsonPath& path,
+                  const std::string& message) {
+    const TextPosition pos = locateJsonPath(text, path);
+    return InputError{fileName, pos.line, pos.column, path.toString(), message};
+}
+
+LoadedTopology parseDocument(const QJsonDocument& doc) {
+    const JsonPath root;
+    JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), root);
+    const std::string format = r.string("format");
+    if (format != kTopologyFormat)
+        r.fail("format", "expected \"" + std::string(kTopologyFormat) + "\", got \"" + format +
+                             "\" (not a ClusterScope topology file)");
+    const long long version = r.integer("version", 1, 1'000'000);
+    if (version > kTopologyFormatVersion)
+        r.fail("version", "this file has format version " + std::to_string(version) +
+                              ", newer than this build reads (" +
+                              std::to_string(kTopologyFormatVersion) + "); update ClusterScope");
+    LoadedTopology out;
+    const std::string name = r.string("name", "unnamed");
+    const bool hasGenerator = r.has("generator"), hasExplicit = r.has("explicit");
+    if (hasGenerator == hasExplicit)
+        r.fail(nullptr, "expected exactly one of the fields \"generator\" (parameters) or "
+                        "\"explicit\" (entity and link lists)");
+    if (hasGenerator) {
+        r.allow("generator");
+        SiteParams p = siteParamsFromJson(doc.object().value("generator"), r.pathOf("generator"));
+        r.finish();
+        if (auto e = checkSiteParams(p, "generator"))
+            throw JsonFieldError(parseFieldPath(e->field), e->message);
+        out.topology = generateSite(p);
+        out.params = std::move(p);
+    } else {
+        r.allow("explicit");
+        out.topology.gpuModel = r.string("gpuModel", out.topology.gpuModel);
+        r.finish();
+        explicitTopologyFromJson(doc.object().value("explicit"), r.pathOf("explicit"),
+                                 out.topology);
+    }
+    out.topology.name = name;
+    return out;
+}
+
+} // namespace
+
+LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName) {
+    if (text.size() > kMaxTopologyFileBytes)
+        throw InputException({fileName,
+                              0,
+                              0,
+                              {},
+                              "file is " + std::to_string(text.size()) + " bytes; at most " +
+                                  std::to_string(kMaxTopologyFileBytes) + " are read"});
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
+    if (err.error != QJsonParseError::NoError) {
+        const TextPosition pos = positionOfOffset(text, err.offset);
+        throw InputException({fileName,
+                              pos.line,
+                              pos.column,
+                              {},
+                              "not valid JSON: " + err.errorString().toStdString()});
+    }
+    try {
+        return parseDocument(doc);
+    } catch (const JsonFieldError& e) {
+        throw InputException(locate(text, fileName, e.path(), e.what()));
+    }
+}
+
+LoadedTopology loadTopologyFile(const QString& path) {
+    const std::string name = path.toStdString();
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        throw InputException({name, 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
+    if (f.size() > kMaxTopologyFileBytes)
+        throw InputException({name,
+                              0,
+                              0,
+                              {},
+                              "file is " + std::to_string(f.size()) + " bytes; at most " +
+                                  std::to_string(kMaxTopologyFileBytes) + " are read"});
+    return parseTopologyText(f.read(kMaxTopologyFileBytes + 1), name);
+}
+
+namespace {
+QByteArray header(const std::string& name) {
+    QByteArray out = "{\n  \"format\": \"";
+    out += kTopologyFormat;
+    out += "\",\n  \"version\": " + QByteArray::number(kTopologyFormatVersion) + ",\n";
+    out += "  \"name\": " +
+           QJsonDocument(QJsonArray{q(name)}).toJson(QJsonDocument::Compact).mid(1).chopped(1) +
+           ",\n";
+    return out;
+}
+} // namespace
+
+QByteArray explicitTopologyDocument(const Topology& t) {
+    QByteArray out = header(t.name);
+    out +=
+        "  \"gpuModel\": " +
+        QJsonDocument(QJsonArray{q(t.gpuModel)}).toJson(QJsonDocument::Compact).mid(1).chopped(1) +
+        ",\n";
+    out += "  \"explicit\": " + explicitTopologyJson(t, "  ") + "\n}\n";
+    return out;
+}
+
+QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p) {
+    QByteArray body = QJsonDocument(siteParamsToJson(p)).toJson(QJsonDocument::Indented);
+    body.replace("\n", "\n  ");
+    body = body.trimmed();
+    return header(name) + "  \"generator\": " + body + "\n}\n";
+}
+
+void writeFileAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
+        throw std::runtime_error("cannot write " + path.toStdString() + ": " +
+                                 f.errorString().toStdString());
+}
+
+} // namespace cs

@@ -1,0 +1,123 @@
+// The command line, run as a user would: exit codes, JSON keys, and errors naming the place.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result {
+    int code;
+    QByteArray out, err;
+};
+
+Result run(const QStringList& args) {
+    QProcess p;
+    p.start(CS_BINARY, args);
+    if (!p.waitForFinished(120000)) return {-1, {}, "timeout"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void statsJsonHasTheKeys_data();
+    void statsJsonHasTheKeys();
+    void exportThenStatsAgree();
+    void badInputExitsTwo_data();
+    void badInputExitsTwo();
+    void unwritableOutputExitsOne();
+};
+
+void TestCli::statsJsonHasTheKeys_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<double>("oversubscription");
+    QTest::newRow("meta-roce-24k") << "meta-roce-24k" << 24576 << 7.0;
+    QTest::newRow("meta-ib-24k") << "meta-ib-24k" << 24576 << 1.0;
+    QTest::newRow("meta-both") << "meta-both" << 49152 << 7.0;
+}
+
+void TestCli::statsJsonHasTheKeys() {
+    QFETCH(QString, preset);
+    QFETCH(int, gpus);
+    QFETCH(double, oversubscription);
+    const Result r = run({"stats", "--preset", preset, "--json"});
+    QCOMPARE(r.code, 0);
+    QJsonParseError err;
+    const QJsonObject o = QJsonDocument::fromJson(r.out, &err).object();
+    QCOMPARE(err.error, QJsonParseError::NoError);
+    for (const char* key :
+         {"gpus", "hosts", "racks", "pods", "switches", "links", "oversubscription"})
+        QVERIFY2(o.contains(key), key);
+    QCOMPARE(o["gpus"].toInt(), gpus);
+    QCOMPARE(o["hosts"].toInt(), gpus / 8);
+    QCOMPARE(qRound(o["oversubscription"].toDouble() * 10), qRound(oversubscription * 10));
+}
+
+void TestCli::exportThenStatsAgree() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("roce.json");
+    QCOMPARE(run({"export", "--preset", "small-256", "-o", file}).code, 0);
+    const Result fromFile = run({"stats", file, "--json"});
+    const Result fromPreset = run({"stats", "--preset", "small-256", "--json"});
+    QCOMPARE(fromFile.code, 0);
+    QCOMPARE(fromFile.out, fromPreset.out);
+    const QString params = dir.filePath("params.json");
+    QCOMPARE(run({"export", "--preset", "small-256", "--params", "-o", params}).code, 0);
+    QCOMPARE(run({"stats", params, "--json"}).out, fromPreset.out);
+}
+
+void TestCli::badInputExitsTwo_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QByteArray>("fileText");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown preset")
+        << QStringList{"stats", "--preset", "nope"} << QByteArray() << "unknown preset";
+    QTest::newRow("no source") << QStringList{"stats"} << QByteArray()
+                               << "expected either --preset";
+    QTest::newRow("unknown option") << QStringList{"stats", "--preset", "small-256", "--jsn"}
+                                    << QByteArray() << "unknown option --jsn";
+    QTest::newRow("missing file") << QStringList{"stats", "FILE"} << QByteArray() << "cannot open";
+    QTest::newRow("syntax") << QStringList{"stats", "FILE"} << QByteArray("{\n  \"format\": \n}\n")
+                            << "FILE:3:";
+    QTest::newRow("wrong type") << QStringList{"stats", "FILE"}
+                                << QByteArray(
+                                       "{\"format\": \"clusterscope-topology\",\n \"version\": "
+                                       "1,\n \"generator\": {\"clusters\": [{\"pods\": true}]}}\n")
+                                << "FILE:3:";
+    QTest::newRow("export without -o")
+        << QStringList{"export", "--preset", "small-256"} << QByteArray() << "-o OUT";
+}
+
+void TestCli::badInputExitsTwo() {
+    QFETCH(QStringList, args);
+    QFETCH(QByteArray, fileText);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString file = dir.filePath("input.json");
+    if (!fileText.isEmpty()) {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(fileText);
+    }
+    args.replaceInStrings("FILE", file);
+    const Result r = run(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.out.isEmpty());
+    const QString err = QString::fromUtf8(r.err);
+    QVERIFY2(err.contains(QString(message).replace("FILE", file)), qPrintable(err));
+}
+
+void TestCli::unwritableOutputExitsOne() {
+    const Result r = run({"export", "--preset", "small-256", "-o", "/proc/no/such/place.json"});
+    QCOMPARE(r.code, 1);
+    QVERIFY(r.err.contains("cannot write"));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,145 @@
+// The generic Clos generator: structure follows the parameters, and the derived figures
+// respond to them the way the network would (oversubscription, planes, bisection).
+#include "MaxFlow.h"
+#include "Presets.h"
+#include "SiteGenerator.h"
+#include "TopologyStats.h"
+
+#include <QTest>
+
+using namespace cs;
+
+namespace {
+SiteParams smallSite() {
+    return *presetParams("small-256");
+}
+} // namespace
+
+class TestGenerator : public QObject {
+    Q_OBJECT
+private slots:
+    void countsFollowParameters_data();
+    void countsFollowParameters();
+    void oversubscriptionFollowsParameter_data();
+    void oversubscriptionFollowsParameter();
+    void fewerPlanesHalveBisection();
+    void badParametersNameTheField_data();
+    void badParametersNameTheField();
+    void maxFlowOnKnownGraph();
+};
+
+void TestGenerator::countsFollowParameters_data() {
+    QTest::addColumn<int>("pods");
+    QTest::addColumn<int>("racksPerPod");
+    QTest::addColumn<int>("hostsPerRack");
+    QTest::addColumn<int>("gpusPerHost");
+    QTest::newRow("1x1x1x1") << 1 << 1 << 1 << 1;
+    QTest::newRow("2x8x2x8") << 2 << 8 << 2 << 8;
+    QTest::newRow("3x5x4x4") << 3 << 5 << 4 << 4;
+    QTest::newRow("4x33x2x8") << 4 << 33 << 2 << 8;
+}
+
+void TestGenerator::countsFollowParameters() {
+    QFETCH(int, pods);
+    QFETCH(int, racksPerPod);
+    QFETCH(int, hostsPerRack);
+    QFETCH(int, gpusPerHost);
+    SiteParams p = smallSite();
+    ClusterParams& c = p.clusters[0];
+    c.pods = pods, c.racksPerPod = racksPerPod, c.hostsPerRack = hostsPerRack,
+    c.gpusPerHost = gpusPerHost;
+    c.spineRadix = c.coreRadix = 576; // room for the larger rows
+    const Topology t = generateSite(p);
+    const TopologyStats s = computeStats(t);
+    QCOMPARE(s.pods, pods);
+    QCOMPARE(s.racks, 1LL * pods * racksPerPod);
+    QCOMPARE(s.hosts, 1LL * pods * racksPerPod * hostsPerRack);
+    QCOMPARE(s.gpus, s.hosts * gpusPerHost);
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Rtsw)], s.racks);
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Ctsw)], 1LL * pods * c.planes * c.spinesPerPlane);
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Atsw)], 1LL * c.planes * c.coresPerPlane);
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::NvSwitch)], s.hosts);
+    // Rack uplinks: one per plane.
+    const long long leafSpine = s.racks * c.planes;
+    const long long spineCore = pods * podUplinkCount(c);
+    const long long frontend =
+        1LL * pods * c.frontendFabricPerPod * (p.storage.frontendSpines + racksPerPod);
+    const long long storageRacks = s.storageRacks;
+    QCOMPARE(s.linksByMedium[size_t(LinkMedium::Fibre)],
+             leafSpine + spineCore + frontend + storageRacks * p.storage.storageTorUplinks);
+}
+
+void TestGenerator::oversubscriptionFollowsParameter_data() {
+    QTest::addColumn<double>("ratio");
+    for (double r : {1.0, 2.0, 3.0, 7.0, 16.0})
+        QTest::newRow(qPrintable(QString::number(r))) << r;
+}
+
+void TestGenerator::oversubscriptionFollowsParameter() {
+    QFETCH(double, ratio);
+    SiteParams p = smallSite();
+    p.clusters[0].oversubscription = ratio;
+    const TopologyStats s = computeStats(generateSite(p));
+    // Whole links: the ratio is met to within one link of the pod's uplinks.
+    const double links = double(podUplinkCount(p.clusters[0]));
+    QVERIFY2(qAbs(s.oversubscription - ratio) <= ratio / links + 1e-9,
+             qPrintable(QString("got %1").arg(s.oversubscription)));
+    for (const PodStats& pod : s.podStats)
+        QVERIFY(pod.fullBisection); // inside the pod: 1:1
+}
+
+void TestGenerator::fewerPlanesHalveBisection() {
+    SiteParams p = smallSite();
+    const TopologyStats full = computeStats(generateSite(p));
+    p.clusters[0].planes = 8; // 16 GPUs down, 8 uplinks: 2:1 inside the pod
+    const TopologyStats half = computeStats(generateSite(p));
+    QVERIFY(full.podStats[0].fullBisection);
+    QVERIFY(!half.podStats[0].fullBisection);
+    QCOMPARE(half.podStats[0].bisectionGbps, full.podStats[0].bisectionGbps / 2);
+}
+
+void TestGenerator::badParametersNameTheField_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("pods") << "generator.clusters[0].pods"
+                          << "from 1 to 4096";
+    QTest::newRow("leafRadix") << "generator.clusters[0].leafRadix"
+                               << "needs 32 ports";
+    QTest::newRow("huge") << "generator.clusters[0].pods"
+                          << "at most 2000000";
+    QTest::newRow("gbps") << "generator.clusters[0].nicGbps"
+                          << "above 0";
+    QTest::newRow("duplicate") << "generator.clusters[1].name"
+                               << "used twice";
+}
+
+void TestGenerator::badParametersNameTheField() {
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    SiteParams p = smallSite();
+    const QByteArray tag = QTest::currentDataTag();
+    if (tag == "pods") p.clusters[0].pods = 0;
+    if (tag == "leafRadix") p.clusters[0].leafRadix = 20;
+    if (tag == "huge") p.clusters[0].pods = 4000, p.clusters[0].racksPerPod = 60000;
+    if (tag == "gbps") p.clusters[0].nicGbps = -400;
+    if (tag == "duplicate") p.clusters.push_back(p.clusters[0]);
+    const auto e = checkSiteParams(p);
+    QVERIFY(e.has_value());
+    QCOMPARE(QString::fromStdString(e->field), field);
+    QVERIFY2(QString::fromStdString(e->message).contains(message), e->message.c_str());
+    QVERIFY_THROWS_EXCEPTION(InputException, generateSite(p));
+}
+
+void TestGenerator::maxFlowOnKnownGraph() {
+    // Two disjoint paths of 3 and 5 plus a cross edge; the min cut is {s-a: 4, s-b: 5} = 9.
+    MaxFlow f(4);
+    f.addDirected(0, 2, 4);
+    f.addDirected(0, 3, 5);
+    f.addUndirected(2, 3, 10);
+    f.addDirected(2, 1, 3);
+    f.addDirected(3, 1, 7);
+    QCOMPARE(f.run(0, 1), 9.0);
+}
+
+QTEST_APPLESS_MAIN(TestGenerator)
+#include "tst_generator.moc"

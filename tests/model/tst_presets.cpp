@@ -1,0 +1,114 @@
+// The presets reproduce the published structure of Meta's Llama 3 clusters
+// (shared/reference/llama3-cluster-facts.md, sections 1 and 2).
+#include "Presets.h"
+#include "SiteGenerator.h"
+#include "TopologyStats.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace cs;
+
+class TestPresets : public QObject {
+    Q_OBJECT
+private slots:
+    void publishedNumbers_data();
+    void publishedNumbers();
+    void everyPresetIsConsistent_data();
+    void everyPresetIsConsistent();
+    void unknownPresetIsRejected();
+};
+
+void TestPresets::publishedNumbers_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<qlonglong>("gpus");
+    QTest::addColumn<qlonglong>("hosts");
+    QTest::addColumn<qlonglong>("racks");
+    QTest::addColumn<qlonglong>("pods");
+    QTest::addColumn<qlonglong>("gpusPerPod");
+    QTest::addColumn<double>("oversubscription");
+    QTest::addColumn<qlonglong>("tectonicServers");
+    // [paper] 24,576 GPUs; 2 hosts (16 GPUs) per rack; 192 racks = 3,072 GPUs per pod;
+    // 8 pods; 1:7 between pods (RoCE). InfiniBand: same hosts, non-blocking [assumption].
+    QTest::newRow("meta-roce-24k")
+        << "meta-roce-24k" << 24576LL << 3072LL << 1536LL << 8LL << 3072LL << 7.0 << 7500LL;
+    QTest::newRow("meta-ib-24k") << "meta-ib-24k" << 24576LL << 3072LL << 1536LL << 8LL << 3072LL
+                                 << 1.0 << 7500LL;
+    QTest::newRow("meta-both") << "meta-both" << 49152LL << 6144LL << 3072LL << 16LL << 3072LL
+                               << 7.0 << 7500LL;
+    QTest::newRow("small-256") << "small-256" << 256LL << 32LL << 16LL << 2LL << 128LL << 2.0
+                               << 40LL;
+}
+
+void TestPresets::publishedNumbers() {
+    QFETCH(QString, preset);
+    const Topology t = generatePreset(preset.toStdString());
+    const TopologyStats s = computeStats(t);
+    QTEST(s.gpus, "gpus");
+    QTEST(s.hosts, "hosts");
+    QTEST(s.racks, "racks");
+    QTEST(s.pods, "pods");
+    QTEST(s.tectonicServers, "tectonicServers");
+    QFETCH(qlonglong, gpusPerPod);
+    QFETCH(double, oversubscription);
+    for (const PodStats& p : s.podStats) {
+        QCOMPARE(p.gpus, gpusPerPod);
+        QVERIFY(p.fullBisection); // [paper] full bisection inside a pod
+        QCOMPARE(p.bisectionGbps, p.injectionGbps / 2);
+    }
+    // The worst pod; whole 400G links: 3,072 x 400G / 7 = 438.9 links -> 439, so 1:6.998.
+    QVERIFY2(qAbs(s.oversubscription - oversubscription) < 0.01 * oversubscription,
+             qPrintable(QString::number(s.oversubscription)));
+    // One 400G backend NIC per GPU [paper].
+    QCOMPARE(s.injectionGbps, double(s.gpus) * 400.0);
+}
+
+void TestPresets::everyPresetIsConsistent_data() {
+    QTest::addColumn<QString>("preset");
+    for (const PresetInfo& p : presets())
+        QTest::newRow(p.name.c_str()) << QString::fromStdString(p.name);
+}
+
+void TestPresets::everyPresetIsConsistent() {
+    QFETCH(QString, preset);
+    const Topology t = generatePreset(preset.toStdString());
+    // Every link joins two existing entities; no switch uses more ports than it has.
+    std::vector<int> used(t.switches.size(), 0);
+    for (const Link& l : t.links) {
+        for (Endpoint e : {l.a, l.b}) {
+            QVERIFY(e.index >= 0 && size_t(e.index) < t.count(e.kind));
+            if (e.kind == EntityKind::Switch) ++used[size_t(e.index)];
+        }
+        QVERIFY(l.gbps > 0);
+    }
+    for (size_t i = 0; i < t.switches.size(); ++i)
+        QVERIFY2(used[i] <= t.switches[i].ports, t.switches[i].name.c_str());
+    // Ids are unique over all kinds.
+    std::set<std::string> names;
+    size_t total = 0;
+    auto add = [&](const auto& v) {
+        for (const auto& x : v)
+            names.insert(x.name);
+        total += v.size();
+    };
+    add(t.clusters), add(t.pods), add(t.rows), add(t.racks), add(t.hosts), add(t.nics),
+        add(t.switches), add(t.storage);
+    QCOMPARE(names.size(), total);
+    // Each GPU has one backend NIC, one NVLink and one PCIe link.
+    const TopologyStats s = computeStats(t);
+    QCOMPARE(s.linksByMedium[size_t(LinkMedium::NvLink)], s.gpus);
+    QCOMPARE(s.linksByMedium[size_t(LinkMedium::Pcie)], s.gpus);
+}
+
+void TestPresets::unknownPresetIsRejected() {
+    try {
+        generatePreset("meta-roce-25k");
+        QFAIL("expected an exception");
+    } catch (const InputException& e) {
+        QVERIFY(QString(e.what()).contains("meta-roce-24k"));
+    }
+}
+
+QTEST_APPLESS_MAIN(TestPresets)
+#include "tst_presets.moc"

@@ -1,0 +1,49 @@
+#include "InspectorWidget.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace cs::views {
+
+InspectorWidget::InspectorWidget(QWidget* parent)
+    : QWidget(parent), title_(new QLabel(this)), table_(new QTableView(this)),
+      model_(new PropertyTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    title_->setTextFormat(Qt::PlainText);
+    title_->setWordWrap(true);
+    QFont f = title_->font();
+    f.setBold(true);
+    title_->setFont(f);
+    table_->setModel(model_);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSelectionMode(QAbstractItemView::NoSelection);
+    table_->setWordWrap(false);
+    layout->addWidget(title_);
+    layout->addWidget(table_);
+    showEntity({EntityKind::Cluster, kNone});
+}
+
+void InspectorWidget::setDocument(const TopologyDocument* doc) {
+    doc_ = doc;
+    showEntity({EntityKind::Cluster, kNone});
+}
+
+void InspectorWidget::showEntity(Endpoint e) {
+    if (!doc_ || e.index == kNone) {
+        title_->setText(tr("Nothing selected"));
+        model_->setProperties({});
+        return;
+    }
+    PropertyList props = entityProperties(*doc_, e);
+    title_->setText(props.empty() ? tr("Nothing selected")
+                                  : QString::fromStdString(props.front().second));
+    model_->setProperties(std::move(props));
+    table_->resizeColumnToContents(0);
+}
+
+} // namespace cs::views
