@@ -17,6 +17,10 @@ void printUsage(FILE* out) {
                  "  clusterscope [--preset NAME | FILE]        open the GUI (default preset: %s)\n"
                  "  clusterscope stats (--preset NAME | FILE) [--json]\n"
                  "  clusterscope export (--preset NAME | FILE) -o OUT [--params]\n"
+                 "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"
+                 "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png\n"
+                 "        [--values none|test|speed] [--color kind|value] [--aggregate mean|max]\n"
+                 "        [--select ID] [--time S]\n"
                  "  clusterscope presets\n"
                  "  clusterscope --version | --help\n"
                  "Presets: %s\n"
@@ -27,8 +31,8 @@ void printUsage(FILE* out) {
 } // namespace
 
 bool isCommand(const QString& a) {
-    return a == "stats" || a == "export" || a == "presets" || a == "help" || a == "--help" ||
-           a == "-h" || a == "--version";
+    return a == "stats" || a == "export" || a == "render" || a == "presets" || a == "help" ||
+           a == "--help" || a == "-h" || a == "--version";
 }
 
 int presetsCommand(const QStringList& args) {
@@ -43,6 +47,7 @@ int runCommand(const QStringList& args) {
     try {
         if (cmd == "stats") return statsCommand(args);
         if (cmd == "export") return exportCommand(args);
+        if (cmd == "render") return renderCommand(args);
         if (cmd == "presets") return presetsCommand(args);
         if (cmd == "--version") {
             std::printf("clusterscope %s\n", qPrintable(QCoreApplication::applicationVersion()));

@@ -7,6 +7,8 @@
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
 #include "TopologyTreeModel.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -25,15 +27,12 @@ namespace cs::app {
 
 MainWindow::MainWindow()
     : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
-      inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit) {
+      inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit),
+      view_(new views::VtkViewWidget) {
     setWindowTitle(tr("ClusterScope"));
-    resize(1400, 860);
-
-    // Central area: the 3D view lands here; until then the derived figures of the topology.
-    summary_->setReadOnly(true);
-    summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    summary_->setObjectName("summary");
-    setCentralWidget(summary_);
+    resize(1500, 900);
+    view_->setObjectName("clusterView");
+    setCentralWidget(view_);
 
     tree_->setModel(treeModel_);
     tree_->setUniformRowHeights(true); // cheap layout for thousands of rows
@@ -56,15 +55,38 @@ MainWindow::MainWindow()
     inspectorDock->setObjectName("inspectorDock");
     inspectorDock->setWidget(inspector_);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
-    resizeDocks({treeDock, inspectorDock}, {360, 380}, Qt::Horizontal);
+    summary_->setReadOnly(true);
+    summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    summary_->setObjectName("summary");
+    summary_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto* summaryDock = new QDockWidget(tr("Summary"), this);
+    summaryDock->setObjectName("summaryDock");
+    summaryDock->setWidget(summary_);
+    addDockWidget(Qt::RightDockWidgetArea, summaryDock);
+    tabifyDockWidget(inspectorDock, summaryDock);
+    inspectorDock->raise();
+    resizeDocks({treeDock, inspectorDock}, {330, 380}, Qt::Horizontal);
 
     buildMenus();
+    controls_ = new ViewControls(this, view_);
+    connect(tree_, &QTreeView::activated, this, [this](const QModelIndex& i) {
+        const Endpoint e = views::TopologyTreeModel::entityOf(i);
+        view_->flyTo([this, e] { view_->scene().viewEntity(e); });
+    });
+    connect(view_, &views::VtkViewWidget::picked, this,
+            [this](Endpoint e, int) { showSelected(e, false); });
+    connect(view_, &views::VtkViewWidget::pickedNothing, this, [this] {
+        inspector_->showEntity({EntityKind::Cluster, kNone});
+    });
+    connect(controls_, &ViewControls::entityFound, this,
+            [this](Endpoint e) { showSelected(e, false); });
 }
 
 MainWindow::~MainWindow() {
     // Views hold raw pointers into the document: detach them before it goes.
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
+    controls_->setDocument(nullptr);
 }
 
 void MainWindow::buildMenus() {
@@ -110,9 +132,11 @@ bool MainWindow::openSource(const QString& source, bool showErrors) {
     }
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
+    controls_->setDocument(nullptr);
     doc_ = std::move(next);
     treeModel_->setDocument(doc_.get());
     inspector_->setDocument(doc_.get());
+    controls_->setDocument(doc_.get());
     recent_.add(source);
     rebuildRecentMenu();
     setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(doc_->topology().name)));
@@ -163,19 +187,34 @@ void MainWindow::exportDialog() {
 }
 
 void MainWindow::onTreeSelection() {
-    inspector_->showEntity(views::TopologyTreeModel::entityOf(tree_->currentIndex()));
+    if (syncing_) return;
+    showSelected(views::TopologyTreeModel::entityOf(tree_->currentIndex()), true);
+}
+
+void MainWindow::showSelected(Endpoint e, bool fromTree) {
+    inspector_->showEntity(e);
+    if (fromTree) {
+        view_->scene().select(e.index == kNone ? std::nullopt
+                                               : std::optional<PickHit>(PickHit{e, kNone, 0}));
+        view_->update();
+        return;
+    }
+    const QModelIndex index = treeModel_->indexOf(e);
+    if (!index.isValid()) return;
+    syncing_ = true;
+    tree_->setCurrentIndex(index);
+    tree_->scrollTo(index);
+    syncing_ = false;
 }
 
 bool MainWindow::selectById(const QString& id) {
     if (!doc_) return false;
     const std::optional<Endpoint> e = doc_->index().find(id.toStdString());
     if (!e) return false;
-    const QModelIndex index = treeModel_->indexOf(*e);
-    if (index.isValid()) {
-        tree_->setCurrentIndex(index);
-        tree_->scrollTo(index);
-    }
-    inspector_->showEntity(*e);
+    showSelected(*e, false);
+    view_->scene().select(PickHit{*e, kNone, 0});
+    view_->scene().viewEntity(*e);
+    view_->update();
     return true;
 }
 

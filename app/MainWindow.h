@@ -16,9 +16,12 @@ class QTreeView;
 namespace cs::views {
 class InspectorWidget;
 class TopologyTreeModel;
+class VtkViewWidget;
 } // namespace cs::views
 
 namespace cs::app {
+
+class ViewControls;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -31,8 +34,11 @@ public:
     bool openSource(const QString& source, bool showErrors = true);
     const TopologyDocument* document() const { return doc_.get(); }
     QTreeView* treeView() const { return tree_; }
-    // Selects an entity by id in the tree and inspector; false if there is no such id.
+    // Selects an entity by id in the tree, the 3D view and the inspector; false if there is
+    // no such id.
     bool selectById(const QString& id);
+    views::VtkViewWidget* view() const { return view_; }
+    ViewControls* viewControls() const { return controls_; }
 
 private:
     void buildMenus();
@@ -41,6 +47,7 @@ private:
     void openPresetDialog();
     void exportDialog();
     void onTreeSelection();
+    void showSelected(Endpoint e, bool fromTree);
     void showSummary();
 
     std::unique_ptr<TopologyDocument> doc_;
@@ -49,6 +56,9 @@ private:
     views::TopologyTreeModel* treeModel_;
     views::InspectorWidget* inspector_;
     QPlainTextEdit* summary_;
+    views::VtkViewWidget* view_;
+    ViewControls* controls_;
+    bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
 };
 

@@ -224,11 +224,14 @@ QModelIndex TopologyTreeModel::indexOf(Endpoint e) const {
                                       : Endpoint{EntityKind::Host, n.host});
     }
     case EntityKind::Switch: {
+        // The nearest shown place: its host, its rack, its pod, its cluster.
         const Switch& s = t.switches[size_t(e.index)];
-        if (s.host != kNone) return indexOf({EntityKind::Host, s.host});
-        if (s.rack != kNone) return indexOf({EntityKind::Rack, s.rack});
-        if (s.pod != kNone) return indexOf({EntityKind::Pod, s.pod});
-        return {};
+        QModelIndex i;
+        if (s.host != kNone) i = indexOf({EntityKind::Host, s.host});
+        if (!i.isValid() && s.rack != kNone) i = indexOf({EntityKind::Rack, s.rack});
+        if (!i.isValid() && s.pod != kNone) i = indexOf({EntityKind::Pod, s.pod});
+        if (!i.isValid() && s.cluster != kNone) i = indexOf({EntityKind::Cluster, s.cluster});
+        return i;
     }
     default:
         return {};

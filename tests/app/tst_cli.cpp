@@ -1,4 +1,5 @@
 // The command line, run as a user would: exit codes, JSON keys, and errors naming the place.
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -31,6 +32,10 @@ private slots:
     void badInputExitsTwo_data();
     void badInputExitsTwo();
     void unwritableOutputExitsOne();
+    void renderWritesThePicture_data();
+    void renderWritesThePicture();
+    void renderRejectsBadOptions_data();
+    void renderRejectsBadOptions();
 };
 
 void TestCli::statsJsonHasTheKeys_data() {
@@ -117,6 +122,50 @@ void TestCli::unwritableOutputExitsOne() {
     const Result r = run({"export", "--preset", "small-256", "-o", "/proc/no/such/place.json"});
     QCOMPARE(r.code, 1);
     QVERIFY(r.err.contains("cannot write"));
+}
+
+void TestCli::renderWritesThePicture_data() {
+    QTest::addColumn<QStringList>("extra");
+    QTest::newRow("floor overview") << QStringList{"--layout", "floor"};
+    QTest::newRow("fabric pod") << QStringList{"--layout", "fabric", "--camera", "pod:1"};
+    QTest::newRow("rack values") << QStringList{"--camera", "rack:demo.pod0.rack3", "--values",
+                                                "test",     "--aggregate",          "max"};
+}
+
+void TestCli::renderWritesThePicture() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QFETCH(QStringList, extra);
+    QTemporaryDir dir;
+    const QString out = dir.filePath("view.png");
+    const Result r =
+        run(QStringList{"render", "--preset", "small-256", "--size", "320x200", "-o", out} + extra);
+    QCOMPARE(r.code, 0);
+    const QImage img(out);
+    QCOMPARE(img.size(), QSize(320, 200));
+}
+
+void TestCli::renderRejectsBadOptions_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("camera") << QStringList{"--camera", "pod:99"} << "--camera: no pod";
+    QTest::newRow("layout") << QStringList{"--layout", "side"}
+                            << "--layout: expected floor or fabric";
+    QTest::newRow("size") << QStringList{"--size", "big"} << "--size: expected WxH";
+    QTest::newRow("select") << QStringList{"--select", "nowhere"} << "--select: no entity";
+}
+
+void TestCli::renderRejectsBadOptions() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const Result r =
+        run(QStringList{"render", "--preset", "small-256", "-o", dir.filePath("x.png")} + args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY(!QFile::exists(dir.filePath("x.png")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,7 +1,17 @@
 // The GUI shell: opening presets and files, selection linking tree and inspector, and a bad
 // file that leaves the open topology untouched.
 #include "AboutDialog.h"
+#include "CameraBookmarks.h"
 #include "MainWindow.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSurfaceFormat>
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
 
 #include <QItemSelectionModel>
 #include <QTableView>
@@ -17,6 +27,11 @@ private slots:
     void opensPresetAndSelects();
     void badFileKeepsCurrentTopology();
     void aboutNamesVersions();
+    void searchSelectsAndFrames_data();
+    void searchSelectsAndFrames();
+    void clickInViewSelectsInTree();
+    void bookmarksRoundTrip();
+    void layoutSwitchKeepsSelection();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -52,5 +67,94 @@ void TestMainWindow::aboutNamesVersions() {
     QVERIFY(text.contains("VTK 9."));
 }
 
-QTEST_MAIN(TestMainWindow)
+void TestMainWindow::searchSelectsAndFrames_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("id");
+    QTest::newRow("host suffix") << "rack3.host1"
+                                 << "demo.pod0.rack3.host1";
+    QTest::newRow("gpu index") << "200"
+                               << "demo.pod1.rack4.host1.gpu0"; // host 25 = pod 1, rack 4, host 1
+    QTest::newRow("switch") << "demo.pod1.ctsw2"
+                            << "demo.pod1.ctsw2";
+}
+
+void TestMainWindow::searchSelectsAndFrames() {
+    QFETCH(QString, text);
+    QFETCH(QString, id);
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QLineEdit* box = w.viewControls()->searchBox();
+    box->setText(text);
+    QTest::keyClick(box, Qt::Key_Return);
+    const auto sel = w.view()->scene().selection();
+    QVERIFY(sel.has_value());
+    QCOMPARE(QString::fromStdString(w.document()->topology().nameOf(sel->entity)), id);
+    // The camera flies there: at the end the entity is in the middle of the view.
+    const cs::Bounds b = w.view()->scene().boundsOf(sel->entity);
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const QPoint at = w.view()->projectToWidget(b.center());
+            return (at - w.view()->rect().center()).manhattanLength() < 30;
+        },
+        3000));
+    // The tree follows (a switch is shown at its rack or pod).
+    QVERIFY(w.treeView()->currentIndex().isValid());
+}
+
+void TestMainWindow::clickInViewSelectsInTree() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const cs::Endpoint rack = *w.document()->index().find("demo.pod1.rack5");
+    const cs::Box& box = w.view()->scene().layout()->racks[size_t(rack.index)];
+    const QPoint at = w.view()->projectToWidget(
+        {box.center.x, box.center.y, box.center.z + box.size.z / 2 - 0.05f});
+    QTest::mouseClick(w.view(), Qt::LeftButton, {}, at);
+    QCOMPARE(w.treeView()->currentIndex().data(Qt::ToolTipRole).toString(),
+             QString("demo.pod1.rack5"));
+    auto* table = w.findChild<QTableView*>();
+    QCOMPARE(table->model()->index(0, 1).data().toString(), QString("demo.pod1.rack5"));
+}
+
+void TestMainWindow::bookmarksRoundTrip() {
+    cs::app::CameraBookmarks marks("bookmark-test");
+    marks.remove("a");
+    cs::views::CameraPose pose{{1, 2, 3}, {4, 5, 6}, {0, 0, 1}};
+    marks.save({"a", "fabric", pose});
+    marks.save({"a", "floor", pose}); // same name replaces
+    const auto list = marks.list();
+    QCOMPARE(list.size(), 1);
+    QCOMPARE(list[0].layout, QString("floor"));
+    QCOMPARE(list[0].pose.focalPoint[2], 6.0);
+    marks.remove("a");
+    QVERIFY(marks.list().isEmpty());
+}
+
+void TestMainWindow::layoutSwitchKeepsSelection() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    w.show();
+    QVERIFY(w.selectById("demo.pod0.rack1.host0.gpu2"));
+    w.viewControls()->layoutBox()->setCurrentIndex(1);
+    QCOMPARE(w.view()->scene().layoutKind(), cs::LayoutKind::Fabric);
+    QVERIFY(w.view()->scene().selection().has_value());
+    w.viewControls()->colourBox()->setCurrentIndex(2); // link speed
+    QCOMPARE(w.view()->scene().colorMode(), cs::views::ColorMode::Value);
+}
+
+int main(int argc, char** argv) {
+    // As the app does: VTK needs an OpenGL 3.2 core context.
+    QSurfaceFormat fmt;
+    fmt.setVersion(3, 2);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    fmt.setDepthBufferSize(24);
+    fmt.setSamples(0);
+    QSurfaceFormat::setDefaultFormat(fmt);
+    QApplication app(argc, argv);
+    TestMainWindow t;
+    return QTest::qExec(&t, argc, argv);
+}
 #include "tst_main_window.moc"

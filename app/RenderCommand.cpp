@@ -1,0 +1,73 @@
+// `clusterscope render`: the 3D view as a PNG, without a window (an X server such as Xvfb
+// is still needed by VTK on Debian).
+#include "CommandArgs.h"
+#include "CommandLine.h"
+#include "HeadlessRenderer.h"
+#include "TopologyDocument.h"
+
+#include <QRegularExpression>
+
+#include <cstdio>
+
+namespace cs::app {
+
+int renderCommand(const QStringList& args) {
+    const CommandArgs a(args,
+                        {"--preset", "--layout", "--camera", "--size", "-o", "--output", "--color",
+                         "--values", "--aggregate", "--select", "--time"},
+                        {}, 1);
+    const TopologySourceArgs src = topologySource(a);
+    const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
+    if (out.isEmpty()) throw UsageError("expected -o OUT.png, the picture to write");
+    const QString layout = a.has("--layout") ? a.value("--layout") : "floor";
+    if (layout != "floor" && layout != "fabric")
+        throw UsageError("--layout: expected floor or fabric, got \"" + layout.toStdString() +
+                         "\"");
+    const QString size = a.has("--size") ? a.value("--size") : "1280x720";
+    const auto m = QRegularExpression("^(\\d{2,5})x(\\d{2,5})$").match(size);
+    if (!m.hasMatch() || m.captured(1).toInt() > 8192 || m.captured(2).toInt() > 8192)
+        throw UsageError("--size: expected WxH from 10x10 to 8192x8192, got \"" +
+                         size.toStdString() + "\"");
+    const QString values = a.has("--values") ? a.value("--values") : "none";
+    if (values != "none" && values != "test" && values != "speed")
+        throw UsageError("--values: expected none, test or speed");
+    const QString color =
+        a.has("--color") ? a.value("--color") : (values == "none" ? "kind" : "value");
+    if (color != "kind" && color != "value") throw UsageError("--color: expected kind or value");
+    const QString aggregate = a.has("--aggregate") ? a.value("--aggregate") : "mean";
+    if (aggregate != "mean" && aggregate != "max")
+        throw UsageError("--aggregate: expected mean or max");
+    bool timeOk = true;
+    const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
+    if (!timeOk) throw UsageError("--time: expected seconds");
+
+    const auto doc = openTopology(src.preset, src.file);
+    views::HeadlessRenderer r(m.captured(1).toInt(), m.captured(2).toInt());
+    views::ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
+    scene.setAggregate(aggregate == "max" ? Aggregate::Max : Aggregate::Mean);
+    FrameValues v;
+    if (values == "test") fillTestPattern(doc->topology(), timeS, v);
+    if (values == "speed") {
+        fillLinkSpeed(doc->topology(), v);
+        scene.setValueTitle("Link speed, log %");
+    }
+    scene.setValues(v);
+    scene.setColorMode(color == "value" ? views::ColorMode::Value : views::ColorMode::Kind);
+    const std::string err = views::applyCameraSpec(scene, *doc, a.value("--camera").toStdString());
+    if (!err.empty()) throw UsageError("--camera: " + err);
+    if (a.has("--select")) {
+        const auto e = doc->index().find(a.value("--select").toStdString());
+        if (!e)
+            throw UsageError("--select: no entity has the id \"" +
+                             a.value("--select").toStdString() + "\"");
+        scene.select(PickHit{*e, kNone, 0});
+    }
+    r.render();
+    const QImage img = r.grab();
+    if (!img.save(out, "PNG")) throw std::runtime_error("cannot write " + out.toStdString());
+    std::fprintf(stderr, "wrote %s (%dx%d)\n", qPrintable(out), img.width(), img.height());
+    return kExitOk;
+}
+
+} // namespace cs::app

@@ -1,0 +1,58 @@
+#pragma once
+// The View menu and toolbar of the 3D view: layout, colouring, aggregate, search, camera
+// presets and bookmarks. Keeps the test pattern moving while it is shown.
+#include "TopologyDocument.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLineEdit;
+class QMainWindow;
+class QMenu;
+class QTimer;
+class QToolBar;
+
+namespace cs::views {
+class VtkViewWidget;
+}
+
+namespace cs::app {
+
+class ViewControls : public QObject {
+    Q_OBJECT
+public:
+    ViewControls(QMainWindow* window, views::VtkViewWidget* view);
+    void setDocument(const TopologyDocument* doc);
+
+    QLineEdit* searchBox() const { return search_; }
+    QComboBox* layoutBox() const { return layout_; }
+    QComboBox* colourBox() const { return colour_; }
+    // Runs a search as if typed; returns whether it found something.
+    bool search(const QString& text);
+
+signals:
+    void entityFound(cs::Endpoint e);
+
+private:
+    void applyLayout();
+    void applyColour();
+    void tickPattern();
+    void rebuildCameraMenu();
+    void saveBookmark();
+
+    QMainWindow* window_;
+    views::VtkViewWidget* view_;
+    const TopologyDocument* doc_ = nullptr;
+    QComboBox* layout_;
+    QComboBox* colour_;
+    QComboBox* aggregate_;
+    QLineEdit* search_;
+    QMenu* cameraMenu_;
+    QTimer* patternTimer_;
+    QElapsedTimer patternClock_;
+};
+
+} // namespace cs::app

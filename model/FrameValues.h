@@ -1,0 +1,31 @@
+#pragma once
+// One frame of values for the views: one float per GPU, per link and per storage server
+// (NaN = no data), and how aggregates (racks, link bundles) summarise their members.
+#include "SceneLayout.h"
+#include "Topology.h"
+
+#include <cmath>
+#include <vector>
+
+namespace cs {
+
+struct FrameValues {
+    std::vector<float> gpu;     // busy fraction 0..1
+    std::vector<float> link;    // traffic as a fraction of capacity 0..1
+    std::vector<float> storage; // load fraction 0..1
+};
+
+enum class Aggregate : uint8_t { Mean, Max };
+
+// Rack value from its GPUs (compute racks) or storage servers (storage racks).
+void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out);
+void aggregateBundles(const LinkBundles& b, const FrameValues& v, Aggregate a,
+                      std::vector<float>& out);
+
+// A deterministic moving pattern standing in for data until a run is loaded: waves across
+// the GPU and link indices, phase advancing with time.
+void fillTestPattern(const Topology& t, double timeS, FrameValues& out);
+// Link speed relative to the fastest link (log scale), GPUs and storage without data.
+void fillLinkSpeed(const Topology& t, FrameValues& out);
+
+} // namespace cs

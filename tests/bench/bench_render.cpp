@@ -1,0 +1,113 @@
+// Render benchmark (run under xvfb-run; llvmpipe): frames per second with every GPU and
+// link value changing each frame, and the CPU time to apply one frame of values, for the
+// level-of-detail scene and for a naive baseline (one glyph mapper of all GPUs, no level of
+// detail) in the same run.
+#include "BenchUtil.h"
+
+#include "GlyphLayer.h"
+#include "HeadlessRenderer.h"
+
+#include <vtkCamera.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+
+#include <QGuiApplication>
+
+#include <cstdio>
+
+using namespace cs;
+using namespace cs::views;
+
+namespace {
+
+constexpr int kWidth = 1280, kHeight = 720;
+constexpr int kWarmup = 3, kFrames = 30;
+
+struct Result {
+    double fps, applyMs;
+    size_t boxes, lines;
+};
+
+Result measureScene(const TopologyDocument& doc, LayoutKind layout, const std::string& camera) {
+    HeadlessRenderer r(kWidth, kHeight);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(&doc, layout);
+    scene.setColorMode(ColorMode::Value);
+    applyCameraSpec(scene, doc, camera);
+    FrameValues v;
+    double applyS = 0, totalS = 0;
+    for (int f = 0; f < kWarmup + kFrames; ++f) {
+        fillTestPattern(doc.topology(), f * 0.1, v); // the producer's cost, not counted
+        const double t0 = bench::nowSeconds();
+        scene.setValues(v);
+        const double t1 = bench::nowSeconds();
+        r.render();
+        const double t2 = bench::nowSeconds();
+        if (f >= kWarmup) {
+            applyS += t1 - t0;
+            totalS += t2 - t0;
+        }
+    }
+    return {kFrames / totalS, applyS / kFrames * 1000, scene.drawnBoxes(), scene.drawnLines()};
+}
+
+Result measureNaive(const TopologyDocument& doc) {
+    vtkNew<vtkRenderer> renderer;
+    vtkNew<vtkRenderWindow> window;
+    window->SetOffScreenRendering(1);
+    window->SetMultiSamples(0);
+    window->SetSize(kWidth, kHeight);
+    window->AddRenderer(renderer);
+    const SceneLayout L = computeLayout(doc.topology(), doc.index(), LayoutKind::Floor);
+    GlyphLayer gpus(renderer);
+    gpus.setBoxes(L.gpus);
+    renderer->ResetCamera();
+    FrameValues v;
+    double applyS = 0, totalS = 0;
+    for (int f = 0; f < kWarmup + kFrames; ++f) {
+        fillTestPattern(doc.topology(), f * 0.1, v);
+        const double t0 = bench::nowSeconds();
+        for (size_t g = 0; g < v.gpu.size(); ++g)
+            gpus.setColor(g, valueColor(v.gpu[g]));
+        gpus.commit();
+        const double t1 = bench::nowSeconds();
+        window->Render();
+        const double t2 = bench::nowSeconds();
+        if (f >= kWarmup) {
+            applyS += t1 - t0;
+            totalS += t2 - t0;
+        }
+    }
+    window->Finalize();
+    return {kFrames / totalS, applyS / kFrames * 1000, gpus.size(), 0};
+}
+
+void row(const char* preset, const char* what, const Result& r) {
+    std::printf("| %-14s | %-40s | %7.1f | %9.3f | %7zu | %7zu |\n", preset, what, r.fps, r.applyMs,
+                r.boxes, r.lines);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QGuiApplication app(argc, argv); // fonts for VTK's text come through FreeType, not Qt
+    std::printf("%dx%d, %d frames after %d warm-up, values changing every frame\n", kWidth, kHeight,
+                kFrames, kWarmup);
+    std::printf("| %-14s | %-40s | %7s | %9s | %7s | %7s |\n", "preset", "scene", "fps", "apply ms",
+                "boxes", "lines");
+    std::printf("|----------------|------------------------------------------|---------|-----------"
+                "|---------|---------|\n");
+    for (const char* preset : {"meta-roce-24k", "meta-both"}) {
+        const auto doc = openTopology(preset, {});
+        row(preset, "floor overview (racks + bundles)",
+            measureScene(*doc, LayoutKind::Floor, "overview"));
+        row(preset, "fabric overview (racks + bundles)",
+            measureScene(*doc, LayoutKind::Fabric, "overview"));
+        row(preset, "floor rack close-up (open racks)",
+            measureScene(*doc, LayoutKind::Floor,
+                         preset == std::string("meta-both") ? "rack:ib.pod3.rack40"
+                                                            : "rack:roce.pod3.rack40"));
+        row(preset, "baseline: one glyph mapper of all GPUs", measureNaive(*doc));
+    }
+    return 0;
+}

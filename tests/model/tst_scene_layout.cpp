@@ -1,0 +1,249 @@
+// Layouts, level of detail and picking, without a display: the geometry the 3D view draws
+// and the lookups it picks with.
+#include "FrameValues.h"
+#include "Presets.h"
+#include "SceneDetail.h"
+#include "SceneLayout.h"
+#include "TopologyIndex.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace cs;
+
+namespace {
+struct Fixture {
+    Topology t = generatePreset("small-256");
+    TopologyIndex ix{t};
+};
+
+// A ray from high above straight down onto a point.
+Ray downOnto(Vec3 p) {
+    return {{p.x, p.y, p.z + 500}, {0, 0, -1}};
+}
+} // namespace
+
+Q_DECLARE_METATYPE(LayoutKind)
+
+class TestSceneLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void everyEntityHasAPlace_data();
+    void everyEntityHasAPlace();
+    void racksDoNotOverlap_data();
+    void racksDoNotOverlap();
+    void bundlesCoverInterGroupLinks_data();
+    void bundlesCoverInterGroupLinks();
+    void detailOpensRacksNearTheFocus();
+    void pickFindsWhatIsUnderTheRay_data();
+    void pickFindsWhatIsUnderTheRay();
+    void aggregatesFollowTheMode();
+    void rayGeometry();
+};
+
+void TestSceneLayout::everyEntityHasAPlace_data() {
+    QTest::addColumn<LayoutKind>("kind");
+    QTest::newRow("floor") << LayoutKind::Floor;
+    QTest::newRow("fabric") << LayoutKind::Fabric;
+}
+
+void TestSceneLayout::everyEntityHasAPlace() {
+    QFETCH(LayoutKind, kind);
+    Fixture f;
+    const SceneLayout L = computeLayout(f.t, f.ix, kind);
+    for (const Box& b : L.gpus)
+        QVERIFY(b.drawn());
+    for (const Box& b : L.hosts)
+        QVERIFY(b.drawn());
+    for (const Box& b : L.storage)
+        QVERIFY(b.drawn());
+    // Each GPU sits inside its rack's footprint (x, y) in both layouts.
+    for (size_t g = 0; g < f.t.gpus.size(); ++g) {
+        const Box& rack = L.racks[size_t(f.t.hosts[size_t(f.t.gpus[g].host)].rack)];
+        const Vec3 c = L.gpus[g].center;
+        QVERIFY(std::fabs(c.x - rack.center.x) <= rack.size.x / 2 + 0.1f);
+        QVERIFY(std::fabs(c.y - rack.center.y) <= rack.size.y / 2 + 0.1f);
+    }
+    QVERIFY(L.bounds.valid());
+    for (const Bounds& b : L.podBounds)
+        QVERIFY(b.valid());
+    if (kind == LayoutKind::Fabric) {
+        // Tiers stack: rack switches above GPUs, spines above them, cores on top.
+        float leaf = 0, spine = 0, core = 0;
+        for (size_t s = 0; s < f.t.switches.size(); ++s) {
+            const float z = L.switches[s].center.z;
+            if (f.t.switches[s].role == SwitchRole::Rtsw) leaf = z;
+            if (f.t.switches[s].role == SwitchRole::Ctsw) spine = z;
+            if (f.t.switches[s].role == SwitchRole::Atsw) core = z;
+        }
+        QVERIFY(0 < leaf && leaf < spine && spine < core);
+    }
+}
+
+void TestSceneLayout::racksDoNotOverlap_data() {
+    everyEntityHasAPlace_data();
+}
+
+void TestSceneLayout::racksDoNotOverlap() {
+    QFETCH(LayoutKind, kind);
+    const Topology t = generatePreset("meta-both");
+    const TopologyIndex ix(t);
+    const SceneLayout L = computeLayout(t, ix, kind);
+    // Sort drawn racks by x and sweep: no two footprints intersect.
+    std::vector<int32_t> order;
+    for (size_t r = 0; r < L.racks.size(); ++r)
+        if (L.racks[r].drawn()) order.push_back(int32_t(r));
+    std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        return L.racks[size_t(a)].center.x < L.racks[size_t(b)].center.x;
+    });
+    for (size_t i = 0; i < order.size(); ++i) {
+        const Box& a = L.racks[size_t(order[i])];
+        for (size_t j = i + 1; j < order.size(); ++j) {
+            const Box& b = L.racks[size_t(order[j])];
+            if (b.center.x - a.center.x >= (a.size.x + b.size.x) / 2) break;
+            const bool overlapY = std::fabs(a.center.y - b.center.y) < (a.size.y + b.size.y) / 2;
+            QVERIFY2(!overlapY, qPrintable(QString("%1 and %2")
+                                               .arg(t.racks[size_t(order[i])].name.c_str(),
+                                                    t.racks[size_t(order[j])].name.c_str())));
+        }
+    }
+}
+
+void TestSceneLayout::bundlesCoverInterGroupLinks_data() {
+    everyEntityHasAPlace_data();
+}
+
+void TestSceneLayout::bundlesCoverInterGroupLinks() {
+    QFETCH(LayoutKind, kind);
+    const Topology t = generatePreset("meta-roce-24k");
+    const TopologyIndex ix(t);
+    const SceneLayout L = computeLayout(t, ix, kind);
+    size_t bundled = 0;
+    for (size_t k = 0; k < L.bundles.a.size(); ++k) {
+        const auto m = L.bundles.members.of(int32_t(k));
+        QVERIFY(!m.empty());
+        for (int32_t l : m)
+            QCOMPARE(L.bundles.bundleOf[size_t(l)], int32_t(k));
+        bundled += m.size();
+    }
+    size_t expected = 0;
+    for (int32_t b : L.bundles.bundleOf)
+        expected += b != kNone;
+    QCOMPARE(bundled, expected);
+    // Far away, tens of thousands of fibres become a few thousand bundles.
+    QVERIFY2(L.bundles.a.size() * 10 < t.links.size(),
+             qPrintable(QString::number(L.bundles.a.size())));
+    // Every RTSW-CTSW uplink is in some bundle.
+    for (size_t i = 0; i < t.links.size(); ++i) {
+        const Link& l = t.links[i];
+        if (l.a.kind == EntityKind::Switch && l.b.kind == EntityKind::Switch &&
+            t.switches[size_t(l.a.index)].role == SwitchRole::Rtsw &&
+            t.switches[size_t(l.b.index)].role == SwitchRole::Ctsw)
+            QVERIFY(L.bundles.bundleOf[i] != kNone);
+    }
+}
+
+void TestSceneLayout::detailOpensRacksNearTheFocus() {
+    Fixture f;
+    const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
+    const Vec3 focus = L.racks[5].center;
+    const SceneDetail farD = detailFor(L, focus, L.nearDistance * 3);
+    QVERIFY(!farD.near);
+    QVERIFY(farD.openRacks.empty());
+    const SceneDetail nearD = detailFor(L, focus, L.nearDistance / 4);
+    QVERIFY(nearD.near);
+    QVERIFY(nearD.isOpen(5));
+    QVERIFY(nearD.openRacks.size() <= kMaxOpenRacks);
+    for (int32_t r : nearD.openRacks) {
+        const Vec3 c = L.racks[size_t(r)].center;
+        QVERIFY(std::hypot(c.x - focus.x, c.y - focus.y) < L.detailRadius);
+    }
+    // Links drawn one by one are exactly those touching members of open racks.
+    for (int32_t l : openLinks(f.t, f.ix, L, nearD)) {
+        const Link& link = f.t.links[size_t(l)];
+        bool touches = false;
+        for (Endpoint e : {link.a, link.b}) {
+            int32_t rack = kNone;
+            if (e.kind == EntityKind::Gpu)
+                rack = f.t.hosts[size_t(f.t.gpus[size_t(e.index)].host)].rack;
+            if (e.kind == EntityKind::Nic)
+                rack = f.t.hosts[size_t(f.t.nics[size_t(e.index)].host)].rack;
+            if (e.kind == EntityKind::Switch) rack = f.t.switches[size_t(e.index)].rack;
+            if (e.kind == EntityKind::Storage) rack = f.t.storage[size_t(e.index)].rack;
+            touches = touches || (rack != kNone && nearD.isOpen(rack));
+        }
+        QVERIFY(touches);
+    }
+}
+
+void TestSceneLayout::pickFindsWhatIsUnderTheRay_data() {
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<bool>("near");
+    QTest::addColumn<int>("expectKind");
+    QTest::newRow("closed rack") << "demo.pod1.rack3" << false << int(EntityKind::Rack);
+    QTest::newRow("rack switch on top of an open rack")
+        << "demo.pod1.rack3" << true << int(EntityKind::Switch);
+    QTest::newRow("storage rack") << "site.storage-rack1" << false << int(EntityKind::Rack);
+}
+
+void TestSceneLayout::pickFindsWhatIsUnderTheRay() {
+    QFETCH(QString, id);
+    QFETCH(bool, near);
+    QFETCH(int, expectKind);
+    Fixture f;
+    const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
+    const int32_t rack = f.ix.find(id.toStdString())->index;
+    const Vec3 c = L.racks[size_t(rack)].center;
+    const SceneDetail d = detailFor(L, c, near ? 1.f : 1000.f);
+    const auto hit = pickRay(f.t, f.ix, L, d, downOnto(c), 0.f);
+    QVERIFY(hit.has_value());
+    QCOMPARE(int(hit->entity.kind), expectKind);
+    if (hit->entity.kind == EntityKind::Rack) QCOMPARE(hit->entity.index, rack);
+    if (hit->entity.kind == EntityKind::Switch)
+        QCOMPARE(f.t.switches[size_t(hit->entity.index)].rack, rack);
+    // A ray level with the cable tray, above every box, meets a bundle's run there.
+    const size_t k = L.bundles.a.size() / 2;
+    const Vec3 a{L.bundles.a[k].x, L.bundles.a[k].y, L.trayHeight},
+        b{L.bundles.b[k].x, L.bundles.b[k].y, L.trayHeight};
+    const Vec3 mid = (a + b) * 0.5f;
+    Vec3 across{-(b - a).y, (b - a).x, 0};
+    across = across * (1.f / std::max(1e-3f, across.length()));
+    const Ray level{mid - across * 100.f, across};
+    const auto cable = pickRay(f.t, f.ix, L, detailFor(L, c, 1000.f), level, 0.001f);
+    QVERIFY(cable.has_value());
+    QCOMPARE(int(cable->entity.kind), int(EntityKind::Link));
+    QVERIFY(cable->bundle != kNone);
+    // Nothing above empty floor far from everything.
+    QVERIFY(!pickRay(f.t, f.ix, L, d, downOnto({-1000, -1000, 0}), 0.f).has_value());
+}
+
+void TestSceneLayout::aggregatesFollowTheMode() {
+    Fixture f;
+    FrameValues v;
+    v.gpu.assign(f.t.gpus.size(), 0.1f);
+    const Host& h = f.t.hosts[0];
+    v.gpu[size_t(h.firstGpu)] = 0.9f;
+    std::vector<float> mean, max;
+    aggregateRacks(f.t, v, Aggregate::Mean, mean);
+    aggregateRacks(f.t, v, Aggregate::Max, max);
+    const auto rack = size_t(h.rack);
+    QCOMPARE(max[rack], 0.9f);
+    const float gpusInRack = 16;
+    QVERIFY(std::fabs(mean[rack] - (0.9f + 0.1f * (gpusInRack - 1)) / gpusInRack) < 1e-6f);
+    // A network rack has no GPUs: no data.
+    for (size_t r = 0; r < f.t.racks.size(); ++r)
+        if (f.t.racks[r].role == RackRole::Network) QVERIFY(std::isnan(mean[r]));
+}
+
+void TestSceneLayout::rayGeometry() {
+    const Box unit{{0, 0, 0}, {2, 2, 2}};
+    QCOMPARE(rayHitsBox({{0, 0, 10}, {0, 0, -1}}, unit), 9.f);
+    QVERIFY(rayHitsBox({{5, 0, 10}, {0, 0, -1}}, unit) < 0);
+    float t = 0;
+    QCOMPARE(raySegmentDistance({{0, 0, 10}, {0, 0, -1}}, {3, -1, 0}, {3, 1, 0}, &t), 3.f);
+    QCOMPARE(t, 10.f);
+}
+
+QTEST_APPLESS_MAIN(TestSceneLayout)
+#include "tst_scene_layout.moc"

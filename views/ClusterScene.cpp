@@ -1,0 +1,590 @@
+#include "ClusterScene.h"
+
+#include "GlyphLayer.h"
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellArray.h>
+#include <vtkCubeSource.h>
+#include <vtkLegendBoxActor.h>
+#include <vtkLookupTable.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkProperty2D.h>
+#include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace cs::views {
+namespace {
+
+void setRgb(double out[3], Rgba c) {
+    for (int i = 0; i < 3; ++i)
+        out[i] = c[size_t(i)] / 255.0;
+}
+
+void styleText(vtkTextProperty* p, int size) {
+    p->SetFontFamilyToArial();
+    p->SetFontSize(size);
+    p->SetColor(0.93, 0.94, 0.96);
+    p->SetShadow(false);
+}
+
+} // namespace
+
+ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
+    renderer_->SetBackground(0.07, 0.08, 0.11);
+    renderer_->SetBackground2(0.18, 0.21, 0.27);
+    renderer_->GradientBackgroundOn();
+    bundles_ = std::make_unique<LineLayer>(renderer_);
+    links_ = std::make_unique<LineLayer>(renderer_);
+    farRacks_ = std::make_unique<GlyphLayer>(renderer_);
+    farSwitches_ = std::make_unique<GlyphLayer>(renderer_);
+    hosts_ = std::make_unique<GlyphLayer>(renderer_);
+    gpus_ = std::make_unique<GlyphLayer>(renderer_);
+    switches_ = std::make_unique<GlyphLayer>(renderer_);
+    storage_ = std::make_unique<GlyphLayer>(renderer_);
+
+    vtkNew<vtkPolyDataMapper> selMapper;
+    selMapper->SetInputData(selectionPoly_);
+    selectionActor_->SetMapper(selMapper);
+    selectionActor_->GetProperty()->SetColor(1, 1, 1);
+    selectionActor_->GetProperty()->SetLineWidth(4);
+    selectionActor_->GetProperty()->SetLighting(false);
+    selectionActor_->SetVisibility(false);
+    renderer_->AddActor(selectionActor_);
+
+    styleText(legend_->GetEntryTextProperty(), 13);
+    legend_->SetBorder(false);
+    legend_->SetBox(true);
+    legend_->GetBoxProperty()->SetColor(0.05, 0.06, 0.08);
+    legend_->GetBoxProperty()->SetOpacity(0.55);
+    legend_->SetPadding(4);
+    legend_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    legend_->GetPositionCoordinate()->SetValue(0.01, 0.05);
+    legend_->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
+    legend_->GetPosition2Coordinate()->SetValue(0.22, 0.36);
+    renderer_->AddActor2D(legend_);
+
+    lut_->SetNumberOfTableValues(256);
+    lut_->SetRange(0, 100); // labels in percent; colours come from valueColor()
+    const auto& table = valueTable();
+    for (int i = 0; i < 256; ++i)
+        lut_->SetTableValue(i, table[size_t(i)][0] / 255.0, table[size_t(i)][1] / 255.0,
+                            table[size_t(i)][2] / 255.0, 1);
+    lut_->SetNanColor(noDataColor()[0] / 255.0, noDataColor()[1] / 255.0, noDataColor()[2] / 255.0,
+                      1);
+    scalarBar_->SetLookupTable(lut_);
+    scalarBar_->SetNumberOfLabels(5);
+    scalarBar_->SetLabelFormat("%.0f%%");
+    scalarBar_->SetOrientationToVertical();
+    scalarBar_->SetDrawNanAnnotation(true);
+    scalarBar_->SetNanAnnotation("no data");
+    styleText(scalarBar_->GetTitleTextProperty(), 14);
+    styleText(scalarBar_->GetLabelTextProperty(), 12);
+    scalarBar_->UnconstrainedFontSizeOn();
+    scalarBar_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    scalarBar_->GetPositionCoordinate()->SetValue(0.90, 0.10);
+    scalarBar_->SetWidth(0.08);
+    scalarBar_->SetHeight(0.75);
+    scalarBar_->SetVisibility(false);
+    renderer_->AddActor2D(scalarBar_);
+    setValueTitle("Load, %");
+
+    styleText(title_->GetTextProperty(), 16);
+    title_->GetTextProperty()->SetBold(true);
+    title_->GetTextProperty()->SetVerticalJustificationToTop();
+    title_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    title_->GetPositionCoordinate()->SetValue(0.01, 0.98);
+    renderer_->AddActor2D(title_);
+}
+
+ClusterScene::~ClusterScene() {
+    renderer_->RemoveActor(selectionActor_);
+    renderer_->RemoveActor2D(legend_);
+    renderer_->RemoveActor2D(scalarBar_);
+    renderer_->RemoveActor2D(title_);
+}
+
+void ClusterScene::setValueTitle(const std::string& title) {
+    scalarBar_->SetTitle(title.c_str());
+}
+
+void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
+    doc_ = doc;
+    kind_ = kind;
+    selection_.reset();
+    values_ = {};
+    linkClass_.clear();
+    if (doc_)
+        for (const Link& l : doc_->topology().links)
+            linkClass_.push_back(classOfLink(doc_->topology(), l));
+    setLayoutKind(kind);
+}
+
+void ClusterScene::setLayoutKind(LayoutKind kind) {
+    kind_ = kind;
+    layout_.reset();
+    detail_ = {};
+    if (doc_)
+        layout_ =
+            std::make_unique<SceneLayout>(computeLayout(doc_->topology(), doc_->index(), kind));
+    rebuildFar();
+    rebuildNear();
+    if (doc_) {
+        aggregateRacks(doc_->topology(), values_, aggregate_, rackValues_);
+        if (layout_) aggregateBundles(layout_->bundles, values_, aggregate_, bundleValues_);
+    }
+    applyColors();
+    updateLegend();
+    updateSelectionActor();
+    viewOverview();
+}
+
+void ClusterScene::rebuildFar() {
+    farRackIds_.clear();
+    farSwitchIds_.clear();
+    std::vector<Box> rackBoxes, switchBoxes;
+    std::vector<std::pair<Vec3, Vec3>> bundleEnds;
+    if (layout_) {
+        for (size_t r = 0; r < layout_->racks.size(); ++r)
+            if (layout_->racks[r].drawn() && layout_->rackFar[r]) {
+                farRackIds_.push_back(int32_t(r));
+                rackBoxes.push_back(layout_->racks[r]);
+            }
+        for (size_t s = 0; s < layout_->switches.size(); ++s)
+            if (layout_->switches[s].drawn() && layout_->switchFar[s]) {
+                farSwitchIds_.push_back(int32_t(s));
+                switchBoxes.push_back(layout_->switches[s]);
+            }
+        for (size_t k = 0; k < layout_->bundles.a.size(); ++k)
+            bundleEnds.emplace_back(layout_->bundles.a[k], layout_->bundles.b[k]);
+    }
+    farRacks_->setBoxes(rackBoxes);
+    farSwitches_->setBoxes(switchBoxes);
+    bundles_->setLines(bundleEnds, layout_ ? layout_->trayHeight : 0);
+}
+
+void ClusterScene::rebuildNear() {
+    hostIds_.clear();
+    gpuIds_.clear();
+    switchIds_.clear();
+    storageIds_.clear();
+    linkIds_.clear();
+    std::vector<Box> hostBoxes, gpuBoxes, switchBoxes, storageBoxes;
+    std::vector<std::pair<Vec3, Vec3>> linkEnds;
+    if (layout_ && doc_ && detail_.near) {
+        const Topology& t = doc_->topology();
+        const TopologyIndex& ix = doc_->index();
+        for (int32_t r : detail_.openRacks) {
+            for (int32_t h : ix.hostsOfRack(r)) {
+                hostIds_.push_back(h);
+                hostBoxes.push_back(layout_->hosts[size_t(h)]);
+                const Host& host = t.hosts[size_t(h)];
+                for (int g = 0; g < host.gpuCount; ++g) {
+                    gpuIds_.push_back(host.firstGpu + g);
+                    gpuBoxes.push_back(layout_->gpus[size_t(host.firstGpu + g)]);
+                }
+            }
+            for (int32_t s : ix.switchesOfRack(r))
+                if (layout_->switches[size_t(s)].drawn() && !layout_->switchFar[size_t(s)]) {
+                    switchIds_.push_back(s);
+                    switchBoxes.push_back(layout_->switches[size_t(s)]);
+                }
+            for (int32_t s : ix.storageOfRack(r)) {
+                storageIds_.push_back(s);
+                storageBoxes.push_back(layout_->storage[size_t(s)]);
+            }
+        }
+        linkIds_ = openLinks(t, ix, *layout_, detail_);
+        for (int32_t l : linkIds_)
+            linkEnds.emplace_back(layout_->linkA[size_t(l)], layout_->linkB[size_t(l)]);
+    }
+    hosts_->setBoxes(hostBoxes);
+    gpus_->setBoxes(gpuBoxes);
+    switches_->setBoxes(switchBoxes);
+    storage_->setBoxes(storageBoxes);
+    links_->setLines(linkEnds, layout_ ? layout_->trayHeight : 0);
+    // Open racks give way to their members.
+    for (size_t i = 0; i < farRackIds_.size(); ++i) {
+        if (detail_.near && detail_.isOpen(farRackIds_[i]))
+            farRacks_->hide(i);
+        else
+            farRacks_->show(i);
+    }
+    farRacks_->commit();
+}
+
+void ClusterScene::setColorMode(ColorMode m) {
+    mode_ = m;
+    applyColors();
+    updateLegend();
+}
+
+void ClusterScene::setAggregate(Aggregate a) {
+    aggregate_ = a;
+    if (doc_) {
+        aggregateRacks(doc_->topology(), values_, aggregate_, rackValues_);
+        if (layout_) aggregateBundles(layout_->bundles, values_, aggregate_, bundleValues_);
+    }
+    applyColors();
+}
+
+void ClusterScene::setValues(const FrameValues& v) {
+    values_ = v;
+    if (!doc_ || !layout_) return;
+    aggregateRacks(doc_->topology(), values_, aggregate_, rackValues_);
+    aggregateBundles(layout_->bundles, values_, aggregate_, bundleValues_);
+    if (mode_ == ColorMode::Value) applyColors();
+}
+
+void ClusterScene::applyColors() {
+    if (!doc_ || !layout_) return;
+    const Topology& t = doc_->topology();
+    const bool byValue = mode_ == ColorMode::Value;
+    auto value = [](const std::vector<float>& v, int32_t i) {
+        return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
+    };
+    for (size_t i = 0; i < farRackIds_.size(); ++i) {
+        const Rack& r = t.racks[size_t(farRackIds_[i])];
+        const bool hasValue = r.role != RackRole::Network;
+        farRacks_->setColor(i, byValue ? (hasValue ? valueColor(value(rackValues_, farRackIds_[i]))
+                                                   : neutralColor())
+                                       : kindColor(classOf(r.role)));
+    }
+    for (size_t i = 0; i < farSwitchIds_.size(); ++i)
+        farSwitches_->setColor(
+            i, byValue ? neutralColor()
+                       : kindColor(classOf(t.switches[size_t(farSwitchIds_[i])].role)));
+    for (size_t i = 0; i < hostIds_.size(); ++i)
+        hosts_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Host));
+    for (size_t i = 0; i < gpuIds_.size(); ++i)
+        gpus_->setColor(i, byValue ? valueColor(value(values_.gpu, gpuIds_[i]))
+                                   : kindColor(KindClass::Gpu));
+    for (size_t i = 0; i < switchIds_.size(); ++i)
+        switches_->setColor(i, byValue
+                                   ? neutralColor()
+                                   : kindColor(classOf(t.switches[size_t(switchIds_[i])].role)));
+    for (size_t i = 0; i < storageIds_.size(); ++i)
+        storage_->setColor(i, byValue ? valueColor(value(values_.storage, storageIds_[i]))
+                                      : kindColor(KindClass::Storage));
+    for (size_t k = 0; k < bundles_->size(); ++k) {
+        const int32_t first = layout_->bundles.members.of(int32_t(k))[0];
+        bundles_->setColor(k, byValue ? valueColor(value(bundleValues_, int32_t(k)))
+                                      : kindColor(linkClass_[size_t(first)]));
+    }
+    for (size_t i = 0; i < linkIds_.size(); ++i)
+        links_->setColor(i, byValue ? valueColor(value(values_.link, linkIds_[i]))
+                                    : kindColor(linkClass_[size_t(linkIds_[i])]));
+    for (GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
+                          switches_.get(), storage_.get()})
+        g->commit();
+    bundles_->commit();
+    links_->commit();
+}
+
+void ClusterScene::updateLegend() {
+    const bool byValue = mode_ == ColorMode::Value;
+    scalarBar_->SetVisibility(byValue && doc_);
+    std::vector<KindClass> entries;
+    if (byValue) {
+        entries = {};
+    } else if (kind_ == LayoutKind::Floor) {
+        entries = {KindClass::ComputeRack,    KindClass::NetworkRack,
+                   KindClass::StorageRack,    KindClass::Gpu,
+                   KindClass::Host,           KindClass::RackSwitch,
+                   KindClass::FrontendSwitch, KindClass::BackendLink,
+                   KindClass::FrontendLink};
+    } else {
+        entries = {KindClass::ComputeRack,    KindClass::StorageRack, KindClass::Gpu,
+                   KindClass::RackSwitch,     KindClass::PodSwitch,   KindClass::CoreSwitch,
+                   KindClass::FrontendSwitch, KindClass::BackendLink, KindClass::FrontendLink};
+    }
+    vtkNew<vtkCubeSource> square;
+    square->Update();
+    legend_->SetNumberOfEntries(int(entries.size()));
+    for (size_t i = 0; i < entries.size(); ++i) {
+        double rgb[3];
+        setRgb(rgb, kindColor(entries[i]));
+        legend_->SetEntry(int(i), square->GetOutput(), kindLabel(entries[i]), rgb);
+    }
+    legendEntries_ = int(entries.size());
+    legend_->SetVisibility(!entries.empty() && doc_);
+    updateTitle();
+}
+
+void ClusterScene::updateTitle() {
+    if (!doc_) {
+        title_->SetInput("");
+        return;
+    }
+    const std::string text =
+        doc_->topology().name + "  |  " + toString(kind_) + " layout  |  " +
+        (detail_.near ? std::to_string(detail_.openRacks.size()) + " racks open"
+                      : std::string("racks and link bundles"));
+    title_->SetInput(text.c_str());
+}
+
+void ClusterScene::select(std::optional<PickHit> hit) {
+    selection_ = hit;
+    updateSelectionActor();
+}
+
+void ClusterScene::updateSelectionActor() {
+    vtkNew<vtkPoints> pts;
+    vtkNew<vtkCellArray> lines;
+    if (selection_ && layout_ && doc_) {
+        const Endpoint e = selection_->entity;
+        if (e.kind == EntityKind::Link) {
+            Vec3 a = layout_->linkA[size_t(e.index)], b = layout_->linkB[size_t(e.index)];
+            if (selection_->bundle != kNone) {
+                a = layout_->bundles.a[size_t(selection_->bundle)];
+                b = layout_->bundles.b[size_t(selection_->bundle)];
+            }
+            const float tray = layout_->trayHeight;
+            std::vector<Vec3> path = {a, b};
+            if (tray > 0)
+                path = {a, {a.x, a.y, std::max(tray, a.z)}, {b.x, b.y, std::max(tray, b.z)}, b};
+            lines->InsertNextCell(vtkIdType(path.size()));
+            for (const Vec3& p : path)
+                lines->InsertCellPoint(pts->InsertNextPoint(p.x, p.y, p.z));
+        } else {
+            const Bounds bb = boundsOf(e);
+            if (bb.valid()) {
+                const Vec3 pad = (bb.max - bb.min) * 0.06f + Vec3{0.02f, 0.02f, 0.02f};
+                const Vec3 lo = bb.min - pad, hi = bb.max + pad;
+                for (int i = 0; i < 8; ++i)
+                    pts->InsertNextPoint(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y,
+                                         i & 4 ? hi.z : lo.z);
+                const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                                          {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+                for (const auto& ed : edges) {
+                    lines->InsertNextCell(2);
+                    lines->InsertCellPoint(ed[0]);
+                    lines->InsertCellPoint(ed[1]);
+                }
+            }
+        }
+    }
+    selectionPoly_->SetPoints(pts);
+    selectionPoly_->SetLines(lines);
+    selectionPoly_->Modified();
+    selectionActor_->SetVisibility(pts->GetNumberOfPoints() > 0);
+}
+
+bool ClusterScene::updateDetail() {
+    if (!layout_) return false;
+    vtkCamera* cam = renderer_->GetActiveCamera();
+    double f[3];
+    cam->GetFocalPoint(f);
+    SceneDetail d =
+        detailFor(*layout_, {float(f[0]), float(f[1]), float(f[2])}, float(cam->GetDistance()));
+    if (d == detail_) return false;
+    detail_ = std::move(d);
+    rebuildNear();
+    applyColors();
+    updateTitle();
+    return true;
+}
+
+std::optional<PickHit> ClusterScene::pickDisplay(double x, double y) const {
+    if (!layout_ || !doc_) return std::nullopt;
+    double nearW[4], farW[4];
+    renderer_->SetDisplayPoint(x, y, 0);
+    renderer_->DisplayToWorld();
+    renderer_->GetWorldPoint(nearW);
+    renderer_->SetDisplayPoint(x, y, 1);
+    renderer_->DisplayToWorld();
+    renderer_->GetWorldPoint(farW);
+    if (nearW[3] == 0 || farW[3] == 0) return std::nullopt;
+    const Vec3 a{float(nearW[0] / nearW[3]), float(nearW[1] / nearW[3]),
+                 float(nearW[2] / nearW[3])};
+    const Vec3 b{float(farW[0] / farW[3]), float(farW[1] / farW[3]), float(farW[2] / farW[3])};
+    const Vec3 dir = (b - a) * (1.f / std::max(1e-6f, (b - a).length()));
+    // 4 pixels of tolerance around lines, as metres per metre of distance.
+    const int* size = renderer_->GetSize();
+    const double angle = renderer_->GetActiveCamera()->GetViewAngle() * M_PI / 180.0;
+    const float tolerance = float(4.0 * 2.0 * std::tan(angle / 2) / std::max(1, size[1]));
+    return pickRay(doc_->topology(), doc_->index(), *layout_, detail_, {a, dir}, tolerance);
+}
+
+Bounds ClusterScene::boundsOf(Endpoint e) const {
+    Bounds b;
+    if (!layout_ || !doc_) return b;
+    const Topology& t = doc_->topology();
+    switch (e.kind) {
+    case EntityKind::Cluster:
+        for (int32_t p : doc_->index().podsOfCluster(e.index))
+            if (layout_->podBounds[size_t(p)].valid()) {
+                b.add(layout_->podBounds[size_t(p)].min);
+                b.add(layout_->podBounds[size_t(p)].max);
+            }
+        break;
+    case EntityKind::Pod:
+        return layout_->podBounds[size_t(e.index)];
+    case EntityKind::Link: {
+        b.add(layout_->linkA[size_t(e.index)]);
+        b.add(layout_->linkB[size_t(e.index)]);
+        break;
+    }
+    case EntityKind::Nic:
+        return boundsOf({EntityKind::Host, t.nics[size_t(e.index)].host});
+    case EntityKind::Row:
+        for (int32_t r = 0; r < int32_t(t.racks.size()); ++r)
+            if (t.racks[size_t(r)].row == e.index) b.add(layout_->racks[size_t(r)]);
+        break;
+    default: {
+        const Box& box = layout_->boxOf(e);
+        if (box.drawn())
+            b.add(box);
+        else if (e.kind == EntityKind::Switch) {
+            const Switch& w = t.switches[size_t(e.index)];
+            if (w.host != kNone) return boundsOf({EntityKind::Host, w.host});
+            if (w.rack != kNone) return boundsOf({EntityKind::Rack, w.rack});
+        }
+    }
+    }
+    return b;
+}
+
+void ClusterScene::frame(const Bounds& b, double closeness, bool closeUp) {
+    if (!b.valid()) return;
+    vtkCamera* cam = renderer_->GetActiveCamera();
+    double dir[3] = {0.25, -1.0, 0.85}; // from the front, above: rows read left to right
+    if (kind_ == LayoutKind::Fabric) dir[0] = 0.15, dir[2] = 0.45;
+    // Close up, look down into the aisle at about 50 degrees: the row in front of a rack
+    // hides nothing of its front, where the GPUs are.
+    if (closeUp && kind_ == LayoutKind::Floor) dir[0] = 0.2, dir[2] = 1.2;
+    const double n = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    for (double& d : dir)
+        d /= n;
+    // Camera axes: forward = -dir, right = forward x z, up = right x forward.
+    const double fwd[3] = {-dir[0], -dir[1], -dir[2]};
+    double right[3] = {fwd[1], -fwd[0], 0};
+    const double rn = std::sqrt(right[0] * right[0] + right[1] * right[1]);
+    right[0] /= rn, right[1] /= rn;
+    const double up[3] = {right[1] * fwd[2] - right[2] * fwd[1],
+                          right[2] * fwd[0] - right[0] * fwd[2],
+                          right[0] * fwd[1] - right[1] * fwd[0]};
+    // The distance at which every corner of the box is inside the view frustum.
+    const int* size = renderer_->GetSize();
+    const double aspect = size[1] > 0 ? double(size[0]) / double(size[1]) : 16.0 / 9.0;
+    const double tanV = std::tan(cam->GetViewAngle() * M_PI / 360.0), tanH = tanV * aspect;
+    const Vec3 c = b.center();
+    double distance = 0;
+    for (int i = 0; i < 8; ++i) {
+        const double p[3] = {(i & 1 ? b.max.x : b.min.x) - c.x, (i & 2 ? b.max.y : b.min.y) - c.y,
+                             (i & 4 ? b.max.z : b.min.z) - c.z};
+        const double r = p[0] * right[0] + p[1] * right[1] + p[2] * right[2];
+        const double u = p[0] * up[0] + p[1] * up[1] + p[2] * up[2];
+        const double f = p[0] * fwd[0] + p[1] * fwd[1] + p[2] * fwd[2];
+        distance = std::max(distance, std::max(std::fabs(r) / tanH, std::fabs(u) / tanV) - f);
+    }
+    distance = std::max(distance * 1.04, 3.0) * closeness;
+    cam->SetFocalPoint(c.x, c.y, c.z);
+    cam->SetPosition(c.x + dir[0] * distance, c.y + dir[1] * distance, c.z + dir[2] * distance);
+    cam->SetViewUp(0, 0, 1);
+    renderer_->ResetCameraClippingRange();
+    updateDetail();
+}
+
+void ClusterScene::viewOverview() {
+    if (!layout_) return;
+    frame(layout_->bounds, 1.0);
+}
+
+bool ClusterScene::viewPod(int32_t pod) {
+    if (!layout_ || pod < 0 || size_t(pod) >= layout_->podBounds.size()) return false;
+    frame(layout_->podBounds[size_t(pod)], 1.0);
+    return true;
+}
+
+bool ClusterScene::viewRack(int32_t rack) {
+    if (!layout_ || rack < 0 || size_t(rack) >= layout_->racks.size() ||
+        !layout_->racks[size_t(rack)].drawn())
+        return false;
+    frame(boundsOf({EntityKind::Rack, rack}), 2.2, true);
+    return true;
+}
+
+bool ClusterScene::viewEntity(Endpoint e) {
+    if (!layout_ || !doc_ || e.index < 0 || size_t(e.index) >= doc_->topology().count(e.kind))
+        return false;
+    if (e.kind == EntityKind::Pod) return viewPod(e.index);
+    if (e.kind == EntityKind::Cluster) {
+        frame(boundsOf(e), 1.0);
+        return true;
+    }
+    const Bounds b = boundsOf(e);
+    if (!b.valid()) return false;
+    frame(b, e.kind == EntityKind::Link ? 1.0 : 3.0, true);
+    return true;
+}
+
+std::string ClusterScene::describe(const PickHit& hit) const {
+    if (!doc_ || !layout_) return {};
+    const Topology& t = doc_->topology();
+    auto percent = [](float v) {
+        if (std::isnan(v)) return std::string("no data");
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f%%", double(v) * 100);
+        return std::string(buf);
+    };
+    const bool byValue = mode_ == ColorMode::Value;
+    const char* agg = aggregate_ == Aggregate::Mean ? "mean" : "max";
+    if (hit.bundle != kNone) {
+        const auto members = layout_->bundles.members.of(hit.bundle);
+        const Link& first = t.links[size_t(members[0])];
+        std::string s = std::to_string(members.size()) + " links: " + t.nameOf(first.a) + " ... " +
+                        t.nameOf(first.b);
+        if (byValue)
+            s += "\n" + std::string(agg) + " " + percent(bundleValues_[size_t(hit.bundle)]);
+        return s;
+    }
+    const Endpoint e = hit.entity;
+    std::string s = std::string(toString(e.kind)) + " " + t.nameOf(e);
+    if (!byValue) return s;
+    auto at = [](const std::vector<float>& v, int32_t i) {
+        return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
+    };
+    if (e.kind == EntityKind::Gpu) s += "\n" + percent(at(values_.gpu, e.index));
+    if (e.kind == EntityKind::Link) s += "\n" + percent(at(values_.link, e.index));
+    if (e.kind == EntityKind::Storage) s += "\n" + percent(at(values_.storage, e.index));
+    if (e.kind == EntityKind::Rack)
+        s += "\n" + std::string(agg) + " " + percent(at(rackValues_, e.index));
+    return s;
+}
+
+void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
+    const double w = std::max(1, widthPx), h = std::max(1, heightPx);
+    // Small views (a 640x360 thumbnail) get a smaller legend, never below 60%.
+    dpiScale *= std::clamp(h / (720.0 * dpiScale), 0.6, 1.0);
+    // 22 px a legend entry, 250 px wide; the scalar bar 90 px wide, 60% of the height.
+    const double entryPx = 22 * dpiScale;
+    legend_->GetPositionCoordinate()->SetValue(10 * dpiScale / w, 10 * dpiScale / h);
+    legend_->GetPosition2Coordinate()->SetValue(std::min(0.9, 250 * dpiScale / w),
+                                                std::min(0.9, entryPx * legendEntries_ / h));
+    scalarBar_->SetWidth(std::min(0.3, 90 * dpiScale / w));
+    scalarBar_->SetHeight(0.6);
+    scalarBar_->GetPositionCoordinate()->SetValue(1.0 - std::min(0.4, 170 * dpiScale / w), 0.2);
+    title_->GetTextProperty()->SetFontSize(int(16 * dpiScale));
+    scalarBar_->GetTitleTextProperty()->SetFontSize(int(14 * dpiScale));
+    scalarBar_->GetLabelTextProperty()->SetFontSize(int(12 * dpiScale));
+}
+
+size_t ClusterScene::drawnBoxes() const {
+    return farRacks_->size() + farSwitches_->size() + hosts_->size() + gpus_->size() +
+           switches_->size() + storage_->size();
+}
+
+size_t ClusterScene::drawnLines() const {
+    return bundles_->size() + links_->size();
+}
+
+} // namespace cs::views

@@ -1,0 +1,111 @@
+#pragma once
+// The 3D scene of a topology on a vtkRenderer: one glyph mapper per kind of box (racks,
+// lone switches, hosts, GPUs, rack switches, storage) and one polydata per kind of line
+// (link bundles, individual links). Far away the scene shows racks and bundles; near the
+// camera's focus racks open into their members. Colours come from kinds or from a frame of
+// values. Used by the interactive widget and by headless export alike.
+#include "ColorMaps.h"
+#include "FrameValues.h"
+#include "SceneDetail.h"
+#include "TopologyDocument.h"
+
+#include <vtkNew.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+class vtkActor;
+class vtkLegendBoxActor;
+class vtkLookupTable;
+class vtkPolyData;
+class vtkRenderer;
+class vtkScalarBarActor;
+class vtkTextActor;
+
+namespace cs::views {
+
+class GlyphLayer;
+class LineLayer;
+
+enum class ColorMode : uint8_t { Kind, Value };
+
+class ClusterScene {
+public:
+    explicit ClusterScene(vtkRenderer* renderer);
+    ~ClusterScene();
+
+    void setDocument(const TopologyDocument* doc, LayoutKind kind = LayoutKind::Floor);
+    void setLayoutKind(LayoutKind kind);
+    LayoutKind layoutKind() const { return kind_; }
+    const SceneLayout* layout() const { return layout_.get(); }
+
+    void setColorMode(ColorMode m);
+    ColorMode colorMode() const { return mode_; }
+    void setAggregate(Aggregate a);
+    Aggregate aggregate() const { return aggregate_; }
+    void setValueTitle(const std::string& title); // scalar bar title
+    // Copies the values into the colour arrays (the per-frame path).
+    void setValues(const FrameValues& v);
+
+    void select(std::optional<PickHit> hit);
+    const std::optional<PickHit>& selection() const { return selection_; }
+
+    // Re-evaluates the level of detail from the camera; true when it changed.
+    bool updateDetail();
+    const SceneDetail& detail() const { return detail_; }
+    // What is under a display position (pixels from the bottom-left of the viewport).
+    std::optional<PickHit> pickDisplay(double x, double y) const;
+
+    // Camera presets; each leaves the detail updated. False when there is no such thing.
+    void viewOverview();
+    bool viewPod(int32_t pod);
+    bool viewRack(int32_t rack);
+    bool viewEntity(Endpoint e); // frames the entity close up
+    Bounds boundsOf(Endpoint e) const;
+    // One or two lines for a tooltip: what it is, and its value when colouring by value.
+    std::string describe(const PickHit& hit) const;
+
+    // Keeps the legend and scalar bar a readable size in pixels; call before rendering.
+    void fitOverlays(int widthPx, int heightPx, double dpiScale = 1.0);
+
+    size_t drawnBoxes() const;
+    size_t drawnLines() const;
+    vtkRenderer* renderer() const { return renderer_; }
+
+private:
+    void rebuildFar();
+    void rebuildNear();
+    void applyColors();
+    void updateLegend();
+    void updateSelectionActor();
+    void updateTitle();
+    void frame(const Bounds& b, double closeness, bool closeUp = false);
+
+    vtkRenderer* renderer_;
+    const TopologyDocument* doc_ = nullptr;
+    LayoutKind kind_ = LayoutKind::Floor;
+    std::unique_ptr<SceneLayout> layout_;
+    SceneDetail detail_;
+    FrameValues values_;
+    ColorMode mode_ = ColorMode::Kind;
+    Aggregate aggregate_ = Aggregate::Mean;
+    std::optional<PickHit> selection_;
+
+    std::unique_ptr<GlyphLayer> farRacks_, farSwitches_, hosts_, gpus_, switches_, storage_;
+    std::unique_ptr<LineLayer> bundles_, links_;
+    std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, switchIds_, storageIds_,
+        linkIds_;
+    std::vector<float> rackValues_, bundleValues_;
+    std::vector<KindClass> linkClass_;
+
+    vtkNew<vtkPolyData> selectionPoly_;
+    vtkNew<vtkActor> selectionActor_;
+    vtkNew<vtkLegendBoxActor> legend_;
+    vtkNew<vtkScalarBarActor> scalarBar_;
+    vtkNew<vtkLookupTable> lut_;
+    vtkNew<vtkTextActor> title_;
+    int legendEntries_ = 0;
+};
+
+} // namespace cs::views

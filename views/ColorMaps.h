@@ -1,0 +1,46 @@
+#pragma once
+// Colours of the views, derived from kinds and values (never stored on entities).
+// Kinds use the Okabe-Ito palette (colour-blind safe); values use viridis.
+#include "EntityKinds.h"
+#include "Topology.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cs::views {
+
+using Rgba = std::array<uint8_t, 4>;
+
+// What a legend entry stands for, in kind colouring.
+enum class KindClass : uint8_t {
+    Gpu,
+    Host,
+    ComputeRack,
+    NetworkRack,
+    StorageRack,
+    RackSwitch,     // RTSW / leaf, NVSwitch
+    PodSwitch,      // CTSW / spine
+    CoreSwitch,     // ATSW / core
+    FrontendSwitch, // frontend ToR, fabric, spine; storage ToR
+    Storage,
+    BackendLink,
+    FrontendLink,
+    Count
+};
+
+Rgba kindColor(KindClass k);
+const char* kindLabel(KindClass k);
+KindClass classOf(SwitchRole role);
+KindClass classOf(RackRole role);
+KindClass classOfLink(const Topology& t, const Link& l);
+
+// Viridis from 0 (dark purple) to 1 (yellow); NaN gives the no-data grey.
+Rgba valueColor(float v);
+Rgba noDataColor();
+Rgba neutralColor(); // hosts and switches when colouring by value
+// 256 entries of viridis, for scalar bars.
+const std::vector<Rgba>& valueTable();
+
+} // namespace cs::views

@@ -1,0 +1,142 @@
+#include "GlyphLayer.h"
+
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCubeSource.h>
+#include <vtkFloatArray.h>
+#include <vtkGlyph3DMapper.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <cstring>
+
+namespace cs::views {
+
+GlyphLayer::GlyphLayer(vtkRenderer* renderer) : renderer_(renderer) {
+    vtkNew<vtkCubeSource> cube; // unit cube, scaled per instance
+    scale_->SetName("scale");
+    scale_->SetNumberOfComponents(3);
+    color_->SetName("color");
+    color_->SetNumberOfComponents(4);
+    poly_->SetPoints(points_);
+    poly_->GetPointData()->AddArray(scale_);
+    poly_->GetPointData()->SetScalars(color_);
+    mapper_->SetInputData(poly_);
+    mapper_->SetSourceConnection(cube->GetOutputPort());
+    mapper_->SetScaling(true);
+    mapper_->SetScaleModeToScaleByVectorComponents();
+    mapper_->SetScaleArray("scale");
+    mapper_->OrientOff();
+    mapper_->SetScalarModeToUsePointData();
+    mapper_->SetColorModeToDirectScalars();
+    mapper_->ScalarVisibilityOn();
+    actor_->SetMapper(mapper_);
+    actor_->GetProperty()->SetAmbient(0.35);
+    actor_->GetProperty()->SetDiffuse(0.75);
+    renderer->AddActor(actor_);
+}
+
+GlyphLayer::~GlyphLayer() {
+    renderer_->RemoveActor(actor_);
+}
+
+vtkActor* GlyphLayer::actor() const {
+    return actor_.Get();
+}
+
+void GlyphLayer::setBoxes(const std::vector<Box>& boxes) {
+    boxes_ = boxes;
+    colors_.assign(boxes.size(), Rgba{255, 255, 255, 255});
+    points_->SetNumberOfPoints(vtkIdType(boxes.size()));
+    scale_->SetNumberOfTuples(vtkIdType(boxes.size()));
+    color_->SetNumberOfTuples(vtkIdType(boxes.size()));
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        points_->SetPoint(vtkIdType(i), boxes[i].center.x, boxes[i].center.y, boxes[i].center.z);
+        show(i);
+    }
+    points_->Modified();
+    scale_->Modified();
+    commit();
+}
+
+void GlyphLayer::hide(size_t i) {
+    const float zero[3] = {0, 0, 0};
+    scale_->SetTypedTuple(vtkIdType(i), zero);
+}
+
+void GlyphLayer::show(size_t i) {
+    const float s[3] = {boxes_[i].size.x, boxes_[i].size.y, boxes_[i].size.z};
+    scale_->SetTypedTuple(vtkIdType(i), s);
+}
+
+void GlyphLayer::commit() {
+    if (!colors_.empty())
+        std::memcpy(color_->GetPointer(0), colors_.data(), colors_.size() * sizeof(Rgba));
+    color_->Modified();
+    scale_->Modified();
+    poly_->Modified();
+    actor_->SetVisibility(!boxes_.empty());
+}
+
+LineLayer::LineLayer(vtkRenderer* renderer) : renderer_(renderer) {
+    color_->SetName("color");
+    color_->SetNumberOfComponents(4);
+    poly_->GetCellData()->SetScalars(color_);
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(poly_);
+    mapper->SetScalarModeToUseCellData();
+    mapper->SetColorModeToDirectScalars();
+    actor_->SetMapper(mapper);
+    actor_->GetProperty()->SetLineWidth(1);
+    actor_->GetProperty()->SetLighting(false);
+    renderer->AddActor(actor_);
+}
+
+LineLayer::~LineLayer() {
+    renderer_->RemoveActor(actor_);
+}
+
+vtkActor* LineLayer::actor() const {
+    return actor_.Get();
+}
+
+void LineLayer::setLines(const std::vector<std::pair<Vec3, Vec3>>& ends, float trayHeight) {
+    vtkNew<vtkPoints> points;
+    vtkNew<vtkCellArray> lines;
+    const int perLine = trayHeight > 0 ? 4 : 2;
+    points->SetNumberOfPoints(vtkIdType(ends.size() * size_t(perLine)));
+    vtkIdType p = 0;
+    for (const auto& [a, b] : ends) {
+        const vtkIdType first = p;
+        points->SetPoint(p++, a.x, a.y, a.z);
+        if (perLine == 4) {
+            points->SetPoint(p++, a.x, a.y, std::max(trayHeight, a.z));
+            points->SetPoint(p++, b.x, b.y, std::max(trayHeight, b.z));
+        }
+        points->SetPoint(p++, b.x, b.y, b.z);
+        lines->InsertNextCell(perLine);
+        for (vtkIdType k = 0; k < perLine; ++k)
+            lines->InsertCellPoint(first + k);
+    }
+    poly_->SetPoints(points);
+    poly_->SetLines(lines);
+    colors_.assign(ends.size(), Rgba{200, 200, 200, 255});
+    color_->SetNumberOfTuples(vtkIdType(ends.size()));
+    commit();
+}
+
+void LineLayer::commit() {
+    if (!colors_.empty())
+        std::memcpy(color_->GetPointer(0), colors_.data(), colors_.size() * sizeof(Rgba));
+    color_->Modified();
+    poly_->Modified();
+    actor_->SetVisibility(!colors_.empty());
+}
+
+} // namespace cs::views

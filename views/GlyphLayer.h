@@ -1,0 +1,71 @@
+#pragma once
+// One kind of box-shaped object drawn with a single glyph-instancing mapper: positions,
+// per-instance sizes and colours in flat arrays that are updated in place.
+#include "ColorMaps.h"
+#include "SceneGeometry.h"
+
+#include <vtkNew.h>
+
+#include <vector>
+
+class vtkActor;
+class vtkFloatArray;
+class vtkGlyph3DMapper;
+class vtkPoints;
+class vtkPolyData;
+class vtkRenderer;
+class vtkUnsignedCharArray;
+
+namespace cs::views {
+
+class GlyphLayer {
+public:
+    explicit GlyphLayer(vtkRenderer* renderer);
+    ~GlyphLayer();
+    GlyphLayer(const GlyphLayer&) = delete;
+    GlyphLayer& operator=(const GlyphLayer&) = delete;
+
+    void setBoxes(const std::vector<Box>& boxes); // one instance per box
+    void setColor(size_t i, Rgba c) { colors_[i] = c; }
+    void hide(size_t i); // zero size: stays in the arrays, draws nothing
+    void show(size_t i);
+    void commit(); // pushes changed arrays to VTK
+    size_t size() const { return boxes_.size(); }
+    vtkActor* actor() const;
+
+private:
+    vtkRenderer* renderer_; // outlives the layer
+    std::vector<Box> boxes_;
+    std::vector<Rgba> colors_;
+    vtkNew<vtkPolyData> poly_;
+    vtkNew<vtkPoints> points_;
+    vtkNew<vtkFloatArray> scale_;
+    vtkNew<vtkUnsignedCharArray> color_;
+    vtkNew<vtkGlyph3DMapper> mapper_;
+    vtkNew<vtkActor> actor_;
+};
+
+// Line segments in one polydata (one mapper): each item is a polyline of 2 or 4 points.
+class LineLayer {
+public:
+    explicit LineLayer(vtkRenderer* renderer);
+    ~LineLayer();
+    LineLayer(const LineLayer&) = delete;
+    LineLayer& operator=(const LineLayer&) = delete;
+
+    // trayHeight > 0: each line rises to the tray, runs along it and drops (cable runs).
+    void setLines(const std::vector<std::pair<Vec3, Vec3>>& ends, float trayHeight);
+    void setColor(size_t i, Rgba c) { colors_[i] = c; }
+    void commit();
+    size_t size() const { return colors_.size(); }
+    vtkActor* actor() const;
+
+private:
+    vtkRenderer* renderer_;
+    std::vector<Rgba> colors_;
+    vtkNew<vtkPolyData> poly_;
+    vtkNew<vtkUnsignedCharArray> color_;
+    vtkNew<vtkActor> actor_;
+};
+
+} // namespace cs::views
