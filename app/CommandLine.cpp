@@ -12,27 +12,33 @@ namespace cs::app {
 namespace {
 
 void printUsage(FILE* out) {
-    std::fprintf(out,
-                 "Usage:\n"
-                 "  clusterscope [--preset NAME | FILE]        open the GUI (default preset: %s)\n"
-                 "  clusterscope stats (--preset NAME | FILE) [--json]\n"
-                 "  clusterscope export (--preset NAME | FILE) -o OUT [--params]\n"
-                 "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"
-                 "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png\n"
-                 "        [--values none|test|speed] [--color kind|value] [--aggregate mean|max]\n"
-                 "        [--select ID] [--time S]\n"
-                 "  clusterscope presets\n"
-                 "  clusterscope --version | --help\n"
-                 "Presets: %s\n"
-                 "Exit codes: 0 success, 1 cannot write output, 2 bad input.\n",
-                 kDefaultPreset, presetNamesJoined().c_str());
+    std::fprintf(
+        out,
+        "Usage:\n"
+        "  clusterscope [--preset NAME | FILE]        open the GUI (default preset: %s)\n"
+        "  clusterscope stats (--preset NAME | FILE) [--json]\n"
+        "  clusterscope export (--preset NAME | FILE) -o OUT [--params]\n"
+        "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"
+        "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png\n"
+        "        [--values none|test|speed] [--color kind|value] [--aggregate mean|max]\n"
+        "        [--select ID] [--time S]\n"
+        "  clusterscope simulate (--preset NAME | FILE) [--run RUN.json] --model llama3-405b\n"
+        "        --gpus N --tp 8 --cp 1 --pp 16 --dp 128 --seq 8192 --batch-tokens 16777216\n"
+        "        [--steps N | --span 54d] [--gpu h100|h200|a100] [--placement topology|linear]\n"
+        "        [--failures on|off] [--seed S] [--checkpoint-interval 15m] [--virtual-stages V]\n"
+        "        [--flows-per-pair 16] [--out run.sqlite] [--trace step.json] [--json]\n"
+        "  clusterscope presets\n"
+        "  clusterscope --version | --help\n"
+        "Presets: %s\n"
+        "Exit codes: 0 success, 1 cannot write output, 2 bad input.\n",
+        kDefaultPreset, presetNamesJoined().c_str());
 }
 
 } // namespace
 
 bool isCommand(const QString& a) {
-    return a == "stats" || a == "export" || a == "render" || a == "presets" || a == "help" ||
-           a == "--help" || a == "-h" || a == "--version";
+    return a == "stats" || a == "export" || a == "render" || a == "simulate" || a == "presets" ||
+           a == "help" || a == "--help" || a == "-h" || a == "--version";
 }
 
 int presetsCommand(const QStringList& args) {
@@ -48,6 +54,7 @@ int runCommand(const QStringList& args) {
         if (cmd == "stats") return statsCommand(args);
         if (cmd == "export") return exportCommand(args);
         if (cmd == "render") return renderCommand(args);
+        if (cmd == "simulate") return simulateCommand(args);
         if (cmd == "presets") return presetsCommand(args);
         if (cmd == "--version") {
             std::printf("clusterscope %s\n", qPrintable(QCoreApplication::applicationVersion()));

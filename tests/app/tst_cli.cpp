@@ -1,4 +1,5 @@
 // The command line, run as a user would: exit codes, JSON keys, and errors naming the place.
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,6 +37,10 @@ private slots:
     void renderWritesThePicture();
     void renderRejectsBadOptions_data();
     void renderRejectsBadOptions();
+    void simulateJsonHasTheKeys();
+    void simulateWritesStoreAndTrace();
+    void simulateRejectsBadCombinations_data();
+    void simulateRejectsBadCombinations();
 };
 
 void TestCli::statsJsonHasTheKeys_data() {
@@ -166,6 +171,66 @@ void TestCli::renderRejectsBadOptions() {
     QCOMPARE(r.code, 2);
     QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     QVERIFY(!QFile::exists(dir.filePath("x.png")));
+}
+
+void TestCli::simulateJsonHasTheKeys() {
+    const Result r = run({"simulate",   "--preset",    "meta-roce-24k",
+                          "--model",    "llama3-405b", "--gpus",
+                          "16384",      "--tp",        "8",
+                          "--cp",       "1",           "--pp",
+                          "16",         "--dp",        "128",
+                          "--seq",      "8192",        "--batch-tokens",
+                          "16777216",   "--span",      "2d",
+                          "--failures", "on",          "--seed",
+                          "3",          "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    for (const char* key : {"stepTimeS", "tflopsPerGpu", "mfu", "tokensPerS", "bubbleFraction",
+                            "peakMemoryGiB", "interruptions", "effectiveTrainingTime"})
+        QVERIFY2(o.contains(key), key);
+    QVERIFY(o["stepTimeS"].toDouble() > 5 &&
+            o["stepTimeS"].toDouble() < 8); // Table 4: 16M tokens in ~6.5 s
+    QVERIFY(o["effectiveTrainingTime"].toDouble() > 0.5 &&
+            o["effectiveTrainingTime"].toDouble() <= 1.0);
+}
+
+void TestCli::simulateWritesStoreAndTrace() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite"), trace = dir.filePath("step.json");
+    const Result r =
+        run({"simulate", "--preset", "small-256", "--model", "llama3-8b", "--tp", "8", "--pp", "4",
+             "--dp", "8", "--steps", "2", "--out", store, "--trace", trace});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("TFLOP/s per GPU"));
+    QVERIFY(QFileInfo(store).size() > 0);
+    QFile f(trace);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(QJsonDocument::fromJson(f.readAll()).object().contains("traceEvents"));
+}
+
+void TestCli::simulateRejectsBadCombinations_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("product") << QStringList{"--gpus", "1000", "--tp", "8",
+                                            "--pp",   "16",   "--dp", "128"}
+                             << "is not TP x CP x PP x DP";
+    QTest::newRow("too many") << QStringList{"--tp", "8",   "--pp",           "16",
+                                             "--dp", "256", "--batch-tokens", "33554432"}
+                              << "the topology has 24576";
+    QTest::newRow("layers") << QStringList{"--tp", "8", "--pp", "12", "--dp", "64"}
+                            << "do not split";
+    QTest::newRow("memory") << QStringList{"--tp", "8", "--pp", "4", "--dp", "64"}
+                            << "does not fit";
+    QTest::newRow("model") << QStringList{"--model", "gpt-5"} << "unknown model";
+    QTest::newRow("span") << QStringList{"--span", "forever"} << "--span";
+}
+
+void TestCli::simulateRejectsBadCombinations() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Result r = run(QStringList{"simulate", "--preset", "meta-roce-24k"} + args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

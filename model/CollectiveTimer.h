@@ -1,0 +1,49 @@
+#pragma once
+// Times for groups of concurrent transfers on the cluster: each transfer (edge) between two
+// GPUs is split into flows (one per queue pair), routed over the fabric with ECMP, and all
+// flows of the phase share link bandwidth max-min fairly. Edges inside a host use NVLink.
+#include "FabricRouter.h"
+#include "MaxMinFairShare.h"
+#include "TrainingSpecs.h"
+
+#include <utility>
+#include <vector>
+
+namespace cs {
+
+struct Edge {
+    int32_t src, dst; // GPUs
+};
+
+struct PhaseResult {
+    double seconds = 0;              // until the slowest edge is done
+    std::vector<double> edgeRateBps; // bytes per second per edge
+};
+
+class CollectiveTimer {
+public:
+    CollectiveTimer(const Topology& t, FabricRouter& router, const GpuSpec& gpu, int flowsPerPair);
+
+    // All edges move `bytesPerEdge` at once. Adds the bytes each link carries to
+    // `linkBytes` (per link, both directions) when given.
+    PhaseResult transfer(const std::vector<Edge>& edges, double bytesPerEdge,
+                         std::vector<double>* linkBytes);
+    // Ring collectives (all-gather or reduce-scatter) over each group at once: n-1 steps of
+    // `shardBytes` per edge. Returns the time of the slowest ring.
+    double ring(const std::vector<std::vector<int32_t>>& groups, double shardBytes,
+                std::vector<double>* linkBytes, double repeat = 1);
+    // Several collectives over the same groups one after another (e.g. all-gather, then
+    // reduce-scatter): the routing and fair shares are computed once. Times per collective.
+    std::vector<double> rings(const std::vector<std::vector<int32_t>>& groups,
+                              const std::vector<double>& shardBytes,
+                              std::vector<double>* linkBytes);
+
+private:
+    const Topology& t_;
+    FabricRouter& router_;
+    double nvlinkBps_;
+    int flowsPerPair_;
+    std::vector<double> capacity_;
+};
+
+} // namespace cs

@@ -1,0 +1,134 @@
+#include "FabricRouter.h"
+
+#include <queue>
+
+namespace cs {
+
+namespace {
+constexpr uint16_t kFar = 0xffff;
+uint64_t mix(uint64_t x) { // splitmix64 finaliser: a well-spread hash of the flow and hop
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+bool backendSwitch(const Topology& t, Endpoint e) {
+    return e.kind == EntityKind::Switch &&
+           networkOf(t.switches[size_t(e.index)].role) == Network::Backend;
+}
+} // namespace
+
+FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix)
+    : t_(t), nicOfGpu_(t.gpus.size(), kNone), nicLink_(t.nics.size(), kNone),
+      leafOfNic_(t.nics.size(), kNone) {
+    for (size_t n = 0; n < t.nics.size(); ++n)
+        if (t.nics[n].role == NicRole::Backend && t.nics[n].gpu != kNone)
+            nicOfGpu_[size_t(t.nics[n].gpu)] = int32_t(n);
+    std::vector<int32_t> degree(t.switches.size() + 1, 0);
+    for (size_t l = 0; l < t.links.size(); ++l) {
+        const Link& k = t.links[l];
+        const bool a = backendSwitch(t, k.a), b = backendSwitch(t, k.b);
+        if (a && b) {
+            ++degree[size_t(k.a.index) + 1];
+            ++degree[size_t(k.b.index) + 1];
+        } else if (a != b) {
+            const Endpoint other = a ? k.b : k.a;
+            if (other.kind == EntityKind::Nic &&
+                t.nics[size_t(other.index)].role == NicRole::Backend) {
+                nicLink_[size_t(other.index)] = int32_t(l);
+                leafOfNic_[size_t(other.index)] = (a ? k.a : k.b).index;
+            }
+        }
+    }
+    for (size_t i = 1; i < degree.size(); ++i)
+        degree[i] += degree[i - 1];
+    adjOffsets_ = degree;
+    adj_.resize(size_t(degree.back()));
+    std::vector<int32_t> fill(degree.begin(), degree.end() - 1);
+    for (size_t l = 0; l < t.links.size(); ++l) {
+        const Link& k = t.links[l];
+        if (!backendSwitch(t, k.a) || !backendSwitch(t, k.b)) continue;
+        adj_[size_t(fill[size_t(k.a.index)]++)] = {int32_t(l), k.b.index};
+        adj_[size_t(fill[size_t(k.b.index)]++)] = {int32_t(l), k.a.index};
+    }
+    (void)ix;
+}
+
+int32_t FabricRouter::resource(int32_t link, int32_t from) const {
+    const Link& k = t_.links[size_t(link)];
+    const bool forward = k.a.kind == EntityKind::Switch ? k.a.index == from : false;
+    return 2 * link + (forward ? 0 : 1);
+}
+
+const std::vector<uint16_t>& FabricRouter::distancesTo(int32_t leaf) {
+    auto [it, fresh] = dist_.try_emplace(leaf);
+    if (!fresh) return it->second;
+    std::vector<uint16_t>& d = it->second;
+    d.assign(t_.switches.size(), kFar);
+    std::queue<int32_t> q;
+    d[size_t(leaf)] = 0;
+    q.push(leaf);
+    while (!q.empty()) {
+        const int32_t s = q.front();
+        q.pop();
+        for (int32_t i = adjOffsets_[size_t(s)]; i < adjOffsets_[size_t(s) + 1]; ++i) {
+            const int32_t n = adj_[size_t(i)].next;
+            if (d[size_t(n)] == kFar) {
+                d[size_t(n)] = uint16_t(d[size_t(s)] + 1);
+                q.push(n);
+            }
+        }
+    }
+    return d;
+}
+
+bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
+                         std::vector<int32_t>& out) {
+    if (t_.gpus[size_t(srcGpu)].host == t_.gpus[size_t(dstGpu)].host) return true;
+    const int32_t sn = nicOfGpu_[size_t(srcGpu)], dn = nicOfGpu_[size_t(dstGpu)];
+    if (sn == kNone || dn == kNone || nicLink_[size_t(sn)] == kNone ||
+        nicLink_[size_t(dn)] == kNone)
+        return false;
+    const int32_t srcLeaf = leafOfNic_[size_t(sn)], dstLeaf = leafOfNic_[size_t(dn)];
+    // NIC -> leaf: the NIC is the link's non-switch end.
+    const int32_t up = nicLink_[size_t(sn)], down = nicLink_[size_t(dn)];
+    out.push_back(2 * up + (t_.links[size_t(up)].a.kind == EntityKind::Nic ? 0 : 1));
+    const std::vector<uint16_t>& d = distancesTo(dstLeaf);
+    if (d[size_t(srcLeaf)] == kFar) return false;
+    int32_t at = srcLeaf;
+    for (int hop = 0; at != dstLeaf; ++hop) {
+        // Equal-cost next hops: neighbours one step closer; pick one by the flow's hash.
+        int32_t candidates = 0;
+        for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i)
+            candidates += d[size_t(adj_[size_t(i)].next)] + 1 == d[size_t(at)];
+        int32_t pick =
+            int32_t(mix(flowHash ^ (uint64_t(hop) << 56) ^ uint64_t(at)) % uint64_t(candidates));
+        for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i) {
+            const Hop& h = adj_[size_t(i)];
+            if (d[size_t(h.next)] + 1 != d[size_t(at)]) continue;
+            if (pick-- == 0) {
+                out.push_back(resource(h.link, at));
+                at = h.next;
+                break;
+            }
+        }
+    }
+    out.push_back(2 * down + (t_.links[size_t(down)].a.kind == EntityKind::Switch ? 0 : 1));
+    return true;
+}
+
+double FabricRouter::latencyNs(const std::vector<int32_t>& path) const {
+    double ns = 0;
+    for (int32_t r : path)
+        ns += t_.links[size_t(r / 2)].latencyNs;
+    return ns;
+}
+
+std::vector<double> FabricRouter::capacities(double goodputFraction) const {
+    std::vector<double> c(2 * t_.links.size());
+    for (size_t l = 0; l < t_.links.size(); ++l)
+        c[2 * l] = c[2 * l + 1] = t_.links[l].gbps * 1e9 / 8 * goodputFraction;
+    return c;
+}
+
+} // namespace cs

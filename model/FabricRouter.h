@@ -1,0 +1,42 @@
+#pragma once
+// Routes between GPUs over the backend fabric: GPU -> its NIC -> rack switch -> ... ->
+// rack switch -> NIC -> GPU, along shortest paths, choosing among equal-cost next hops by a
+// hash of the flow (ECMP; with one hash per queue pair this is Meta's "enhanced ECMP").
+// Resources are directed links: 2 x link + (0 for a->b, 1 for b->a).
+#include "Topology.h"
+#include "TopologyIndex.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace cs {
+
+class FabricRouter {
+public:
+    FabricRouter(const Topology& t, const TopologyIndex& ix);
+
+    // Appends the directed links from GPU src to GPU dst for flow `flowHash`; empty when both
+    // sit in one host (NVLink, outside the fabric). False if no route exists.
+    bool route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash, std::vector<int32_t>& out);
+    // One-way latency of the path in nanoseconds (sum of its links).
+    double latencyNs(const std::vector<int32_t>& path) const;
+    size_t resourceCount() const { return 2 * t_.links.size(); }
+    // Bytes per second each direction of a link carries at most, after protocol overhead.
+    std::vector<double> capacities(double goodputFraction) const;
+
+private:
+    struct Hop {
+        int32_t link;
+        int32_t next; // switch
+    };
+    const std::vector<uint16_t>& distancesTo(int32_t leaf);
+    int32_t resource(int32_t link, int32_t from) const;
+
+    const Topology& t_;
+    std::vector<int32_t> nicOfGpu_, nicLink_, leafOfNic_;
+    std::vector<int32_t> adjOffsets_;
+    std::vector<Hop> adj_;
+    std::unordered_map<int32_t, std::vector<uint16_t>> dist_;
+};
+
+} // namespace cs

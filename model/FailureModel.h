@@ -1,0 +1,43 @@
+#pragma once
+// Interruptions of a long run, drawn from the Llama 3 paper's Table 5 (a 54-day snapshot of
+// 405B pre-training on about 16K GPUs): each cause's rate per GPU-hour is its count there
+// divided by 54 days x 24 h x 16,384 GPUs; planned interruptions scale with time only.
+// Every interruption hits a concrete entity of the topology used by the job.
+#include "Topology.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+enum class FailureTarget : uint8_t { Gpu, Host, Switch, Link, Nic, Job };
+
+struct FailureCause {
+    const char* name;
+    int countIn54Days; // Table 5
+    FailureTarget target;
+    bool planned = false;
+};
+
+const std::vector<FailureCause>& failureCauses();
+
+struct Interruption {
+    double atS = 0;   // since the run's start
+    int cause = 0;    // index into failureCauses()
+    Endpoint entity;  // what it hit
+    double lostS = 0; // detection + restart + recomputation since the last checkpoint
+};
+
+struct FailureParams {
+    double detectionS = 5 * 60; // [assumption] watchdogs and health checks notice a hang
+    double restartS = 10 * 60;  // [assumption] reschedule, reload the checkpoint, warm up
+};
+
+// Interruptions over `spanS` for a job on `jobGpus` (GPU indices), deterministic for `seed`.
+// `checkpointIntervalS` sets how much work each one throws away.
+std::vector<Interruption> drawInterruptions(const Topology& t, const std::vector<int32_t>& jobGpus,
+                                            double spanS, double checkpointIntervalS, uint64_t seed,
+                                            const FailureParams& p = {});
+
+} // namespace cs

@@ -1,0 +1,57 @@
+#include "RankPlacement.h"
+
+namespace cs {
+
+RankCoord coordOf(const ParallelConfig& c, int rank) {
+    RankCoord x;
+    x.t = rank % c.tp;
+    rank /= c.tp;
+    x.c = rank % c.cp;
+    rank /= c.cp;
+    x.p = rank % c.pp;
+    x.d = rank / c.pp;
+    return x;
+}
+
+std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const ParallelConfig& c) {
+    const long long n = c.gpus();
+    if (n > (long long)t.gpus.size())
+        throw InputException({{},
+                              0,
+                              0,
+                              "--gpus",
+                              "the job needs " + std::to_string(n) +
+                                  " GPUs (TP x CP x PP x DP); the topology has " +
+                                  std::to_string(t.gpus.size())});
+    std::vector<int32_t> gpuOf(size_t(n), kNone);
+    if (c.placement == Placement::Linear) {
+        for (int r = 0; r < n; ++r) {
+            const RankCoord x = coordOf(c, r);
+            gpuOf[size_t(r)] = int32_t(x.d + c.dp * (x.p + c.pp * (x.c + c.cp * x.t)));
+        }
+        return gpuOf;
+    }
+    // GPUs pod by pod, in index order (a host's GPUs are consecutive).
+    std::vector<std::vector<int32_t>> podGpus(t.pods.size());
+    for (size_t g = 0; g < t.gpus.size(); ++g) {
+        const int32_t pod = t.podOfHost(t.gpus[g].host);
+        if (pod != kNone) podGpus[size_t(pod)].push_back(int32_t(g));
+    }
+    const long long block = 1LL * c.tp * c.cp * c.pp;
+    std::vector<int32_t> order; // whole replicas, pod after pod
+    for (const auto& pod : podGpus) {
+        const size_t whole = size_t(pod.size() / size_t(block)) * size_t(block);
+        order.insert(order.end(), pod.begin(), pod.begin() + long(whole));
+    }
+    if ((long long)order.size() < n) {
+        // Replicas do not fit whole into pods: they straddle pods, in GPU index order.
+        order.resize(t.gpus.size());
+        for (size_t g = 0; g < order.size(); ++g)
+            order[g] = int32_t(g);
+    }
+    for (long long r = 0; r < n; ++r)
+        gpuOf[size_t(r)] = order[size_t(r)];
+    return gpuOf;
+}
+
+} // namespace cs

@@ -1,0 +1,219 @@
+#include "TrainingStepModel.h"
+
+#include "CollectiveTimer.h"
+#include "RankPlacement.h"
+#include "TrainingEfficiency.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace cs {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+[[noreturn]] void reject(const char* field, const std::string& message) {
+    throw InputException({{}, 0, 0, field, message});
+}
+
+std::string fmt(double v, int decimals = 1) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// Whether the first and last stages hold one fewer layer (Llama 3, 3.3.2: it balances
+// memory); used when the layers split that way, else they split evenly.
+bool unevenStages(const ModelSpec& m, const ParallelConfig& c) {
+    return c.pp > 1 && (m.layers + 2) % (c.pp * c.virtualStages) == 0;
+}
+
+int layersOfStage(const ModelSpec& m, const ParallelConfig& c, int s) {
+    if (!unevenStages(m, c)) return m.layers / c.pp;
+    const int middle = (m.layers + 2) / c.pp;
+    return (s == 0 || s == c.pp - 1) ? middle - 1 : middle;
+}
+
+// Forward FLOPs per token of one layer: the GEMMs (2 per weight) and causal attention
+// scores (QK^T and AV over S/2 positions on average).
+double linearFlopsPerTokenLayer(const ModelSpec& m) {
+    return 2.0 * m.parametersPerLayer();
+}
+double attentionFlopsPerTokenLayer(const ModelSpec& m, int seqLen) {
+    return 2.0 * 2.0 * (seqLen / 2.0) * m.modelDim;
+}
+
+} // namespace
+
+double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c) {
+    const double forwardPerToken =
+        m.layers * (linearFlopsPerTokenLayer(m) + attentionFlopsPerTokenLayer(m, c.seqLen)) +
+        2.0 * m.modelDim * m.vocab;
+    return 3.0 * forwardPerToken * c.batchTokens; // backward = 2 x forward
+}
+
+MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
+    MemoryEstimate e;
+    const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
+    const double shards = double(c.dp) * c.cp;
+    e.weightsGiB = paramsPerRank * 2 / kGiB; // bf16, kept whole between forward and backward
+    e.gradientsGiB = paramsPerRank * 4 / shards / kGiB;  // fp32, reduce-scattered [paper]
+    e.optimizerGiB = paramsPerRank * 12 / shards / kGiB; // fp32 master + Adam m, v, sharded (FSDP)
+    const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
+    const double perLayerMicro =
+        efficiency::kActivationBytesPerTokenDim * tokensPerMicro * m.modelDim / c.tp;
+    double worst = 0;
+    for (int s = 0; s < c.pp; ++s) // 1F1B: stage s holds up to pp - s micro-batches in flight
+        worst = std::max(worst, double(c.pp - s) * layersOfStage(m, c, s) * perLayerMicro);
+    e.activationsGiB = worst / kGiB;
+    return e;
+}
+
+void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c) {
+    for (auto [field, v] :
+         {std::pair{"--tp", c.tp}, {"--cp", c.cp}, {"--pp", c.pp}, {"--dp", c.dp}})
+        if (v < 1 || v > 1'000'000)
+            reject(field, "expected a positive integer, got " + std::to_string(v));
+    if (m.heads % c.tp != 0 || m.kvHeads % c.tp != 0)
+        reject("--tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
+                           ") and KV heads (" + std::to_string(m.kvHeads) + ") of " + m.name);
+    if (c.seqLen < 2 * c.cp || c.seqLen % (2 * c.cp) != 0)
+        reject("--seq", "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
+                            " is not divisible by " + std::to_string(2 * c.cp));
+    if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
+        reject("--virtual-stages", "expected 1 without pipeline parallelism, at least 1 with it");
+    if (!unevenStages(m, c) && m.layers % (c.pp * c.virtualStages) != 0)
+        reject("--pp", std::to_string(m.layers) + " layers do not split into " +
+                           std::to_string(c.pp) + " stages x " + std::to_string(c.virtualStages) +
+                           " virtual stages; choose PP x V dividing " + std::to_string(m.layers) +
+                           " (or " + std::to_string(m.layers + 2) +
+                           ", with one layer fewer on the first and last stage)");
+    const double micro = c.microBatches();
+    if (micro < 1 || std::fabs(micro - std::round(micro)) > 1e-9)
+        reject("--batch-tokens", "batch tokens / (seq x DP x micro-batch) must be a whole number "
+                                 "of micro-batches, got " +
+                                     fmt(micro, 3));
+    if (c.pp > 1 && micro < c.pp)
+        reject("--batch-tokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
+                                     " micro-batches per step, got " + fmt(micro, 0));
+    const MemoryEstimate mem = estimateMemory(m, c);
+    if (mem.totalGiB() > g.hbmGiB)
+        reject("--pp", "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +
+                           fmt(mem.totalGiB()) + " GiB per GPU (weights " + fmt(mem.weightsGiB) +
+                           ", gradients " + fmt(mem.gradientsGiB) + ", optimizer " +
+                           fmt(mem.optimizerGiB) + ", activations " + fmt(mem.activationsGiB) +
+                           "); raise TP, PP or CP, or shorten the sequence");
+}
+
+StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
+                          const GpuSpec& g, const ParallelConfig& c) {
+    checkTrainingConfig(m, g, c);
+    StepEstimate e;
+    e.gpuOfRank = placeRanks(t, ix, c);
+    e.memory = estimateMemory(m, c);
+    e.linkBytesPerStep.assign(t.links.size(), 0.0);
+    e.microBatches = c.microBatches();
+    const double M = e.microBatches, V = c.virtualStages;
+
+    // Compute on the busiest stage, per micro-batch (forward + backward = 3 x forward).
+    const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
+    const double peak = g.peakBf16Tflops * 1e12;
+    const double linearS = 3 * linearFlopsPerTokenLayer(m) * tokensPerMicro / c.tp /
+                           (peak * efficiency::kGemmFractionOfPeak);
+    const double attentionS = 3 * attentionFlopsPerTokenLayer(m, c.seqLen) * tokensPerMicro / c.tp /
+                              (peak * efficiency::kAttentionFractionOfPeak);
+    const double headS = 3 * 2.0 * m.modelDim * m.vocab * tokensPerMicro / c.tp /
+                         (peak * efficiency::kGemmFractionOfPeak);
+    const int middle = layersOfStage(m, c, c.pp > 2 ? 1 : 0), last = layersOfStage(m, c, c.pp - 1);
+    e.layersOnBusiestStage = middle;
+    const double perLayerS = linearS + attentionS;
+    e.computePerMicroS = std::max(middle * perLayerS, last * perLayerS + headS);
+    const int busiestLayers = middle * perLayerS >= last * perLayerS + headS ? middle : last;
+
+    // Groups of ranks, as GPUs.
+    auto gpu = [&](int tt, int cc, int p, int d) {
+        return e.gpuOfRank[size_t(rankOf(c, {tt, cc, p, d}))];
+    };
+    std::vector<std::vector<int32_t>> tpGroups, cpGroups, dpGroups;
+    std::vector<Edge> ppEdges;
+    for (int d = 0; d < c.dp; ++d)
+        for (int p = 0; p < c.pp; ++p)
+            for (int cc = 0; cc < c.cp; ++cc) {
+                std::vector<int32_t> tg;
+                for (int tt = 0; tt < c.tp; ++tt)
+                    tg.push_back(gpu(tt, cc, p, d));
+                tpGroups.push_back(std::move(tg));
+                if (p + 1 < c.pp)
+                    for (int tt = 0; tt < c.tp; ++tt)
+                        ppEdges.push_back({gpu(tt, cc, p, d), gpu(tt, cc, p + 1, d)});
+            }
+    for (int d = 0; d < c.dp; ++d)
+        for (int p = 0; p < c.pp; ++p)
+            for (int tt = 0; tt < c.tp; ++tt) {
+                std::vector<int32_t> cg;
+                for (int cc = 0; cc < c.cp; ++cc)
+                    cg.push_back(gpu(tt, cc, p, d));
+                cpGroups.push_back(std::move(cg));
+            }
+    for (int p = 0; p < c.pp; ++p)
+        for (int tt = 0; tt < c.tp; ++tt) {
+            std::vector<int32_t> dg; // CP ranks hold the same weights: they join the DP collectives
+            for (int d = 0; d < c.dp; ++d)
+                for (int cc = 0; cc < c.cp; ++cc)
+                    dg.push_back(gpu(tt, cc, p, d));
+            dpGroups.push_back(std::move(dg));
+        }
+
+    FabricRouter router(t, ix);
+    CollectiveTimer timer(t, router, g, c.flowsPerPair);
+    const double layerMicros =
+        double(busiestLayers) * M; // layer passes per step on the busiest stage
+    std::vector<double>* bytes = &e.linkBytesPerStep;
+    // TP with sequence parallelism: per layer 4 collectives forward, 4 backward, each moving
+    // the micro-batch's activations (bf16) sharded over TP.
+    const double tpShard = tokensPerMicro * m.modelDim * 2 / c.tp;
+    const double tpStepS = c.tp > 1 ? timer.ring(tpGroups, tpShard, bytes, 8 * layerMicros) : 0;
+    e.tpPerMicroS = tpStepS / M;
+    // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
+    const double cpShard = tokensPerMicro * 2 * (m.kvDim() / c.tp) * 2;
+    const double cpStepS = c.cp > 1 ? timer.ring(cpGroups, cpShard, bytes, 2 * layerMicros) : 0;
+    e.cpPerMicroS = cpStepS / M;
+    // PP: activations forward and gradients backward at each of the V stage boundaries.
+    const double ppBytes = tokensPerMicro * m.modelDim * 2 / c.tp;
+    double ppTransferS = 0;
+    if (!ppEdges.empty()) // one transfer's time; the step's whole volume goes on the links
+        ppTransferS = timer.transfer(ppEdges, ppBytes * 2 * V * M, bytes).seconds / (2 * V * M);
+    // FSDP over DP x CP: all-gather bf16 weights, reduce-scatter fp32 gradients [paper].
+    const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
+    const double members = double(c.dp) * c.cp;
+    if (members > 1) {
+        const std::vector<double> dp = timer.rings(
+            dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 4 / members}, bytes);
+        e.dpAllGatherS = dp[0];
+        e.dpReduceScatterS = dp[1];
+    }
+
+    const double perMicroS = e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS;
+    e.bubbleS = (c.pp - 1) / V * perMicroS;
+    e.pipelineS = M * perMicroS + e.bubbleS;
+    e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * ppTransferS : 0; // pipeline fill and drain
+    // FSDP overlaps with compute, except the first chunk's gather and the last chunk's
+    // reduce-scatter, and whatever does not fit under the pipeline.
+    const double dpTotal = e.dpAllGatherS + e.dpReduceScatterS;
+    e.dpExposedS = dpTotal / V + std::max(0.0, dpTotal - e.pipelineS);
+    const double shardParams = paramsPerRank / members;
+    e.optimizerS = shardParams * 36 / (g.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
+    e.stepS = e.pipelineS + e.ppExposedS + e.dpExposedS + e.optimizerS;
+    e.computeS = M * e.computePerMicroS;
+    e.tpExposedS = tpStepS;
+    e.cpExposedS = cpStepS;
+
+    e.modelFlopsPerStep = modelFlopsPerStep(m, c);
+    e.tflopsPerGpu = e.modelFlopsPerStep / (double(c.gpus()) * e.stepS) / 1e12;
+    e.mfu = e.tflopsPerGpu / g.peakBf16Tflops;
+    e.tokensPerS = c.batchTokens / e.stepS;
+    e.bubbleFraction = e.bubbleS / e.pipelineS;
+    return e;
+}
+
+} // namespace cs

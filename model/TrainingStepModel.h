@@ -1,0 +1,43 @@
+#pragma once
+// One training step of a GPT-style decoder on a cluster: compute from FLOPs, pipeline
+// bubbles of the interleaved schedule, TP collectives on NVLink, CP all-gathers, PP sends and
+// FSDP all-gather / reduce-scatter as flows over the routed fabric, memory per GPU.
+#include "InputError.h"
+#include "TopologyIndex.h"
+#include "TrainingSpecs.h"
+
+#include <vector>
+
+namespace cs {
+
+struct MemoryEstimate {
+    double weightsGiB = 0, gradientsGiB = 0, optimizerGiB = 0, activationsGiB = 0;
+    double totalGiB() const { return weightsGiB + gradientsGiB + optimizerGiB + activationsGiB; }
+};
+
+struct StepEstimate {
+    double stepS = 0;
+    double microBatches = 0;
+    int layersOnBusiestStage = 0;
+    // Per micro-batch on the busiest stage.
+    double computePerMicroS = 0, tpPerMicroS = 0, cpPerMicroS = 0;
+    // Per step.
+    double pipelineS = 0, bubbleS = 0, ppExposedS = 0, dpAllGatherS = 0, dpReduceScatterS = 0,
+           dpExposedS = 0, optimizerS = 0;
+    double tpExposedS = 0, cpExposedS = 0, computeS = 0;
+    double modelFlopsPerStep = 0, tflopsPerGpu = 0, mfu = 0, tokensPerS = 0, bubbleFraction = 0;
+    MemoryEstimate memory;
+    std::vector<double> linkBytesPerStep; // per link, both directions
+    std::vector<int32_t> gpuOfRank;
+};
+
+// Rejects what cannot run (TP x CP x PP x DP vs GPUs, divisibility, memory) with the option
+// to change named as the field. Throws InputException.
+void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c);
+MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c);
+StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
+                          const GpuSpec& g, const ParallelConfig& c);
+// Model FLOPs of one step (forward + backward, attention included, no recomputation).
+double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c);
+
+} // namespace cs

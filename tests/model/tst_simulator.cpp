@@ -1,0 +1,316 @@
+// The training simulator: calibration on Llama 3 Table 4, and, without re-tuning, the
+// direction of its answers elsewhere (GPUs, sequence length, oversubscription, placement),
+// its rejections, determinism, the max-min solver and the failure model.
+#include "FailureModel.h"
+#include "MaxMinFairShare.h"
+#include "Presets.h"
+#include "SimulationRun.h"
+#include "SiteGenerator.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <random>
+
+using namespace cs;
+
+namespace {
+ParallelConfig config(int tp, int cp, int pp, int dp, int seq) {
+    ParallelConfig c;
+    c.tp = tp, c.cp = cp, c.pp = pp, c.dp = dp, c.seqLen = seq;
+    return c;
+}
+
+StepEstimate step(const TopologyDocument& doc, const char* model, const ParallelConfig& c) {
+    return estimateStep(doc.topology(), doc.index(), *findModel(model), *findGpu("h100"), c);
+}
+
+const TopologyDocument& roce() {
+    static const auto doc = openTopology("meta-roce-24k", {});
+    return *doc;
+}
+
+std::unique_ptr<TopologyDocument> smallWithOversubscription(double ratio) {
+    SiteParams p = *presetParams("small-256");
+    p.clusters[0].oversubscription = ratio;
+    return std::make_unique<TopologyDocument>(generateSite(p), p, "test");
+}
+} // namespace
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+private slots:
+    void table4Calibration_data();
+    void table4Calibration();
+    void modelSizesFromTable3();
+    void moreGpusMoreTokens();
+    void longerSequencesLowerUtilisation();
+    void oversubscriptionSlowsCrossPodTraffic();
+    void placementMatters();
+    void rejectsWhatCannotRun_data();
+    void rejectsWhatCannotRun();
+    void heapSolverMatchesNaive_data();
+    void heapSolverMatchesNaive();
+    void failuresFollowTable5();
+    void runsAreDeterministic();
+    void storeHoldsTheRun();
+    void storeRejectsForeignFiles();
+    void traceIsPerfettoJson();
+};
+
+void TestSimulator::table4Calibration_data() {
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("cp");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<int>("seq");
+    QTest::addColumn<double>("tflops");
+    // Llama 3 paper, Table 4 (405B, 16M tokens per batch; DP = 8 in the last row: the paper's
+    // 4 does not multiply out to 16,384).
+    QTest::newRow("8K GPUs") << 8 << 1 << 16 << 64 << 8192 << 430.0;
+    QTest::newRow("16K GPUs") << 8 << 1 << 16 << 128 << 8192 << 400.0;
+    QTest::newRow("16K GPUs, 131K seq") << 8 << 16 << 16 << 8 << 131072 << 380.0;
+}
+
+void TestSimulator::table4Calibration() {
+    QFETCH(int, tp);
+    QFETCH(int, cp);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
+    QFETCH(int, seq);
+    QFETCH(double, tflops);
+    const StepEstimate e = step(roce(), "llama3-405b", config(tp, cp, pp, dp, seq));
+    QVERIFY2(
+        std::fabs(e.tflopsPerGpu / tflops - 1) <= 0.03,
+        qPrintable(QString("%1 TFLOP/s per GPU, published %2").arg(e.tflopsPerGpu).arg(tflops)));
+    QVERIFY(e.memory.totalGiB() < 79.6); // it ran on 80 GB H100s
+}
+
+void TestSimulator::modelSizesFromTable3() {
+    QVERIFY(std::fabs(findModel("llama3-405b")->parameters() / 405.8e9 - 1) < 0.005);
+    QVERIFY(std::fabs(findModel("llama3-70b")->parameters() / 70.6e9 - 1) < 0.01);
+    QVERIFY(std::fabs(findModel("llama3-8b")->parameters() / 8.03e9 - 1) < 0.01);
+}
+
+void TestSimulator::moreGpusMoreTokens() {
+    const StepEstimate a = step(roce(), "llama3-405b", config(8, 1, 16, 64, 8192));
+    const StepEstimate b = step(roce(), "llama3-405b", config(8, 1, 16, 128, 8192));
+    QVERIFY(b.tokensPerS >
+            a.tokensPerS * 1.5); // twice the GPUs: more, though not twice, throughput
+    QVERIFY(b.tokensPerS < a.tokensPerS * 2.0);
+    QVERIFY(b.bubbleFraction > a.bubbleFraction); // fewer micro-batches per replica
+}
+
+void TestSimulator::longerSequencesLowerUtilisation() {
+    const StepEstimate shortSeq = step(roce(), "llama3-405b", config(8, 1, 16, 64, 8192));
+    const StepEstimate longSeq = step(roce(), "llama3-405b", config(8, 4, 16, 16, 32768));
+    QVERIFY(longSeq.mfu < shortSeq.mfu); // attention grows and runs at lower efficiency
+    QVERIFY(longSeq.cpExposedS > 0);
+}
+
+void TestSimulator::oversubscriptionSlowsCrossPodTraffic() {
+    // 256 GPUs in 2 pods: DP rings cross the pods through the core switches.
+    const auto open = smallWithOversubscription(1.0), tight = smallWithOversubscription(64.0);
+    const ParallelConfig c = config(8, 1, 1, 32, 8192);
+    ParallelConfig c1 = c;
+    c1.virtualStages = 1;
+    const StepEstimate a = step(*open, "llama3-8b", c1), b = step(*tight, "llama3-8b", c1);
+    QVERIFY2(b.dpAllGatherS > a.dpAllGatherS * 2,
+             qPrintable(QString("%1 vs %2").arg(b.dpAllGatherS).arg(a.dpAllGatherS)));
+    QVERIFY(b.stepS > a.stepS);
+}
+
+void TestSimulator::placementMatters() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    const StepEstimate topo = step(*doc, "llama3-8b", c);
+    c.placement = Placement::Linear;
+    const StepEstimate linear = step(*doc, "llama3-8b", c);
+    // TP groups across hosts: TP collectives leave NVLink for the fabric.
+    QVERIFY(linear.tpPerMicroS > topo.tpPerMicroS * 3);
+    QVERIFY(linear.stepS > topo.stepS);
+}
+
+void TestSimulator::rejectsWhatCannotRun_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("cp");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("out of memory") << "llama3-405b" << 8 << 1 << 4 << 64 << "--pp"
+                                   << "does not fit";
+    QTest::newRow("layers") << "llama3-405b" << 8 << 1 << 12 << 64 << "--pp"
+                            << "do not split";
+    QTest::newRow("too many GPUs") << "llama3-405b" << 8 << 2 << 16 << 128 << "--gpus"
+                                   << "the topology has 24576";
+    QTest::newRow("heads") << "llama3-8b" << 16 << 1 << 1 << 8 << "--tp"
+                           << "divide the attention heads";
+    QTest::newRow("micro-batches") << "llama3-405b" << 8 << 1 << 16 << 192 << "--batch-tokens"
+                                   << "micro-batches";
+}
+
+void TestSimulator::rejectsWhatCannotRun() {
+    QFETCH(QString, model);
+    QFETCH(int, tp);
+    QFETCH(int, cp);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    try {
+        step(roce(), qPrintable(model), config(tp, cp, pp, dp, 8192));
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+        QVERIFY2(QString(e.what()).contains(message), e.what());
+    }
+}
+
+void TestSimulator::heapSolverMatchesNaive_data() {
+    QTest::addColumn<int>("seed");
+    for (int s = 1; s <= 5; ++s)
+        QTest::newRow(qPrintable(QString("seed %1").arg(s))) << s;
+}
+
+void TestSimulator::heapSolverMatchesNaive() {
+    QFETCH(int, seed);
+    std::mt19937 rng{uint32_t(seed)};
+    std::vector<double> capacity(40);
+    for (double& c : capacity)
+        c = std::uniform_real_distribution<double>(1, 10)(rng);
+    FlowPaths paths;
+    for (int f = 0; f < 300; ++f) {
+        std::vector<int32_t> p;
+        const int hops = std::uniform_int_distribution<int>(0, 5)(rng);
+        for (int h = 0; h < hops; ++h)
+            p.push_back(std::uniform_int_distribution<int32_t>(0, 39)(rng));
+        std::sort(p.begin(), p.end());
+        p.erase(std::unique(p.begin(), p.end()), p.end());
+        paths.add(p);
+    }
+    const auto fast = maxMinFairRates(capacity, paths),
+               slow = maxMinFairRatesNaive(capacity, paths);
+    for (size_t f = 0; f < fast.size(); ++f) {
+        if (std::isinf(slow[f]))
+            QVERIFY(std::isinf(fast[f]));
+        else
+            QVERIFY2(std::fabs(fast[f] - slow[f]) < 1e-9 * std::max(1.0, slow[f]),
+                     qPrintable(QString("%1 vs %2").arg(fast[f]).arg(slow[f])));
+    }
+    // Feasible: no resource over capacity.
+    std::vector<double> load(capacity.size(), 0);
+    for (size_t f = 0; f < fast.size(); ++f)
+        for (int32_t r : paths.of(f))
+            load[size_t(r)] += fast[f];
+    for (size_t r = 0; r < load.size(); ++r)
+        QVERIFY(load[r] <= capacity[r] * (1 + 1e-9));
+}
+
+void TestSimulator::failuresFollowTable5() {
+    const Topology& t = roce().topology();
+    std::vector<int32_t> gpus(16384);
+    for (size_t g = 0; g < gpus.size(); ++g)
+        gpus[g] = int32_t(g);
+    const auto xs = drawInterruptions(t, gpus, 54.0 * 86400, 900, 42);
+    // 466 in the paper's 54 days on ~16K GPUs; a Poisson draw stays within a few sigma.
+    QVERIFY2(xs.size() > 400 && xs.size() < 540, qPrintable(QString::number(xs.size())));
+    int gpuHits = 0;
+    for (const Interruption& x : xs) {
+        QVERIFY(x.entity.index >= 0);
+        QVERIFY(x.lostS > 0);
+        if (x.entity.kind == EntityKind::Gpu) ++gpuHits;
+    }
+    QVERIFY(gpuHits > int(xs.size()) / 2); // GPU issues are 58.7% of unexpected interruptions
+    // Half the GPUs, half the hardware interruptions.
+    const auto half = drawInterruptions(t, std::vector<int32_t>(gpus.begin(), gpus.begin() + 8192),
+                                        54.0 * 86400, 900, 42);
+    QVERIFY(half.size() < xs.size());
+}
+
+void TestSimulator::runsAreDeterministic() {
+    const auto doc = openTopology("small-256", {});
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 1, 4, 8, 8192);
+    s.spanS = 30 * 86400;
+    s.failures = true;
+    s.seed = 5;
+    const RunResult a = simulateRun(*doc, s, nullptr), b = simulateRun(*doc, s, nullptr);
+    QCOMPARE(a.interruptions.size(), b.interruptions.size());
+    QCOMPARE(a.lostS, b.lostS);
+    QCOMPARE(a.step.stepS, b.step.stepS);
+    QVERIFY(a.effectiveTrainingTime < 1.0 || a.interruptions.empty());
+}
+
+void TestSimulator::storeHoldsTheRun() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.sqlite");
+    const auto doc = openTopology("small-256", {});
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 1, 4, 8, 8192);
+    s.steps = 3;
+    {
+        RunStore store = RunStore::openForWriting(path);
+        simulateRun(*doc, s, &store);
+    }
+    {
+        // A writer that never commits leaves the file as it was.
+        RunStore store = RunStore::openForWriting(path);
+        store.begin();
+        store.addRun("simulated", "abandoned", "x", "{}");
+    }
+    const RunStore store = RunStore::openForReading(path);
+    QCOMPARE(store.runs().size(), size_t(1));
+    const int64_t run = store.runs().front();
+    const auto gpuMetric = store.metricId("gpu_busy");
+    QVERIFY(gpuMetric.has_value());
+    const std::vector<float> frame = store.frameAt(run, *gpuMetric, int64_t(1e9));
+    QCOMPARE(frame.size(), doc->topology().gpus.size());
+    for (float v : frame)
+        QVERIFY(v >= 0 && v <= 1);
+    QCOMPARE(store.countEvents(run, "step"), 3);
+    QVERIFY(QJsonDocument::fromJson(QByteArray::fromStdString(store.summaryJson(run)))
+                .object()
+                .contains("stepTimeS"));
+}
+
+void TestSimulator::storeRejectsForeignFiles() {
+    QTemporaryDir dir;
+    QFile garbage(dir.filePath("garbage.sqlite"));
+    QVERIFY(garbage.open(QIODevice::WriteOnly));
+    garbage.write(QByteArray(8192, 'x'));
+    garbage.close();
+    QVERIFY_THROWS_EXCEPTION(InputException, RunStore::openForReading(garbage.fileName()));
+    QVERIFY_THROWS_EXCEPTION(InputException,
+                             RunStore::openForReading(dir.filePath("missing.sqlite")));
+}
+
+void TestSimulator::traceIsPerfettoJson() {
+    const auto doc = openTopology("small-256", {});
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 1, 4, 8, 8192);
+    s.steps = 1;
+    const RunResult r = simulateRun(*doc, s, nullptr);
+    const QJsonObject o = QJsonDocument::fromJson(chromeTraceOfStep(r, s)).object();
+    const QJsonArray events = o.value("traceEvents").toArray();
+    QVERIFY(events.size() > 4 * 2 * 8);
+    int slices = 0;
+    for (const QJsonValue& v : events) {
+        const QJsonObject e = v.toObject();
+        if (e.value("ph").toString() != "X") continue;
+        ++slices;
+        QVERIFY(e.value("dur").toDouble() > 0);
+        QVERIFY(e.value("ts").toDouble() >= 0);
+        QVERIFY(e.value("ts").toDouble() + e.value("dur").toDouble() <= r.step.stepS * 1e6 * 1.2);
+    }
+    QVERIFY(slices > 0);
+}
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "tst_simulator.moc"
