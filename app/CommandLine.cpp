@@ -21,7 +21,7 @@ void printUsage(FILE* out) {
         "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"
         "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png\n"
         "        [--values none|test|speed] [--color kind|value] [--aggregate mean|max]\n"
-        "        [--select ID] [--time S]\n"
+        "        [--select ID] [--time S] [--run run.sqlite --at T]\n"
         "  clusterscope simulate (--preset NAME | FILE) [--run RUN.json] --model llama3-405b\n"
         "        --gpus N --tp 8 --cp 1 --pp 16 --dp 128 --seq 8192 --batch-tokens 16777216\n"
         "        [--steps N | --span 54d] [--gpu h100|h200|a100] [--placement topology|linear]\n"

@@ -4,6 +4,8 @@
 #include "InputError.h"
 #include "InspectorWidget.h"
 #include "Presets.h"
+#include "RunFrames.h"
+#include "SimulationDialog.h"
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
 #include "TopologyTreeModel.h"
@@ -11,15 +13,19 @@
 #include "VtkViewWidget.h"
 
 #include <QApplication>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QItemSelectionModel>
+#include <QJsonObject>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTreeView>
 
@@ -99,6 +105,9 @@ void MainWindow::buildMenus() {
                     &MainWindow::exportDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Simulate Training..."), QKeySequence(tr("Ctrl+R")), this,
+                   &MainWindow::simulateDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ClusterScope"), this, [this] { showAboutDialog(this); });
     rebuildRecentMenu();
@@ -184,6 +193,45 @@ void MainWindow::exportDialog() {
     } catch (const std::exception& e) {
         QMessageBox::critical(this, tr("Cannot export"), QString::fromStdString(e.what()));
     }
+}
+
+void MainWindow::simulateDialog() {
+    if (!doc_) return;
+    SimulationDialog dialog(doc_.get(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const RunSpec spec = dialog.spec();
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
+    const QString storePath = QDir(dir).filePath(
+        QStringLiteral("clusterscope-run-%1.sqlite").arg(QDateTime::currentMSecsSinceEpoch()));
+    const std::optional<RunResult> r = runWithProgress(this, *doc_, spec, storePath);
+    if (!r) return;
+    // The frame in the middle of the first step (or of the span): GPUs busy, links loaded.
+    FrameValues v;
+    try {
+        const RunStore store = RunStore::openForReading(storePath);
+        const int64_t run = store.runs().back();
+        const auto tsNs = int64_t((spec.steps > 0 ? r->step.stepS / 2 : r->simulatedS / 2) * 1e9);
+        v = frameOfRun(store, run, doc_->topology(), tsNs);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Cannot read the run"), QString::fromStdString(e.what()));
+        return;
+    }
+    controls_->showRunFrame(v, tr("Run: %1").arg(QString::fromStdString(spec.model)));
+    const QJsonObject s = runSummaryJson(*r, spec);
+    summary_->appendPlainText(tr("\nSimulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
+                                 "%5%, bubble %6%, peak memory %7 GiB\n"
+                                 "(series in %8)")
+                                  .arg(QString::fromStdString(spec.model))
+                                  .arg(spec.parallel.gpus())
+                                  .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
+                                  .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0)
+                                  .arg(s["mfu"].toDouble() * 100, 0, 'f', 1)
+                                  .arg(s["bubbleFraction"].toDouble() * 100, 0, 'f', 1)
+                                  .arg(s["peakMemoryGiB"].toDouble(), 0, 'f', 1)
+                                  .arg(storePath));
+    statusBar()->showMessage(tr("Simulated: %1 s per step, %2 TFLOP/s per GPU")
+                                 .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
+                                 .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0));
 }
 
 void MainWindow::onTreeSelection() {

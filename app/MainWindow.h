@@ -46,6 +46,7 @@ private:
     void openFileDialog();
     void openPresetDialog();
     void exportDialog();
+    void simulateDialog();
     void onTreeSelection();
     void showSelected(Endpoint e, bool fromTree);
     void showSummary();

@@ -3,6 +3,8 @@
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "HeadlessRenderer.h"
+#include "RunFrames.h"
+#include "RunSpecJson.h"
 #include "TopologyDocument.h"
 
 #include <QRegularExpression>
@@ -14,7 +16,7 @@ namespace cs::app {
 int renderCommand(const QStringList& args) {
     const CommandArgs a(args,
                         {"--preset", "--layout", "--camera", "--size", "-o", "--output", "--color",
-                         "--values", "--aggregate", "--select", "--time"},
+                         "--values", "--aggregate", "--select", "--time", "--run", "--at"},
                         {}, 1);
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
@@ -28,8 +30,10 @@ int renderCommand(const QStringList& args) {
     if (!m.hasMatch() || m.captured(1).toInt() > 8192 || m.captured(2).toInt() > 8192)
         throw UsageError("--size: expected WxH from 10x10 to 8192x8192, got \"" +
                          size.toStdString() + "\"");
-    const QString values = a.has("--values") ? a.value("--values") : "none";
-    if (values != "none" && values != "test" && values != "speed")
+    const QString values = a.has("--run")      ? "run"
+                           : a.has("--values") ? a.value("--values")
+                                               : "none";
+    if (values != "none" && values != "test" && values != "speed" && values != "run")
         throw UsageError("--values: expected none, test or speed");
     const QString color =
         a.has("--color") ? a.value("--color") : (values == "none" ? "kind" : "value");
@@ -51,6 +55,19 @@ int renderCommand(const QStringList& args) {
     if (values == "speed") {
         fillLinkSpeed(doc->topology(), v);
         scene.setValueTitle("Link speed, log %");
+    }
+    if (values == "run") {
+        // The frame of a stored run at --at (a duration from its start: 90s, 2h, 3d).
+        const auto at = a.has("--at") ? parseDurationS(a.value("--at").toStdString())
+                                      : std::optional<double>(0.0);
+        if (!at)
+            throw UsageError("--at: expected a time from the run's start such as 30s, 2h or 3d");
+        const RunStore store = RunStore::openForReading(a.value("--run"));
+        const std::vector<int64_t> runs = store.runs();
+        if (runs.empty())
+            throw InputException({a.value("--run").toStdString(), 0, 0, {}, "holds no runs"});
+        v = frameOfRun(store, runs.back(), doc->topology(), int64_t(*at * 1e9));
+        scene.setValueTitle("Busy / load, %");
     }
     scene.setValues(v);
     scene.setColorMode(color == "value" ? views::ColorMode::Value : views::ColorMode::Kind);

@@ -72,6 +72,11 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
 
 void ViewControls::setDocument(const TopologyDocument* doc) {
     doc_ = doc;
+    runFrame_ = {};
+    if (colour_->count() > 3) {
+        colour_->setCurrentIndex(0);
+        colour_->removeItem(3);
+    }
     view_->scene().setDocument(doc, layout_->currentIndex() == 0 ? LayoutKind::Floor
                                                                  : LayoutKind::Fabric);
     applyColour();
@@ -98,10 +103,23 @@ void ViewControls::applyColour() {
     } else if (doc_ && mode == 2) {
         scene.setValueTitle("Link speed, log %");
         fillLinkSpeed(doc_->topology(), v);
+    } else if (doc_ && mode == 3) {
+        scene.setValueTitle("Busy / load, %");
+        v = runFrame_;
     }
     scene.setValues(v);
     scene.setColorMode(mode == 0 ? views::ColorMode::Kind : views::ColorMode::Value);
     view_->update();
+}
+
+void ViewControls::showRunFrame(const FrameValues& values, const QString& title) {
+    runFrame_ = values;
+    if (colour_->count() < 4) colour_->addItem(title);
+    colour_->setItemText(3, title);
+    if (colour_->currentIndex() == 3)
+        applyColour();
+    else
+        colour_->setCurrentIndex(3);
 }
 
 void ViewControls::tickPattern() {

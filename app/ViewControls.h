@@ -1,6 +1,7 @@
 #pragma once
 // The View menu and toolbar of the 3D view: layout, colouring, aggregate, search, camera
 // presets and bookmarks. Keeps the test pattern moving while it is shown.
+#include "FrameValues.h"
 #include "TopologyDocument.h"
 
 #include <QElapsedTimer>
@@ -32,6 +33,8 @@ public:
     QComboBox* colourBox() const { return colour_; }
     // Runs a search as if typed; returns whether it found something.
     bool search(const QString& text);
+    // Colours the view by a run's frame, listed in the colour box as `title`.
+    void showRunFrame(const FrameValues& values, const QString& title);
 
 signals:
     void entityFound(cs::Endpoint e);
@@ -52,6 +55,7 @@ private:
     QLineEdit* search_;
     QMenu* cameraMenu_;
     QTimer* patternTimer_;
+    FrameValues runFrame_;
     QElapsedTimer patternClock_;
 };
 

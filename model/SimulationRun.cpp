@@ -101,7 +101,7 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
         w.run =
             store->addRun("simulated", spec.model + " on " + t.name, t.name, params.toStdString());
         w.gpuMetric = store->metric({"gpu_busy", "fraction", "gauge", "gpu"});
-        w.linkMetric = store->metric({"link_utilisation", "fraction", "gauge", "link"});
+        w.linkMetric = store->metric({"link_bytes_per_s", "B/s", "gauge", "link"});
         w.storageMetric = store->metric({"storage_load", "fraction", "gauge", "storage"});
         w.stepMetric = store->metric({"step_time", "s", "gauge", "run"});
         w.mfuMetric = store->metric({"mfu", "fraction", "gauge", "run"});

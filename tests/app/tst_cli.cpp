@@ -206,6 +206,18 @@ void TestCli::simulateWritesStoreAndTrace() {
     QFile f(trace);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(QJsonDocument::fromJson(f.readAll()).object().contains("traceEvents"));
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    // The stored run renders at a time, on its own topology only.
+    const QString png = dir.filePath("run.png");
+    QCOMPARE(run({"render", "--preset", "small-256", "--run", store, "--at", "1s", "--size",
+                  "320x200", "-o", png})
+                 .code,
+             0);
+    QCOMPARE(QImage(png).size(), QSize(320, 200));
+    const Result wrong = run({"render", "--preset", "meta-roce-24k", "--run", store, "-o", png});
+    QCOMPARE(wrong.code, 2);
+    QVERIFY2(wrong.err.contains("another topology"), wrong.err.constData());
 }
 
 void TestCli::simulateRejectsBadCombinations_data() {

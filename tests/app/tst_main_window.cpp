@@ -3,12 +3,15 @@
 #include "AboutDialog.h"
 #include "CameraBookmarks.h"
 #include "MainWindow.h"
+#include "SimulationDialog.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QSurfaceFormat>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -32,6 +35,8 @@ private slots:
     void clickInViewSelectsInTree();
     void bookmarksRoundTrip();
     void layoutSwitchKeepsSelection();
+    void simulationDialogChecksTheForm();
+    void simulationRunsOffTheGuiThreadAndOpensInTheView();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -142,6 +147,40 @@ void TestMainWindow::layoutSwitchKeepsSelection() {
     QCOMPARE(w.view()->scene().layoutKind(), cs::LayoutKind::Fabric);
     QVERIFY(w.view()->scene().selection().has_value());
     w.viewControls()->colourBox()->setCurrentIndex(2); // link speed
+    QCOMPARE(w.view()->scene().colorMode(), cs::views::ColorMode::Value);
+}
+
+void TestMainWindow::simulationDialogChecksTheForm() {
+    const auto doc = cs::openTopology("small-256", {});
+    cs::app::SimulationDialog d(doc.get());
+    auto* tp = d.findChildren<QSpinBox*>().at(0);
+    auto* model = d.findChild<QComboBox*>();
+    model->setCurrentText("llama3-8b");
+    tp->setValue(16); // 8 KV heads cannot be split 16 ways
+    QVERIFY(!d.checkSpec());
+    QVERIFY(d.findChildren<QLabel*>().last()->text().contains("KV heads"));
+    tp->setValue(8);
+    d.findChildren<QSpinBox*>().at(2)->setValue(4); // PP
+    d.findChildren<QSpinBox*>().at(3)->setValue(8); // DP
+    QVERIFY(d.checkSpec());
+    QCOMPARE(d.spec().parallel.gpus(), 256LL);
+}
+
+void TestMainWindow::simulationRunsOffTheGuiThreadAndOpensInTheView() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    cs::RunSpec spec;
+    spec.model = "llama3-8b";
+    spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+    spec.steps = 2;
+    QTemporaryDir dir;
+    const auto r = cs::app::runWithProgress(&w, *w.document(), spec, dir.filePath("run.sqlite"));
+    QVERIFY(r.has_value());
+    QCOMPARE(r->steps, 2LL);
+    cs::FrameValues v;
+    v.gpu.assign(256, 0.5f);
+    w.viewControls()->showRunFrame(v, "Run: test");
+    QCOMPARE(w.viewControls()->colourBox()->currentText(), QString("Run: test"));
     QCOMPARE(w.view()->scene().colorMode(), cs::views::ColorMode::Value);
 }
 
