@@ -3,6 +3,8 @@
 #include "GuiOptions.h"
 #include "MainWindow.h"
 #include "Presets.h"
+#include "ReplayController.h"
+#include "RunSpecJson.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -12,7 +14,7 @@
 namespace cs::app {
 
 GuiOptions parseGuiOptions(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "--select", "--screenshot"}, {}, 1);
+    const CommandArgs a(args, {"--preset", "--select", "--screenshot", "--run", "--at"}, {}, 1);
     GuiOptions o;
     if (a.has("--preset") && !a.positionals().isEmpty())
         throw UsageError("expected either --preset NAME or a topology FILE, not both");
@@ -21,6 +23,8 @@ GuiOptions parseGuiOptions(const QStringList& args) {
                                            : a.positionals().front();
     o.selectId = a.value("--select");
     o.screenshot = a.value("--screenshot");
+    o.run = a.value("--run");
+    o.at = a.value("--at");
     return o;
 }
 
@@ -35,6 +39,17 @@ int runGui(const GuiOptions& o) {
         std::fprintf(stderr, "clusterscope: --select: no entity has the id \"%s\"\n",
                      qPrintable(o.selectId));
         return kExitBadInput;
+    }
+    if (!o.run.isEmpty()) {
+        if (!w.openRun(o.run, false)) return kExitBadInput;
+        if (!o.at.isEmpty()) {
+            const auto at = parseDurationS(o.at.toStdString());
+            if (!at) {
+                std::fprintf(stderr, "clusterscope: --at: expected a time such as 30s, 2h or 3d\n");
+                return kExitBadInput;
+            }
+            w.replay()->clock()->seek(w.replay()->clock()->startNs() + int64_t(*at * 1e9));
+        }
     }
     w.show();
     if (!o.screenshot.isEmpty()) {

@@ -1,6 +1,7 @@
 #pragma once
 // Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--select ID]
-// [--screenshot OUT.png]`. --screenshot saves the window once shown, then quits.
+// [--screenshot OUT.png] [--run RUN.sqlite [--at T]]`. --screenshot saves the window once shown,
+// then quits.
 #include <QStringList>
 
 namespace cs::app {
@@ -9,6 +10,8 @@ struct GuiOptions {
     QString source;     // "preset:NAME" or a file path
     QString selectId;   // entity to select at start
     QString screenshot; // where to save a picture of the window, then exit
+    QString run;        // a run store to replay
+    QString at;         // replay position, a duration from the start (90s, 2h)
 };
 
 // Throws UsageError on unknown options.

@@ -4,6 +4,7 @@
 #include "InputError.h"
 #include "InspectorWidget.h"
 #include "Presets.h"
+#include "ReplayController.h"
 #include "RunFrames.h"
 #include "SimulationDialog.h"
 #include "TopologyFile.h"
@@ -75,6 +76,7 @@ MainWindow::MainWindow()
 
     buildMenus();
     controls_ = new ViewControls(this, view_);
+    replay_ = new ReplayController(this, view_, controls_);
     connect(tree_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const Endpoint e = views::TopologyTreeModel::entityOf(i);
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
@@ -103,6 +105,11 @@ void MainWindow::buildMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Export Topology..."), QKeySequence(tr("Ctrl+E")), this,
                     &MainWindow::exportDialog);
+    file->addAction(tr("Open R&un..."), QKeySequence(tr("Ctrl+Shift+R")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Run"), {}, tr("ClusterScope runs (*.sqlite);;All files (*)"));
+        if (!path.isEmpty()) openRun(path);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -141,6 +148,7 @@ bool MainWindow::openSource(const QString& source, bool showErrors) {
     }
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
+    replay_->close();
     controls_->setDocument(nullptr);
     doc_ = std::move(next);
     treeModel_->setDocument(doc_.get());
@@ -195,6 +203,22 @@ void MainWindow::exportDialog() {
     }
 }
 
+bool MainWindow::openRun(const QString& path, bool showErrors) {
+    if (!doc_) return false;
+    try {
+        replay_->open(path, *doc_);
+    } catch (const std::exception& e) {
+        if (showErrors)
+            QMessageBox::critical(this, tr("Cannot open run"), QString::fromStdString(e.what()));
+        else
+            qWarning("%s", e.what());
+        return false;
+    }
+    statusBar()->showMessage(
+        tr("Replaying %1: Space plays, arrows step, + and - change the speed").arg(path), 8000);
+    return true;
+}
+
 void MainWindow::simulateDialog() {
     if (!doc_) return;
     SimulationDialog dialog(doc_.get(), this);
@@ -217,6 +241,9 @@ void MainWindow::simulateDialog() {
         return;
     }
     controls_->showRunFrame(v, tr("Run: %1").arg(QString::fromStdString(spec.model)));
+    openRun(storePath);
+    replay_->clock()->seek(replay_->clock()->startNs() +
+                           int64_t((spec.steps > 0 ? r->step.stepS / 2 : 0) * 1e9));
     const QJsonObject s = runSummaryJson(*r, spec);
     summary_->appendPlainText(tr("\nSimulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
                                  "%5%, bubble %6%, peak memory %7 GiB\n"
@@ -241,6 +268,7 @@ void MainWindow::onTreeSelection() {
 
 void MainWindow::showSelected(Endpoint e, bool fromTree) {
     inspector_->showEntity(e);
+    replay_->selectEntity(e);
     if (fromTree) {
         view_->scene().select(e.index == kNone ? std::nullopt
                                                : std::optional<PickHit>(PickHit{e, kNone, 0}));

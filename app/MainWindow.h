@@ -22,6 +22,7 @@ class VtkViewWidget;
 namespace cs::app {
 
 class ViewControls;
+class ReplayController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -39,6 +40,9 @@ public:
     bool selectById(const QString& id);
     views::VtkViewWidget* view() const { return view_; }
     ViewControls* viewControls() const { return controls_; }
+    ReplayController* replay() const { return replay_; }
+    // Opens a run store for replay on the current topology; shows errors unless told not to.
+    bool openRun(const QString& path, bool showErrors = true);
 
 private:
     void buildMenus();
@@ -59,6 +63,7 @@ private:
     QPlainTextEdit* summary_;
     views::VtkViewWidget* view_;
     ViewControls* controls_;
+    ReplayController* replay_;
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
 };

@@ -268,4 +268,39 @@ std::string RunStore::summaryJson(int64_t run) const {
     return reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
 }
 
+std::vector<RunStore::Event> RunStore::events(int64_t run, bool withSteps, size_t limit) const {
+    std::vector<Event> out;
+    Stmt s(prepare(withSteps ? "SELECT ts_ns, kind, entity_kind, entity, detail FROM events WHERE "
+                               "run=? ORDER BY ts_ns LIMIT ?"
+                             : "SELECT ts_ns, kind, entity_kind, entity, detail FROM events WHERE "
+                               "run=? AND kind<>'step' "
+                               "ORDER BY ts_ns LIMIT ?"));
+    sqlite3_bind_int64(s.get(), 1, run);
+    sqlite3_bind_int64(s.get(), 2, int64_t(limit));
+    auto text = [&](int col) {
+        return std::string(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col)));
+    };
+    while (sqlite3_step(s.get()) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int64(s.get(), 0), text(1), text(2),
+                       sqlite3_column_int64(s.get(), 3), text(4)});
+    return out;
+}
+
+std::vector<int64_t> RunStore::frameTimes(int64_t run, int64_t metric) const {
+    std::vector<int64_t> out;
+    Stmt s(prepare("SELECT ts_ns FROM frames WHERE run=? AND metric=? ORDER BY ts_ns"));
+    sqlite3_bind_int64(s.get(), 1, run);
+    sqlite3_bind_int64(s.get(), 2, metric);
+    while (sqlite3_step(s.get()) == SQLITE_ROW)
+        out.push_back(sqlite3_column_int64(s.get(), 0));
+    return out;
+}
+
+std::pair<int64_t, int64_t> RunStore::timeRange(int64_t run) const {
+    Stmt s(prepare("SELECT start_ns, end_ns FROM runs WHERE id=?"));
+    sqlite3_bind_int64(s.get(), 1, run);
+    if (sqlite3_step(s.get()) != SQLITE_ROW) return {0, 0};
+    return {sqlite3_column_int64(s.get(), 0), sqlite3_column_int64(s.get(), 1)};
+}
+
 } // namespace cs

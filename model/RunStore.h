@@ -59,6 +59,16 @@ public:
                                int64_t* frameTsNs = nullptr) const;
     std::vector<std::pair<int64_t, double>> scalars(int64_t run, int64_t metric) const;
     int64_t countEvents(int64_t run, const std::string& kind) const;
+    struct Event {
+        int64_t tsNs;
+        std::string kind, entityKind;
+        int64_t entity;
+        std::string detail;
+    };
+    // Events of a run in time order, at most `limit` (steps are numerous: skip them unless asked).
+    std::vector<Event> events(int64_t run, bool withSteps, size_t limit = 100000) const;
+    std::vector<int64_t> frameTimes(int64_t run, int64_t metric) const;
+    std::pair<int64_t, int64_t> timeRange(int64_t run) const; // start, end in ns
     std::string summaryJson(int64_t run) const;
 
 private:

@@ -140,7 +140,7 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
                 s += x.gbps * 1e9 / 8;
             return s;
         }();
-        const double sampleS = spec.steps > 0 ? std::max(e.stepS / 8, r.simulatedS / 4096)
+        const double sampleS = spec.steps > 0 ? std::max(e.stepS / 16, r.simulatedS / 4096)
                                               : std::max(600.0, r.simulatedS / 2000);
         const long long samples = std::max(1LL, (long long)std::ceil(r.simulatedS / sampleS));
         size_t nextInterruption = 0;

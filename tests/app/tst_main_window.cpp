@@ -3,7 +3,9 @@
 #include "AboutDialog.h"
 #include "CameraBookmarks.h"
 #include "MainWindow.h"
+#include "ReplayController.h"
 #include "SimulationDialog.h"
+#include "SimulationRun.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
@@ -37,6 +39,7 @@ private slots:
     void layoutSwitchKeepsSelection();
     void simulationDialogChecksTheForm();
     void simulationRunsOffTheGuiThreadAndOpensInTheView();
+    void replayFollowsTheClockAndKeys();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -182,6 +185,47 @@ void TestMainWindow::simulationRunsOffTheGuiThreadAndOpensInTheView() {
     w.viewControls()->showRunFrame(v, "Run: test");
     QCOMPARE(w.viewControls()->colourBox()->currentText(), QString("Run: test"));
     QCOMPARE(w.view()->scene().colorMode(), cs::views::ColorMode::Value);
+}
+
+void TestMainWindow::replayFollowsTheClockAndKeys() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.sqlite");
+    {
+        cs::RunSpec spec;
+        spec.model = "llama3-8b";
+        spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+        spec.steps = 2;
+        cs::RunStore store = cs::RunStore::openForWriting(path);
+        cs::simulateRun(*w.document(), spec, &store);
+    }
+    // Not a run store: a clear error, nothing replaced.
+    QFile junk(dir.filePath("junk.sqlite"));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("definitely not sqlite");
+    junk.close();
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("not a ClusterScope run store"));
+    QVERIFY(!w.openRun(junk.fileName(), false));
+    QVERIFY(!w.replay()->isOpen());
+
+    QVERIFY(w.openRun(path, false));
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w)); // shortcuts go to the active window
+    cs::PlaybackClock* clock = w.replay()->clock();
+    QVERIFY(clock->endNs() > clock->startNs());
+    QCOMPARE(w.viewControls()->colourBox()->currentText(), QString("Run replay"));
+    QTest::keyClick(&w, Qt::Key_Right);
+    QVERIFY(clock->nowNs() > clock->startNs());
+    const int64_t before = clock->nowNs();
+    QTest::keyClick(&w, Qt::Key_Plus);
+    QCOMPARE(clock->rate(), 2.0);
+    QTest::keyClick(&w, Qt::Key_Space);
+    QVERIFY(clock->playing());
+    QTRY_VERIFY(clock->nowNs() > before);
+    QTest::keyClick(&w, Qt::Key_Space);
+    QVERIFY(!clock->playing());
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,91 @@
+#include "ReplayController.h"
+
+#include "RunChartsWidget.h"
+#include "RunFrames.h"
+#include "TimelineWidget.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QShortcut>
+
+namespace cs::app {
+
+ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* view,
+                                   ViewControls* controls)
+    : QObject(window), window_(window), view_(view), controls_(controls),
+      clock_(new PlaybackClock(this)), timeline_(new views::TimelineWidget(clock_)),
+      charts_(new views::RunChartsWidget(clock_)) {
+    timelineDock_ = new QDockWidget(tr("Timeline"), window);
+    timelineDock_->setObjectName("timelineDock");
+    timelineDock_->setWidget(timeline_);
+    window->addDockWidget(Qt::BottomDockWidgetArea, timelineDock_);
+    chartsDock_ = new QDockWidget(tr("Charts"), window);
+    chartsDock_->setObjectName("chartsDock");
+    chartsDock_->setWidget(charts_);
+    window->addDockWidget(Qt::RightDockWidgetArea, chartsDock_);
+    timelineDock_->hide();
+    chartsDock_->hide();
+    connect(clock_, &PlaybackClock::nowChanged, this, &ReplayController::showNow);
+    // Keyboard: space plays / pauses, arrows step, + / - change the speed.
+    auto key = [&](QKeySequence k, auto fn) {
+        auto* s = new QShortcut(k, window);
+        s->setContext(Qt::WindowShortcut);
+        connect(s, &QShortcut::activated, this, [this, fn] {
+            if (replay_) fn();
+        });
+    };
+    auto stepNs = [this] {
+        return std::max<int64_t>(1, (clock_->endNs() - clock_->startNs()) / 200);
+    };
+    key(QKeySequence(Qt::Key_Space), [this] { clock_->togglePlay(); });
+    key(QKeySequence(Qt::Key_Right), [this, stepNs] { clock_->step(stepNs()); });
+    key(QKeySequence(Qt::Key_Left), [this, stepNs] { clock_->step(-stepNs()); });
+    key(QKeySequence(Qt::Key_Plus), [this] { clock_->faster(); });
+    key(QKeySequence(Qt::Key_Equal), [this] { clock_->faster(); });
+    key(QKeySequence(Qt::Key_Minus), [this] { clock_->slower(); });
+}
+
+ReplayController::~ReplayController() {
+    charts_->setReplay(nullptr);
+}
+
+void ReplayController::open(const QString& path, const TopologyDocument& doc) {
+    auto replay = std::make_unique<RunReplay>(path, doc.topology());
+    clock_->pause();
+    charts_->setReplay(nullptr);
+    replay_ = std::move(replay);
+    doc_ = &doc;
+    clock_->setRange(replay_->startNs(), replay_->endNs());
+    clock_->seek(replay_->startNs());
+    timeline_->setEvents(replay_->events());
+    charts_->setReplay(replay_.get());
+    timelineDock_->setWindowTitle(tr("Timeline: %1").arg(QFileInfo(path).fileName()));
+    timelineDock_->show();
+    chartsDock_->show();
+    showNow();
+}
+
+void ReplayController::close() {
+    clock_->pause();
+    charts_->setReplay(nullptr);
+    replay_.reset();
+    doc_ = nullptr;
+    timelineDock_->hide();
+    chartsDock_->hide();
+}
+
+void ReplayController::selectEntity(Endpoint e) {
+    if (replay_) charts_->showGpu(e.kind == EntityKind::Gpu ? e.index : -1);
+}
+
+void ReplayController::showNow() {
+    if (!replay_ || !doc_) return;
+    const FrameValues v =
+        frameOfRun(replay_->store(), replay_->run(), doc_->topology(), clock_->nowNs());
+    controls_->showRunFrame(v, tr("Run replay"));
+}
+
+} // namespace cs::app

@@ -1,0 +1,54 @@
+#pragma once
+// Replays a stored run (simulated or recorded) in the main window: the playback clock, the
+// time slider and chart docks, and the 3D view coloured by the frame at "now".
+#include "PlaybackClock.h"
+#include "RunReplay.h"
+#include "TopologyDocument.h"
+
+#include <QObject>
+
+#include <memory>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace cs::views {
+class RunChartsWidget;
+class TimelineWidget;
+class VtkViewWidget;
+} // namespace cs::views
+
+namespace cs::app {
+
+class ViewControls;
+
+class ReplayController : public QObject {
+    Q_OBJECT
+public:
+    ReplayController(QMainWindow* window, views::VtkViewWidget* view, ViewControls* controls);
+    ~ReplayController() override;
+
+    // Opens a run store for the current topology; throws InputException.
+    void open(const QString& path, const TopologyDocument& doc);
+    void close();
+    bool isOpen() const { return replay_ != nullptr; }
+    PlaybackClock* clock() const { return clock_; }
+    views::RunChartsWidget* charts() const { return charts_; }
+    void selectEntity(Endpoint e); // charts plot a selected GPU's own series
+
+private:
+    void showNow();
+
+    QMainWindow* window_;
+    views::VtkViewWidget* view_;
+    ViewControls* controls_;
+    PlaybackClock* clock_;
+    std::unique_ptr<RunReplay> replay_;
+    const TopologyDocument* doc_ = nullptr;
+    views::TimelineWidget* timeline_;
+    views::RunChartsWidget* charts_;
+    QDockWidget* timelineDock_;
+    QDockWidget* chartsDock_;
+};
+
+} // namespace cs::app

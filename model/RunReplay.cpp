@@ -1,0 +1,83 @@
+#include "RunReplay.h"
+
+#include "RunFrames.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cs {
+namespace {
+
+TimeSeries scalarSeries(const RunStore& s, int64_t run, const char* metric, const char* unit) {
+    TimeSeries out{metric, unit, {}, {}};
+    if (auto id = s.metricId(metric))
+        for (const auto& [ts, v] : s.scalars(run, *id)) {
+            out.tS.push_back(double(ts) / 1e9);
+            out.value.push_back(v);
+        }
+    return out;
+}
+
+} // namespace
+
+RunReplay::RunReplay(const QString& path, const Topology& t)
+    : t_(t), store_(RunStore::openForReading(path)) {
+    const std::vector<int64_t> runs = store_.runs();
+    if (runs.empty()) throw InputException({path.toStdString(), 0, 0, {}, "holds no runs"});
+    run_ = runs.back();
+    range_ = store_.timeRange(run_);
+    frameOfRun(store_, run_, t, range_.first); // checks the topology
+    events_ = store_.events(run_, false);
+    if (auto id = store_.metricId("gpu_busy")) {
+        for (int64_t ts : store_.frameTimes(run_, *id)) {
+            std::vector<float> f = store_.frameAt(run_, *id, ts);
+            f.erase(std::remove_if(f.begin(), f.end(), [](float v) { return std::isnan(v); }),
+                    f.end());
+            if (f.empty()) continue;
+            double sum = 0;
+            for (float v : f)
+                sum += v;
+            const size_t lo = f.size() / 20, hi = std::min(f.size() - 1, f.size() * 19 / 20);
+            std::nth_element(f.begin(), f.begin() + long(lo), f.end());
+            const float low = f[lo];
+            std::nth_element(f.begin(), f.begin() + long(hi), f.end());
+            gpuBusy_.tS.push_back(double(ts) / 1e9);
+            gpuBusy_.mean.push_back(sum / double(f.size()));
+            gpuBusy_.low.push_back(low);
+            gpuBusy_.high.push_back(f[hi]);
+        }
+    }
+    for (const char* tier :
+         {"throughput_nic_leaf", "throughput_leaf_spine", "throughput_spine_core"})
+        tiers_.push_back(scalarSeries(store_, run_, tier, "B/s"));
+    stepTime_ = scalarSeries(store_, run_, "step_time", "s");
+    mfu_ = scalarSeries(store_, run_, "mfu", "fraction");
+    storage_ = {"storage throughput", "B/s", {}, {}};
+    if (auto id = store_.metricId("storage_load")) {
+        double capacity = 0;
+        for (const StorageServer& s : t.storage)
+            capacity += s.gbps * 1e9 / 8;
+        for (int64_t ts : store_.frameTimes(run_, *id)) {
+            const std::vector<float> f = store_.frameAt(run_, *id, ts);
+            double sum = 0;
+            for (float v : f)
+                sum += std::isnan(v) ? 0 : v;
+            storage_.tS.push_back(double(ts) / 1e9);
+            storage_.value.push_back(f.empty() ? 0 : sum / double(f.size()) * capacity);
+        }
+    }
+}
+
+TimeSeries RunReplay::gpuHistory(int32_t gpu) const {
+    TimeSeries out{"GPU " + t_.gpuName(gpu) + " busy", "fraction", {}, {}};
+    const auto id = store_.metricId("gpu_busy");
+    if (!id || gpu < 0 || size_t(gpu) >= t_.gpus.size()) return out;
+    for (int64_t ts : store_.frameTimes(run_, *id)) {
+        const std::vector<float> f = store_.frameAt(run_, *id, ts);
+        out.tS.push_back(double(ts) / 1e9);
+        out.value.push_back(size_t(gpu) < f.size() ? double(f[size_t(gpu)]) : std::nan(""));
+    }
+    return out;
+}
+
+} // namespace cs

@@ -1,0 +1,127 @@
+// Replay: a simulated run rendered at two times differs where the data differs; the charts'
+// downsampling keeps extremes; the timeline and charts follow the clock.
+#include "Downsample.h"
+#include "HeadlessRenderer.h"
+#include "ImageCompare.h"
+#include "RunChartsWidget.h"
+#include "RunFrames.h"
+#include "RunReplay.h"
+#include "SimulationRun.h"
+#include "TimelineWidget.h"
+
+#include <QApplication>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+using namespace cs;
+using namespace cs::views;
+
+class TestReplay : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void twoTimesRenderDifferently();
+    void downsamplingKeepsExtremes();
+    void timelineAndChartsFollowTheClock();
+
+private:
+    QTemporaryDir dir_;
+    std::unique_ptr<TopologyDocument> doc_;
+    QString store_;
+};
+
+void TestReplay::initTestCase() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY")) QFAIL("needs an X server: run under xvfb-run");
+    doc_ = openTopology("small-256", {});
+    store_ = dir_.filePath("run.sqlite");
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel.tp = 8, s.parallel.pp = 4, s.parallel.dp = 4; // half the GPUs: the rest have no data
+    s.parallel.batchTokens = 8192.0 * 4 * 4; // 4 micro-batches: a visible pipeline fill and drain
+    s.steps = 4;
+    RunStore store = RunStore::openForWriting(store_);
+    simulateRun(*doc_, s, &store);
+}
+
+void TestReplay::twoTimesRenderDifferently() {
+    const RunReplay replay(store_, doc_->topology());
+    // Pipeline warm-up (stage 0 busy, later stages waiting) against the steady state.
+    const int64_t stepNs = (replay.endNs() - replay.startNs()) / 4;
+    const FrameValues early =
+        frameOfRun(replay.store(), replay.run(), doc_->topology(), stepNs / 20);
+    const int64_t mid = stepNs / 2;
+    const FrameValues steady = frameOfRun(replay.store(), replay.run(), doc_->topology(), mid);
+    int differing = 0;
+    for (size_t g = 0; g < early.gpu.size(); ++g)
+        if (!(early.gpu[g] == steady.gpu[g] ||
+              (std::isnan(early.gpu[g]) && std::isnan(steady.gpu[g]))))
+            ++differing;
+    QVERIFY2(differing > 0, "the data itself should differ between the two times");
+    auto render = [&](const FrameValues& v) {
+        HeadlessRenderer r(480, 270);
+        r.scene().setDocument(doc_.get(), LayoutKind::Fabric);
+        r.scene().setValues(v);
+        r.scene().setColorMode(ColorMode::Value);
+        r.render();
+        return r.grab();
+    };
+    const test::ImageDiff d = test::compareImages(render(early), render(steady), 10);
+    QVERIFY2(d.fractionDiffering > 0.0005, qPrintable(QString::number(d.fractionDiffering)));
+}
+
+void TestReplay::downsamplingKeepsExtremes() {
+    std::vector<double> x(1'000'000), y(1'000'000);
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = double(i), y[i] = std::sin(double(i) * 0.001);
+    y[123457] = 50;  // a spike
+    y[765431] = -50; // and a dip
+    const XY d = downsampleMinMax(x, y, 0, 999999, 400);
+    QVERIFY(d.x.size() <= 800);
+    QCOMPARE(*std::max_element(d.y.begin(), d.y.end()), 50.0);
+    QCOMPARE(*std::min_element(d.y.begin(), d.y.end()), -50.0);
+    QVERIFY(std::is_sorted(d.x.begin(), d.x.end()));
+}
+
+void TestReplay::timelineAndChartsFollowTheClock() {
+    const RunReplay replay(store_, doc_->topology());
+    PlaybackClock clock;
+    clock.setRange(replay.startNs(), replay.endNs());
+    TimelineWidget timeline(&clock);
+    timeline.setEvents(replay.events());
+    RunChartsWidget charts(&clock);
+    charts.resize(500, 700);
+    charts.setReplay(&replay);
+    QVERIFY(charts.plots()[0]->graphCount() >= 3);
+    QVERIFY(charts.plots()[0]->graph(2)->dataCount() > 0); // mean busy
+    charts.showGpu(5);
+    QCOMPARE(charts.plots()[0]->graphCount(), 4);
+    timeline.resize(600, 40);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    // Clicking three quarters along the bar seeks there.
+    TimelineBar* bar = timeline.bar();
+    QTest::mouseClick(bar, Qt::LeftButton, {},
+                      QPoint(6 + (bar->width() - 12) * 3 / 4, bar->height() / 2));
+    const double f =
+        double(clock.nowNs() - clock.startNs()) / double(clock.endNs() - clock.startNs());
+    QVERIFY2(std::fabs(f - 0.75) < 0.02, qPrintable(QString::number(f)));
+    // A click on a chart seeks to the time under the pointer.
+    QCustomPlot* p = charts.plots()[1];
+    charts.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&charts));
+    const double target = double(replay.endNs() - replay.startNs()) / 1e9 / 4;
+    QTest::mouseClick(p, Qt::LeftButton, {},
+                      QPoint(int(p->xAxis->coordToPixel(target)), p->height() / 2));
+    QVERIFY(std::fabs(double(clock.nowNs() - clock.startNs()) / 1e9 - target) <
+            0.02 * target + 0.05);
+}
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    TestReplay t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_replay.moc"

@@ -1,0 +1,175 @@
+#include "RunChartsWidget.h"
+
+#include "Downsample.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+namespace cs::views {
+namespace {
+
+// Okabe-Ito, as in the 3D view.
+const QColor kBlue(0, 114, 178), kOrange(230, 159, 0), kGreen(0, 158, 115), kPurple(204, 121, 167),
+    kVermillion(213, 94, 0), kSky(86, 180, 233);
+
+void setSeries(QCPGraph* g, const std::vector<double>& x, const std::vector<double>& y,
+               double scale, double x0, double x1, int pixels) {
+    std::vector<double> scaled(y.size());
+    for (size_t i = 0; i < y.size(); ++i)
+        scaled[i] = y[i] * scale;
+    const XY d = downsampleMinMax(x, scaled, x0, x1, pixels);
+    g->setData(QVector<double>(d.x.begin(), d.x.end()), QVector<double>(d.y.begin(), d.y.end()),
+               true);
+}
+
+} // namespace
+
+RunChartsWidget::RunChartsWidget(PlaybackClock* clock, QWidget* parent)
+    : QWidget(parent), clock_(clock) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    addPlot(tr("GPU busy"), tr("%"));
+    addPlot(tr("Network throughput per tier"), tr("TB/s"));
+    addPlot(tr("Storage throughput"), tr("GB/s"));
+    addPlot(tr("Step time and MFU"), tr("s"));
+    for (QCustomPlot* p : plots_)
+        layout->addWidget(p, 1);
+    connect(clock_, &PlaybackClock::nowChanged, this, &RunChartsWidget::moveCursor);
+    setMinimumWidth(320);
+}
+
+QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabel) {
+    auto* p = new QCustomPlot(this);
+    p->setMinimumHeight(120);
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(
+        0, 0, new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold)));
+    p->yAxis->setLabel(yLabel);
+    p->xAxis->setLabel(tr("time since start, s"));
+    QFont small = font();
+    small.setPointSize(8);
+    p->legend->setFont(small);
+    p->legend->setVisible(true);
+    p->legend->setBrush(QColor(255, 255, 255, 190));
+    p->legend->setBorderPen(Qt::NoPen);
+    p->legend->setRowSpacing(-3);
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    auto* cursor = new QCPItemStraightLine(p);
+    cursor->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    cursors_ << cursor;
+    // Clicking a chart seeks the clock.
+    connect(p, &QCustomPlot::mousePress, this, [this, p](QMouseEvent* e) {
+        const double s = p->xAxis->pixelToCoord(e->position().x());
+        clock_->seek(clock_->startNs() + int64_t(s * 1e9));
+    });
+    plots_ << p;
+    return p;
+}
+
+void RunChartsWidget::setReplay(const RunReplay* replay) {
+    replay_ = replay;
+    gpu_ = -1;
+    rebuild();
+}
+
+void RunChartsWidget::showGpu(int32_t gpu) {
+    gpu_ = gpu;
+    rebuild();
+}
+
+void RunChartsWidget::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    rebuild(); // downsampling follows the width
+}
+
+void RunChartsWidget::rebuild() {
+    for (QCustomPlot* p : plots_) {
+        p->clearGraphs();
+        p->yAxis2->setVisible(false);
+    }
+    if (!replay_) {
+        for (QCustomPlot* p : plots_)
+            p->replot();
+        return;
+    }
+    const double x1 = double(replay_->endNs() - replay_->startNs()) / 1e9;
+    const int px = std::max(50, width());
+    // GPU busy: band, mean, selected GPU.
+    QCustomPlot* g = plots_[0];
+    const BandSeries& b = replay_->gpuBusy();
+    QCPGraph* low = g->addGraph();
+    QCPGraph* high = g->addGraph();
+    setSeries(low, b.tS, b.low, 100, 0, x1, px);
+    setSeries(high, b.tS, b.high, 100, 0, x1, px);
+    low->setPen(Qt::NoPen);
+    high->setPen(Qt::NoPen);
+    high->setBrush(QColor(kOrange.red(), kOrange.green(), kOrange.blue(), 70));
+    high->setChannelFillGraph(low);
+    high->setName(tr("p5 to p95"));
+    g->legend->removeItem(g->legend->itemCount() - 2); // the band's lower edge needs no entry
+    QCPGraph* mean = g->addGraph();
+    setSeries(mean, b.tS, b.mean, 100, 0, x1, px);
+    mean->setPen(QPen(kVermillion, 2));
+    mean->setName(tr("mean"));
+    if (gpu_ >= 0) {
+        const TimeSeries one = replay_->gpuHistory(gpu_);
+        QCPGraph* sel = g->addGraph();
+        setSeries(sel, one.tS, one.value, 100, 0, x1, px);
+        sel->setPen(QPen(kBlue, 1.5));
+        sel->setName(QString::fromStdString(replay_->topology().gpuName(gpu_)));
+    }
+    g->yAxis->setRange(0, 140); // headroom for the legend
+    // Throughput per tier, TB/s.
+    const QColor tierColours[3] = {kGreen, kBlue, kPurple};
+    const char* tierNames[3] = {"NIC - rack switch", "rack - pod switch", "pod - core switch"};
+    for (size_t k = 0; k < replay_->tierThroughput().size() && k < 3; ++k) {
+        const TimeSeries& s = replay_->tierThroughput()[k];
+        QCPGraph* t = plots_[1]->addGraph();
+        setSeries(t, s.tS, s.value, 1e-12, 0, x1, px);
+        t->setPen(QPen(tierColours[k], 1.5));
+        t->setName(tr(tierNames[k]));
+    }
+    plots_[1]->rescaleAxes();
+    QCPGraph* st = plots_[2]->addGraph();
+    setSeries(st, replay_->storageThroughput().tS, replay_->storageThroughput().value, 1e-9, 0, x1,
+              px);
+    st->setPen(QPen(kSky, 1.5));
+    st->setName(tr("Tectonic + Hammerspace"));
+    plots_[2]->rescaleAxes();
+    QCustomPlot* sm = plots_[3];
+    QCPGraph* step = sm->addGraph();
+    setSeries(step, replay_->stepTime().tS, replay_->stepTime().value, 1, 0, x1, px);
+    step->setPen(QPen(kBlue, 1.5));
+    step->setName(tr("step time (s)"));
+    sm->yAxis2->setVisible(true);
+    sm->yAxis2->setLabel("MFU %");
+    QCPGraph* mfu = sm->addGraph(sm->xAxis, sm->yAxis2);
+    setSeries(mfu, replay_->mfu().tS, replay_->mfu().value, 100, 0, x1, px);
+    mfu->setPen(QPen(kOrange, 1.5));
+    mfu->setName(tr("MFU (%)"));
+    sm->rescaleAxes();
+    for (QCustomPlot* p : plots_) {
+        p->xAxis->setRange(0, std::max(1e-9, x1));
+        if (p == g) continue;
+        // Rates and times start at zero; leave headroom above the data for the legend.
+        const double top = std::max(p->yAxis->range().upper, 1e-9);
+        p->yAxis->setRange(0, top * 1.35);
+        if (p->yAxis2->visible())
+            p->yAxis2->setRange(0, std::max(p->yAxis2->range().upper, 1e-9) * 1.35);
+    }
+    moveCursor();
+}
+
+void RunChartsWidget::moveCursor() {
+    const double s = double(clock_->nowNs() - clock_->startNs()) / 1e9;
+    for (QCPItemStraightLine* c : cursors_) {
+        c->point1->setCoords(s, 0);
+        c->point2->setCoords(s, 1);
+    }
+    for (QCustomPlot* p : plots_)
+        p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace cs::views

@@ -1,0 +1,121 @@
+#include "TimelineWidget.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QStyle>
+#include <QToolButton>
+
+namespace cs::views {
+
+TimelineBar::TimelineBar(PlaybackClock* clock, QWidget* parent) : QWidget(parent), clock_(clock) {
+    setMinimumHeight(30);
+    setCursor(Qt::PointingHandCursor);
+    connect(clock_, &PlaybackClock::nowChanged, this, qOverload<>(&QWidget::update));
+    connect(clock_, &PlaybackClock::stateChanged, this, qOverload<>(&QWidget::update));
+}
+
+void TimelineBar::setEvents(std::vector<RunStore::Event> events) {
+    events_ = std::move(events);
+    update();
+}
+
+int TimelineBar::xOf(int64_t ts) const {
+    const int64_t span = std::max<int64_t>(1, clock_->endNs() - clock_->startNs());
+    return 6 + int(double(ts - clock_->startNs()) / double(span) * (width() - 12));
+}
+
+void TimelineBar::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const int mid = height() / 2;
+    p.setPen(Qt::NoPen);
+    p.setBrush(palette().mid());
+    p.drawRoundedRect(QRect(6, mid - 3, width() - 12, 6), 3, 3);
+    p.setBrush(palette().highlight());
+    p.drawRoundedRect(QRect(6, mid - 3, xOf(clock_->nowNs()) - 6, 6), 3, 3);
+    // Event markers; Okabe-Ito colours as in the 3D view.
+    for (const RunStore::Event& e : events_) {
+        QColor c(0, 114, 178); // checkpoint: blue
+        if (e.kind == "failure")
+            c = QColor(213, 94, 0);
+        else if (e.kind == "restart")
+            c = QColor(0, 158, 115);
+        else if (e.kind == "maintenance")
+            c = QColor(204, 121, 167);
+        p.setPen(QPen(c, 1));
+        const int x = xOf(e.tsNs);
+        p.drawLine(x, e.kind == "checkpoint" ? mid + 5 : 2, x,
+                   e.kind == "checkpoint" ? height() - 2 : mid - 5);
+    }
+    p.setPen(QPen(palette().text().color(), 2));
+    const int x = xOf(clock_->nowNs());
+    p.drawLine(x, 1, x, height() - 1);
+}
+
+void TimelineBar::seekTo(int x) {
+    const double f = std::clamp(double(x - 6) / std::max(1, width() - 12), 0.0, 1.0);
+    clock_->seek(clock_->startNs() + int64_t(f * double(clock_->endNs() - clock_->startNs())));
+}
+
+void TimelineBar::mousePressEvent(QMouseEvent* e) {
+    seekTo(int(e->position().x()));
+}
+void TimelineBar::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() & Qt::LeftButton) seekTo(int(e->position().x()));
+}
+
+QString TimelineWidget::formatTime(int64_t ns) {
+    const double s = double(ns) / 1e9;
+    if (s < 120) return QString::number(s, 'f', 2) + " s";
+    const auto total = int64_t(s);
+    const int64_t d = total / 86400, h = total / 3600 % 24, m = total / 60 % 60, sec = total % 60;
+    return (d > 0 ? QStringLiteral("%1d ").arg(d) : QString()) + QStringLiteral("%1:%2:%3")
+                                                                     .arg(h, 2, 10, QChar('0'))
+                                                                     .arg(m, 2, 10, QChar('0'))
+                                                                     .arg(sec, 2, 10, QChar('0'));
+}
+
+TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)
+    : QWidget(parent), clock_(clock), play_(new QToolButton), time_(new QLabel), rate_(new QLabel),
+      loop_(new QCheckBox(tr("Loop"))), bar_(new TimelineBar(clock)) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    play_->setToolTip(tr("Play / pause (Space)"));
+    auto* slower = new QToolButton;
+    slower->setText("-");
+    slower->setToolTip(tr("Slower (-)"));
+    auto* faster = new QToolButton;
+    faster->setText("+");
+    faster->setToolTip(tr("Faster (+)"));
+    time_->setMinimumWidth(110);
+    time_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    rate_->setMinimumWidth(44);
+    layout->addWidget(play_);
+    layout->addWidget(slower);
+    layout->addWidget(rate_);
+    layout->addWidget(faster);
+    layout->addWidget(loop_);
+    layout->addWidget(bar_, 1);
+    layout->addWidget(time_);
+    connect(play_, &QToolButton::clicked, clock_, &PlaybackClock::togglePlay);
+    connect(slower, &QToolButton::clicked, clock_, &PlaybackClock::slower);
+    connect(faster, &QToolButton::clicked, clock_, &PlaybackClock::faster);
+    connect(loop_, &QCheckBox::toggled, clock_, &PlaybackClock::setLoop);
+    connect(clock_, &PlaybackClock::nowChanged, this, &TimelineWidget::refresh);
+    connect(clock_, &PlaybackClock::stateChanged, this, &TimelineWidget::refresh);
+    refresh();
+}
+
+void TimelineWidget::refresh() {
+    play_->setIcon(
+        style()->standardIcon(clock_->playing() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    rate_->setText(QStringLiteral("%1x").arg(clock_->rate()));
+    time_->setText(formatTime(clock_->nowNs() - clock_->startNs()) + " / " +
+                   formatTime(clock_->endNs() - clock_->startNs()));
+    loop_->setChecked(clock_->loop());
+}
+
+} // namespace cs::views

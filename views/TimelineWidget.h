@@ -1,0 +1,53 @@
+#pragma once
+// The time slider of a replay: play / pause, speed, loop, the current time, and a bar with
+// the run's events as markers (failures red, checkpoints blue, restarts green). Clicking or
+// dragging on the bar seeks. It only asks the PlaybackClock to change.
+#include "PlaybackClock.h"
+#include "RunStore.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QToolButton;
+
+namespace cs::views {
+
+class TimelineBar : public QWidget {
+    Q_OBJECT
+public:
+    TimelineBar(PlaybackClock* clock, QWidget* parent = nullptr);
+    void setEvents(std::vector<RunStore::Event> events);
+    QSize sizeHint() const override { return {400, 34}; }
+    int xOf(int64_t tsNs) const;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+
+private:
+    void seekTo(int x);
+    PlaybackClock* clock_;
+    std::vector<RunStore::Event> events_;
+};
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    TimelineWidget(PlaybackClock* clock, QWidget* parent = nullptr);
+    TimelineBar* bar() const { return bar_; }
+    void setEvents(std::vector<RunStore::Event> events) { bar_->setEvents(std::move(events)); }
+    static QString formatTime(int64_t ns);
+
+private:
+    void refresh();
+    PlaybackClock* clock_;
+    QToolButton* play_;
+    QLabel* time_;
+    QLabel* rate_;
+    QCheckBox* loop_;
+    TimelineBar* bar_;
+};
+
+} // namespace cs::views
