@@ -37,8 +37,9 @@ void printUsage(FILE* out) {
 } // namespace
 
 bool isCommand(const QString& a) {
-    return a == "stats" || a == "export" || a == "render" || a == "simulate" || a == "presets" ||
-           a == "help" || a == "--help" || a == "-h" || a == "--version";
+    return a == "stats" || a == "export" || a == "render" || a == "simulate" || a == "import" ||
+           a == "generate-telemetry" || a == "presets" || a == "help" || a == "--help" ||
+           a == "-h" || a == "--version";
 }
 
 int presetsCommand(const QStringList& args) {
@@ -55,6 +56,8 @@ int runCommand(const QStringList& args) {
         if (cmd == "export") return exportCommand(args);
         if (cmd == "render") return renderCommand(args);
         if (cmd == "simulate") return simulateCommand(args);
+        if (cmd == "import") return importCommand(args);
+        if (cmd == "generate-telemetry") return generateTelemetryCommand(args);
         if (cmd == "presets") return presetsCommand(args);
         if (cmd == "--version") {
             std::printf("clusterscope %s\n", qPrintable(QCoreApplication::applicationVersion()));

@@ -16,6 +16,8 @@ int statsCommand(const QStringList& args);
 int exportCommand(const QStringList& args);
 int renderCommand(const QStringList& args);
 int simulateCommand(const QStringList& args);
+int importCommand(const QStringList& args);
+int generateTelemetryCommand(const QStringList& args);
 int presetsCommand(const QStringList& args);
 
 } // namespace cs::app

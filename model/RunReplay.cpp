@@ -72,10 +72,9 @@ TimeSeries RunReplay::gpuHistory(int32_t gpu) const {
     TimeSeries out{"GPU " + t_.gpuName(gpu) + " busy", "fraction", {}, {}};
     const auto id = store_.metricId("gpu_busy");
     if (!id || gpu < 0 || size_t(gpu) >= t_.gpus.size()) return out;
-    for (int64_t ts : store_.frameTimes(run_, *id)) {
-        const std::vector<float> f = store_.frameAt(run_, *id, ts);
+    for (const auto& [ts, v] : store_.entityHistory(run_, *id, gpu, range_.first, range_.second)) {
         out.tS.push_back(double(ts) / 1e9);
-        out.value.push_back(size_t(gpu) < f.size() ? double(f[size_t(gpu)]) : std::nan(""));
+        out.value.push_back(v);
     }
     return out;
 }

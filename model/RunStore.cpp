@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 namespace cs {
@@ -29,6 +31,10 @@ CREATE TABLE IF NOT EXISTS scalars(run INTEGER NOT NULL, metric INTEGER NOT NULL
 CREATE TABLE IF NOT EXISTS events(run INTEGER NOT NULL, ts_ns INTEGER NOT NULL, kind TEXT NOT NULL, entity_kind TEXT NOT NULL,
   entity INTEGER NOT NULL, detail TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_by_time ON events(run, ts_ns);
+CREATE TABLE IF NOT EXISTS history_ts(run INTEGER NOT NULL, metric INTEGER NOT NULL, chunk INTEGER NOT NULL,
+  first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL, ts BLOB NOT NULL, PRIMARY KEY(run, metric, chunk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history(run INTEGER NOT NULL, metric INTEGER NOT NULL, entity INTEGER NOT NULL, chunk INTEGER NOT NULL,
+  vals BLOB NOT NULL, PRIMARY KEY(run, metric, entity, chunk)) WITHOUT ROWID;
 )sql";
 
 } // namespace
@@ -44,10 +50,12 @@ RunStore& RunStore::operator=(RunStore&& o) noexcept {
     std::swap(db_, o.db_);
     std::swap(path_, o.path_);
     std::swap(inTransaction_, o.inTransaction_);
+    std::swap(cache_, o.cache_);
     return *this;
 }
 
 RunStore::~RunStore() {
+    finalizeCached();
     if (!db_) return;
     if (inTransaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(db_);
@@ -65,6 +73,23 @@ void RunStore::exec(const char* sql) const {
         sqlite3_free(err);
         throw InputException({path_, 0, 0, {}, msg});
     }
+}
+
+sqlite3_stmt* RunStore::cached(const char* sql) const {
+    for (auto& [key, stmt] : cache_)
+        if (key == sql) {
+            sqlite3_reset(stmt);
+            sqlite3_clear_bindings(stmt);
+            return stmt;
+        }
+    cache_.emplace_back(sql, prepare(sql));
+    return cache_.back().second;
+}
+
+void RunStore::finalizeCached() {
+    for (auto& [key, stmt] : cache_)
+        sqlite3_finalize(stmt);
+    cache_.clear();
 }
 
 sqlite3_stmt* RunStore::prepare(const char* sql) const {
@@ -123,7 +148,9 @@ RunStore RunStore::openForWriting(const QString& qpath) {
     sqlite3* db = openDb(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     RunStore store(db, path);
     checkIdentity(store, db, path, true);
-    store.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    // 64 KiB pages: a frame of 250k links is a 1 MB blob, read in 16 pages rather than 250.
+    store.exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA "
+               "mmap_size=1073741824;");
     store.exec(kSchema);
     store.exec(("PRAGMA application_id=" + std::to_string(kApplicationId) +
                 "; PRAGMA user_version=" + std::to_string(kRunStoreSchemaVersion) + ";")
@@ -137,12 +164,17 @@ RunStore RunStore::openForReading(const QString& qpath) {
     sqlite3* db = openDb(path, SQLITE_OPEN_READONLY);
     RunStore store(db, path);
     checkIdentity(store, db, path, false);
+    store.exec("PRAGMA mmap_size=1073741824;"); // frames are read straight from the mapped file
     return store;
 }
 
 void RunStore::begin() {
     exec("BEGIN IMMEDIATE");
     inTransaction_ = true;
+}
+
+void RunStore::checkpoint() {
+    exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 void RunStore::commit() {
@@ -199,12 +231,13 @@ void RunStore::addFrame(int64_t run, int64_t metric, int64_t tsNs,
 }
 
 void RunStore::addScalar(int64_t run, int64_t metric, int64_t tsNs, double value) {
-    Stmt s(prepare("INSERT OR REPLACE INTO scalars VALUES(?,?,?,?)"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, metric);
-    sqlite3_bind_int64(s.get(), 3, tsNs);
-    sqlite3_bind_double(s.get(), 4, value);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot add a value");
+    sqlite3_stmt* s = cached("INSERT OR REPLACE INTO scalars VALUES(?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int64(s, 3, tsNs);
+    sqlite3_bind_double(s, 4, value);
+    if (sqlite3_step(s) != SQLITE_DONE) fail("cannot add a value");
+    sqlite3_reset(s);
 }
 
 void RunStore::addEvent(int64_t run, int64_t tsNs, const std::string& kind,
@@ -301,6 +334,96 @@ std::pair<int64_t, int64_t> RunStore::timeRange(int64_t run) const {
     sqlite3_bind_int64(s.get(), 1, run);
     if (sqlite3_step(s.get()) != SQLITE_ROW) return {0, 0};
     return {sqlite3_column_int64(s.get(), 0), sqlite3_column_int64(s.get(), 1)};
+}
+
+namespace {
+constexpr size_t kHistoryChunk = 256; // frames per chunk: one hour at 1 Hz is 15 rows
+}
+
+void RunStore::buildHistory(int64_t run) {
+    Stmt metrics(prepare("SELECT DISTINCT metric FROM frames WHERE run=?"));
+    sqlite3_bind_int64(metrics.get(), 1, run);
+    std::vector<int64_t> ids;
+    while (sqlite3_step(metrics.get()) == SQLITE_ROW)
+        ids.push_back(sqlite3_column_int64(metrics.get(), 0));
+    Stmt read(prepare("SELECT ts_ns, vals FROM frames WHERE run=? AND metric=? ORDER BY ts_ns"));
+    Stmt putTs(prepare("INSERT OR REPLACE INTO history_ts VALUES(?,?,?,?,?,?)"));
+    Stmt putVals(prepare("INSERT OR REPLACE INTO history VALUES(?,?,?,?,?)"));
+    for (int64_t metric : ids) {
+        sqlite3_reset(read.get());
+        sqlite3_bind_int64(read.get(), 1, run);
+        sqlite3_bind_int64(read.get(), 2, metric);
+        std::vector<int64_t> ts;
+        std::vector<std::vector<float>> frames;
+        int64_t chunk = 0;
+        auto flush = [&] {
+            if (ts.empty()) return;
+            sqlite3_reset(putTs.get());
+            sqlite3_bind_int64(putTs.get(), 1, run);
+            sqlite3_bind_int64(putTs.get(), 2, metric);
+            sqlite3_bind_int64(putTs.get(), 3, chunk);
+            sqlite3_bind_int64(putTs.get(), 4, ts.front());
+            sqlite3_bind_int64(putTs.get(), 5, ts.back());
+            sqlite3_bind_blob(putTs.get(), 6, ts.data(), int(ts.size() * sizeof(int64_t)),
+                              SQLITE_TRANSIENT);
+            if (sqlite3_step(putTs.get()) != SQLITE_DONE) fail("cannot write history");
+            size_t entities = 0;
+            for (const auto& f : frames)
+                entities = std::max(entities, f.size());
+            std::vector<float> column(ts.size());
+            for (size_t e = 0; e < entities; ++e) {
+                for (size_t k = 0; k < frames.size(); ++k)
+                    column[k] = e < frames[k].size() ? frames[k][e]
+                                                     : std::numeric_limits<float>::quiet_NaN();
+                sqlite3_reset(putVals.get());
+                sqlite3_bind_int64(putVals.get(), 1, run);
+                sqlite3_bind_int64(putVals.get(), 2, metric);
+                sqlite3_bind_int64(putVals.get(), 3, int64_t(e));
+                sqlite3_bind_int64(putVals.get(), 4, chunk);
+                sqlite3_bind_blob(putVals.get(), 5, column.data(),
+                                  int(column.size() * sizeof(float)), SQLITE_TRANSIENT);
+                if (sqlite3_step(putVals.get()) != SQLITE_DONE) fail("cannot write history");
+            }
+            ts.clear();
+            frames.clear();
+            ++chunk;
+        };
+        while (sqlite3_step(read.get()) == SQLITE_ROW) {
+            ts.push_back(sqlite3_column_int64(read.get(), 0));
+            const int bytes = sqlite3_column_bytes(read.get(), 1);
+            std::vector<float> f(size_t(bytes) / sizeof(float));
+            if (bytes > 0)
+                std::memcpy(f.data(), sqlite3_column_blob(read.get(), 1), f.size() * sizeof(float));
+            frames.push_back(std::move(f));
+            if (ts.size() == kHistoryChunk) flush();
+        }
+        flush();
+    }
+}
+
+std::vector<std::pair<int64_t, float>> RunStore::entityHistory(int64_t run, int64_t metric,
+                                                               int64_t entity, int64_t fromNs,
+                                                               int64_t toNs) const {
+    std::vector<std::pair<int64_t, float>> out;
+    Stmt s(prepare("SELECT t.ts, h.vals FROM history_ts t JOIN history h ON h.run=t.run AND "
+                   "h.metric=t.metric AND "
+                   "h.chunk=t.chunk AND h.entity=? WHERE t.run=? AND t.metric=? AND t.last_ns>=? "
+                   "AND t.first_ns<=? "
+                   "ORDER BY t.chunk"));
+    sqlite3_bind_int64(s.get(), 1, entity);
+    sqlite3_bind_int64(s.get(), 2, run);
+    sqlite3_bind_int64(s.get(), 3, metric);
+    sqlite3_bind_int64(s.get(), 4, fromNs);
+    sqlite3_bind_int64(s.get(), 5, toNs);
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        const auto* ts = static_cast<const int64_t*>(sqlite3_column_blob(s.get(), 0));
+        const auto* vals = static_cast<const float*>(sqlite3_column_blob(s.get(), 1));
+        const size_t n = std::min(size_t(sqlite3_column_bytes(s.get(), 0)) / sizeof(int64_t),
+                                  size_t(sqlite3_column_bytes(s.get(), 1)) / sizeof(float));
+        for (size_t i = 0; i < n; ++i)
+            if (ts[i] >= fromNs && ts[i] <= toNs) out.emplace_back(ts[i], vals[i]);
+    }
+    return out;
 }
 
 } // namespace cs

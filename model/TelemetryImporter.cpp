@@ -1,0 +1,375 @@
+#include "TelemetryImporter.h"
+
+#include "EntitySearch.h"
+#include "JsonObjectReader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+namespace cs {
+
+bool isDcgmSentinel(double v) {
+    return v >= 9223372036854775792.0 || v == 140737488355328.0;
+}
+
+std::vector<std::pair<int64_t, double>>
+countersToRates(const std::vector<std::pair<int64_t, double>>& s) {
+    std::vector<std::pair<int64_t, double>> out;
+    for (size_t i = 1; i < s.size(); ++i) {
+        const double dt = double(s[i].first - s[i - 1].first) / 1e9;
+        if (dt <= 0 || std::isnan(s[i].second) || std::isnan(s[i - 1].second)) continue;
+        double d = s[i].second - s[i - 1].second;
+        if (d < 0) {
+            const double prev = s[i - 1].second;
+            d = (prev < 4294967296.0 && prev >= 2147483648.0)
+                    ? 4294967296.0 - prev + s[i].second // 32-bit wrap
+                    : s[i].second;                      // reset to 0
+        }
+        out.emplace_back(s[i].first, d / dt);
+    }
+    return out;
+}
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+struct Series {
+    std::string metric;
+    Labels labels;
+    std::vector<std::pair<int64_t, double>> samples;
+};
+
+std::string label(const Labels& l, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        for (const auto& [k, v] : l)
+            if (k == n) return v;
+    return {};
+}
+
+std::string stripPort(std::string s) {
+    const size_t colon = s.rfind(':');
+    if (colon != std::string::npos &&
+        s.find_first_not_of("0123456789", colon + 1) == std::string::npos)
+        s.resize(colon);
+    return s;
+}
+
+int trailingNumber(const std::string& s) {
+    size_t i = s.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])))
+        --i;
+    if (i == s.size() || s.size() - i > 6) return -1;
+    return std::stoi(s.substr(i));
+}
+
+// Where a series lands: a store metric and an entity index of its kind.
+struct Target {
+    std::string metric; // store metric name
+    EntityKind kind = EntityKind::Gpu;
+    int32_t index = kNone;
+    double scale = 1;
+    bool counter = false;
+};
+
+class Mapper {
+public:
+    Mapper(const TopologyDocument& doc, const QString& mapFile) : doc_(doc) {
+        if (mapFile.isEmpty()) return;
+        QFile f(mapFile);
+        if (!f.open(QIODevice::ReadOnly))
+            throw InputException(
+                {mapFile.toStdString(), 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
+        const QByteArray text = f.read(16 * 1024 * 1024);
+        QJsonParseError err;
+        const QJsonDocument d = QJsonDocument::fromJson(text, &err);
+        if (err.error != QJsonParseError::NoError) {
+            const TextPosition p = positionOfOffset(text, err.offset);
+            throw InputException({mapFile.toStdString(),
+                                  p.line,
+                                  p.column,
+                                  {},
+                                  "not valid JSON: " + err.errorString().toStdString()});
+        }
+        const QJsonObject names = d.object().value("names").toObject();
+        if (names.isEmpty())
+            throw InputException({mapFile.toStdString(), 1, 1, "names",
+                                  "expected {\"names\": {\"telemetry name\": \"topology id\"}}"});
+        for (auto it = names.begin(); it != names.end(); ++it) {
+            if (!it.value().isString()) {
+                const TextPosition p =
+                    locateJsonPath(text, JsonPath().child("names").child(it.key().toStdString()));
+                throw InputException({mapFile.toStdString(), p.line, p.column,
+                                      "names." + it.key().toStdString(),
+                                      "expected a topology id (a string)"});
+            }
+            rename_[it.key().toStdString()] = it.value().toString().toStdString();
+        }
+    }
+
+    std::optional<Endpoint> entity(std::string name, EntityKind kind) {
+        name = stripPort(name);
+        if (auto it = rename_.find(name); it != rename_.end()) name = it->second;
+        const auto key = std::to_string(int(kind)) + "/" + name;
+        if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+        std::optional<Endpoint> e = findEntity(doc_, name);
+        if (e && e->kind != kind) e.reset();
+        cache_[key] = e;
+        return e;
+    }
+
+    std::optional<Target> map(const Series& s, bool declaredCounter) {
+        const Topology& t = doc_.topology();
+        const std::string& m = s.metric;
+        const bool counter =
+            declaredCounter || (m.size() > 6 && m.compare(m.size() - 6, 6, "_total") == 0) ||
+            m == "ifHCInOctets" || m == "ifHCOutOctets" ||
+            m.find("in_octets") != std::string::npos || m.find("out_octets") != std::string::npos;
+        if (m.rfind("DCGM_FI_", 0) == 0) {
+            const auto host = entity(
+                label(s.labels, {"Hostname", "hostname", "instance", "entity"}), EntityKind::Host);
+            const std::string gpu = label(s.labels, {"gpu", "GPU", "index"});
+            if (!host || gpu.empty() || gpu.find_first_not_of("0123456789") != std::string::npos ||
+                gpu.size() > 3)
+                return std::nullopt;
+            const Host& h = t.hosts[size_t(host->index)];
+            const int local = std::stoi(gpu);
+            if (local >= h.gpuCount) return std::nullopt;
+            return Target{m, EntityKind::Gpu, h.firstGpu + local, 1, counter};
+        }
+        if (m.rfind("node_infiniband_port_data_", 0) == 0 || m.rfind("node_network_", 0) == 0) {
+            const auto host = entity(
+                label(s.labels, {"instance", "hostname", "Hostname", "entity"}), EntityKind::Host);
+            const int dev = trailingNumber(label(s.labels, {"device"}));
+            if (!host || dev < 0) return std::nullopt;
+            const auto nic =
+                doc_.index().find(t.hosts[size_t(host->index)].name + ".be" + std::to_string(dev));
+            if (!nic) return std::nullopt;
+            for (int32_t l : doc_.index().linksOf(*nic)) // the NIC's cable to its rack switch
+                if (t.links[size_t(l)].medium != LinkMedium::Pcie)
+                    return Target{"link_bytes_per_s", EntityKind::Link, l, 1, counter};
+            return std::nullopt;
+        }
+        if (m == "ifHCInOctets" || m == "ifHCOutOctets" ||
+            m.find("in_octets") != std::string::npos || m.find("out_octets") != std::string::npos) {
+            const auto sw =
+                entity(label(s.labels, {"instance", "target", "device", "switch", "entity"}),
+                       EntityKind::Switch);
+            const int port =
+                trailingNumber(label(s.labels, {"ifName", "name", "interface", "port"}));
+            if (!sw || port < 0) return std::nullopt;
+            for (int32_t l : doc_.index().linksOf(*sw)) {
+                const Link& k = t.links[size_t(l)];
+                if ((k.a == *sw && k.portA == port) || (k.b == *sw && k.portB == port))
+                    return Target{"link_bytes_per_s", EntityKind::Link, l, 1, counter};
+            }
+            return std::nullopt;
+        }
+        return std::nullopt;
+    }
+
+private:
+    const TopologyDocument& doc_;
+    std::unordered_map<std::string, std::string> rename_;
+    std::unordered_map<std::string, std::optional<Endpoint>> cache_;
+};
+
+std::string seriesKey(const RawSample& s) {
+    std::string k = s.metric;
+    for (const auto& [a, b] : s.labels)
+        k += '\x1f' + a + '=' + b;
+    return k;
+}
+
+size_t entityCount(const Topology& t, EntityKind k) {
+    return k == EntityKind::Link ? t.links.size() : t.count(k);
+}
+
+} // namespace
+
+ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& files,
+                             const ImportOptions& options, RunStore& store) {
+    ImportReport report;
+    std::unordered_map<std::string, Series> series;
+    std::vector<std::string> counterTypes;
+    std::vector<RejectedLine> rejected;
+    const int64_t fileTimeNs = 0;
+    for (const QString& path : files) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            throw InputException(
+                {path.toStdString(), 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
+        if (f.size() > 4LL * 1024 * 1024 * 1024)
+            throw InputException({path.toStdString(), 0, 0, {}, "larger than 4 GiB; split it"});
+        const QByteArray text = f.readAll();
+        const TelemetryFormat format = options.format == TelemetryFormat::Auto
+                                           ? detectFormat(text.left(65536))
+                                           : options.format;
+        const std::string name = path.toStdString();
+        auto add = [&](RawSample&& s) {
+            if (!s.hasTimestamp) s.tsNs = fileTimeNs; // an untimed scrape: one instant
+            ++report.samples;
+            auto& ser = series[seriesKey(s)];
+            if (ser.metric.empty()) ser.metric = s.metric, ser.labels = s.labels;
+            ser.samples.emplace_back(s.tsNs, isDcgmSentinel(s.value) ? std::nan("") : s.value);
+        };
+        switch (format) {
+        case TelemetryFormat::PromJson:
+            parsePromJson(text, name, options.limits, add, rejected);
+            break;
+        case TelemetryFormat::Csv:
+            parseLongCsv(text, name, options.limits, add, rejected);
+            break;
+        default:
+            parseExposition(text, format == TelemetryFormat::OpenMetrics, name, options.limits, add,
+                            rejected, counterTypes);
+        }
+    }
+    report.rejectedCount = (long long)rejected.size();
+    rejected.resize(std::min<size_t>(rejected.size(), 100));
+    report.rejected = rejected;
+    report.series = (long long)series.size();
+    if (series.empty())
+        throw InputException({files.value(0).toStdString(), 0, 0, {}, "no samples to import"});
+
+    Mapper mapper(doc, options.mapFile);
+    const Topology& t = doc.topology();
+    std::sort(counterTypes.begin(), counterTypes.end());
+    struct Mapped {
+        Target target;
+        std::vector<std::pair<int64_t, double>> values;
+    };
+    std::vector<Mapped> mapped;
+    report.firstNs = std::numeric_limits<int64_t>::max();
+    report.lastNs = std::numeric_limits<int64_t>::min();
+    std::vector<int64_t> deltas;
+    for (auto& [key, s] : series) {
+        std::sort(s.samples.begin(), s.samples.end());
+        for (const auto& [ts, v] : s.samples) {
+            report.firstNs = std::min(report.firstNs, ts);
+            report.lastNs = std::max(report.lastNs, ts);
+            if (std::isnan(v)) ++report.missingValues;
+        }
+        for (size_t i = 1; i < s.samples.size() && deltas.size() < 100000; ++i)
+            if (s.samples[i].first > s.samples[i - 1].first)
+                deltas.push_back(s.samples[i].first - s.samples[i - 1].first);
+        const bool declared =
+            std::binary_search(counterTypes.begin(), counterTypes.end(), s.metric);
+        std::optional<Target> target = mapper.map(s, declared);
+        if (!target) {
+            ++report.unmappedSeries;
+            ++report.unmappedByMetric[s.metric];
+            continue;
+        }
+        ++report.mappedSeries;
+        mapped.push_back({*target, target->counter ? countersToRates(s.samples) : s.samples});
+    }
+    std::nth_element(deltas.begin(), deltas.begin() + long(deltas.size() / 2), deltas.end());
+    report.tickNs = options.tickNs > 0 ? options.tickNs
+                    : deltas.empty()   ? 15'000'000'000LL
+                                       : deltas[deltas.size() / 2];
+
+    // Frames: per store metric, per tick, one value per entity (NaN where nothing reported).
+    std::map<std::string, std::pair<EntityKind, std::map<int64_t, std::vector<float>>>> frames;
+    auto put = [&](const std::string& metric, EntityKind kind, int32_t index, int64_t ts, double v,
+                   bool keepMax) {
+        auto& [k, ticks] = frames[metric];
+        k = kind;
+        const int64_t tick = (ts - report.firstNs) / report.tickNs * report.tickNs;
+        auto& frame = ticks[tick];
+        if (frame.empty()) frame.assign(entityCount(t, kind), kNaN);
+        float& slot = frame[size_t(index)];
+        slot = (keepMax && !std::isnan(slot)) ? std::max(slot, float(v)) : float(v);
+    };
+    bool haveUtil = false;
+    for (const Mapped& m : mapped)
+        haveUtil |= m.target.metric == "DCGM_FI_DEV_GPU_UTIL";
+    for (const Mapped& m : mapped) {
+        const bool link = m.target.kind == EntityKind::Link;
+        for (const auto& [ts, v] : m.values) {
+            if (std::isnan(v)) continue;
+            put(m.target.metric, m.target.kind, m.target.index, ts, v,
+                link); // tx and rx: the busier direction
+            // The views' GPU busy fraction: DCGM utilisation in percent, or engine activity.
+            if (m.target.metric == "DCGM_FI_DEV_GPU_UTIL")
+                put("gpu_busy", EntityKind::Gpu, m.target.index, ts, v / 100, false);
+            if (!haveUtil && m.target.metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE")
+                put("gpu_busy", EntityKind::Gpu, m.target.index, ts, v, false);
+        }
+    }
+
+    store.begin();
+    QStringList names;
+    for (const QString& f : files)
+        names << QFileInfo(f).fileName();
+    const QJsonObject params{{"files", QJsonArray::fromStringList(names)},
+                             {"startNs", QString::number(report.firstNs)},
+                             {"tickNs", double(report.tickNs)}};
+    report.run = store.addRun("recorded", names.join(", ").toStdString(), t.name,
+                              QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString());
+    for (const auto& [metric, kt] : frames) {
+        const auto& [kind, ticks] = kt;
+        const std::string unit = metric == "link_bytes_per_s" ? "B/s"
+                                 : metric == "gpu_busy"       ? "fraction"
+                                                              : "";
+        const int64_t id = store.metric({metric, unit, "gauge", std::string(toString(kind))});
+        for (const auto& [tick, values] : ticks) {
+            store.addFrame(report.run, id, tick, values);
+            ++report.frames;
+        }
+    }
+    store.buildHistory(report.run);
+    store.finishRun(report.run, report.lastNs - report.firstNs + report.tickNs,
+                    QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact).toStdString());
+    store.commit();
+    return report;
+}
+
+QJsonObject ImportReport::toJson() const {
+    QJsonObject unmapped;
+    for (const auto& [m, n] : unmappedByMetric)
+        unmapped.insert(QString::fromStdString(m), double(n));
+    QJsonArray rej;
+    for (const RejectedLine& r : rejected)
+        rej.append(QJsonObject{{"file", QString::fromStdString(r.file)},
+                               {"line", double(r.line)},
+                               {"reason", QString::fromStdString(r.reason)}});
+    return QJsonObject{{"run", double(run)},
+                       {"samples", double(samples)},
+                       {"series", double(series)},
+                       {"mappedSeries", double(mappedSeries)},
+                       {"unmappedSeries", double(unmappedSeries)},
+                       {"unmappedByMetric", unmapped},
+                       {"missingValues", double(missingValues)},
+                       {"frames", double(frames)},
+                       {"firstNs", QString::number(firstNs)},
+                       {"lastNs", QString::number(lastNs)},
+                       {"tickNs", double(tickNs)},
+                       {"rejectedLines", double(rejectedCount)},
+                       {"rejected", rej}};
+}
+
+std::string ImportReport::toText() const {
+    std::string s = "samples " + std::to_string(samples) + ", series " + std::to_string(series) +
+                    " (" + std::to_string(mappedSeries) + " mapped, " +
+                    std::to_string(unmappedSeries) + " unmapped), frames " +
+                    std::to_string(frames) + ", missing values " + std::to_string(missingValues) +
+                    "\n";
+    s += "time range " + std::to_string(double(lastNs - firstNs) / 1e9) + " s, tick " +
+         std::to_string(double(tickNs) / 1e9) + " s\n";
+    for (const auto& [m, n] : unmappedByMetric)
+        s += "  unmapped: " + m + " (" + std::to_string(n) + " series)\n";
+    s += "rejected lines " + std::to_string(rejectedCount) + "\n";
+    for (const RejectedLine& r : rejected)
+        s += "  " + r.file + ":" + std::to_string(r.line) + ": " + r.reason + "\n";
+    return s;
+}
+
+} // namespace cs

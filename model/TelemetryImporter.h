@@ -1,0 +1,50 @@
+#pragma once
+// Imports recorded telemetry into a RunStore as a "recorded" run: parses the files, maps
+// each series to a topology entity (hostname + GPU index, NIC device, switch + port name;
+// a mapping file renames what differs), turns counters into rates (resets and 32-bit wraps
+// handled), treats DCGM's blank / not-supported sentinels as missing, aligns samples to
+// ticks and writes one frame per tick. One transaction: an interrupted import leaves the
+// store as it was. Unmapped series are counted and reported, not dropped silently.
+#include "RunStore.h"
+#include "TelemetryParsers.h"
+#include "TopologyDocument.h"
+
+#include <QJsonObject>
+#include <QStringList>
+
+#include <map>
+
+namespace cs {
+
+struct ImportOptions {
+    TelemetryFormat format = TelemetryFormat::Auto;
+    QString mapFile;    // {"names": {"name in the telemetry": "topology id", ...}}
+    int64_t tickNs = 0; // 0: the median scrape interval of the data
+    ParseLimits limits;
+};
+
+struct ImportReport {
+    int64_t run = 0;
+    long long samples = 0, series = 0, mappedSeries = 0, unmappedSeries = 0, frames = 0,
+              missingValues = 0;
+    int64_t firstNs = 0, lastNs = 0, tickNs = 0;
+    std::map<std::string, long long> unmappedByMetric;
+    long long rejectedCount = 0;
+    std::vector<RejectedLine> rejected; // the first 100
+    QJsonObject toJson() const;
+    std::string toText() const;
+};
+
+// Throws InputException for unreadable files, a bad mapping file, or nothing to import.
+ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& files,
+                             const ImportOptions& options, RunStore& store);
+
+// DCGM's "no data" values: int64 >= 0x7ffffffffffffff0 (e.g. not supported) and the float
+// blank 2^47.
+bool isDcgmSentinel(double v);
+// Counter samples (ts ascending) to rates per second; a negative delta is a reset, or a
+// wrap when the previous value sat in the top half of the 32-bit range.
+std::vector<std::pair<int64_t, double>>
+countersToRates(const std::vector<std::pair<int64_t, double>>& samples);
+
+} // namespace cs

@@ -1,0 +1,288 @@
+#include "TelemetryParsers.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace cs {
+
+const char* toString(TelemetryFormat f) {
+    switch (f) {
+    case TelemetryFormat::Prometheus:
+        return "prometheus";
+    case TelemetryFormat::OpenMetrics:
+        return "openmetrics";
+    case TelemetryFormat::PromJson:
+        return "prom-json";
+    case TelemetryFormat::Csv:
+        return "csv";
+    default:
+        return "auto";
+    }
+}
+
+TelemetryFormat detectFormat(const QByteArray& head) {
+    const QByteArray t = head.trimmed();
+    if (t.startsWith('{')) return TelemetryFormat::PromJson;
+    if (t.startsWith("ts,")) return TelemetryFormat::Csv;
+    if (head.contains("# EOF")) return TelemetryFormat::OpenMetrics;
+    return TelemetryFormat::Prometheus;
+}
+
+namespace {
+
+bool parseDouble(std::string_view s, double& out) {
+    if (s == "NaN") return out = std::nan(""), true;
+    if (s == "+Inf" || s == "Inf") return out = HUGE_VAL, true;
+    if (s == "-Inf") return out = -HUGE_VAL, true;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// Parses `name{a="x",b="y"} value [timestamp]` starting at p; false with a reason.
+bool parseSampleLine(std::string_view line, bool openMetrics, const ParseLimits& limits,
+                     RawSample& s, std::string& why) {
+    size_t i = 0;
+    auto isNameChar = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':';
+    };
+    while (i < line.size() && isNameChar(line[i]))
+        ++i;
+    if (i == 0) return why = "expected a metric name", false;
+    s.metric.assign(line.substr(0, i));
+    if (i < line.size() && line[i] == '{') {
+        ++i;
+        for (;;) {
+            while (i < line.size() && line[i] == ' ')
+                ++i;
+            if (i < line.size() && line[i] == '}') {
+                ++i;
+                break;
+            }
+            const size_t ks = i;
+            while (i < line.size() && isNameChar(line[i]))
+                ++i;
+            if (i == ks || i >= line.size() || line[i] != '=')
+                return why = "expected label=\"value\"", false;
+            std::string key(line.substr(ks, i - ks));
+            ++i;
+            if (i >= line.size() || line[i] != '"')
+                return why = "expected a quoted label value", false;
+            ++i;
+            std::string value;
+            bool closed = false;
+            while (i < line.size()) {
+                const char c = line[i++];
+                if (c == '\\' && i < line.size()) {
+                    const char e = line[i++];
+                    value += e == 'n' ? '\n' : e; // \\ \" \n
+                } else if (c == '"') {
+                    closed = true;
+                    break;
+                } else {
+                    value += c;
+                }
+            }
+            if (!closed) return why = "unterminated label value", false;
+            s.labels.emplace_back(std::move(key), std::move(value));
+            if (int(s.labels.size()) > limits.maxLabels) return why = "too many labels", false;
+            while (i < line.size() && line[i] == ' ')
+                ++i;
+            if (i < line.size() && line[i] == ',') ++i;
+        }
+    }
+    while (i < line.size() && line[i] == ' ')
+        ++i;
+    const size_t vs = i;
+    while (i < line.size() && line[i] != ' ')
+        ++i;
+    if (!parseDouble(line.substr(vs, i - vs), s.value))
+        return why = "expected a number as the value", false;
+    while (i < line.size() && line[i] == ' ')
+        ++i;
+    if (i < line.size()) {
+        const std::string_view ts = line.substr(i);
+        double t = 0;
+        if (!parseDouble(ts, t) || !std::isfinite(t)) return why = "expected a timestamp", false;
+        // Prometheus text: integer milliseconds; OpenMetrics: float seconds.
+        s.tsNs = openMetrics ? int64_t(std::llround(t * 1e9)) : int64_t(std::llround(t * 1e6));
+        s.hasTimestamp = true;
+    }
+    std::sort(s.labels.begin(), s.labels.end());
+    return true;
+}
+
+template <typename Fn> void eachLine(const QByteArray& text, Fn&& fn) {
+    long long number = 0;
+    qsizetype start = 0;
+    while (start < text.size()) {
+        qsizetype end = text.indexOf('\n', start);
+        if (end < 0) end = text.size();
+        ++number;
+        std::string_view line(text.constData() + start, size_t(end - start));
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (!fn(number, line)) return;
+        start = end + 1;
+    }
+}
+
+} // namespace
+
+void parseExposition(const QByteArray& text, bool openMetrics, const std::string& file,
+                     const ParseLimits& limits, const SampleFn& out,
+                     std::vector<RejectedLine>& rejected, std::vector<std::string>& counterTypes) {
+    long long samples = 0;
+    eachLine(text, [&](long long n, std::string_view line) {
+        if (line.empty()) return true;
+        if (line.size() > size_t(limits.maxLineBytes)) {
+            rejected.push_back(
+                {file, n, "line longer than " + std::to_string(limits.maxLineBytes) + " bytes"});
+            return true;
+        }
+        if (line[0] == '#') {
+            if (line == "# EOF") return false;
+            if (line.rfind("# TYPE ", 0) == 0) {
+                const std::string_view rest = line.substr(7);
+                const size_t sp = rest.find(' ');
+                if (sp != std::string_view::npos && rest.substr(sp + 1) == "counter")
+                    counterTypes.emplace_back(rest.substr(0, sp));
+            }
+            return true;
+        }
+        RawSample s;
+        std::string why;
+        if (!parseSampleLine(line, openMetrics, limits, s, why)) {
+            rejected.push_back({file, n, why});
+            return true;
+        }
+        if (++samples > limits.maxSamples) {
+            rejected.push_back({file, n,
+                                "more than " + std::to_string(limits.maxSamples) +
+                                    " samples; the rest is ignored"});
+            return false;
+        }
+        out(std::move(s));
+        return true;
+    });
+}
+
+void parsePromJson(const QByteArray& text, const std::string& file, const ParseLimits& limits,
+                   const SampleFn& out, std::vector<RejectedLine>& rejected) {
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
+    if (err.error != QJsonParseError::NoError) {
+        rejected.push_back({file, 0,
+                            "not valid JSON at byte " + std::to_string(err.offset) + ": " +
+                                err.errorString().toStdString()});
+        return;
+    }
+    const QJsonObject data = doc.object().value("data").toObject();
+    if (doc.object().value("status").toString() != "success" ||
+        data.value("resultType").toString() != "matrix") {
+        rejected.push_back(
+            {file, 0,
+             "expected {\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",...}}"});
+        return;
+    }
+    const QJsonArray result = data.value("result").toArray();
+    long long samples = 0;
+    for (qsizetype r = 0; r < result.size(); ++r) {
+        const QJsonObject series = result[r].toObject();
+        Labels labels;
+        std::string name;
+        const QJsonObject metric = series.value("metric").toObject();
+        for (auto it = metric.begin(); it != metric.end(); ++it) {
+            if (it.key() == "__name__")
+                name = it.value().toString().toStdString();
+            else
+                labels.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+        }
+        std::sort(labels.begin(), labels.end());
+        if (name.empty()) {
+            rejected.push_back({file, r + 1, "series without __name__"});
+            continue;
+        }
+        for (const QJsonValue& pair : series.value("values").toArray()) {
+            const QJsonArray p = pair.toArray();
+            double v = 0;
+            const std::string vs = p.at(1).toString().toStdString();
+            if (p.size() != 2 || !p.at(0).isDouble() || !parseDouble(vs, v)) {
+                rejected.push_back(
+                    {file, r + 1, "expected [seconds, \"value\"] pairs in series " + name});
+                continue;
+            }
+            if (++samples > limits.maxSamples) return;
+            out(RawSample{name, labels, v, int64_t(std::llround(p.at(0).toDouble() * 1e9)), true});
+        }
+    }
+}
+
+void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLimits& limits,
+                  const SampleFn& out, std::vector<RejectedLine>& rejected) {
+    long long samples = 0;
+    eachLine(text, [&](long long n, std::string_view line) {
+        if (n == 1 || line.empty()) return true; // header: ts,metric,entity,labels,value
+        if (line.size() > size_t(limits.maxLineBytes)) {
+            rejected.push_back({file, n, "line too long"});
+            return true;
+        }
+        // ts,metric,entity,labels,value; labels is k=v;k=v and may be quoted.
+        std::vector<std::string> f;
+        std::string cur;
+        bool quoted = false;
+        for (char c : line) {
+            if (c == '"')
+                quoted = !quoted;
+            else if (c == ',' && !quoted)
+                f.push_back(std::move(cur)), cur.clear();
+            else
+                cur += c;
+        }
+        f.push_back(std::move(cur));
+        if (f.size() != 5) {
+            rejected.push_back({file, n,
+                                "expected 5 fields (ts,metric,entity,labels,value), got " +
+                                    std::to_string(f.size())});
+            return true;
+        }
+        RawSample s;
+        double ts = 0;
+        if (!parseDouble(f[0], ts) || !std::isfinite(ts)) {
+            rejected.push_back({file, n, "ts: expected seconds since the epoch"});
+            return true;
+        }
+        s.tsNs = int64_t(std::llround(ts * 1e9));
+        s.hasTimestamp = true;
+        s.metric = f[1];
+        if (s.metric.empty()) {
+            rejected.push_back({file, n, "metric: empty"});
+            return true;
+        }
+        if (!f[2].empty()) s.labels.emplace_back("entity", f[2]);
+        size_t start = 0;
+        while (start < f[3].size()) {
+            size_t end = f[3].find(';', start);
+            if (end == std::string::npos) end = f[3].size();
+            const std::string kv = f[3].substr(start, end - start);
+            const size_t eq = kv.find('=');
+            if (eq != std::string::npos) s.labels.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+            start = end + 1;
+        }
+        std::sort(s.labels.begin(), s.labels.end());
+        if (!parseDouble(f[4], s.value)) {
+            rejected.push_back(
+                {file, n, "value: expected a number, got \"" + f[4].substr(0, 40) + "\""});
+            return true;
+        }
+        if (++samples > limits.maxSamples) return false;
+        out(std::move(s));
+        return true;
+    });
+}
+
+} // namespace cs

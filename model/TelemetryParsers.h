@@ -1,0 +1,56 @@
+#pragma once
+// Bounded parsers for recorded telemetry: Prometheus text exposition, OpenMetrics,
+// Prometheus range-query JSON and long CSV (ts,metric,entity,labels,value). Each turns a
+// file into raw samples; a malformed line is rejected with its number and the reason, and
+// parsing goes on. Timestamps become int64 nanoseconds.
+#include <QByteArray>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cs {
+
+using Labels = std::vector<std::pair<std::string, std::string>>; // sorted by name
+
+struct RawSample {
+    std::string metric;
+    Labels labels;
+    double value = 0;
+    int64_t tsNs = 0;
+    bool hasTimestamp = false;
+};
+
+struct RejectedLine {
+    std::string file;
+    long long line = 0;
+    std::string reason;
+};
+
+enum class TelemetryFormat { Auto, Prometheus, OpenMetrics, PromJson, Csv };
+
+struct ParseLimits {
+    qsizetype maxLineBytes = 64 * 1024;
+    int maxLabels = 64;
+    long long maxSamples = 200'000'000;
+};
+
+using SampleFn = std::function<void(RawSample&&)>;
+
+// Chooses by content: "# EOF" -> OpenMetrics, a leading '{' -> Prometheus JSON, a header
+// starting "ts," -> CSV, else Prometheus text.
+TelemetryFormat detectFormat(const QByteArray& head);
+const char* toString(TelemetryFormat f);
+
+// `counterTypes` receives the metric names declared "# TYPE name counter".
+void parseExposition(const QByteArray& text, bool openMetrics, const std::string& file,
+                     const ParseLimits& limits, const SampleFn& out,
+                     std::vector<RejectedLine>& rejected, std::vector<std::string>& counterTypes);
+void parsePromJson(const QByteArray& text, const std::string& file, const ParseLimits& limits,
+                   const SampleFn& out, std::vector<RejectedLine>& rejected);
+void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLimits& limits,
+                  const SampleFn& out, std::vector<RejectedLine>& rejected);
+
+} // namespace cs

@@ -1,0 +1,226 @@
+// Importers on real-looking fixtures (tests/fixtures/telemetry): formats, malformed lines,
+// counters that reset or wrap, DCGM sentinels, unmapped hosts, the mapping file.
+#include "RunFrames.h"
+#include "TelemetryGenerator.h"
+#include "TelemetryImporter.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace cs;
+
+namespace {
+const QString kFixtures = QStringLiteral(CS_SOURCE_DIR "/tests/fixtures/telemetry/");
+
+struct Imported {
+    ImportReport report;
+    std::unique_ptr<RunStore> store;
+};
+
+Imported importFiles(const TopologyDocument& doc, const QStringList& files, const QString& dir,
+                     const QString& map = {}) {
+    ImportOptions o;
+    o.mapFile = map;
+    RunStore w = RunStore::openForWriting(dir + "/run.sqlite");
+    Imported out;
+    out.report = importTelemetry(doc, files, o, w);
+    out.store = std::make_unique<RunStore>(RunStore::openForReading(dir + "/run.sqlite"));
+    return out;
+}
+
+float frameValue(const RunStore& s, int64_t run, const char* metric, int64_t tsNs, size_t index) {
+    const auto id = s.metricId(metric);
+    if (!id) return -1;
+    const std::vector<float> f = s.frameAt(run, *id, tsNs);
+    return index < f.size() ? f[index] : -1;
+}
+
+int32_t linkOfNic(const TopologyDocument& doc, const char* nic) {
+    for (int32_t l : doc.index().linksOf(*doc.index().find(nic)))
+        if (doc.topology().links[size_t(l)].medium != LinkMedium::Pcie) return l;
+    return -1;
+}
+} // namespace
+
+class TestTelemetryImport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { doc_ = openTopology("small-256", {}); }
+    void detectsFormats_data();
+    void detectsFormats();
+    void prometheusText();
+    void mappingFileMapsOtherNames();
+    void openMetricsSecondsAndEof();
+    void promJsonRangeQuery();
+    void longCsv();
+    void countersToRatesHandlesResetsAndWraps();
+    void generatedTelemetryImportsWhole();
+    void nothingToImportIsAnError();
+
+private:
+    std::unique_ptr<TopologyDocument> doc_;
+};
+
+void TestTelemetryImport::detectsFormats_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("format");
+    QTest::newRow("prometheus") << "dcgm-node-snmp.prom" << int(TelemetryFormat::Prometheus);
+    QTest::newRow("openmetrics") << "dcgm.openmetrics" << int(TelemetryFormat::OpenMetrics);
+    QTest::newRow("json") << "range-query.json" << int(TelemetryFormat::PromJson);
+    QTest::newRow("csv") << "long.csv" << int(TelemetryFormat::Csv);
+}
+
+void TestTelemetryImport::detectsFormats() {
+    QFETCH(QString, file);
+    QFETCH(int, format);
+    QFile f(kFixtures + file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(int(detectFormat(f.readAll())), format);
+}
+
+void TestTelemetryImport::prometheusText() {
+    QTemporaryDir dir;
+    const Imported r = importFiles(*doc_, {kFixtures + "dcgm-node-snmp.prom"}, dir.path());
+    const ImportReport& rep = r.report;
+    QCOMPARE(rep.rejectedCount, 2LL); // a value that is no number, an unterminated label
+    QCOMPARE(rep.rejected[0].line, 13LL);
+    QVERIFY(QString::fromStdString(rep.rejected[0].reason).contains("number"));
+    QCOMPARE(rep.rejected[1].line, 14LL);
+    QCOMPARE(rep.missingValues, 2LL);  // the two DCGM sentinels
+    QCOMPARE(rep.unmappedSeries, 2LL); // gpu-node-17 (no map given) and login-node-1
+    QCOMPARE(rep.unmappedByMetric.at("DCGM_FI_DEV_GPU_UTIL"), 2LL);
+    QCOMPARE(rep.tickNs, 15'000'000'000LL);
+    const int64_t run = r.store->runs().back();
+    const int32_t gpu0 = doc_->index().find("demo.pod0.rack0.host0.gpu0")->index;
+    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 0, size_t(gpu0)), 0.97f);
+    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 15'000'000'000, size_t(gpu0)), 0.12f);
+    // Sentinels are no data: never a value of 9.2e18 or 1.4e14 degrees.
+    const float temp = frameValue(*r.store, run, "DCGM_FI_DEV_GPU_TEMP", 0, size_t(gpu0));
+    QVERIFY(std::isnan(temp) || temp == -1);
+    // The NIC counter: 450 GB in 15 s, then a reset (the host rebooted).
+    const int32_t nicLink = linkOfNic(*doc_, "demo.pod0.rack0.host0.be3");
+    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 15'000'000'000, size_t(nicLink)), 30e9f);
+    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 30'000'000'000, size_t(nicLink)), 20e9f);
+    // The switch port's 32-bit counter wrapped: 967,296 + 1,000,000 bytes in 15 s.
+    const Endpoint rtsw = *doc_->index().find("demo.pod0.rack0.rtsw");
+    int32_t uplink = -1;
+    for (int32_t l : doc_->index().linksOf(rtsw)) {
+        const Link& k = doc_->topology().links[size_t(l)];
+        if ((k.a == rtsw && k.portA == 17) || (k.b == rtsw && k.portB == 17)) uplink = l;
+    }
+    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 15'000'000'000, size_t(uplink)),
+             float(1967296.0 / 15));
+    // Frames for the views: utilisation of capacity.
+    const FrameValues v = frameOfRun(*r.store, run, doc_->topology(), 15'000'000'000);
+    QCOMPARE(v.link[size_t(nicLink)], 30e9f / 50e9f);
+}
+
+void TestTelemetryImport::mappingFileMapsOtherNames() {
+    QTemporaryDir dir;
+    const Imported r = importFiles(*doc_, {kFixtures + "dcgm-node-snmp.prom"}, dir.path(),
+                                   kFixtures + "names.map.json");
+    QCOMPARE(r.report.unmappedSeries, 1LL); // only the login node is left
+    const int32_t gpu = doc_->index().find("demo.pod1.rack5.host0.gpu0")->index;
+    QCOMPARE(frameValue(*r.store, r.store->runs().back(), "gpu_busy", 0, size_t(gpu)), 0.88f);
+    // A mapping file that is no JSON names its place.
+    QFile bad(dir.filePath("bad.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"names\": {\"a\": 3}}");
+    bad.close();
+    RunStore w = RunStore::openForWriting(dir.filePath("other.sqlite"));
+    ImportOptions o;
+    o.mapFile = bad.fileName();
+    try {
+        importTelemetry(*doc_, {kFixtures + "dcgm-node-snmp.prom"}, o, w);
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("names.a"));
+        QCOMPARE(e.error().line, 1);
+    }
+}
+
+void TestTelemetryImport::openMetricsSecondsAndEof() {
+    QTemporaryDir dir;
+    const Imported r = importFiles(*doc_, {kFixtures + "dcgm.openmetrics"}, dir.path());
+    QCOMPARE(r.report.samples, 4LL); // what follows "# EOF" is not read
+    QCOMPARE(r.report.tickNs, 10'000'000'000LL);
+    const int64_t run = r.store->runs().back();
+    const int32_t gpu = doc_->index().find("demo.pod1.rack3.host1.gpu2")->index;
+    // No DCGM_FI_DEV_GPU_UTIL here: engine activity stands for busy.
+    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 0, size_t(gpu)), 0.91f);
+    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 10'000'000'000, size_t(gpu)), 0.42f);
+    const int32_t nicLink = linkOfNic(*doc_, "demo.pod1.rack3.host1.be2");
+    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 10'000'000'000, size_t(nicLink)), 25e9f);
+}
+
+void TestTelemetryImport::promJsonRangeQuery() {
+    QTemporaryDir dir;
+    const Imported r = importFiles(*doc_, {kFixtures + "range-query.json"}, dir.path());
+    QCOMPARE(r.report.rejectedCount, 1LL); // the series without a name
+    QCOMPARE(r.report.unmappedSeries, 1LL);
+    QCOMPARE(r.report.missingValues, 1LL); // "NaN"
+    const int32_t gpu = doc_->index().find("demo.pod0.rack2.host1.gpu5")->index;
+    QCOMPARE(frameValue(*r.store, r.store->runs().back(), "gpu_busy", 30'000'000'000, size_t(gpu)),
+             0.40f);
+}
+
+void TestTelemetryImport::longCsv() {
+    QTemporaryDir dir;
+    const Imported r = importFiles(*doc_, {kFixtures + "long.csv"}, dir.path());
+    QCOMPARE(r.report.rejectedCount, 2LL);
+    QCOMPARE(r.report.rejected[0].line, 4LL);
+    QVERIFY(QString::fromStdString(r.report.rejected[0].reason).contains("5 fields"));
+    QCOMPARE(r.report.rejected[1].line, 5LL);
+    QVERIFY(QString::fromStdString(r.report.rejected[1].reason).contains("ts"));
+    QCOMPARE(r.report.unmappedSeries, 0LL);
+}
+
+void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
+    const auto rates = countersToRates({{0, 100},
+                                        {1'000'000'000, 300},
+                                        {2'000'000'000, 50},
+                                        {3'000'000'000, 4294967000.0},
+                                        {4'000'000'000, 200},
+                                        {4'000'000'000, 500}});
+    QCOMPARE(rates.size(), size_t(4)); // the repeated timestamp gives no rate
+    QCOMPARE(rates[0].second, 200.0);
+    QCOMPARE(rates[1].second, 50.0);              // reset: counted from zero
+    QCOMPARE(rates[2].second, 4294967000.0 - 50); // plain increase
+    QCOMPARE(rates[3].second, 296.0 + 200);       // 32-bit wrap
+    QVERIFY(isDcgmSentinel(9223372036854775794.0));
+    QVERIFY(isDcgmSentinel(140737488355328.0));
+    QVERIFY(!isDcgmSentinel(650.0));
+}
+
+void TestTelemetryImport::generatedTelemetryImportsWhole() {
+    TelemetryGeneratorParams p;
+    p.durationS = 120;
+    p.maxHosts = 4;
+    QTemporaryDir dir;
+    QFile f(dir.filePath("gen.prom"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(generatePrometheusTelemetry(doc_->topology(), p));
+    f.close();
+    const Imported r = importFiles(*doc_, {f.fileName()}, dir.path());
+    QCOMPARE(r.report.rejectedCount, 0LL);
+    QCOMPARE(r.report.unmappedSeries, 1LL); // the login node, on purpose
+    QCOMPARE(r.report.unmappedByMetric.count("DCGM_FI_DEV_GPU_UTIL"), size_t(1));
+    QCOMPARE(r.report.missingValues, 9LL); // the one temperature sensor that is "not supported"
+    QVERIFY(r.report.mappedSeries > 4 * 8 * 3);
+}
+
+void TestTelemetryImport::nothingToImportIsAnError() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("empty.prom"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("# nothing here\n");
+    f.close();
+    RunStore w = RunStore::openForWriting(dir.filePath("run.sqlite"));
+    QVERIFY_THROWS_EXCEPTION(InputException, importTelemetry(*doc_, {f.fileName()}, {}, w));
+    QVERIFY(w.runs().empty());
+}
+
+QTEST_GUILESS_MAIN(TestTelemetryImport)
+#include "tst_telemetry_import.moc"
