@@ -34,7 +34,8 @@ int importCommand(const QStringList& args) {
                                                      {"prometheus", TelemetryFormat::Prometheus},
                                                      {"openmetrics", TelemetryFormat::OpenMetrics},
                                                      {"prom-json", TelemetryFormat::PromJson},
-                                                     {"csv", TelemetryFormat::Csv}};
+                                                     {"csv", TelemetryFormat::Csv},
+                                                     {"nvidia-smi", TelemetryFormat::NvidiaSmiCsv}};
     if (!formats.count(format))
         throw UsageError("--format: expected auto, prometheus, openmetrics, prom-json or csv");
     o.format = formats.at(format);

@@ -81,6 +81,23 @@ void ReplayController::selectEntity(Endpoint e) {
     if (replay_) charts_->showGpu(e.kind == EntityKind::Gpu ? e.index : -1);
 }
 
+std::vector<Endpoint> failedAt(const std::vector<RunStore::Event>& events, int64_t nowNs) {
+    // A failure stays marked until the next restart after it.
+    std::vector<Endpoint> out;
+    for (size_t i = 0; i < events.size() && events[i].tsNs <= nowNs; ++i) {
+        const RunStore::Event& e = events[i];
+        if (e.kind != "failure") continue;
+        bool restarted = false;
+        for (size_t j = i + 1; j < events.size() && events[j].tsNs <= nowNs && !restarted; ++j)
+            restarted = events[j].kind == "restart";
+        if (restarted) continue;
+        for (int k = 0; k < 10; ++k)
+            if (e.entityKind == toString(EntityKind(k)))
+                out.push_back({EntityKind(k), int32_t(e.entity)});
+    }
+    return out;
+}
+
 void ReplayController::showNow() {
     if (!replay_ || !doc_) return;
     const FrameValues v =

@@ -22,6 +22,9 @@ namespace cs::app {
 
 class ViewControls;
 
+// Entities of failure events at or before `nowNs` with no restart after them yet.
+std::vector<Endpoint> failedAt(const std::vector<RunStore::Event>& events, int64_t nowNs);
+
 class ReplayController : public QObject {
     Q_OBJECT
 public:

@@ -294,6 +294,12 @@ int64_t RunStore::countEvents(int64_t run, const std::string& kind) const {
     return sqlite3_step(s.get()) == SQLITE_ROW ? sqlite3_column_int64(s.get(), 0) : 0;
 }
 
+bool RunStore::integrityOk() const {
+    Stmt s(prepare("PRAGMA integrity_check"));
+    return sqlite3_step(s.get()) == SQLITE_ROW &&
+           std::string(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0))) == "ok";
+}
+
 std::string RunStore::summaryJson(int64_t run) const {
     Stmt s(prepare("SELECT summary_json FROM runs WHERE id=?"));
     sqlite3_bind_int64(s.get(), 1, run);

@@ -80,6 +80,7 @@ public:
     std::vector<std::pair<int64_t, float>>
     entityHistory(int64_t run, int64_t metric, int64_t entity, int64_t fromNs, int64_t toNs) const;
     std::string summaryJson(int64_t run) const;
+    bool integrityOk() const; // PRAGMA integrity_check
 
 private:
     RunStore(sqlite3* db, std::string path);

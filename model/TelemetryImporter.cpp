@@ -227,6 +227,10 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
         case TelemetryFormat::Csv:
             parseLongCsv(text, name, options.limits, add, rejected);
             break;
+        case TelemetryFormat::NvidiaSmiCsv:
+            parseNvidiaSmiCsv(text, name, QFileInfo(path).completeBaseName().toStdString(),
+                              options.limits, add, rejected);
+            break;
         default:
             parseExposition(text, format == TelemetryFormat::OpenMetrics, name, options.limits, add,
                             rejected, counterTypes);
@@ -323,6 +327,17 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
         for (const auto& [tick, values] : ticks) {
             store.addFrame(report.run, id, tick, values);
             ++report.frames;
+        }
+    }
+    // XID errors (DCGM_FI_DEV_XID_ERRORS holds the last XID) become failure events on the GPU.
+    for (const Mapped& m : mapped) {
+        if (m.target.metric != "DCGM_FI_DEV_XID_ERRORS") continue;
+        double last = 0;
+        for (const auto& [ts, v] : m.values) {
+            if (!std::isnan(v) && v != 0 && v != last)
+                store.addEvent(report.run, ts - report.firstNs, "failure", "gpu", m.target.index,
+                               "XID " + std::to_string(int64_t(v)));
+            if (!std::isnan(v)) last = v;
         }
     }
     store.buildHistory(report.run);

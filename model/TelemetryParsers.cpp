@@ -1,8 +1,10 @@
 #include "TelemetryParsers.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <charconv>
@@ -30,6 +32,8 @@ TelemetryFormat detectFormat(const QByteArray& head) {
     const QByteArray t = head.trimmed();
     if (t.startsWith('{')) return TelemetryFormat::PromJson;
     if (t.startsWith("ts,")) return TelemetryFormat::Csv;
+    if (t.startsWith("timestamp,") || t.startsWith("timestamp ,"))
+        return TelemetryFormat::NvidiaSmiCsv;
     if (head.contains("# EOF")) return TelemetryFormat::OpenMetrics;
     return TelemetryFormat::Prometheus;
 }
@@ -281,6 +285,109 @@ void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLi
         }
         if (++samples > limits.maxSamples) return false;
         out(std::move(s));
+        return true;
+    });
+}
+
+namespace {
+std::string trim(std::string s) {
+    const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::string metricForColumn(const std::string& header) {
+    const std::string name = trim(header.substr(0, header.find(" [")));
+    if (name == "utilization.gpu") return "DCGM_FI_DEV_GPU_UTIL";
+    if (name == "power.draw") return "DCGM_FI_DEV_POWER_USAGE";
+    if (name == "temperature.gpu") return "DCGM_FI_DEV_GPU_TEMP";
+    if (name == "memory.used") return "DCGM_FI_DEV_FB_USED";
+    std::string m = "nvidia_smi_";
+    for (char c : name)
+        m += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return m;
+}
+} // namespace
+
+void parseNvidiaSmiCsv(const QByteArray& text, const std::string& file,
+                       const std::string& defaultHost, const ParseLimits& limits,
+                       const SampleFn& out, std::vector<RejectedLine>& rejected) {
+    std::vector<std::string> columns;
+    int tsCol = -1, indexCol = -1, hostCol = -1;
+    long long samples = 0;
+    eachLine(text, [&](long long n, std::string_view line) {
+        if (line.empty()) return true;
+        if (line.size() > size_t(limits.maxLineBytes)) {
+            rejected.push_back({file, n, "line too long"});
+            return true;
+        }
+        std::vector<std::string> f;
+        size_t start = 0;
+        for (;;) {
+            const size_t comma = line.find(',', start);
+            f.push_back(trim(std::string(line.substr(
+                start, comma == std::string_view::npos ? std::string_view::npos : comma - start))));
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+        }
+        if (n == 1) {
+            columns = f;
+            for (size_t c = 0; c < f.size(); ++c) {
+                if (f[c] == "timestamp") tsCol = int(c);
+                if (f[c] == "index") indexCol = int(c);
+                if (f[c] == "hostname" || f[c] == "host") hostCol = int(c);
+            }
+            if (tsCol < 0 || indexCol < 0) {
+                rejected.push_back(
+                    {file, 1,
+                     "expected the columns timestamp and index (nvidia-smi --format=csv)"});
+                return false;
+            }
+            return true;
+        }
+        if (f.size() != columns.size()) {
+            rejected.push_back({file, n,
+                                "expected " + std::to_string(columns.size()) + " fields, got " +
+                                    std::to_string(f.size())});
+            return true;
+        }
+        // "2024/06/01 12:00:00.123"
+        const QDateTime when = QDateTime::fromString(QString::fromStdString(f[size_t(tsCol)]),
+                                                     "yyyy/MM/dd HH:mm:ss.zzz");
+        const QDateTime whenS =
+            when.isValid() ? when
+                           : QDateTime::fromString(QString::fromStdString(f[size_t(tsCol)]),
+                                                   "yyyy/MM/dd HH:mm:ss");
+        if (!whenS.isValid()) {
+            rejected.push_back({file, n,
+                                "timestamp: expected YYYY/MM/DD HH:MM:SS.mmm, got \"" +
+                                    f[size_t(tsCol)].substr(0, 40) + "\""});
+            return true;
+        }
+        QDateTime utc = whenS;
+        utc.setTimeZone(QTimeZone::utc());
+        const std::string host = hostCol >= 0 ? f[size_t(hostCol)] : defaultHost;
+        for (size_t c = 0; c < f.size(); ++c) {
+            if (int(c) == tsCol || int(c) == indexCol || int(c) == hostCol) continue;
+            RawSample s;
+            s.metric = metricForColumn(columns[c]);
+            s.labels = {{"Hostname", host}, {"gpu", f[size_t(indexCol)]}};
+            s.tsNs = utc.toMSecsSinceEpoch() * 1'000'000;
+            s.hasTimestamp = true;
+            std::string v = f[c];
+            const size_t unit = v.find(' ');
+            if (unit != std::string::npos) v.resize(unit); // "95 %", "350.12 W"
+            if (v.empty() || v[0] == '[')
+                s.value = std::nan(""); // [N/A], [Not Supported]
+            else if (!parseDouble(v, s.value)) {
+                rejected.push_back(
+                    {file, n,
+                     columns[c] + ": expected a number, got \"" + f[c].substr(0, 40) + "\""});
+                continue;
+            }
+            std::sort(s.labels.begin(), s.labels.end());
+            if (++samples > limits.maxSamples) return false;
+            out(std::move(s));
+        }
         return true;
     });
 }

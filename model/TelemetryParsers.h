@@ -29,7 +29,7 @@ struct RejectedLine {
     std::string reason;
 };
 
-enum class TelemetryFormat { Auto, Prometheus, OpenMetrics, PromJson, Csv };
+enum class TelemetryFormat { Auto, Prometheus, OpenMetrics, PromJson, Csv, NvidiaSmiCsv };
 
 struct ParseLimits {
     qsizetype maxLineBytes = 64 * 1024;
@@ -52,5 +52,14 @@ void parsePromJson(const QByteArray& text, const std::string& file, const ParseL
                    const SampleFn& out, std::vector<RejectedLine>& rejected);
 void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLimits& limits,
                   const SampleFn& out, std::vector<RejectedLine>& rejected);
+// `nvidia-smi --query-gpu=timestamp,index,utilization.gpu,... --format=csv` output, one file
+// per host: the host is a "hostname" column if there is one, else `defaultHost` (the file's
+// base name). Columns map to DCGM names where one exists (utilization.gpu ->
+// DCGM_FI_DEV_GPU_UTIL, power.draw -> DCGM_FI_DEV_POWER_USAGE, temperature.gpu ->
+// DCGM_FI_DEV_GPU_TEMP, memory.used -> DCGM_FI_DEV_FB_USED); "[N/A]" and "[Not Supported]"
+// are missing values. Timestamps "YYYY/MM/DD HH:MM:SS.mmm" are read as UTC.
+void parseNvidiaSmiCsv(const QByteArray& text, const std::string& file,
+                       const std::string& defaultHost, const ParseLimits& limits,
+                       const SampleFn& out, std::vector<RejectedLine>& rejected);
 
 } // namespace cs

@@ -59,6 +59,15 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     selectionActor_->GetProperty()->SetLighting(false);
     selectionActor_->SetVisibility(false);
     renderer_->AddActor(selectionActor_);
+    vtkNew<vtkPolyDataMapper> markedMapper;
+    markedMapper->SetInputData(markedPoly_);
+    markedActor_->SetMapper(markedMapper);
+    const Rgba failed = kindColor(KindClass::StorageRack); // vermillion: failed
+    markedActor_->GetProperty()->SetColor(failed[0] / 255.0, failed[1] / 255.0, failed[2] / 255.0);
+    markedActor_->GetProperty()->SetLineWidth(4);
+    markedActor_->GetProperty()->SetLighting(false);
+    markedActor_->SetVisibility(false);
+    renderer_->AddActor(markedActor_);
 
     styleText(legend_->GetEntryTextProperty(), 13);
     legend_->SetBorder(false);
@@ -107,6 +116,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
 
 ClusterScene::~ClusterScene() {
     renderer_->RemoveActor(selectionActor_);
+    renderer_->RemoveActor(markedActor_);
     renderer_->RemoveActor2D(legend_);
     renderer_->RemoveActor2D(scalarBar_);
     renderer_->RemoveActor2D(title_);
@@ -120,6 +130,7 @@ void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
     doc_ = doc;
     kind_ = kind;
     selection_.reset();
+    marked_.clear();
     values_ = {};
     linkClass_.clear();
     if (doc_)
@@ -144,6 +155,7 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     applyColors();
     updateLegend();
     updateSelectionActor();
+    updateMarkedActor();
     viewOverview();
 }
 
@@ -336,46 +348,65 @@ void ClusterScene::select(std::optional<PickHit> hit) {
     updateSelectionActor();
 }
 
+void ClusterScene::outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const {
+    if (e.kind == EntityKind::Link) {
+        Vec3 a = layout_->linkA[size_t(e.index)], b = layout_->linkB[size_t(e.index)];
+        if (bundle != kNone) {
+            a = layout_->bundles.a[size_t(bundle)];
+            b = layout_->bundles.b[size_t(bundle)];
+        }
+        const float tray = layout_->trayHeight;
+        std::vector<Vec3> path = {a, b};
+        if (tray > 0)
+            path = {a, {a.x, a.y, std::max(tray, a.z)}, {b.x, b.y, std::max(tray, b.z)}, b};
+        lines->InsertNextCell(vtkIdType(path.size()));
+        for (const Vec3& p : path)
+            lines->InsertCellPoint(pts->InsertNextPoint(p.x, p.y, p.z));
+        return;
+    }
+    const Bounds bb = boundsOf(e);
+    if (!bb.valid()) return;
+    const Vec3 pad = (bb.max - bb.min) * 0.06f + Vec3{0.02f, 0.02f, 0.02f};
+    const Vec3 lo = bb.min - pad, hi = bb.max + pad;
+    const vtkIdType first = pts->GetNumberOfPoints();
+    for (int i = 0; i < 8; ++i)
+        pts->InsertNextPoint(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+    const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                              {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+    for (const auto& ed : edges) {
+        lines->InsertNextCell(2);
+        lines->InsertCellPoint(first + ed[0]);
+        lines->InsertCellPoint(first + ed[1]);
+    }
+}
+
 void ClusterScene::updateSelectionActor() {
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> lines;
-    if (selection_ && layout_ && doc_) {
-        const Endpoint e = selection_->entity;
-        if (e.kind == EntityKind::Link) {
-            Vec3 a = layout_->linkA[size_t(e.index)], b = layout_->linkB[size_t(e.index)];
-            if (selection_->bundle != kNone) {
-                a = layout_->bundles.a[size_t(selection_->bundle)];
-                b = layout_->bundles.b[size_t(selection_->bundle)];
-            }
-            const float tray = layout_->trayHeight;
-            std::vector<Vec3> path = {a, b};
-            if (tray > 0)
-                path = {a, {a.x, a.y, std::max(tray, a.z)}, {b.x, b.y, std::max(tray, b.z)}, b};
-            lines->InsertNextCell(vtkIdType(path.size()));
-            for (const Vec3& p : path)
-                lines->InsertCellPoint(pts->InsertNextPoint(p.x, p.y, p.z));
-        } else {
-            const Bounds bb = boundsOf(e);
-            if (bb.valid()) {
-                const Vec3 pad = (bb.max - bb.min) * 0.06f + Vec3{0.02f, 0.02f, 0.02f};
-                const Vec3 lo = bb.min - pad, hi = bb.max + pad;
-                for (int i = 0; i < 8; ++i)
-                    pts->InsertNextPoint(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y,
-                                         i & 4 ? hi.z : lo.z);
-                const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
-                                          {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-                for (const auto& ed : edges) {
-                    lines->InsertNextCell(2);
-                    lines->InsertCellPoint(ed[0]);
-                    lines->InsertCellPoint(ed[1]);
-                }
-            }
-        }
-    }
+    if (selection_ && layout_ && doc_) outline(selection_->entity, selection_->bundle, pts, lines);
     selectionPoly_->SetPoints(pts);
     selectionPoly_->SetLines(lines);
     selectionPoly_->Modified();
     selectionActor_->SetVisibility(pts->GetNumberOfPoints() > 0);
+}
+
+void ClusterScene::setMarked(std::vector<Endpoint> entities) {
+    if (entities == marked_) return;
+    marked_ = std::move(entities);
+    updateMarkedActor();
+}
+
+void ClusterScene::updateMarkedActor() {
+    vtkNew<vtkPoints> pts;
+    vtkNew<vtkCellArray> lines;
+    if (layout_ && doc_)
+        for (const Endpoint& e : marked_)
+            if (e.index >= 0 && size_t(e.index) < doc_->topology().count(e.kind))
+                outline(e, kNone, pts, lines);
+    markedPoly_->SetPoints(pts);
+    markedPoly_->SetLines(lines);
+    markedPoly_->Modified();
+    markedActor_->SetVisibility(pts->GetNumberOfPoints() > 0);
 }
 
 bool ClusterScene::updateDetail() {

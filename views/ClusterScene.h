@@ -16,6 +16,8 @@
 #include <string>
 
 class vtkActor;
+class vtkCellArray;
+class vtkPoints;
 class vtkLegendBoxActor;
 class vtkLookupTable;
 class vtkPolyData;
@@ -49,6 +51,9 @@ public:
     void setValues(const FrameValues& v);
 
     void select(std::optional<PickHit> hit);
+    // Entities shown as failed (red outlines), e.g. during a replay between failure and restart.
+    void setMarked(std::vector<Endpoint> entities);
+    const std::vector<Endpoint>& marked() const { return marked_; }
     const std::optional<PickHit>& selection() const { return selection_; }
 
     // Re-evaluates the level of detail from the camera; true when it changed.
@@ -79,6 +84,9 @@ private:
     void applyColors();
     void updateLegend();
     void updateSelectionActor();
+    void updateMarkedActor();
+    // Appends the outline of an entity (box edges, or a link's path) to points and lines.
+    void outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const;
     void updateTitle();
     void frame(const Bounds& b, double closeness, bool closeUp = false);
 
@@ -101,6 +109,9 @@ private:
 
     vtkNew<vtkPolyData> selectionPoly_;
     vtkNew<vtkActor> selectionActor_;
+    std::vector<Endpoint> marked_;
+    vtkNew<vtkPolyData> markedPoly_;
+    vtkNew<vtkActor> markedActor_;
     vtkNew<vtkLegendBoxActor> legend_;
     vtkNew<vtkScalarBarActor> scalarBar_;
     vtkNew<vtkLookupTable> lut_;

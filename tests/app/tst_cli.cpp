@@ -1,4 +1,6 @@
 // The command line, run as a user would: exit codes, JSON keys, and errors naming the place.
+#include "RunStore.h"
+
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
@@ -41,6 +43,8 @@ private slots:
     void simulateWritesStoreAndTrace();
     void simulateRejectsBadCombinations_data();
     void simulateRejectsBadCombinations();
+    void importReportsAndKeepsGoing();
+    void killedImportLeavesTheStoreAsItWas();
 };
 
 void TestCli::statsJsonHasTheKeys_data() {
@@ -243,6 +247,63 @@ void TestCli::simulateRejectsBadCombinations() {
     const Result r = run(QStringList{"simulate", "--preset", "meta-roce-24k"} + args);
     QCOMPARE(r.code, 2);
     QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+}
+
+void TestCli::importReportsAndKeepsGoing() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite");
+    const Result r =
+        run({"import", "--preset", "small-256",
+             CS_SOURCE_DIR "/tests/fixtures/telemetry/dcgm-node-snmp.prom",
+             CS_SOURCE_DIR "/tests/fixtures/telemetry/long.csv", "--out", store, "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o["rejectedLines"].toInt(), 4);
+    QCOMPARE(o["unmappedSeries"].toInt(), 2);
+    QVERIFY(o["unmappedByMetric"].toObject().contains("DCGM_FI_DEV_GPU_UTIL"));
+    // The shipped sample imports cleanly, apart from the login node that is there on purpose.
+    const Result shipped = run({"import", "--preset", "small-256",
+                                CS_SOURCE_DIR "/resources/telemetry/small-256-4hosts-3m.prom",
+                                "--out", dir.filePath("shipped.sqlite"), "--json"});
+    QCOMPARE(shipped.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(shipped.out).object()["unmappedSeries"].toInt(), 1);
+    // A foreign SQLite file is not written into.
+    QFile foreign(dir.filePath("foreign.sqlite"));
+    QVERIFY(foreign.open(QIODevice::WriteOnly));
+    foreign.write("SQLite format 3");
+    foreign.close();
+    const Result bad =
+        run({"import", "--preset", "small-256", CS_SOURCE_DIR "/tests/fixtures/telemetry/long.csv",
+             "--out", foreign.fileName()});
+    QCOMPARE(bad.code, 2);
+}
+
+void TestCli::killedImportLeavesTheStoreAsItWas() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite"), big = dir.filePath("big.prom");
+    QCOMPARE(run({"import", "--preset", "small-256",
+                  CS_SOURCE_DIR "/tests/fixtures/telemetry/long.csv", "--out", store})
+                 .code,
+             0);
+    QCOMPARE(run({"generate-telemetry", "--preset", "small-256", "--duration", "8m", "--interval",
+                  "1s", "-o", big})
+                 .code,
+             0);
+    for (int delayMs : {150, 600, 850, 950, 1050, 2000}) { // parsing, writing, done (~1.2 s in all)
+        QProcess p;
+        p.start(CS_BINARY, {"import", "--preset", "small-256", big, "--out", store});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(delayMs);
+        p.kill(); // SIGKILL: no chance to clean up
+        p.waitForFinished();
+        const cs::RunStore s = cs::RunStore::openForReading(store);
+        QVERIFY(s.integrityOk());
+        const auto runs = s.runs();
+        // Either untouched, or (if the import had already committed) the whole new run.
+        for (size_t i = 1; i < runs.size(); ++i)
+            QVERIFY(s.summaryJson(runs[i]).find("\"samples\"") != std::string::npos);
+        QVERIFY(!runs.empty());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCli)

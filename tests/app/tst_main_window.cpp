@@ -40,6 +40,7 @@ private slots:
     void simulationDialogChecksTheForm();
     void simulationRunsOffTheGuiThreadAndOpensInTheView();
     void replayFollowsTheClockAndKeys();
+    void failuresAreMarkedUntilTheRestart();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -226,6 +227,18 @@ void TestMainWindow::replayFollowsTheClockAndKeys() {
     QTRY_VERIFY(clock->nowNs() > before);
     QTest::keyClick(&w, Qt::Key_Space);
     QVERIFY(!clock->playing());
+}
+
+void TestMainWindow::failuresAreMarkedUntilTheRestart() {
+    const std::vector<cs::RunStore::Event> events{
+        {10, "failure", "gpu", 3, "faulty GPU"},
+        {20, "restart", "run", 0, ""},
+        {30, "failure", "link", 5, "network switch/cable"},
+        {35, "checkpoint", "run", 0, ""}};
+    QVERIFY(cs::app::failedAt(events, 5).empty());
+    QCOMPARE(cs::app::failedAt(events, 15), (std::vector<cs::Endpoint>{{cs::EntityKind::Gpu, 3}}));
+    QVERIFY(cs::app::failedAt(events, 25).empty());
+    QCOMPARE(cs::app::failedAt(events, 40), (std::vector<cs::Endpoint>{{cs::EntityKind::Link, 5}}));
 }
 
 int main(int argc, char** argv) {

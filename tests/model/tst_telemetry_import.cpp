@@ -55,6 +55,7 @@ private slots:
     void openMetricsSecondsAndEof();
     void promJsonRangeQuery();
     void longCsv();
+    void nvidiaSmiWideCsv();
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
@@ -70,6 +71,8 @@ void TestTelemetryImport::detectsFormats_data() {
     QTest::newRow("openmetrics") << "dcgm.openmetrics" << int(TelemetryFormat::OpenMetrics);
     QTest::newRow("json") << "range-query.json" << int(TelemetryFormat::PromJson);
     QTest::newRow("csv") << "long.csv" << int(TelemetryFormat::Csv);
+    QTest::newRow("nvidia-smi") << "demo.pod0.rack1.host0.csv"
+                                << int(TelemetryFormat::NvidiaSmiCsv);
 }
 
 void TestTelemetryImport::detectsFormats() {
@@ -175,6 +178,23 @@ void TestTelemetryImport::longCsv() {
     QCOMPARE(r.report.rejected[1].line, 5LL);
     QVERIFY(QString::fromStdString(r.report.rejected[1].reason).contains("ts"));
     QCOMPARE(r.report.unmappedSeries, 0LL);
+}
+
+void TestTelemetryImport::nvidiaSmiWideCsv() {
+    QTemporaryDir dir;
+    const Imported r = importFiles(*doc_, {kFixtures + "demo.pod0.rack1.host0.csv"}, dir.path());
+    QCOMPARE(r.report.rejectedCount, 2LL); // a short row, a timestamp that is not one
+    QCOMPARE(r.report.rejected[0].line, 6LL);
+    QCOMPARE(r.report.rejected[1].line, 7LL);
+    QCOMPARE(r.report.missingValues, 2LL);  // [N/A], [Not Supported]
+    QCOMPARE(r.report.unmappedSeries, 0LL); // the host is the file's name
+    QCOMPARE(r.report.tickNs, 5'000'000'000LL);
+    const int32_t gpu = doc_->index().find("demo.pod0.rack1.host0.gpu0")->index;
+    QCOMPARE(frameValue(*r.store, r.store->runs().back(), "gpu_busy", 5'000'000'000, size_t(gpu)),
+             0.40f);
+    QCOMPARE(
+        frameValue(*r.store, r.store->runs().back(), "DCGM_FI_DEV_POWER_USAGE", 0, size_t(gpu)),
+        655.31f);
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
