@@ -4,6 +4,7 @@
 #include "FailureModel.h"
 #include "MaxMinFairShare.h"
 #include "Presets.h"
+#include "RunSpecJson.h"
 #include "SimulationRun.h"
 #include "SiteGenerator.h"
 
@@ -13,6 +14,8 @@
 #include <QTest>
 
 #include <random>
+
+#include <sqlite3.h>
 
 using namespace cs;
 
@@ -58,6 +61,7 @@ private slots:
     void storeHoldsTheRun();
     void storeRejectsForeignFiles();
     void traceIsPerfettoJson();
+    void runDescriptionsNameTheirMistakes();
 };
 
 void TestSimulator::table4Calibration_data() {
@@ -288,6 +292,26 @@ void TestSimulator::storeRejectsForeignFiles() {
     QVERIFY_THROWS_EXCEPTION(InputException, RunStore::openForReading(garbage.fileName()));
     QVERIFY_THROWS_EXCEPTION(InputException,
                              RunStore::openForReading(dir.filePath("missing.sqlite")));
+    // A store written by a newer version is refused with a clear word.
+    const QString newer = dir.filePath("newer.sqlite");
+    {
+        RunStore s = RunStore::openForWriting(newer);
+        s.begin();
+        s.addRun("simulated", "x", "y", "{}");
+        s.commit();
+    }
+    {
+        sqlite3* db = nullptr;
+        sqlite3_open(newer.toUtf8().constData(), &db);
+        sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+    }
+    try {
+        RunStore::openForReading(newer);
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QVERIFY2(QString(e.what()).contains("newer"), e.what());
+    }
 }
 
 void TestSimulator::traceIsPerfettoJson() {
@@ -310,6 +334,31 @@ void TestSimulator::traceIsPerfettoJson() {
         QVERIFY(e.value("ts").toDouble() + e.value("dur").toDouble() <= r.step.stepS * 1e6 * 1.2);
     }
     QVERIFY(slices > 0);
+}
+
+void TestSimulator::runDescriptionsNameTheirMistakes() {
+    const QByteArray good = R"({"format": "clusterscope-run", "version": 1, "model": "llama3-70b",
+  "parallel": {"tp": 8, "pp": 8, "dp": 16, "placement": "linear"},
+  "span": "54d", "checkpointInterval": "30m", "failures": true, "seed": 9})";
+    const RunSpec s = parseRunSpec(good, "run.json");
+    QCOMPARE(s.model, std::string("llama3-70b"));
+    QCOMPARE(s.parallel.dp, 16);
+    QVERIFY(s.parallel.placement == Placement::Linear);
+    QCOMPARE(s.spanS, 54 * 86400.0);
+    QCOMPARE(s.checkpointIntervalS, 1800.0);
+    QVERIFY(s.failures);
+    QByteArray bad = good;
+    bad.replace("\"tp\": 8", "\"tp\": \"eight\"");
+    try {
+        parseRunSpec(bad, "run.json");
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.tp"));
+        QCOMPARE(e.error().line, 2);
+    }
+    QByteArray noSpan = good;
+    noSpan.replace("\"54d\"", "\"someday\"");
+    QVERIFY_THROWS_EXCEPTION(InputException, parseRunSpec(noSpan, "run.json"));
 }
 
 QTEST_APPLESS_MAIN(TestSimulator)
