@@ -115,4 +115,17 @@ void JsonObjectReader::finish() const {
     }
 }
 
+InputException jsonSyntaxError(const QByteArray& text, const std::string& fileName,
+                               const QJsonParseError& err) {
+    const TextPosition pos = positionOfOffset(text, err.offset);
+    return InputException(
+        {fileName, pos.line, pos.column, {}, "not valid JSON: " + err.errorString().toStdString()});
+}
+
+InputException jsonFieldError(const QByteArray& text, const std::string& fileName,
+                              const JsonFieldError& e) {
+    const TextPosition pos = locateJsonPath(text, e.path());
+    return InputException({fileName, pos.line, pos.column, e.path().toString(), e.what()});
+}
+
 } // namespace cs

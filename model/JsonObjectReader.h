@@ -2,9 +2,11 @@
 // Typed, bounded access to the members of one JSON object, with errors that name the field
 // and what was expected. Members never asked for are rejected by finish(), so misspelt keys
 // do not pass silently.
+#include "InputError.h"
 #include "JsonPath.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <optional>
@@ -25,6 +27,11 @@ private:
 };
 
 std::string describeJson(const QJsonValue& v); // "the string \"x\"", "an array", ...
+
+// Parses `text` and hands the document to `read`; syntax errors and the JsonFieldErrors that
+// `read` throws become InputExceptions naming the file, line, column and field.
+template <typename Read>
+auto readJsonDocument(const QByteArray& text, const std::string& fileName, Read&& read);
 
 class JsonObjectReader {
 public:
@@ -54,5 +61,22 @@ private:
     JsonPath path_;
     std::set<QString> used_;
 };
+
+InputException jsonSyntaxError(const QByteArray& text, const std::string& fileName,
+                               const QJsonParseError& err);
+InputException jsonFieldError(const QByteArray& text, const std::string& fileName,
+                              const JsonFieldError& e);
+
+template <typename Read>
+auto readJsonDocument(const QByteArray& text, const std::string& fileName, Read&& read) {
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
+    if (err.error != QJsonParseError::NoError) throw jsonSyntaxError(text, fileName, err);
+    try {
+        return read(doc);
+    } catch (const JsonFieldError& e) {
+        throw jsonFieldError(text, fileName, e);
+    }
+}
 
 } // namespace cs

@@ -92,22 +92,7 @@ RunSpec readSpec(const QJsonDocument& doc) {
 RunSpec parseRunSpec(const QByteArray& text, const std::string& fileName) {
     if (text.size() > 1024 * 1024)
         throw InputException({fileName, 0, 0, {}, "a run description is at most 1 MiB"});
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
-    if (err.error != QJsonParseError::NoError) {
-        const TextPosition pos = positionOfOffset(text, err.offset);
-        throw InputException({fileName,
-                              pos.line,
-                              pos.column,
-                              {},
-                              "not valid JSON: " + err.errorString().toStdString()});
-    }
-    try {
-        return readSpec(doc);
-    } catch (const JsonFieldError& e) {
-        const TextPosition pos = locateJsonPath(text, e.path());
-        throw InputException({fileName, pos.line, pos.column, e.path().toString(), e.what()});
-    }
+    return readJsonDocument(text, fileName, [](const QJsonDocument& doc) { return readSpec(doc); });
 }
 
 RunSpec loadRunSpec(const QString& path) {

@@ -36,12 +36,6 @@ JsonPath parseFieldPath(const std::string& field) {
     return p;
 }
 
-InputError locate(const QByteArray& text, const std::string& fileName, const JsonPath& path,
-                  const std::string& message) {
-    const TextPosition pos = locateJsonPath(text, path);
-    return InputError{fileName, pos.line, pos.column, path.toString(), message};
-}
-
 LoadedTopology parseDocument(const QJsonDocument& doc) {
     const JsonPath root;
     JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), root);
@@ -89,21 +83,8 @@ LoadedTopology parseTopologyText(const QByteArray& text, const std::string& file
                               {},
                               "file is " + std::to_string(text.size()) + " bytes; at most " +
                                   std::to_string(kMaxTopologyFileBytes) + " are read"});
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
-    if (err.error != QJsonParseError::NoError) {
-        const TextPosition pos = positionOfOffset(text, err.offset);
-        throw InputException({fileName,
-                              pos.line,
-                              pos.column,
-                              {},
-                              "not valid JSON: " + err.errorString().toStdString()});
-    }
-    try {
-        return parseDocument(doc);
-    } catch (const JsonFieldError& e) {
-        throw InputException(locate(text, fileName, e.path(), e.what()));
-    }
+    return readJsonDocument(text, fileName,
+                            [](const QJsonDocument& doc) { return parseDocument(doc); });
 }
 
 LoadedTopology loadTopologyFile(const QString& path) {
