@@ -5,9 +5,11 @@
 #include "VtkViewWidget.h"
 
 #include <QApplication>
+#include <QHelpEvent>
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTest>
+#include <QToolTip>
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -42,6 +44,7 @@ private slots:
     void survivesResize();
     void framebufferFollowsDevicePixelRatio();
     void survivesCloseAndReopen();
+    void hoverShowsWhatIsThere();
 };
 
 void TestViewWidget::initTestCase() {
@@ -162,6 +165,22 @@ void TestViewWidget::survivesCloseAndReopen() {
         w.reset();
         QCoreApplication::processEvents();
     }
+}
+
+void TestViewWidget::hoverShowsWhatIsThere() {
+    const auto doc = smallDoc();
+    VtkViewWidget w;
+    w.resize(640, 400);
+    w.scene().setDocument(doc.get());
+    QVERIFY(showAndRender(w));
+    const Endpoint rack = *doc->index().find("demo.pod1.rack2");
+    const Box& box = w.scene().layout()->racks[size_t(rack.index)];
+    const QPoint at =
+        w.projectToWidget({box.center.x, box.center.y, box.center.z + box.size.z / 2 - 0.05f});
+    QHelpEvent help(QEvent::ToolTip, at, w.mapToGlobal(at));
+    QApplication::sendEvent(&w, &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QCOMPARE(QToolTip::text(), QString("rack demo.pod1.rack2"));
 }
 
 int main(int argc, char** argv) {
