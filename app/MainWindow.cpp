@@ -77,6 +77,8 @@ MainWindow::MainWindow()
     buildMenus();
     controls_ = new ViewControls(this, view_);
     replay_ = new ReplayController(this, view_, controls_);
+    connect(replay_, &ReplayController::nowShown, this,
+            [this] { inspector_->setLiveValues(replay_->selectedValues()); });
     connect(tree_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const Endpoint e = views::TopologyTreeModel::entityOf(i);
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
@@ -267,8 +269,9 @@ void MainWindow::onTreeSelection() {
 }
 
 void MainWindow::showSelected(Endpoint e, bool fromTree) {
-    inspector_->showEntity(e);
     replay_->selectEntity(e);
+    inspector_->setLiveValues(replay_->selectedValues());
+    inspector_->showEntity(e);
     if (fromTree) {
         view_->scene().select(e.index == kNone ? std::nullopt
                                                : std::optional<PickHit>(PickHit{e, kNone, 0}));

@@ -78,7 +78,8 @@ void ReplayController::close() {
 }
 
 void ReplayController::selectEntity(Endpoint e) {
-    if (replay_) charts_->showGpu(e.kind == EntityKind::Gpu ? e.index : -1);
+    selected_ = e;
+    if (replay_) charts_->showEntity(e);
 }
 
 std::vector<Endpoint> failedAt(const std::vector<RunStore::Event>& events, int64_t nowNs) {
@@ -96,6 +97,11 @@ std::vector<Endpoint> failedAt(const std::vector<RunStore::Event>& events, int64
                 out.push_back({EntityKind(k), int32_t(e.entity)});
     }
     return out;
+}
+
+std::vector<std::pair<std::string, std::string>> ReplayController::selectedValues() const {
+    if (!replay_ || selected_.index < 0) return {};
+    return replay_->valuesAt(selected_, clock_->nowNs());
 }
 
 void ReplayController::showNow() {

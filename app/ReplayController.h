@@ -37,7 +37,12 @@ public:
     bool isOpen() const { return replay_ != nullptr; }
     PlaybackClock* clock() const { return clock_; }
     views::RunChartsWidget* charts() const { return charts_; }
-    void selectEntity(Endpoint e); // charts plot a selected GPU's own series
+    void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
+    // The selected entity's values at "now" (empty without a replay).
+    std::vector<std::pair<std::string, std::string>> selectedValues() const;
+
+signals:
+    void nowShown(); // the view shows a new "now": the inspector refreshes its values
 
 private:
     void showNow();
@@ -48,6 +53,7 @@ private:
     PlaybackClock* clock_;
     std::unique_ptr<RunReplay> replay_;
     const TopologyDocument* doc_ = nullptr;
+    Endpoint selected_{EntityKind::Cluster, -1};
     views::TimelineWidget* timeline_;
     views::RunChartsWidget* charts_;
     QDockWidget* timelineDock_;

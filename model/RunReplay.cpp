@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <optional>
 
 namespace cs {
 namespace {
@@ -76,6 +78,61 @@ TimeSeries RunReplay::gpuHistory(int32_t gpu) const {
         out.tS.push_back(double(ts) / 1e9);
         out.value.push_back(v);
     }
+    return out;
+}
+
+TimeSeries RunReplay::linkHistory(int32_t link) const {
+    TimeSeries out{"link " + std::to_string(link), "B/s", {}, {}};
+    const auto id = store_.metricId("link_bytes_per_s");
+    if (!id || link < 0 || size_t(link) >= t_.links.size()) return out;
+    out.name = t_.nameOf({EntityKind::Link, link});
+    for (const auto& [ts, v] : store_.entityHistory(run_, *id, link, range_.first, range_.second)) {
+        out.tS.push_back(double(ts) / 1e9);
+        out.value.push_back(v);
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> RunReplay::valuesAt(Endpoint e,
+                                                                     int64_t tsNs) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    auto value = [&](const char* metric, int32_t index) -> std::optional<float> {
+        const auto id = store_.metricId(metric);
+        if (!id) return std::nullopt;
+        const std::vector<float> f = store_.frameAt(run_, *id, tsNs);
+        if (index < 0 || size_t(index) >= f.size() || std::isnan(f[size_t(index)]))
+            return std::nullopt;
+        return f[size_t(index)];
+    };
+    char buf[64];
+    if (e.kind == EntityKind::Gpu) {
+        if (auto v = value("gpu_busy", e.index)) {
+            std::snprintf(buf, sizeof buf, "%.0f%%", double(*v) * 100);
+            out.emplace_back("busy (now)", buf);
+        } else {
+            out.emplace_back("busy (now)", "no data");
+        }
+        for (const char* m : {"DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_GPU_TEMP"})
+            if (auto v = value(m, e.index)) {
+                std::snprintf(buf, sizeof buf, "%.1f", double(*v));
+                out.emplace_back(m, buf);
+            }
+    }
+    if (e.kind == EntityKind::Link) {
+        if (auto v = value("link_bytes_per_s", e.index)) {
+            const double cap = t_.links[size_t(e.index)].gbps * 1e9 / 8;
+            std::snprintf(buf, sizeof buf, "%.2f GB/s (%.0f%% of capacity)", double(*v) / 1e9,
+                          double(*v) / cap * 100);
+            out.emplace_back("traffic (now)", buf);
+        } else {
+            out.emplace_back("traffic (now)", "no data");
+        }
+    }
+    if (e.kind == EntityKind::Storage)
+        if (auto v = value("storage_load", e.index)) {
+            std::snprintf(buf, sizeof buf, "%.1f%%", double(*v) * 100);
+            out.emplace_back("load (now)", buf);
+        }
     return out;
 }
 

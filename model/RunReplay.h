@@ -38,6 +38,10 @@ public:
     const TimeSeries& mfu() const { return mfu_; }
     // One GPU's busy fraction over the run (for charting a selected GPU).
     TimeSeries gpuHistory(int32_t gpu) const;
+    // One link's bytes per second over the run.
+    TimeSeries linkHistory(int32_t link) const;
+    // The selected entity's values at a time, for the inspector: label and text.
+    std::vector<std::pair<std::string, std::string>> valuesAt(Endpoint e, int64_t tsNs) const;
     const RunStore& store() const { return store_; }
     const Topology& topology() const { return t_; }
 

@@ -235,6 +235,7 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
             store->addScalar(w.run, w.stepMetric, int64_t(s * e.stepS * kNs), e.stepS);
             store->addScalar(w.run, w.mfuMetric, int64_t(s * e.stepS * kNs), e.mfu);
         }
+        store->buildHistory(w.run);
         store->finishRun(
             w.run, int64_t(r.simulatedS * kNs),
             QJsonDocument(runSummaryJson(r, spec)).toJson(QJsonDocument::Compact).toStdString());

@@ -33,13 +33,21 @@ void InspectorWidget::setDocument(const TopologyDocument* doc) {
     showEntity({EntityKind::Cluster, kNone});
 }
 
+void InspectorWidget::setLiveValues(PropertyList rows) {
+    if (rows == live_) return;
+    live_ = std::move(rows);
+    showEntity(shown_);
+}
+
 void InspectorWidget::showEntity(Endpoint e) {
+    shown_ = e;
     if (!doc_ || e.index == kNone) {
         title_->setText(tr("Nothing selected"));
         model_->setProperties({});
         return;
     }
     PropertyList props = entityProperties(*doc_, e);
+    props.insert(props.end(), live_.begin(), live_.end());
     title_->setText(props.empty() ? tr("Nothing selected")
                                   : QString::fromStdString(props.front().second));
     model_->setProperties(std::move(props));

@@ -70,12 +70,12 @@ QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabe
 
 void RunChartsWidget::setReplay(const RunReplay* replay) {
     replay_ = replay;
-    gpu_ = -1;
+    selected_ = {EntityKind::Cluster, -1};
     rebuild();
 }
 
-void RunChartsWidget::showGpu(int32_t gpu) {
-    gpu_ = gpu;
+void RunChartsWidget::showEntity(Endpoint e) {
+    selected_ = e;
     rebuild();
 }
 
@@ -113,7 +113,8 @@ void RunChartsWidget::rebuild() {
     setSeries(mean, b.tS, b.mean, 100, 0, x1, px);
     mean->setPen(QPen(kVermillion, 2));
     mean->setName(tr("mean"));
-    if (gpu_ >= 0) {
+    if (selected_.kind == EntityKind::Gpu && selected_.index >= 0) {
+        const int32_t gpu_ = selected_.index;
         const TimeSeries one = replay_->gpuHistory(gpu_);
         QCPGraph* sel = g->addGraph();
         setSeries(sel, one.tS, one.value, 100, 0, x1, px);
@@ -130,6 +131,13 @@ void RunChartsWidget::rebuild() {
         setSeries(t, s.tS, s.value, 1e-12, 0, x1, px);
         t->setPen(QPen(tierColours[k], 1.5));
         t->setName(tr(tierNames[k]));
+    }
+    if (selected_.kind == EntityKind::Link && selected_.index >= 0) {
+        const TimeSeries one = replay_->linkHistory(selected_.index);
+        QCPGraph* sel = plots_[1]->addGraph();
+        setSeries(sel, one.tS, one.value, 1e-12, 0, x1, px);
+        sel->setPen(QPen(kVermillion, 1.5));
+        sel->setName(tr("selected link"));
     }
     plots_[1]->rescaleAxes();
     QCPGraph* st = plots_[2]->addGraph();

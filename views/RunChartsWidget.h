@@ -17,7 +17,9 @@ class RunChartsWidget : public QWidget {
 public:
     RunChartsWidget(PlaybackClock* clock, QWidget* parent = nullptr);
     void setReplay(const RunReplay* replay); // may be null; not owned
-    void showGpu(int32_t gpu);               // kNone hides the selected GPU's series
+    // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
+    // series; anything else hides them.
+    void showEntity(Endpoint e);
     QList<QCustomPlot*> plots() const { return plots_; }
 
 protected:
@@ -30,7 +32,7 @@ private:
 
     PlaybackClock* clock_;
     const RunReplay* replay_ = nullptr;
-    int32_t gpu_ = -1;
+    Endpoint selected_{EntityKind::Cluster, -1};
     QList<QCustomPlot*> plots_;
     QList<QCPItemStraightLine*> cursors_;
 };

@@ -278,6 +278,14 @@ void TestSimulator::storeHoldsTheRun() {
     for (float v : frame)
         QVERIFY(v >= 0 && v <= 1);
     QCOMPARE(store.countEvents(run, "step"), 3);
+    // The per-entity history holds what the frames hold.
+    const auto history = store.entityHistory(run, *gpuMetric, 7, 0, int64_t(1e18));
+    const auto times = store.frameTimes(run, *gpuMetric);
+    QCOMPARE(history.size(), times.size());
+    for (size_t i = 0; i < times.size(); ++i) {
+        QCOMPARE(history[i].first, times[i]);
+        QCOMPARE(history[i].second, store.frameAt(run, *gpuMetric, times[i])[7]);
+    }
     QVERIFY(QJsonDocument::fromJson(QByteArray::fromStdString(store.summaryJson(run)))
                 .object()
                 .contains("stepTimeS"));

@@ -95,8 +95,17 @@ void TestReplay::timelineAndChartsFollowTheClock() {
     charts.setReplay(&replay);
     QVERIFY(charts.plots()[0]->graphCount() >= 3);
     QVERIFY(charts.plots()[0]->graph(2)->dataCount() > 0); // mean busy
-    charts.showGpu(5);
+    charts.showEntity({EntityKind::Gpu, 5});
     QCOMPARE(charts.plots()[0]->graphCount(), 4);
+    QVERIFY(charts.plots()[0]->graph(3)->dataCount() > 0);
+    const int before = charts.plots()[1]->graphCount();
+    charts.showEntity(
+        {EntityKind::Link, int32_t(doc_->index().linksOf({EntityKind::Gpu, 5}).front())});
+    QCOMPARE(charts.plots()[0]->graphCount(), 3);
+    QCOMPARE(charts.plots()[1]->graphCount(), before + 1);
+    const auto values = replay.valuesAt({EntityKind::Gpu, 5}, replay.endNs() / 2);
+    QCOMPARE(values.front().first, std::string("busy (now)"));
+    QVERIFY(values.front().second.find('%') != std::string::npos);
     timeline.resize(600, 40);
     timeline.show();
     QVERIFY(QTest::qWaitForWindowExposed(&timeline));
