@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutDialog.h"
+#include "EntitySearch.h"
 #include "InputError.h"
 #include "InspectorWidget.h"
 #include "Presets.h"
@@ -288,7 +289,8 @@ void MainWindow::showSelected(Endpoint e, bool fromTree) {
 
 bool MainWindow::selectById(const QString& id) {
     if (!doc_) return false;
-    const std::optional<Endpoint> e = doc_->index().find(id.toStdString());
+    const std::optional<Endpoint> e =
+        findEntity(*doc_, id.toStdString()); // as the search box reads it
     if (!e) return false;
     showSelected(*e, false);
     view_->scene().select(PickHit{*e, kNone, 0});

@@ -109,6 +109,9 @@ void ReplayController::showNow() {
     const FrameValues v =
         frameOfRun(replay_->store(), replay_->run(), doc_->topology(), clock_->nowNs());
     controls_->showRunFrame(v, tr("Run replay"));
+    view_->scene().setMarked(failedAt(replay_->events(), clock_->nowNs()));
+    view_->update();
+    emit nowShown();
 }
 
 } // namespace cs::app

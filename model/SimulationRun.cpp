@@ -216,6 +216,10 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
                 store->addFrame(w.run, w.linkMetric, tsNs,
                                 linkState ? linkUse : std::vector<float>(t.links.size(), 0.f));
             lastLinkState = linkState;
+            if (spec.steps == 0) { // spans: step time and MFU per sample (none while down)
+                if (!down) store->addScalar(w.run, w.stepMetric, tsNs, e.stepS);
+                store->addScalar(w.run, w.mfuMetric, tsNs, down ? 0.0 : e.mfu * (1 - ckptFraction));
+            }
             for (int q = 0; q < 3; ++q)
                 store->addScalar(w.run, w.tierMetric[q], tsNs,
                                  down || inCheckpoint ? 0 : tierBps[q]);

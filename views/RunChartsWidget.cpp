@@ -13,14 +13,18 @@ namespace {
 const QColor kBlue(0, 114, 178), kOrange(230, 159, 0), kGreen(0, 158, 115), kPurple(204, 121, 167),
     kVermillion(213, 94, 0), kSky(86, 180, 233);
 
-void setSeries(QCPGraph* g, const std::vector<double>& x, const std::vector<double>& y,
-               double scale, double x0, double x1, int pixels) {
-    std::vector<double> scaled(y.size());
+// x in seconds, shown in units of xUnitS (1 or 3600); y multiplied by yScale.
+void setSeries(QCPGraph* g, const std::vector<double>& xS, const std::vector<double>& y,
+               double yScale, double xUnitS, double x1, int pixels) {
+    std::vector<double> x(xS.size()), scaled(y.size());
+    for (size_t i = 0; i < xS.size(); ++i)
+        x[i] = xS[i] / xUnitS;
     for (size_t i = 0; i < y.size(); ++i)
-        scaled[i] = y[i] * scale;
-    const XY d = downsampleMinMax(x, scaled, x0, x1, pixels);
+        scaled[i] = y[i] * yScale;
+    const XY d = downsampleMinMax(x, scaled, 0, x1, pixels);
     g->setData(QVector<double>(d.x.begin(), d.x.end()), QVector<double>(d.y.begin(), d.y.end()),
                true);
+    g->setLineStyle(QCPGraph::lsStepLeft); // a frame holds until the next one
 }
 
 } // namespace
@@ -61,8 +65,8 @@ QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabe
     cursors_ << cursor;
     // Clicking a chart seeks the clock.
     connect(p, &QCustomPlot::mousePress, this, [this, p](QMouseEvent* e) {
-        const double s = p->xAxis->pixelToCoord(e->position().x());
-        clock_->seek(clock_->startNs() + int64_t(s * 1e9));
+        const double x = p->xAxis->pixelToCoord(e->position().x());
+        clock_->seek(clock_->startNs() + int64_t(x * unitS() * 1e9));
     });
     plots_ << p;
     return p;
@@ -94,15 +98,20 @@ void RunChartsWidget::rebuild() {
             p->replot();
         return;
     }
-    const double x1 = double(replay_->endNs() - replay_->startNs()) / 1e9;
+    // Long runs read in hours: seconds, scaled.
+    const double spanS = double(replay_->endNs() - replay_->startNs()) / 1e9;
+    hours_ = spanS > 3 * 3600;
+    const double x1 = spanS / unitS();
     const int px = std::max(50, width());
     // GPU busy: band, mean, selected GPU.
     QCustomPlot* g = plots_[0];
     const BandSeries& b = replay_->gpuBusy();
+    for (QCustomPlot* p : plots_)
+        p->xAxis->setLabel(hours_ ? tr("time since start, h") : tr("time since start, s"));
     QCPGraph* low = g->addGraph();
     QCPGraph* high = g->addGraph();
-    setSeries(low, b.tS, b.low, 100, 0, x1, px);
-    setSeries(high, b.tS, b.high, 100, 0, x1, px);
+    setSeries(low, b.tS, b.low, 100, unitS(), x1, px);
+    setSeries(high, b.tS, b.high, 100, unitS(), x1, px);
     low->setPen(Qt::NoPen);
     high->setPen(Qt::NoPen);
     high->setBrush(QColor(kOrange.red(), kOrange.green(), kOrange.blue(), 70));
@@ -110,14 +119,14 @@ void RunChartsWidget::rebuild() {
     high->setName(tr("p5 to p95"));
     g->legend->removeItem(g->legend->itemCount() - 2); // the band's lower edge needs no entry
     QCPGraph* mean = g->addGraph();
-    setSeries(mean, b.tS, b.mean, 100, 0, x1, px);
+    setSeries(mean, b.tS, b.mean, 100, unitS(), x1, px);
     mean->setPen(QPen(kVermillion, 2));
     mean->setName(tr("mean"));
     if (selected_.kind == EntityKind::Gpu && selected_.index >= 0) {
         const int32_t gpu_ = selected_.index;
         const TimeSeries one = replay_->gpuHistory(gpu_);
         QCPGraph* sel = g->addGraph();
-        setSeries(sel, one.tS, one.value, 100, 0, x1, px);
+        setSeries(sel, one.tS, one.value, 100, unitS(), x1, px);
         sel->setPen(QPen(kBlue, 1.5));
         sel->setName(QString::fromStdString(replay_->topology().gpuName(gpu_)));
     }
@@ -128,33 +137,33 @@ void RunChartsWidget::rebuild() {
     for (size_t k = 0; k < replay_->tierThroughput().size() && k < 3; ++k) {
         const TimeSeries& s = replay_->tierThroughput()[k];
         QCPGraph* t = plots_[1]->addGraph();
-        setSeries(t, s.tS, s.value, 1e-12, 0, x1, px);
+        setSeries(t, s.tS, s.value, 1e-12, unitS(), x1, px);
         t->setPen(QPen(tierColours[k], 1.5));
         t->setName(tr(tierNames[k]));
     }
     if (selected_.kind == EntityKind::Link && selected_.index >= 0) {
         const TimeSeries one = replay_->linkHistory(selected_.index);
         QCPGraph* sel = plots_[1]->addGraph();
-        setSeries(sel, one.tS, one.value, 1e-12, 0, x1, px);
+        setSeries(sel, one.tS, one.value, 1e-12, unitS(), x1, px);
         sel->setPen(QPen(kVermillion, 1.5));
         sel->setName(tr("selected link"));
     }
     plots_[1]->rescaleAxes();
     QCPGraph* st = plots_[2]->addGraph();
-    setSeries(st, replay_->storageThroughput().tS, replay_->storageThroughput().value, 1e-9, 0, x1,
-              px);
+    setSeries(st, replay_->storageThroughput().tS, replay_->storageThroughput().value, 1e-9,
+              unitS(), x1, px);
     st->setPen(QPen(kSky, 1.5));
     st->setName(tr("Tectonic + Hammerspace"));
     plots_[2]->rescaleAxes();
     QCustomPlot* sm = plots_[3];
     QCPGraph* step = sm->addGraph();
-    setSeries(step, replay_->stepTime().tS, replay_->stepTime().value, 1, 0, x1, px);
+    setSeries(step, replay_->stepTime().tS, replay_->stepTime().value, 1, unitS(), x1, px);
     step->setPen(QPen(kBlue, 1.5));
     step->setName(tr("step time (s)"));
     sm->yAxis2->setVisible(true);
     sm->yAxis2->setLabel("MFU %");
     QCPGraph* mfu = sm->addGraph(sm->xAxis, sm->yAxis2);
-    setSeries(mfu, replay_->mfu().tS, replay_->mfu().value, 100, 0, x1, px);
+    setSeries(mfu, replay_->mfu().tS, replay_->mfu().value, 100, unitS(), x1, px);
     mfu->setPen(QPen(kOrange, 1.5));
     mfu->setName(tr("MFU (%)"));
     sm->rescaleAxes();
@@ -171,7 +180,7 @@ void RunChartsWidget::rebuild() {
 }
 
 void RunChartsWidget::moveCursor() {
-    const double s = double(clock_->nowNs() - clock_->startNs()) / 1e9;
+    const double s = double(clock_->nowNs() - clock_->startNs()) / 1e9 / unitS();
     for (QCPItemStraightLine* c : cursors_) {
         c->point1->setCoords(s, 0);
         c->point2->setCoords(s, 1);

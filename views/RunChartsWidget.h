@@ -33,6 +33,8 @@ private:
     PlaybackClock* clock_;
     const RunReplay* replay_ = nullptr;
     Endpoint selected_{EntityKind::Cluster, -1};
+    bool hours_ = false;
+    double unitS() const { return hours_ ? 3600.0 : 1.0; }
     QList<QCustomPlot*> plots_;
     QList<QCPItemStraightLine*> cursors_;
 };
