@@ -41,6 +41,7 @@ private slots:
     void simulationRunsOffTheGuiThreadAndOpensInTheView();
     void replayFollowsTheClockAndKeys();
     void failuresAreMarkedUntilTheRestart();
+    void replayOutlinesFailuresAndShowsLiveValues();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -239,6 +240,39 @@ void TestMainWindow::failuresAreMarkedUntilTheRestart() {
     QCOMPARE(cs::app::failedAt(events, 15), (std::vector<cs::Endpoint>{{cs::EntityKind::Gpu, 3}}));
     QVERIFY(cs::app::failedAt(events, 25).empty());
     QCOMPARE(cs::app::failedAt(events, 40), (std::vector<cs::Endpoint>{{cs::EntityKind::Link, 5}}));
+}
+
+void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("span.sqlite");
+    {
+        cs::RunSpec spec;
+        spec.model = "llama3-8b";
+        spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+        spec.spanS = 300 * 86400.0; // long enough for failures on 256 GPUs
+        spec.failures = true;
+        spec.seed = 11;
+        cs::RunStore store = cs::RunStore::openForWriting(path);
+        const cs::RunResult r = cs::simulateRun(*w.document(), spec, &store);
+        QVERIFY(!r.interruptions.empty());
+    }
+    QVERIFY(w.openRun(path, false));
+    const cs::RunStore store = cs::RunStore::openForReading(path);
+    const auto events = store.events(store.runs().back(), false);
+    const auto failure = std::find_if(events.begin(), events.end(),
+                                      [](const auto& e) { return e.kind == "failure"; });
+    QVERIFY(failure != events.end());
+    w.replay()->clock()->seek(failure->tsNs + 1);
+    QVERIFY(!w.view()->scene().marked().empty());
+    QCOMPARE(w.view()->scene().marked().front().index, int32_t(failure->entity));
+    QVERIFY(w.selectById("#3"));
+    auto* table = w.findChild<QTableView*>();
+    bool live = false;
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        live |= table->model()->index(r, 0).data().toString() == "busy (now)";
+    QVERIFY(live);
 }
 
 int main(int argc, char** argv) {
