@@ -2,10 +2,10 @@
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "GuiOptions.h"
+#include "VtkSurfaceFormat.h"
 
 #include <QApplication>
 #include <QIcon>
-#include <QSurfaceFormat>
 
 #include <cstdio>
 
@@ -33,15 +33,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "clusterscope: %s (try clusterscope --help)\n", e.what());
         return cs::app::kExitBadInput;
     }
-    // VTK renders through a QOpenGLWidget: 3.2 core profile, no multisampling (llvmpipe).
-    QSurfaceFormat fmt;
-    fmt.setRenderableType(QSurfaceFormat::OpenGL);
-    fmt.setVersion(3, 2);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    fmt.setDepthBufferSize(24);
-    fmt.setStencilBufferSize(8);
-    fmt.setSamples(0);
-    QSurfaceFormat::setDefaultFormat(fmt);
+    cs::views::useVtkSurfaceFormat(); // VTK renders through a QOpenGLWidget
     QApplication app(argc, argv);
     setIdentity();
     QApplication::setWindowIcon(QIcon(":/icons/clusterscope.svg"));

@@ -9,12 +9,13 @@
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
+#include "VtkSurfaceFormat.h"
+
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
-#include <QSurfaceFormat>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
@@ -276,13 +277,7 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
 }
 
 int main(int argc, char** argv) {
-    // As the app does: VTK needs an OpenGL 3.2 core context.
-    QSurfaceFormat fmt;
-    fmt.setVersion(3, 2);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    fmt.setDepthBufferSize(24);
-    fmt.setSamples(0);
-    QSurfaceFormat::setDefaultFormat(fmt);
+    cs::views::useVtkSurfaceFormat(); // as the app does
     QApplication app(argc, argv);
     TestMainWindow t;
     return QTest::qExec(&t, argc, argv);

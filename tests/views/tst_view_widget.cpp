@@ -4,10 +4,11 @@
 #include "ImageCompare.h"
 #include "VtkViewWidget.h"
 
+#include "VtkSurfaceFormat.h"
+
 #include <QApplication>
 #include <QHelpEvent>
 #include <QSignalSpy>
-#include <QSurfaceFormat>
 #include <QTest>
 #include <QToolTip>
 
@@ -184,12 +185,7 @@ void TestViewWidget::hoverShowsWhatIsThere() {
 }
 
 int main(int argc, char** argv) {
-    QSurfaceFormat fmt;
-    fmt.setVersion(3, 2);
-    fmt.setProfile(QSurfaceFormat::CoreProfile);
-    fmt.setDepthBufferSize(24);
-    fmt.setSamples(0);
-    QSurfaceFormat::setDefaultFormat(fmt);
+    cs::views::useVtkSurfaceFormat(); // as the app does
     QApplication app(argc, argv);
     TestViewWidget t;
     return QTest::qExec(&t, argc, argv);
