@@ -27,6 +27,16 @@
 
 using cs::app::MainWindow;
 
+namespace {
+// Llama 3 8B on all 256 GPUs of small-256: TP 8, PP 4, DP 8.
+cs::RunSpec smallRunSpec() {
+    cs::RunSpec spec;
+    spec.model = "llama3-8b";
+    spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+    return spec;
+}
+} // namespace
+
 class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
@@ -175,9 +185,7 @@ void TestMainWindow::simulationDialogChecksTheForm() {
 void TestMainWindow::simulationRunsOffTheGuiThreadAndOpensInTheView() {
     MainWindow w;
     QVERIFY(w.openSource("preset:small-256", false));
-    cs::RunSpec spec;
-    spec.model = "llama3-8b";
-    spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+    cs::RunSpec spec = smallRunSpec();
     spec.steps = 2;
     QTemporaryDir dir;
     const auto r = cs::app::runWithProgress(&w, *w.document(), spec, dir.filePath("run.sqlite"));
@@ -196,9 +204,7 @@ void TestMainWindow::replayFollowsTheClockAndKeys() {
     QTemporaryDir dir;
     const QString path = dir.filePath("run.sqlite");
     {
-        cs::RunSpec spec;
-        spec.model = "llama3-8b";
-        spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+        cs::RunSpec spec = smallRunSpec();
         spec.steps = 2;
         cs::RunStore store = cs::RunStore::openForWriting(path);
         cs::simulateRun(*w.document(), spec, &store);
@@ -249,9 +255,7 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
     QTemporaryDir dir;
     const QString path = dir.filePath("span.sqlite");
     {
-        cs::RunSpec spec;
-        spec.model = "llama3-8b";
-        spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+        cs::RunSpec spec = smallRunSpec();
         spec.spanS = 300 * 86400.0; // long enough for failures on 256 GPUs
         spec.failures = true;
         spec.seed = 11;
