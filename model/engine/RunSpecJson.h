@@ -5,6 +5,7 @@
 //               "batchTokens": 16777216, "microBatchSeqs": 1, "flowsPerPair": 16,
 //               "placement": "topology"},
 //  "steps": 10 | "span": "54d", "checkpointInterval": "15m", "failures": true, "seed": 1}
+#include "Duration.h"
 #include "SimulationRun.h"
 
 #include <QByteArray>
@@ -12,8 +13,6 @@
 
 namespace cs {
 
-// "54d", "12h", "30m", "90s" or plain seconds; nothing if it does not read.
-std::optional<double> parseDurationS(const std::string& text);
 // Throws InputException naming file, line, column and field.
 RunSpec parseRunSpec(const QByteArray& text, const std::string& fileName);
 RunSpec loadRunSpec(const QString& path);

@@ -1,5 +1,6 @@
 #include "RunSpecJson.h"
 
+#include "Duration.h"
 #include "JsonObjectReader.h"
 
 #include <QFile>
@@ -8,34 +9,6 @@
 #include <cmath>
 
 namespace cs {
-
-std::optional<double> parseDurationS(const std::string& text) {
-    if (text.empty() || text.size() > 32) return std::nullopt;
-    double scale = 1;
-    std::string digits = text;
-    switch (text.back()) {
-    case 'd':
-        scale = 86400;
-        break;
-    case 'h':
-        scale = 3600;
-        break;
-    case 'm':
-        scale = 60;
-        break;
-    case 's':
-        scale = 1;
-        break;
-    default:
-        digits += ' ';
-    }
-    digits.pop_back();
-    if (digits.empty() || digits.find_first_not_of("0123456789.") != std::string::npos)
-        return std::nullopt;
-    const double v = std::stod(digits) * scale;
-    if (!std::isfinite(v) || v <= 0) return std::nullopt;
-    return v;
-}
 
 namespace {
 
