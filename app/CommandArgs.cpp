@@ -9,7 +9,7 @@ CommandArgs::CommandArgs(const QStringList& args, const std::set<QString>& value
         if (a.startsWith("--") || (a.startsWith('-') && a.size() == 2)) {
             if (valued.count(a)) {
                 if (i + 1 >= args.size()) throw UsageError(a.toStdString() + ": expected a value");
-                values_[a] = args[++i];
+                values_[a] << args[++i];
             } else if (flags.count(a)) {
                 flags_.insert(a);
             } else {
@@ -25,7 +25,12 @@ CommandArgs::CommandArgs(const QStringList& args, const std::set<QString>& value
 
 QString CommandArgs::value(const QString& name) const {
     const auto it = values_.find(name);
-    return it == values_.end() ? QString() : it->second;
+    return it == values_.end() ? QString() : it->second.back();
+}
+
+QStringList CommandArgs::values(const QString& name) const {
+    const auto it = values_.find(name);
+    return it == values_.end() ? QStringList() : it->second;
 }
 
 TopologySourceArgs topologySource(const CommandArgs& a) {

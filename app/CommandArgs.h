@@ -20,12 +20,13 @@ public:
     CommandArgs(const QStringList& args, const std::set<QString>& valued,
                 const std::set<QString>& flags, int maxPositionals);
     bool flag(const QString& name) const { return flags_.count(name) > 0; }
-    QString value(const QString& name) const;
+    QString value(const QString& name) const;      // the last one given
+    QStringList values(const QString& name) const; // every one, for repeatable options
     bool has(const QString& name) const { return values_.count(name) > 0; }
     const QStringList& positionals() const { return positionals_; }
 
 private:
-    std::map<QString, QString> values_;
+    std::map<QString, QStringList> values_;
     std::set<QString> flags_;
     QStringList positionals_;
 };

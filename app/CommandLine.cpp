@@ -27,6 +27,9 @@ void printUsage(FILE* out) {
         "        [--steps N | --span 54d] [--gpu h100|h200|a100] [--placement topology|linear]\n"
         "        [--failures on|off] [--seed S] [--checkpoint-interval 15m] [--virtual-stages V]\n"
         "        [--flows-per-pair 16] [--out run.sqlite] [--trace step.json] [--json]\n"
+        "        (clusterscope simulate --help lists every run option)\n"
+        "  clusterscope frame (--preset NAME | FILE) RUN.sqlite --at T [--metric NAME]\n"
+        "        [--select ID]... [--json]      one frame of a stored run (T: 0s, 100ms, 1h30m)\n"
         "  clusterscope presets\n"
         "  clusterscope --version | --help\n"
         "Presets: %s\n"
@@ -38,8 +41,8 @@ void printUsage(FILE* out) {
 
 bool isCommand(const QString& a) {
     return a == "stats" || a == "export" || a == "render" || a == "simulate" || a == "import" ||
-           a == "generate-telemetry" || a == "presets" || a == "help" || a == "--help" ||
-           a == "-h" || a == "--version";
+           a == "generate-telemetry" || a == "frame" || a == "presets" || a == "help" ||
+           a == "--help" || a == "-h" || a == "--version";
 }
 
 int presetsCommand(const QStringList& args) {
@@ -57,6 +60,7 @@ int runCommand(const QStringList& args) {
         if (cmd == "render") return renderCommand(args);
         if (cmd == "simulate") return simulateCommand(args);
         if (cmd == "import") return importCommand(args);
+        if (cmd == "frame") return frameCommand(args);
         if (cmd == "generate-telemetry") return generateTelemetryCommand(args);
         if (cmd == "presets") return presetsCommand(args);
         if (cmd == "--version") {

@@ -17,6 +17,7 @@ int exportCommand(const QStringList& args);
 int renderCommand(const QStringList& args);
 int simulateCommand(const QStringList& args);
 int importCommand(const QStringList& args);
+int frameCommand(const QStringList& args);
 int generateTelemetryCommand(const QStringList& args);
 int presetsCommand(const QStringList& args);
 

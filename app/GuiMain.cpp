@@ -1,10 +1,10 @@
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "Duration.h"
 #include "GuiOptions.h"
 #include "MainWindow.h"
 #include "Presets.h"
 #include "ReplayController.h"
-#include "RunSpecJson.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -43,12 +43,13 @@ int runGui(const GuiOptions& o) {
     if (!o.run.isEmpty()) {
         if (!w.openRun(o.run, false)) return kExitBadInput;
         if (!o.at.isEmpty()) {
-            const auto at = parseDurationS(o.at.toStdString());
+            const auto at = parseDurationNs(o.at.toStdString());
             if (!at) {
-                std::fprintf(stderr, "clusterscope: --at: expected a time such as 30s, 2h or 3d\n");
+                std::fprintf(stderr, "clusterscope: --at: expected a time such as 0s, 100ms, 90s "
+                                     "or 1h30m\n");
                 return kExitBadInput;
             }
-            w.replay()->clock()->seek(w.replay()->clock()->startNs() + int64_t(*at * 1e9));
+            w.replay()->clock()->seek(*at);
         }
     }
     w.show();

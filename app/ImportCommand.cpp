@@ -42,7 +42,7 @@ int importCommand(const QStringList& args) {
     o.mapFile = a.value("--map");
     if (a.has("--tick")) {
         const auto tick = parseDurationS(a.value("--tick").toStdString());
-        if (!tick) throw UsageError("--tick: expected a duration such as 15s");
+        if (!tick || *tick <= 0) throw UsageError("--tick: expected a duration such as 15s");
         o.tickNs = int64_t(*tick * 1e9);
     }
     const auto doc = openTopology(src.preset, src.file);

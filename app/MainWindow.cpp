@@ -6,7 +6,6 @@
 #include "InspectorWidget.h"
 #include "Presets.h"
 #include "ReplayController.h"
-#include "RunFrames.h"
 #include "SimulationDialog.h"
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
@@ -32,6 +31,10 @@
 #include <QTreeView>
 
 namespace cs::app {
+namespace {
+// Recent entries that are run descriptions, not topologies.
+const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
+} // namespace
 
 MainWindow::MainWindow()
     : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
@@ -113,6 +116,12 @@ void MainWindow::buildMenus() {
             this, tr("Open Run"), {}, tr("ClusterScope runs (*.sqlite);;All files (*)"));
         if (!path.isEmpty()) openRun(path);
     });
+    file->addAction(tr("Open Run &Description..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Run Description"), {},
+            tr("ClusterScope run descriptions (*.json);;All files (*)"));
+        if (!path.isEmpty()) openRunDescription(path);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -126,8 +135,15 @@ void MainWindow::buildMenus() {
 void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList list = recent_.list();
-    for (const QString& s : list)
-        recentMenu_->addAction(s, this, [this, s] { openSource(s); });
+    for (const QString& s : list) {
+        if (s.startsWith(kRunDescriptionPrefix)) {
+            const QString path = s.mid(kRunDescriptionPrefix.size());
+            recentMenu_->addAction(tr("Run description: %1").arg(path), this,
+                                   [this, path] { openRunDescription(path); });
+        } else {
+            recentMenu_->addAction(s, this, [this, s] { openSource(s); });
+        }
+    }
     recentMenu_->setEnabled(!list.isEmpty());
 }
 
@@ -222,9 +238,30 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
     return true;
 }
 
+bool MainWindow::openRunDescription(const QString& path, bool showErrors) {
+    if (!doc_) return false;
+    SimulationDialog dialog(doc_.get(), this);
+    QString error;
+    if (!dialog.loadRunFile(path, &error)) {
+        if (showErrors)
+            QMessageBox::critical(this, tr("Cannot open run description"), error);
+        else
+            qWarning("%s", qPrintable(error));
+        return false;
+    }
+    recent_.add(kRunDescriptionPrefix + path);
+    rebuildRecentMenu();
+    runSimulationDialog(dialog);
+    return true;
+}
+
 void MainWindow::simulateDialog() {
     if (!doc_) return;
     SimulationDialog dialog(doc_.get(), this);
+    runSimulationDialog(dialog);
+}
+
+void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
     if (dialog.exec() != QDialog::Accepted) return;
     const RunSpec spec = dialog.spec();
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
@@ -232,21 +269,10 @@ void MainWindow::simulateDialog() {
         QStringLiteral("clusterscope-run-%1.sqlite").arg(QDateTime::currentMSecsSinceEpoch()));
     const std::optional<RunResult> r = runWithProgress(this, *doc_, spec, storePath);
     if (!r) return;
-    // The frame in the middle of the first step (or of the span): GPUs busy, links loaded.
-    FrameValues v;
-    try {
-        const RunStore store = RunStore::openForReading(storePath);
-        const int64_t run = store.runs().back();
-        const auto tsNs = int64_t((spec.steps > 0 ? r->step.stepS / 2 : r->simulatedS / 2) * 1e9);
-        v = frameOfRun(store, run, doc_->topology(), tsNs);
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, tr("Cannot read the run"), QString::fromStdString(e.what()));
-        return;
-    }
-    controls_->showRunFrame(v, tr("Run: %1").arg(QString::fromStdString(spec.model)));
-    openRun(storePath);
-    replay_->clock()->seek(replay_->clock()->startNs() +
-                           int64_t((spec.steps > 0 ? r->step.stepS / 2 : 0) * 1e9));
+    // Opened through the reader like any run, at the middle of the first step (or the span's
+    // start): GPUs busy, links loaded.
+    if (!openRun(storePath)) return;
+    replay_->clock()->seek(int64_t((spec.steps > 0 ? r->step.stepS / 2 : 0) * 1e9));
     const QJsonObject s = runSummaryJson(*r, spec);
     summary_->appendPlainText(tr("\nSimulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
                                  "%5%, bubble %6%, peak memory %7 GiB\n"

@@ -21,6 +21,8 @@ class VtkViewWidget;
 
 namespace cs::app {
 
+class SimulationDialog;
+
 class ViewControls;
 class ReplayController;
 
@@ -50,7 +52,16 @@ private:
     void openFileDialog();
     void openPresetDialog();
     void exportDialog();
+    // Run → Simulate Training: the dialog, filled from a run description when one is given.
     void simulateDialog();
+
+public:
+    // File → Open Run Description: fills the simulate dialog from a run file (errors located as
+    // for topologies); false when the file is refused.
+    bool openRunDescription(const QString& path, bool showErrors = true);
+
+private:
+    void runSimulationDialog(SimulationDialog& dialog);
     void onTreeSelection();
     void showSelected(Endpoint e, bool fromTree);
     void showSummary();

@@ -2,8 +2,9 @@
 // is still needed by VTK on Debian).
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "FrameValues.h"
 #include "HeadlessRenderer.h"
-#include "RunFrames.h"
+#include "RunReader.h"
 #include "RunSpecJson.h"
 #include "TopologyDocument.h"
 
@@ -58,15 +59,13 @@ int renderCommand(const QStringList& args) {
     }
     if (values == "run") {
         // The frame of a stored run at --at (a duration from its start: 90s, 2h, 3d).
-        const auto at = a.has("--at") ? parseDurationS(a.value("--at").toStdString())
-                                      : std::optional<double>(0.0);
+        const auto at = a.has("--at") ? parseDurationNs(a.value("--at").toStdString())
+                                      : std::optional<int64_t>(0);
         if (!at)
-            throw UsageError("--at: expected a time from the run's start such as 30s, 2h or 3d");
-        const RunStore store = RunStore::openForReading(a.value("--run"));
-        const std::vector<int64_t> runs = store.runs();
-        if (runs.empty())
-            throw InputException({a.value("--run").toStdString(), 0, 0, {}, "holds no runs"});
-        v = frameOfRun(store, runs.back(), doc->topology(), int64_t(*at * 1e9));
+            throw UsageError(
+                "--at: expected a time from the run's start such as 0s, 100ms, 90s or 1h30m");
+        RunReader reader(a.value("--run"), doc->topology());
+        v = fractionsOfCapacity(reader.frameAt(*at), doc->topology());
         scene.setValueTitle("Busy / load, %");
     }
     scene.setValues(v);

@@ -1,23 +1,26 @@
 #include "ReplayController.h"
 
+#include "FrameValues.h"
 #include "RunChartsWidget.h"
-#include "RunFrames.h"
 #include "TimelineWidget.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
+#include <QApplication>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QShortcut>
+#include <QStatusBar>
 
 namespace cs::app {
 
 ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* view,
                                    ViewControls* controls)
     : QObject(window), window_(window), view_(view), controls_(controls),
-      clock_(new PlaybackClock(this)), timeline_(new views::TimelineWidget(clock_)),
-      charts_(new views::RunChartsWidget(clock_)) {
+      clock_(new PlaybackClock(this)), reader_(new RunReaderThread(this)),
+      timeline_(new views::TimelineWidget(clock_)), charts_(new views::RunChartsWidget(clock_)) {
     timelineDock_ = new QDockWidget(tr("Timeline"), window);
     timelineDock_->setObjectName("timelineDock");
     timelineDock_->setWidget(timeline_);
@@ -28,13 +31,25 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     window->addDockWidget(Qt::RightDockWidgetArea, chartsDock_);
     timelineDock_->hide();
     chartsDock_->hide();
-    connect(clock_, &PlaybackClock::nowChanged, this, &ReplayController::showNow);
+    connect(clock_, &PlaybackClock::nowChanged, this, [this] {
+        if (overview_) reader_->requestFrame(clock_->nowNs());
+    });
+    connect(reader_, &RunReaderThread::frameReady, this, &ReplayController::showFrame);
+    connect(reader_, &RunReaderThread::historyReady, this, [this](Endpoint e, const Series& s) {
+        if (!doc_ || !(e == selected_)) return;
+        charts_->setEntitySeries(e, QString::fromStdString(doc_->topology().nameOf(e)), s);
+    });
+    // A frame the store refuses mid-replay: say so, keep the last good frame.
+    connect(reader_, &RunReaderThread::failed, this, [this](const QString& message) {
+        if (overview_) window_->statusBar()->showMessage(message, 10000);
+    });
+    connect(controls_, &ViewControls::runColourChosen, this, &ReplayController::applyFrame);
     // Keyboard: space plays / pauses, arrows step, + / - change the speed.
     auto key = [&](QKeySequence k, auto fn) {
         auto* s = new QShortcut(k, window);
         s->setContext(Qt::WindowShortcut);
         connect(s, &QShortcut::activated, this, [this, fn] {
-            if (replay_) fn();
+            if (overview_) fn();
         });
     };
     auto stepNs = [this] {
@@ -49,69 +64,92 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
 }
 
 ReplayController::~ReplayController() {
-    charts_->setReplay(nullptr);
+    charts_->setOverview(nullptr);
 }
 
 void ReplayController::open(const QString& path, const TopologyDocument& doc) {
-    auto replay = std::make_unique<RunReplay>(path, doc.topology());
+    // The store is opened and summarised on the reader thread; the window keeps painting.
+    std::shared_ptr<const RunOverview> opened;
+    QString error;
+    QEventLoop loop;
+    auto ok = connect(reader_, &RunReaderThread::opened, &loop,
+                      [&](std::shared_ptr<const RunOverview> o) {
+                          opened = std::move(o);
+                          loop.quit();
+                      });
+    auto bad = connect(reader_, &RunReaderThread::failed, &loop, [&](const QString& m) {
+        error = m;
+        loop.quit();
+    });
     clock_->pause();
-    charts_->setReplay(nullptr);
-    replay_ = std::move(replay);
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    reader_->open(path, doc.topology());
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+    QApplication::restoreOverrideCursor();
+    disconnect(ok);
+    disconnect(bad);
+    if (!opened) {
+        // Keep what was open before: reopen it is not possible, so close cleanly.
+        close();
+        throw InputException({{}, 0, 0, {}, error.toStdString()});
+    }
+    charts_->setOverview(nullptr);
+    overview_ = std::move(opened);
+    frame_.reset();
     doc_ = &doc;
-    clock_->setRange(replay_->startNs(), replay_->endNs());
-    clock_->seek(replay_->startNs());
-    timeline_->setEvents(replay_->events());
-    charts_->setReplay(replay_.get());
+    clock_->setRange(0, overview_->info.endNs);
+    clock_->seek(0);
+    timeline_->setEvents(overview_->events);
+    charts_->setOverview(overview_);
     timelineDock_->setWindowTitle(tr("Timeline: %1").arg(QFileInfo(path).fileName()));
     timelineDock_->show();
     chartsDock_->show();
-    showNow();
+    controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)));
+    reader_->requestFrame(clock_->nowNs());
 }
 
 void ReplayController::close() {
     clock_->pause();
-    charts_->setReplay(nullptr);
-    replay_.reset();
+    reader_->close();
+    charts_->setOverview(nullptr);
+    overview_.reset();
+    frame_.reset();
     doc_ = nullptr;
+    controls_->clearRun();
+    view_->scene().setMarked({});
     timelineDock_->hide();
     chartsDock_->hide();
 }
 
 void ReplayController::selectEntity(Endpoint e) {
     selected_ = e;
-    if (replay_) charts_->showEntity(e);
-}
-
-std::vector<Endpoint> failedAt(const std::vector<RunStore::Event>& events, int64_t nowNs) {
-    // A failure stays marked until the next restart after it.
-    std::vector<Endpoint> out;
-    for (size_t i = 0; i < events.size() && events[i].tsNs <= nowNs; ++i) {
-        const RunStore::Event& e = events[i];
-        if (e.kind != "failure") continue;
-        bool restarted = false;
-        for (size_t j = i + 1; j < events.size() && events[j].tsNs <= nowNs && !restarted; ++j)
-            restarted = events[j].kind == "restart";
-        if (restarted) continue;
-        for (int k = 0; k < 10; ++k)
-            if (e.entityKind == toString(EntityKind(k)))
-                out.push_back({EntityKind(k), int32_t(e.entity)});
-    }
-    return out;
+    if (!overview_) return;
+    charts_->setEntitySeries(e, {}, {});
+    reader_->requestHistory(e);
 }
 
 std::vector<std::pair<std::string, std::string>> ReplayController::selectedValues() const {
-    if (!replay_ || selected_.index < 0) return {};
-    return replay_->valuesAt(selected_, clock_->nowNs());
+    if (!frame_ || !doc_ || selected_.index < 0) return {};
+    return liveValues(frame_->frame, doc_->topology(), selected_);
 }
 
-void ReplayController::showNow() {
-    if (!replay_ || !doc_) return;
-    const FrameValues v =
-        frameOfRun(replay_->store(), replay_->run(), doc_->topology(), clock_->nowNs());
-    controls_->showRunFrame(v, tr("Run replay"));
-    view_->scene().setMarked(failedAt(replay_->events(), clock_->nowNs()));
-    view_->update();
+std::optional<int64_t> ReplayController::shownNs() const {
+    if (!frame_) return std::nullopt;
+    return frame_->frame.tsNs;
+}
+
+void ReplayController::showFrame(std::shared_ptr<const FrameResult> f) {
+    if (!overview_ || !doc_) return;
+    frame_ = std::move(f);
+    applyFrame();
     emit nowShown();
+}
+
+void ReplayController::applyFrame() {
+    if (!frame_ || !doc_ || !controls_->showsRun()) return;
+    view_->scene().setValues(fractionsOfCapacity(frame_->frame, doc_->topology()));
+    view_->scene().setMarked(frame_->failed);
+    view_->update();
 }
 
 } // namespace cs::app

@@ -1,8 +1,9 @@
 #pragma once
 // Replays a stored run (simulated or recorded) in the main window: the playback clock, the
-// time slider and chart docks, and the 3D view coloured by the frame at "now".
+// timeline and chart docks, and the 3D view coloured by the frame at "now". The path of a
+// frame: clock -> reader thread (RunReader) -> frameReady -> scene colours.
 #include "PlaybackClock.h"
-#include "RunReplay.h"
+#include "RunReaderThread.h"
 #include "TopologyDocument.h"
 
 #include <QObject>
@@ -22,36 +23,40 @@ namespace cs::app {
 
 class ViewControls;
 
-// Entities of failure events at or before `nowNs` with no restart after them yet.
-std::vector<Endpoint> failedAt(const std::vector<RunStore::Event>& events, int64_t nowNs);
-
 class ReplayController : public QObject {
     Q_OBJECT
 public:
     ReplayController(QMainWindow* window, views::VtkViewWidget* view, ViewControls* controls);
     ~ReplayController() override;
 
-    // Opens a run store for the current topology; throws InputException.
+    // Opens a run store for the current topology on the reader thread, keeping the window
+    // responsive meanwhile; throws InputException when the store is refused.
     void open(const QString& path, const TopologyDocument& doc);
     void close();
-    bool isOpen() const { return replay_ != nullptr; }
+    bool isOpen() const { return overview_ != nullptr; }
     PlaybackClock* clock() const { return clock_; }
     views::RunChartsWidget* charts() const { return charts_; }
+    const RunOverview* overview() const { return overview_.get(); }
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
-    // The selected entity's values at "now" (empty without a replay).
+    // The selected entity's values in the frame shown (empty without a replay).
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
+    // The time of the frame the view shows, once one arrived.
+    std::optional<int64_t> shownNs() const;
 
 signals:
     void nowShown(); // the view shows a new "now": the inspector refreshes its values
 
 private:
-    void showNow();
+    void showFrame(std::shared_ptr<const FrameResult> f);
+    void applyFrame();
 
     QMainWindow* window_;
     views::VtkViewWidget* view_;
     ViewControls* controls_;
     PlaybackClock* clock_;
-    std::unique_ptr<RunReplay> replay_;
+    RunReaderThread* reader_;
+    std::shared_ptr<const RunOverview> overview_;
+    std::shared_ptr<const FrameResult> frame_;
     const TopologyDocument* doc_ = nullptr;
     Endpoint selected_{EntityKind::Cluster, -1};
     views::TimelineWidget* timeline_;

@@ -1,7 +1,7 @@
 // `clusterscope simulate`: Llama 3 training on a topology; summary, time series, trace.
 #include "CommandArgs.h"
 #include "CommandLine.h"
-#include "RunSpecJson.h"
+#include "SimulateArgs.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
 
@@ -12,17 +12,6 @@
 
 namespace cs::app {
 namespace {
-
-int intArg(const CommandArgs& a, const char* name, int fallback, int lo, int hi) {
-    if (!a.has(name)) return fallback;
-    bool ok = false;
-    const long long v = a.value(name).toLongLong(&ok);
-    if (!ok || v < lo || v > hi)
-        throw UsageError(std::string(name) + ": expected an integer from " + std::to_string(lo) +
-                         " to " + std::to_string(hi) + ", got \"" + a.value(name).toStdString() +
-                         "\"");
-    return int(v);
-}
 
 void progressBar(double f) {
     const int width = 40, done = int(f * width + 0.5);
@@ -59,90 +48,25 @@ void printText(const QJsonObject& s) {
 } // namespace
 
 int simulateCommand(const QStringList& args) {
-    const CommandArgs a(args,
-                        {"--preset",
-                         "--run",
-                         "--model",
-                         "--gpus",
-                         "--tp",
-                         "--cp",
-                         "--pp",
-                         "--dp",
-                         "--seq",
-                         "--batch-tokens",
-                         "--steps",
-                         "--span",
-                         "--gpu",
-                         "--placement",
-                         "--failures",
-                         "--seed",
-                         "--out",
-                         "--trace",
-                         "--virtual-stages",
-                         "--flows-per-pair",
-                         "--checkpoint-interval"},
-                        {"--json"}, 1);
+    if (args.contains("--help") || args.contains("-h")) {
+        std::fputs(simulateHelp().c_str(), stdout);
+        return kExitOk;
+    }
+    const CommandArgs a = simulateCommandArgs(args);
     const TopologySourceArgs src = topologySource(a);
-    RunSpec spec = a.has("--run") ? loadRunSpec(a.value("--run")) : RunSpec{};
-    if (a.has("--model")) spec.model = a.value("--model").toStdString();
-    if (a.has("--gpu")) spec.gpu = a.value("--gpu").toStdString();
-    ParallelConfig& c = spec.parallel;
-    c.tp = intArg(a, "--tp", c.tp, 1, 1024);
-    c.cp = intArg(a, "--cp", c.cp, 1, 4096);
-    c.pp = intArg(a, "--pp", c.pp, 1, 4096);
-    c.dp = intArg(a, "--dp", c.dp, 1, 1'000'000);
-    c.seqLen = intArg(a, "--seq", c.seqLen, 1, 10'000'000);
-    c.virtualStages = intArg(a, "--virtual-stages", c.virtualStages, 1, 256);
-    c.flowsPerPair = intArg(a, "--flows-per-pair", c.flowsPerPair, 1, 256);
-    if (a.has("--batch-tokens")) {
-        bool ok = false;
-        c.batchTokens = a.value("--batch-tokens").toDouble(&ok);
-        if (!ok || c.batchTokens < 1)
-            throw UsageError("--batch-tokens: expected a positive number of tokens");
-    }
-    if (a.has("--placement")) {
-        const QString p = a.value("--placement");
-        if (p != "topology" && p != "linear")
-            throw UsageError("--placement: expected topology or linear");
-        c.placement = p == "linear" ? Placement::Linear : Placement::TopologyAware;
-    }
-    if (a.has("--gpus")) {
-        const int gpus = intArg(a, "--gpus", 0, 1, 100'000'000);
-        if (gpus != c.gpus())
-            throw UsageError("--gpus " + std::to_string(gpus) +
-                             " is not TP x CP x PP x DP = " + std::to_string(c.tp) + " x " +
-                             std::to_string(c.cp) + " x " + std::to_string(c.pp) + " x " +
-                             std::to_string(c.dp) + " = " + std::to_string(c.gpus()));
-    }
-    if (a.has("--steps")) {
-        spec.steps = intArg(a, "--steps", 1, 1, 1'000'000);
-        spec.spanS = 0;
-    }
-    if (a.has("--span")) {
-        const auto span = parseDurationS(a.value("--span").toStdString());
-        if (!span) throw UsageError("--span: expected a duration such as 54d, 12h or 30m");
-        spec.spanS = *span;
-        spec.steps = 0;
-    }
-    if (a.has("--checkpoint-interval")) {
-        const auto iv = parseDurationS(a.value("--checkpoint-interval").toStdString());
-        if (!iv) throw UsageError("--checkpoint-interval: expected a duration such as 15m");
-        spec.checkpointIntervalS = *iv;
-    }
-    if (a.has("--failures")) {
-        const QString f = a.value("--failures");
-        if (f != "on" && f != "off") throw UsageError("--failures: expected on or off");
-        spec.failures = f == "on";
-    }
-    if (a.has("--seed")) spec.seed = uint64_t(intArg(a, "--seed", 1, 0, 2'000'000'000));
-    if (spec.steps == 0 && spec.spanS == 0) spec.steps = 1;
+    const RunSpec spec = runSpecOfArgs(a);
 
     const auto doc = openTopology(src.preset, src.file);
     std::optional<RunStore> store;
     if (a.has("--out")) store.emplace(RunStore::openForWriting(a.value("--out")));
     const bool tty = isatty(2) && !a.flag("--json");
-    const RunResult r = simulateRun(*doc, spec, store ? &*store : nullptr,
-                                    tty ? ProgressFn(progressBar) : ProgressFn());
+    RunResult r;
+    try {
+        r = simulateRun(*doc, spec, store ? &*store : nullptr,
+                        tty ? ProgressFn(progressBar) : ProgressFn());
+    } catch (const InputException& e) {
+        throw withFlag(e); // "--tp: TP must divide ...", not the run-file key
+    }
     if (a.has("--trace")) writeFileAtomically(a.value("--trace"), chromeTraceOfStep(r, spec));
     const QJsonObject summary = runSummaryJson(r, spec);
     if (a.flag("--json")) {

@@ -1,135 +1,237 @@
 #include "SimulationDialog.h"
 
+#include "RankPlacement.h"
+#include "RunOptions.h"
 #include "RunSpecJson.h"
+#include "TopologyFile.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QEventLoop>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <atomic>
 
 namespace cs::app {
 namespace {
 
-QSpinBox* spin(int lo, int hi, int value) {
-    auto* s = new QSpinBox;
-    s->setRange(lo, hi);
-    s->setValue(value);
-    return s;
+struct Cancelled {};
+
+// The widget of an option: a line edit for numbers and durations, a combo box for choices,
+// a check box for bools; its text is what setRunOption reads.
+QWidget* makeField(const RunOption& o) {
+    QWidget* w = nullptr;
+    if (o.type == RunOptionType::Choice) {
+        auto* box = new QComboBox;
+        for (const std::string& c : o.choices)
+            box->addItem(QString::fromStdString(c));
+        w = box;
+    } else if (o.type == RunOptionType::Bool) {
+        w = new QCheckBox(QString::fromStdString(o.label));
+    } else {
+        w = new QLineEdit;
+    }
+    w->setObjectName(QString::fromStdString(o.key));
+    w->setToolTip(QString::fromStdString(
+        o.help + "\nDefault: " + (o.defaultText.empty() ? "none" : o.defaultText) + " " +
+        o.source));
+    return w;
 }
 
-struct Cancelled {};
+QString fieldText(const QWidget* w) {
+    if (auto* e = qobject_cast<const QLineEdit*>(w)) return e->text();
+    if (auto* b = qobject_cast<const QComboBox*>(w)) return b->currentText();
+    if (auto* c = qobject_cast<const QCheckBox*>(w)) return c->isChecked() ? "on" : "off";
+    return {};
+}
+
+void setFieldText(QWidget* w, const QString& text) {
+    if (auto* e = qobject_cast<QLineEdit*>(w))
+        e->setText(text);
+    else if (auto* b = qobject_cast<QComboBox*>(w))
+        b->setCurrentText(text);
+    else if (auto* c = qobject_cast<QCheckBox*>(w))
+        c->setChecked(text == "on");
+}
 
 } // namespace
 
+QString dialogMessage(const std::exception& e) {
+    const auto* input = dynamic_cast<const InputException*>(&e);
+    if (!input) return QString::fromStdString(e.what());
+    const InputError& err = input->error();
+    const RunOption* o = err.file.empty() ? findRunOption(err.field) : nullptr;
+    if (!o) return QString::fromStdString(e.what());
+    return QString::fromStdString(o->label + ": " + err.message);
+}
+
 SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
-    : QDialog(parent), doc_(doc), model_(new QComboBox), gpu_(new QComboBox),
-      placement_(new QComboBox), tp_(spin(1, 64, 8)), cp_(spin(1, 4096, 1)), pp_(spin(1, 1024, 16)),
-      dp_(spin(1, 1'000'000, 128)), virtualStages_(spin(1, 64, 4)),
-      seq_(spin(128, 10'000'000, 8192)), batchMTokens_(spin(1, 1024, 16)),
-      steps_(spin(1, 100000, 3)), seed_(spin(0, 1'000'000, 1)), span_(new QLineEdit("54d")),
-      useSpan_(new QCheckBox(tr("Simulate a wall-clock span instead of steps"))),
-      failures_(new QCheckBox(tr("Failures from Llama 3 Table 5"))), gpus_(new QLabel),
+    : QDialog(parent), doc_(doc), spec_(defaultRunSpec()),
+      useSpan_(new QCheckBox(tr("Simulate a wall-clock span instead of steps"))), gpus_(new QLabel),
       problem_(new QLabel) {
     setWindowTitle(tr("Simulate Training"));
-    for (const ModelSpec& m : modelPresets())
-        model_->addItem(QString::fromStdString(m.name));
-    model_->setCurrentText("llama3-405b");
-    for (const GpuSpec& g : gpuPresets())
-        gpu_->addItem(QString::fromStdString(g.name));
-    placement_->addItems({"topology", "linear"});
+    useSpan_->setObjectName("useSpan");
     auto* form = new QFormLayout;
-    form->addRow(tr("Model"), model_);
-    form->addRow(tr("GPU"), gpu_);
-    form->addRow(tr("Tensor parallel (TP)"), tp_);
-    form->addRow(tr("Context parallel (CP)"), cp_);
-    form->addRow(tr("Pipeline parallel (PP)"), pp_);
-    form->addRow(tr("Data parallel (DP)"), dp_);
-    form->addRow(tr("Virtual stages (V)"), virtualStages_);
-    form->addRow(tr("Sequence length"), seq_);
-    form->addRow(tr("Batch (Mi tokens)"), batchMTokens_);
-    form->addRow(tr("Placement"), placement_);
-    form->addRow(QString(), gpus_);
-    form->addRow(tr("Steps"), steps_);
-    form->addRow(QString(), useSpan_);
-    form->addRow(tr("Span"), span_);
-    form->addRow(QString(), failures_);
-    form->addRow(tr("Seed"), seed_);
+    std::vector<QLabel*> units;
+    for (const RunOption& o : runOptions()) {
+        QWidget* w = makeField(o);
+        fields_.emplace_back(&o, w);
+        if (o.key == "span") form->addRow(QString(), useSpan_);
+        if (o.type == RunOptionType::Bool) {
+            form->addRow(QString(), w);
+        } else {
+            auto* row = new QHBoxLayout;
+            row->addWidget(w, 1);
+            units.push_back(new QLabel(QString::fromStdString(o.unit)));
+            row->addWidget(units.back());
+            form->addRow(QString::fromStdString(o.label), row);
+        }
+        if (o.key == "parallel.placement") form->addRow(QString(), gpus_);
+    }
+    int unitWidth = 0; // one width, so that the fields line up
+    for (QLabel* u : units)
+        unitWidth = std::max(unitWidth, u->sizeHint().width());
+    for (QLabel* u : units)
+        u->setFixedWidth(unitWidth);
+    problem_->setObjectName("problem");
     problem_->setWordWrap(true);
     problem_->setStyleSheet("color: #b00020");
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
+    QPushButton* run = buttons->button(QDialogButtonBox::Ok);
+    run->setText(tr("Run"));
+    run->setObjectName("run");
+    QPushButton* open = buttons->addButton(tr("Open\u2026"), QDialogButtonBox::ActionRole);
+    open->setObjectName("open");
+    QPushButton* save = buttons->addButton(tr("Save\u2026"), QDialogButtonBox::ActionRole);
+    save->setObjectName("save");
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (checkSpec()) accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(open, &QPushButton::clicked, this, &SimulationDialog::openRunFile);
+    connect(save, &QPushButton::clicked, this, &SimulationDialog::saveRunFileAs);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
-    for (QSpinBox* s : {tp_, cp_, pp_, dp_})
-        connect(s, &QSpinBox::valueChanged, this, &SimulationDialog::updateGpuCount);
+    for (const char* key : {"parallel.tp", "parallel.cp", "parallel.pp", "parallel.dp"})
+        connect(static_cast<QLineEdit*>(field(key)), &QLineEdit::textChanged, this,
+                &SimulationDialog::updateGpuCount);
+    // Failures and the span only apply to a span; steps only without one.
     auto spanToggled = [this](bool on) {
-        span_->setEnabled(on);
-        failures_->setEnabled(on);
-        steps_->setEnabled(!on);
+        field("span")->setEnabled(on);
+        field("failures")->setEnabled(on);
+        field("steps")->setEnabled(!on);
     };
     connect(useSpan_, &QCheckBox::toggled, this, spanToggled);
+    setSpec(spec_);
+    setFieldText(field("span"), "54d"); // Llama 3's snapshot, ready when a span is chosen
     spanToggled(false);
     updateGpuCount();
 }
 
-void SimulationDialog::updateGpuCount() {
-    const long long n = 1LL * tp_->value() * cp_->value() * pp_->value() * dp_->value();
-    const size_t have = doc_ ? doc_->topology().gpus.size() : 0;
-    gpus_->setText(tr("%1 GPUs of %2 in the topology")
-                       .arg(QLocale().toString(n), QLocale().toString(qulonglong(have))));
+QWidget* SimulationDialog::field(const char* key) const {
+    for (const auto& [o, w] : fields_)
+        if (o->key == key) return w;
+    return nullptr;
 }
 
-RunSpec SimulationDialog::spec() const {
-    RunSpec s;
-    s.model = model_->currentText().toStdString();
-    s.gpu = gpu_->currentText().toStdString();
-    ParallelConfig& c = s.parallel;
-    c.tp = tp_->value(), c.cp = cp_->value(), c.pp = pp_->value(), c.dp = dp_->value();
-    c.virtualStages = virtualStages_->value();
-    c.seqLen = seq_->value();
-    c.batchTokens = batchMTokens_->value() * 1024.0 * 1024.0;
-    c.placement = placement_->currentIndex() == 1 ? Placement::Linear : Placement::TopologyAware;
-    if (useSpan_->isChecked()) {
-        s.spanS = parseDurationS(span_->text().toStdString()).value_or(0);
-        s.failures = failures_->isChecked();
-    } else {
-        s.steps = steps_->value();
+void SimulationDialog::setSpec(const RunSpec& spec) {
+    for (const auto& [o, w] : fields_) {
+        const QString text = runOptionText(spec, *o);
+        if (!text.isEmpty()) setFieldText(w, text); // the unused one of steps and span stays
     }
-    s.seed = uint64_t(seed_->value());
+    useSpan_->setChecked(spec.spanS > 0);
+}
+
+RunSpec SimulationDialog::parseForm() const {
+    RunSpec s = defaultRunSpec();
+    const char* unused = useSpan_->isChecked() ? "steps" : "span";
+    for (const auto& [o, w] : fields_)
+        if (o->key != unused) setRunOption(s, *o, fieldText(w));
     return s;
 }
 
-bool SimulationDialog::checkSpec() {
-    const RunSpec s = spec();
+void SimulationDialog::updateGpuCount() {
+    RunSpec s;
+    QString count = "?";
     try {
-        if (useSpan_->isChecked() && s.spanS <= 0)
-            throw InputException({{}, 0, 0, "span", "expected a duration such as 54d, 12h or 30m"});
+        for (const char* key : {"parallel.tp", "parallel.cp", "parallel.pp", "parallel.dp"})
+            setRunOption(s, *findRunOption(key), fieldText(field(key)));
+        count = QLocale().toString(s.parallel.gpus());
+    } catch (const InputException&) {
+        // a field half typed: the count shows "?" until it parses
+    }
+    if (!doc_) {
+        gpus_->setText(tr("%1 GPUs").arg(count));
+        return;
+    }
+    gpus_->setText(tr("%1 GPUs of %2 in the topology")
+                       .arg(count, QLocale().toString(qulonglong(doc_->topology().gpus.size()))));
+}
+
+bool SimulationDialog::checkSpec() {
+    try {
+        const RunSpec s = parseForm();
+        validateRunSpec(s);
         checkTrainingConfig(*findModel(s.model), *findGpu(s.gpu), s.parallel);
-        if (doc_ && s.parallel.gpus() > (long long)doc_->topology().gpus.size())
-            throw InputException({{}, 0, 0, "DP", "the job needs more GPUs than the topology has"});
+        if (doc_) placeRanks(doc_->topology(), doc_->index(), s.parallel); // enough GPUs?
+        spec_ = s;
     } catch (const InputException& e) {
-        problem_->setText(QString::fromStdString(e.what()));
+        problem_->setText(dialogMessage(e));
         return false;
     }
     problem_->clear();
     return true;
+}
+
+bool SimulationDialog::loadRunFile(const QString& path, QString* error) {
+    try {
+        setSpec(loadRunSpec(path));
+    } catch (const InputException& e) {
+        if (error) *error = dialogMessage(e);
+        return false;
+    }
+    problem_->clear();
+    return true;
+}
+
+bool SimulationDialog::saveRunFile(const QString& path, QString* error) {
+    try {
+        const RunSpec s = parseForm();
+        validateRunSpec(s);
+        writeFileAtomically(path, QJsonDocument(runSpecToJson(s)).toJson());
+    } catch (const std::exception& e) {
+        if (error) *error = dialogMessage(e);
+        return false;
+    }
+    return true;
+}
+
+void SimulationDialog::openRunFile() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Run Description"), {}, tr("Run descriptions (*.json);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !loadRunFile(path, &error)) problem_->setText(error);
+}
+
+void SimulationDialog::saveRunFileAs() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Run Description"), {},
+                                                      tr("Run descriptions (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !saveRunFile(path, &error)) problem_->setText(error);
 }
 
 std::optional<RunResult> runWithProgress(QWidget* parent, const TopologyDocument& doc,
@@ -154,7 +256,7 @@ std::optional<RunResult> runWithProgress(QWidget* parent, const TopologyDocument
         } catch (const Cancelled&) {
             result.reset();
         } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
+            error = dialogMessage(e);
         }
     });
     QEventLoop loop;

@@ -1,15 +1,20 @@
 #pragma once
 // Sets up a simulated run (model, GPU, parallelism, steps or span, failures), runs it off the
-// GUI thread with progress and cancel, and hands back the result.
+// GUI thread with progress and cancel, and hands back the result. The form is built from the
+// RunOptions table: one field per option, named (objectName) by its run-file key.
 #include "SimulationRun.h"
 
 #include <QDialog>
 
+#include <utility>
+#include <vector>
+
 class QCheckBox;
-class QComboBox;
 class QLabel;
-class QLineEdit;
-class QSpinBox;
+
+namespace cs {
+struct RunOption;
+}
 
 namespace cs::app {
 
@@ -17,22 +22,36 @@ class SimulationDialog : public QDialog {
     Q_OBJECT
 public:
     SimulationDialog(const TopologyDocument* doc, QWidget* parent = nullptr);
-    RunSpec spec() const;
-    // Validates the form; on a problem shows it under the form and returns false.
+    // The run as last accepted by checkSpec (the Run button).
+    RunSpec spec() const { return spec_; }
+    void setSpec(const RunSpec& spec);
+    // Validates the form; on a problem shows it under the form, naming the option by its
+    // label, and returns false.
     bool checkSpec();
+    // Fills the form from a run file; `error` says where a bad one is wrong (file, line,
+    // column, field).
+    bool loadRunFile(const QString& path, QString* error);
+    // Writes the form as a run file, atomically; fails when a field does not parse.
+    bool saveRunFile(const QString& path, QString* error);
 
 private:
+    RunSpec parseForm() const; // throws InputException naming the field by its key
+    QWidget* field(const char* key) const;
     void updateGpuCount();
+    void openRunFile();
+    void saveRunFileAs();
 
     const TopologyDocument* doc_;
-    QComboBox *model_, *gpu_, *placement_;
-    QSpinBox *tp_, *cp_, *pp_, *dp_, *virtualStages_, *seq_, *batchMTokens_, *steps_, *seed_;
-    QLineEdit* span_;
+    RunSpec spec_;
+    std::vector<std::pair<const RunOption*, QWidget*>> fields_; // in table order
     QCheckBox* useSpan_;
-    QCheckBox* failures_;
     QLabel* gpus_;
     QLabel* problem_;
 };
+
+// An InputException in the dialog's words: "Tensor parallel (TP): ..." for a field named by
+// its key; located errors (file:line:column) as they are.
+QString dialogMessage(const std::exception& e);
 
 // Runs the simulation with a progress dialog; writes the series to `storePath`. Returns
 // nothing when cancelled or failed (the error shown to the user).

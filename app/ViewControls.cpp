@@ -72,11 +72,7 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
 
 void ViewControls::setDocument(const TopologyDocument* doc) {
     doc_ = doc;
-    runFrame_ = {};
-    if (colour_->count() > 3) {
-        colour_->setCurrentIndex(0);
-        colour_->removeItem(3);
-    }
+    clearRun();
     view_->scene().setDocument(doc, layout_->currentIndex() == 0 ? LayoutKind::Floor
                                                                  : LayoutKind::Fabric);
     applyColour();
@@ -105,21 +101,34 @@ void ViewControls::applyColour() {
         fillLinkSpeed(doc_->topology(), v);
     } else if (doc_ && mode == 3) {
         scene.setValueTitle("Busy / load, %");
-        v = runFrame_;
+        scene.setValues(v); // no data until the replay hands its frame
+        scene.setColorMode(views::ColorMode::Value);
+        view_->update();
+        emit runColourChosen();
+        return;
     }
     scene.setValues(v);
     scene.setColorMode(mode == 0 ? views::ColorMode::Kind : views::ColorMode::Value);
     view_->update();
 }
 
-void ViewControls::showRunFrame(const FrameValues& values, const QString& title) {
-    runFrame_ = values;
+void ViewControls::showRun(const QString& title) {
     if (colour_->count() < 4) colour_->addItem(title);
     colour_->setItemText(3, title);
     if (colour_->currentIndex() == 3)
         applyColour();
     else
         colour_->setCurrentIndex(3);
+}
+
+void ViewControls::clearRun() {
+    if (colour_->count() <= 3) return;
+    if (colour_->currentIndex() == 3) colour_->setCurrentIndex(0);
+    colour_->removeItem(3);
+}
+
+bool ViewControls::showsRun() const {
+    return colour_->currentIndex() == 3;
 }
 
 void ViewControls::tickPattern() {

@@ -33,11 +33,15 @@ public:
     QComboBox* colourBox() const { return colour_; }
     // Runs a search as if typed; returns whether it found something.
     bool search(const QString& text);
-    // Colours the view by a run's frame, listed in the colour box as `title`.
-    void showRunFrame(const FrameValues& values, const QString& title);
+    // A run is open: its colouring is listed in the colour box as `title` and chosen. The
+    // replay puts its frames into the scene itself while showsRun().
+    void showRun(const QString& title);
+    void clearRun();
+    bool showsRun() const;
 
 signals:
     void entityFound(cs::Endpoint e);
+    void runColourChosen(); // the user picked the run's colouring: the replay repaints
 
 private:
     void applyLayout();
@@ -55,7 +59,6 @@ private:
     QLineEdit* search_;
     QMenu* cameraMenu_;
     QTimer* patternTimer_;
-    FrameValues runFrame_;
     QElapsedTimer patternClock_;
 };
 

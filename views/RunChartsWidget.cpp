@@ -13,12 +13,12 @@ namespace {
 const QColor kBlue(0, 114, 178), kOrange(230, 159, 0), kGreen(0, 158, 115), kPurple(204, 121, 167),
     kVermillion(213, 94, 0), kSky(86, 180, 233);
 
-// x in seconds, shown in units of xUnitS (1 or 3600); y multiplied by yScale.
-void setSeries(QCPGraph* g, const std::vector<double>& xS, const std::vector<double>& y,
-               double yScale, double xUnitS, double x1, int pixels) {
-    std::vector<double> x(xS.size()), scaled(y.size());
-    for (size_t i = 0; i < xS.size(); ++i)
-        x[i] = xS[i] / xUnitS;
+// Times in ns, shown in units of xUnitS (1 or 3600); y multiplied by yScale.
+void setSeries(QCPGraph* g, const Series& s, double yScale, double xUnitS, double x1, int pixels) {
+    const std::vector<double>& y = s.value;
+    std::vector<double> x(s.tsNs.size()), scaled(y.size());
+    for (size_t i = 0; i < s.tsNs.size(); ++i)
+        x[i] = double(s.tsNs[i]) / 1e9 / xUnitS;
     for (size_t i = 0; i < y.size(); ++i)
         scaled[i] = y[i] * yScale;
     const XY d = downsampleMinMax(x, scaled, 0, x1, pixels);
@@ -72,14 +72,17 @@ QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabe
     return p;
 }
 
-void RunChartsWidget::setReplay(const RunReplay* replay) {
-    replay_ = replay;
+void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
+    overview_ = std::move(overview);
     selected_ = {EntityKind::Cluster, -1};
+    selectedSeries_ = {};
     rebuild();
 }
 
-void RunChartsWidget::showEntity(Endpoint e) {
+void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Series& s) {
     selected_ = e;
+    selectedName_ = name;
+    selectedSeries_ = s;
     rebuild();
 }
 
@@ -93,25 +96,25 @@ void RunChartsWidget::rebuild() {
         p->clearGraphs();
         p->yAxis2->setVisible(false);
     }
-    if (!replay_) {
+    if (!overview_) {
         for (QCustomPlot* p : plots_)
             p->replot();
         return;
     }
     // Long runs read in hours: seconds, scaled.
-    const double spanS = double(replay_->endNs() - replay_->startNs()) / 1e9;
+    const RunOverview& o = *overview_;
+    const double spanS = double(o.info.endNs) / 1e9;
     hours_ = spanS > 3 * 3600;
     const double x1 = spanS / unitS();
     const int px = std::max(50, width());
     // GPU busy: band, mean, selected GPU.
     QCustomPlot* g = plots_[0];
-    const BandSeries& b = replay_->gpuBusy();
     for (QCustomPlot* p : plots_)
         p->xAxis->setLabel(hours_ ? tr("time since start, h") : tr("time since start, s"));
     QCPGraph* low = g->addGraph();
     QCPGraph* high = g->addGraph();
-    setSeries(low, b.tS, b.low, 100, unitS(), x1, px);
-    setSeries(high, b.tS, b.high, 100, unitS(), x1, px);
+    setSeries(low, o.busyLow, 100, unitS(), x1, px);
+    setSeries(high, o.busyHigh, 100, unitS(), x1, px);
     low->setPen(Qt::NoPen);
     high->setPen(Qt::NoPen);
     high->setBrush(QColor(kOrange.red(), kOrange.green(), kOrange.blue(), 70));
@@ -119,51 +122,45 @@ void RunChartsWidget::rebuild() {
     high->setName(tr("p5 to p95"));
     g->legend->removeItem(g->legend->itemCount() - 2); // the band's lower edge needs no entry
     QCPGraph* mean = g->addGraph();
-    setSeries(mean, b.tS, b.mean, 100, unitS(), x1, px);
+    setSeries(mean, o.busyMean, 100, unitS(), x1, px);
     mean->setPen(QPen(kVermillion, 2));
     mean->setName(tr("mean"));
-    if (selected_.kind == EntityKind::Gpu && selected_.index >= 0) {
-        const int32_t gpu_ = selected_.index;
-        const TimeSeries one = replay_->gpuHistory(gpu_);
+    if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {
         QCPGraph* sel = g->addGraph();
-        setSeries(sel, one.tS, one.value, 100, unitS(), x1, px);
+        setSeries(sel, selectedSeries_, 100, unitS(), x1, px);
         sel->setPen(QPen(kBlue, 1.5));
-        sel->setName(QString::fromStdString(replay_->topology().gpuName(gpu_)));
+        sel->setName(selectedName_);
     }
     g->yAxis->setRange(0, 140); // headroom for the legend
     // Throughput per tier, TB/s.
     const QColor tierColours[3] = {kGreen, kBlue, kPurple};
-    const char* tierNames[3] = {"NIC - rack switch", "rack - pod switch", "pod - core switch"};
-    for (size_t k = 0; k < replay_->tierThroughput().size() && k < 3; ++k) {
-        const TimeSeries& s = replay_->tierThroughput()[k];
+    for (int k = 0; k < kTierCount; ++k) {
         QCPGraph* t = plots_[1]->addGraph();
-        setSeries(t, s.tS, s.value, 1e-12, unitS(), x1, px);
+        setSeries(t, o.tiers[size_t(k)], 1e-12, unitS(), x1, px);
         t->setPen(QPen(tierColours[k], 1.5));
-        t->setName(tr(tierNames[k]));
+        t->setName(tr(tierName(k)));
     }
-    if (selected_.kind == EntityKind::Link && selected_.index >= 0) {
-        const TimeSeries one = replay_->linkHistory(selected_.index);
+    if (selected_.kind == EntityKind::Link && !selectedSeries_.tsNs.empty()) {
         QCPGraph* sel = plots_[1]->addGraph();
-        setSeries(sel, one.tS, one.value, 1e-12, unitS(), x1, px);
+        setSeries(sel, selectedSeries_, 1e-12, unitS(), x1, px);
         sel->setPen(QPen(kVermillion, 1.5));
         sel->setName(tr("selected link"));
     }
     plots_[1]->rescaleAxes();
     QCPGraph* st = plots_[2]->addGraph();
-    setSeries(st, replay_->storageThroughput().tS, replay_->storageThroughput().value, 1e-9,
-              unitS(), x1, px);
+    setSeries(st, o.storage, 1e-9, unitS(), x1, px);
     st->setPen(QPen(kSky, 1.5));
     st->setName(tr("Tectonic + Hammerspace"));
     plots_[2]->rescaleAxes();
     QCustomPlot* sm = plots_[3];
     QCPGraph* step = sm->addGraph();
-    setSeries(step, replay_->stepTime().tS, replay_->stepTime().value, 1, unitS(), x1, px);
+    setSeries(step, o.stepTime, 1, unitS(), x1, px);
     step->setPen(QPen(kBlue, 1.5));
     step->setName(tr("step time (s)"));
     sm->yAxis2->setVisible(true);
     sm->yAxis2->setLabel("MFU %");
     QCPGraph* mfu = sm->addGraph(sm->xAxis, sm->yAxis2);
-    setSeries(mfu, replay_->mfu().tS, replay_->mfu().value, 100, unitS(), x1, px);
+    setSeries(mfu, o.mfu, 100, unitS(), x1, px);
     mfu->setPen(QPen(kOrange, 1.5));
     mfu->setName(tr("MFU (%)"));
     sm->rescaleAxes();

@@ -1,11 +1,14 @@
 #pragma once
 // Charts of a replayed run, linked to the playback clock: GPU busy (mean with the 5th-95th
 // percentile band, and the selected GPU), network throughput per tier, storage throughput,
-// step time and MFU. A cursor follows the clock; clicking a chart seeks.
+// step time and MFU. A cursor follows the clock; clicking a chart seeks. It draws plain
+// values the app hands it (read off the GUI thread): no store, no SQL.
 #include "PlaybackClock.h"
-#include "RunReplay.h"
+#include "RunOverview.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QCustomPlot;
 class QCPItemStraightLine;
@@ -16,10 +19,10 @@ class RunChartsWidget : public QWidget {
     Q_OBJECT
 public:
     RunChartsWidget(PlaybackClock* clock, QWidget* parent = nullptr);
-    void setReplay(const RunReplay* replay); // may be null; not owned
+    void setOverview(std::shared_ptr<const RunOverview> overview); // null clears the charts
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
-    // series; anything else hides them.
-    void showEntity(Endpoint e);
+    // series (GPUs: fraction, links: B/s); an empty series hides it.
+    void setEntitySeries(Endpoint e, const QString& name, const Series& s);
     QList<QCustomPlot*> plots() const { return plots_; }
 
 protected:
@@ -31,8 +34,10 @@ private:
     QCustomPlot* addPlot(const QString& title, const QString& yLabel);
 
     PlaybackClock* clock_;
-    const RunReplay* replay_ = nullptr;
+    std::shared_ptr<const RunOverview> overview_;
     Endpoint selected_{EntityKind::Cluster, -1};
+    QString selectedName_;
+    Series selectedSeries_;
     bool hours_ = false;
     double unitS() const { return hours_ ? 3600.0 : 1.0; }
     QList<QCustomPlot*> plots_;

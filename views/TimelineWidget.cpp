@@ -17,7 +17,7 @@ TimelineBar::TimelineBar(PlaybackClock* clock, QWidget* parent) : QWidget(parent
     connect(clock_, &PlaybackClock::stateChanged, this, qOverload<>(&QWidget::update));
 }
 
-void TimelineBar::setEvents(std::vector<RunStore::Event> events) {
+void TimelineBar::setEvents(std::vector<RunEvent> events) {
     events_ = std::move(events);
     update();
 }
@@ -37,18 +37,18 @@ void TimelineBar::paintEvent(QPaintEvent*) {
     p.setBrush(palette().highlight());
     p.drawRoundedRect(QRect(6, mid - 3, xOf(clock_->nowNs()) - 6, 6), 3, 3);
     // Event markers; Okabe-Ito colours as in the 3D view.
-    for (const RunStore::Event& e : events_) {
+    for (const RunEvent& e : events_) {
         QColor c(0, 114, 178); // checkpoint: blue
-        if (e.kind == "failure")
+        if (e.kind == EventKind::Failure)
             c = QColor(213, 94, 0);
-        else if (e.kind == "restart")
+        else if (e.kind == EventKind::Restart)
             c = QColor(0, 158, 115);
-        else if (e.kind == "maintenance")
+        else if (e.kind == EventKind::Maintenance)
             c = QColor(204, 121, 167);
         p.setPen(QPen(c, 1));
         const int x = xOf(e.tsNs);
-        p.drawLine(x, e.kind == "checkpoint" ? mid + 5 : 2, x,
-                   e.kind == "checkpoint" ? height() - 2 : mid - 5);
+        p.drawLine(x, e.kind == EventKind::Checkpoint ? mid + 5 : 2, x,
+                   e.kind == EventKind::Checkpoint ? height() - 2 : mid - 5);
     }
     p.setPen(QPen(palette().text().color(), 2));
     const int x = xOf(clock_->nowNs());

@@ -3,7 +3,7 @@
 // the run's events as markers (failures red, checkpoints blue, restarts green). Clicking or
 // dragging on the bar seeks. It only asks the PlaybackClock to change.
 #include "PlaybackClock.h"
-#include "RunStore.h"
+#include "RunReader.h"
 
 #include <QWidget>
 
@@ -17,7 +17,7 @@ class TimelineBar : public QWidget {
     Q_OBJECT
 public:
     TimelineBar(PlaybackClock* clock, QWidget* parent = nullptr);
-    void setEvents(std::vector<RunStore::Event> events);
+    void setEvents(std::vector<RunEvent> events);
     QSize sizeHint() const override { return {400, 34}; }
     int xOf(int64_t tsNs) const;
 
@@ -29,7 +29,7 @@ protected:
 private:
     void seekTo(int x);
     PlaybackClock* clock_;
-    std::vector<RunStore::Event> events_;
+    std::vector<RunEvent> events_;
 };
 
 class TimelineWidget : public QWidget {
@@ -37,7 +37,7 @@ class TimelineWidget : public QWidget {
 public:
     TimelineWidget(PlaybackClock* clock, QWidget* parent = nullptr);
     TimelineBar* bar() const { return bar_; }
-    void setEvents(std::vector<RunStore::Event> events) { bar_->setEvents(std::move(events)); }
+    void setEvents(std::vector<RunEvent> events) { bar_->setEvents(std::move(events)); }
     static QString formatTime(int64_t ns);
 
 private:

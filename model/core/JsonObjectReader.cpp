@@ -90,6 +90,11 @@ std::optional<std::string> JsonObjectReader::optionalString(const char* key) {
     return string(key);
 }
 
+QJsonValue JsonObjectReader::value(const char* key) {
+    used_.insert(QString::fromLatin1(key));
+    return obj_.value(QLatin1String(key));
+}
+
 QJsonArray JsonObjectReader::array(const char* key, qsizetype maxSize) {
     const QJsonValue v = require(key);
     if (!v.isArray()) fail(key, "expected an array, got " + describeJson(v));

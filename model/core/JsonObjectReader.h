@@ -45,6 +45,8 @@ public:
     std::string string(const char* key, std::optional<std::string> fallback = std::nullopt);
     // Null or absent give nullopt.
     std::optional<std::string> optionalString(const char* key);
+    // The member as it is, for readers that check its type themselves; undefined if absent.
+    QJsonValue value(const char* key);
     QJsonArray array(const char* key, qsizetype maxSize);
     JsonObjectReader object(const char* key);
     void allow(const char* key) { used_.insert(QString::fromLatin1(key)); }

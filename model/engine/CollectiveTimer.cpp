@@ -45,7 +45,7 @@ PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double byt
         for (size_t f = 0; f < rate.size(); ++f) {
             const double share = bytesPerEdge * rate[f] / fabricRate[size_t(flowEdge[f])];
             for (int32_t r : paths.of(f))
-                (*linkBytes)[size_t(r / 2)] += share;
+                (*linkBytes)[size_t(r)] += share; // per direction
         }
     return out;
 }

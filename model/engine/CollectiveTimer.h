@@ -25,7 +25,7 @@ public:
     CollectiveTimer(const Topology& t, FabricRouter& router, const GpuSpec& gpu, int flowsPerPair);
 
     // All edges move `bytesPerEdge` at once. Adds the bytes each link carries to
-    // `linkBytes` (per link, both directions) when given.
+    // `linkBytes` (per link direction, as the router numbers them) when given.
     PhaseResult transfer(const std::vector<Edge>& edges, double bytesPerEdge,
                          std::vector<double>* linkBytes);
     // Ring collectives (all-gather or reduce-scatter) over each group at once: n-1 steps of

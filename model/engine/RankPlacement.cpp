@@ -15,11 +15,12 @@ RankCoord coordOf(const ParallelConfig& c, int rank) {
 
 std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const ParallelConfig& c) {
     const long long n = c.gpus();
+    // Named as DP: the factor that sizes a job to its cluster.
     if (n > (long long)t.gpus.size())
         throw InputException({{},
                               0,
                               0,
-                              "--gpus",
+                              "parallel.dp",
                               "the job needs " + std::to_string(n) +
                                   " GPUs (TP x CP x PP x DP); the topology has " +
                                   std::to_string(t.gpus.size())});

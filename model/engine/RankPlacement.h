@@ -25,7 +25,7 @@ inline int rankOf(const ParallelConfig& c, RankCoord x) {
 }
 RankCoord coordOf(const ParallelConfig& c, int rank);
 
-// Throws InputException (field "--gpus" / "--placement") when the job does not fit.
+// Throws InputException (field "parallel.dp") when the job needs more GPUs than there are.
 std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex& ix,
                                 const ParallelConfig& c);
 

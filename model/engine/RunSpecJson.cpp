@@ -1,60 +1,51 @@
 #include "RunSpecJson.h"
 
-#include "Duration.h"
 #include "JsonObjectReader.h"
+#include "RunOptions.h"
 
 #include <QFile>
 #include <QJsonDocument>
-
-#include <cmath>
 
 namespace cs {
 
 namespace {
 
+// The member `name` of `r` through its option: the JSON type the option takes, then the text
+// setRunOption parses, so the file takes the same values as the command line and the dialog.
+void readOption(JsonObjectReader& r, const char* name, const RunOption& o, RunSpec& s) {
+    const QJsonValue v = r.value(name);
+    if (v.isUndefined()) return; // absent: the default
+    // Errors quote the value as the file writes it (the number 2000, the string "8").
+    const std::string message =
+        "expected " + (o.type == RunOptionType::Bool ? "true or false" : runOptionExpected(o)) +
+        ", got " + describeJson(v);
+    const std::optional<QString> text = runOptionTextOfJson(o, v);
+    if (!text) r.fail(name, message);
+    try {
+        setRunOption(s, o, *text);
+    } catch (const InputException&) {
+        r.fail(name, message);
+    }
+}
+
 RunSpec readSpec(const QJsonDocument& doc) {
     JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), JsonPath());
     if (r.string("format") != "clusterscope-run") r.fail("format", "expected \"clusterscope-run\"");
     if (r.integer("version", 1, 1000) > 1) r.fail("version", "newer than this build reads (1)");
+    // Setting steps clears a span and the other way round: both given is an error here.
+    if (r.has("steps") && r.has("span"))
+        r.fail("span", "expected either \"steps\" or \"span\", not both");
+    std::optional<JsonObjectReader> parallel;
+    if (!r.value("parallel").isUndefined()) parallel.emplace(r.object("parallel"));
     RunSpec s;
-    s.model = r.string("model", s.model);
-    s.gpu = r.string("gpu", s.gpu);
-    if (r.has("parallel")) {
-        JsonObjectReader p = r.object("parallel");
-        ParallelConfig& c = s.parallel;
-        c.tp = int(p.integer("tp", 1, 1024, c.tp));
-        c.cp = int(p.integer("cp", 1, 4096, c.cp));
-        c.pp = int(p.integer("pp", 1, 4096, c.pp));
-        c.dp = int(p.integer("dp", 1, 1'000'000, c.dp));
-        c.virtualStages = int(p.integer("virtualStages", 1, 256, c.virtualStages));
-        c.seqLen = int(p.integer("seq", 1, 10'000'000, c.seqLen));
-        c.batchTokens = p.number("batchTokens", 1, 1e12, c.batchTokens);
-        c.microBatchSeqs = int(p.integer("microBatchSeqs", 1, 4096, c.microBatchSeqs));
-        c.flowsPerPair = int(p.integer("flowsPerPair", 1, 256, c.flowsPerPair));
-        const std::string placement = p.string("placement", "topology");
-        if (placement != "topology" && placement != "linear")
-            p.fail("placement", "expected topology or linear");
-        c.placement = placement == "linear" ? Placement::Linear : Placement::TopologyAware;
-        p.finish();
+    for (const RunOption& o : runOptions()) {
+        const size_t dot = o.key.find('.');
+        if (dot == std::string::npos)
+            readOption(r, o.key.c_str(), o, s);
+        else if (parallel)
+            readOption(*parallel, o.key.substr(dot + 1).c_str(), o, s);
     }
-    if (r.has("steps")) s.steps = int(r.integer("steps", 1, 1'000'000));
-    if (r.has("span")) {
-        const auto span = parseDurationS(r.string("span"));
-        if (!span) r.fail("span", "expected a duration such as \"54d\", \"12h\", \"30m\"");
-        s.spanS = *span;
-    }
-    if (r.has("checkpointInterval")) {
-        const auto iv = parseDurationS(r.string("checkpointInterval"));
-        if (!iv) r.fail("checkpointInterval", "expected a duration such as \"15m\"");
-        s.checkpointIntervalS = *iv;
-    }
-    r.allow("failures");
-    if (r.has("failures")) {
-        const QJsonValue f = doc.object().value("failures");
-        if (!f.isBool()) r.fail("failures", "expected true or false, got " + describeJson(f));
-        s.failures = f.toBool();
-    }
-    s.seed = uint64_t(r.integer("seed", 0, (1LL << 53), 1));
+    if (parallel) parallel->finish();
     r.finish();
     if ((s.steps > 0) == (s.spanS > 0)) r.fail("steps", "expected either \"steps\" or \"span\"");
     return s;

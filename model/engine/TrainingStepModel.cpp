@@ -70,39 +70,47 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
 }
 
 void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c) {
-    for (auto [field, v] :
-         {std::pair{"--tp", c.tp}, {"--cp", c.cp}, {"--pp", c.pp}, {"--dp", c.dp}})
+    for (auto [field, v] : {std::pair{"parallel.tp", c.tp},
+                            {"parallel.cp", c.cp},
+                            {"parallel.pp", c.pp},
+                            {"parallel.dp", c.dp}})
         if (v < 1 || v > 1'000'000)
             reject(field, "expected a positive integer, got " + std::to_string(v));
     if (m.heads % c.tp != 0 || m.kvHeads % c.tp != 0)
-        reject("--tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
-                           ") and KV heads (" + std::to_string(m.kvHeads) + ") of " + m.name);
+        reject("parallel.tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
+                                  ") and KV heads (" + std::to_string(m.kvHeads) + ") of " +
+                                  m.name);
     if (c.seqLen < 2 * c.cp || c.seqLen % (2 * c.cp) != 0)
-        reject("--seq", "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
-                            " is not divisible by " + std::to_string(2 * c.cp));
+        reject("parallel.seq",
+               "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
+                   " is not divisible by " + std::to_string(2 * c.cp));
     if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
-        reject("--virtual-stages", "expected 1 without pipeline parallelism, at least 1 with it");
+        reject("parallel.virtualStages",
+               "expected 1 without pipeline parallelism, at least 1 with it");
     if (!unevenStages(m, c) && m.layers % (c.pp * c.virtualStages) != 0)
-        reject("--pp", std::to_string(m.layers) + " layers do not split into " +
-                           std::to_string(c.pp) + " stages x " + std::to_string(c.virtualStages) +
-                           " virtual stages; choose PP x V dividing " + std::to_string(m.layers) +
-                           " (or " + std::to_string(m.layers + 2) +
-                           ", with one layer fewer on the first and last stage)");
+        reject("parallel.pp",
+               std::to_string(m.layers) + " layers do not split into " + std::to_string(c.pp) +
+                   " stages x " + std::to_string(c.virtualStages) +
+                   " virtual stages; choose PP x V dividing " + std::to_string(m.layers) + " (or " +
+                   std::to_string(m.layers + 2) +
+                   ", with one layer fewer on the first and last stage)");
     const double micro = c.microBatches();
     if (micro < 1 || std::fabs(micro - std::round(micro)) > 1e-9)
-        reject("--batch-tokens", "batch tokens / (seq x DP x micro-batch) must be a whole number "
-                                 "of micro-batches, got " +
-                                     fmt(micro, 3));
+        reject("parallel.batchTokens",
+               "batch tokens / (seq x DP x micro-batch) must be a whole number "
+               "of micro-batches, got " +
+                   fmt(micro, 3));
     if (c.pp > 1 && micro < c.pp)
-        reject("--batch-tokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
-                                     " micro-batches per step, got " + fmt(micro, 0));
+        reject("parallel.batchTokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
+                                           " micro-batches per step, got " + fmt(micro, 0));
     const MemoryEstimate mem = estimateMemory(m, c);
     if (mem.totalGiB() > g.hbmGiB)
-        reject("--pp", "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +
-                           fmt(mem.totalGiB()) + " GiB per GPU (weights " + fmt(mem.weightsGiB) +
-                           ", gradients " + fmt(mem.gradientsGiB) + ", optimizer " +
-                           fmt(mem.optimizerGiB) + ", activations " + fmt(mem.activationsGiB) +
-                           "); raise TP, PP or CP, or shorten the sequence");
+        reject("parallel.pp", "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +
+                                  fmt(mem.totalGiB()) + " GiB per GPU (weights " +
+                                  fmt(mem.weightsGiB) + ", gradients " + fmt(mem.gradientsGiB) +
+                                  ", optimizer " + fmt(mem.optimizerGiB) + ", activations " +
+                                  fmt(mem.activationsGiB) +
+                                  "); raise TP, PP or CP, or shorten the sequence");
 }
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
@@ -111,7 +119,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     StepEstimate e;
     e.gpuOfRank = placeRanks(t, ix, c);
     e.memory = estimateMemory(m, c);
-    e.linkBytesPerStep.assign(t.links.size(), 0.0);
+    e.linkBytesPerStep.assign(2 * t.links.size(), 0.0); // per direction
     e.microBatches = c.microBatches();
     const double M = e.microBatches, V = c.virtualStages;
 

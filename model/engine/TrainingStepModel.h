@@ -27,7 +27,7 @@ struct StepEstimate {
     double tpExposedS = 0, cpExposedS = 0, computeS = 0;
     double modelFlopsPerStep = 0, tflopsPerGpu = 0, mfu = 0, tokensPerS = 0, bubbleFraction = 0;
     MemoryEstimate memory;
-    std::vector<double> linkBytesPerStep; // per link, both directions
+    std::vector<double> linkBytesPerStep; // per link direction: 2 l (a to b), 2 l + 1 (b to a)
     std::vector<int32_t> gpuOfRank;
 };
 

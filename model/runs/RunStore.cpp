@@ -3,47 +3,122 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <limits>
-#include <memory>
 
 namespace cs {
 namespace {
 
 constexpr int32_t kApplicationId = 0x43534331; // "CSC1": a ClusterScope store
 
-struct StmtDeleter {
-    void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using Stmt = std::unique_ptr<sqlite3_stmt, StmtDeleter>;
-
 const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, kind TEXT NOT NULL CHECK(kind IN ('simulated','recorded')),
-  name TEXT NOT NULL, topology TEXT NOT NULL, start_ns INTEGER NOT NULL DEFAULT 0, end_ns INTEGER NOT NULL DEFAULT 0,
-  params_json TEXT NOT NULL DEFAULT '{}', summary_json TEXT NOT NULL DEFAULT '{}');
-CREATE TABLE IF NOT EXISTS metrics(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, unit TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK(kind IN ('gauge','counter')), entity_kind TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS frames(run INTEGER NOT NULL, metric INTEGER NOT NULL, ts_ns INTEGER NOT NULL, vals BLOB NOT NULL,
-  PRIMARY KEY(run, metric, ts_ns)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS scalars(run INTEGER NOT NULL, metric INTEGER NOT NULL, ts_ns INTEGER NOT NULL, value REAL NOT NULL,
-  PRIMARY KEY(run, metric, ts_ns)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS events(run INTEGER NOT NULL, ts_ns INTEGER NOT NULL, kind TEXT NOT NULL, entity_kind TEXT NOT NULL,
-  entity INTEGER NOT NULL, detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK(kind IN ('simulated','recorded')), name TEXT NOT NULL,
+  topology TEXT NOT NULL, fingerprint INTEGER NOT NULL, wall_start_ns INTEGER NOT NULL DEFAULT 0,
+  end_ns INTEGER NOT NULL DEFAULT 0, params_json TEXT NOT NULL DEFAULT '{}',
+  summary_json TEXT NOT NULL DEFAULT '{}');
+CREATE TABLE IF NOT EXISTS run_metrics(run INTEGER NOT NULL, id INTEGER NOT NULL,
+  name TEXT NOT NULL, unit TEXT NOT NULL, entity_kind TEXT NOT NULL, entities INTEGER NOT NULL,
+  PRIMARY KEY(run, id), UNIQUE(run, name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS patterns(run INTEGER NOT NULL, pattern INTEGER NOT NULL,
+  name TEXT NOT NULL, duration_ns INTEGER NOT NULL, PRIMARY KEY(run, pattern)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS timeline(run INTEGER NOT NULL, start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL, pattern INTEGER NOT NULL, period_ns INTEGER NOT NULL,
+  PRIMARY KEY(run, start_ns)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS frames(run INTEGER NOT NULL, metric INTEGER NOT NULL,
+  pattern INTEGER NOT NULL, frame INTEGER NOT NULL, offset_ns INTEGER NOT NULL,
+  is_key INTEGER NOT NULL, vals BLOB NOT NULL,
+  PRIMARY KEY(run, metric, pattern, frame)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS frame_stats(run INTEGER NOT NULL, metric INTEGER NOT NULL,
+  pattern INTEGER NOT NULL, frame INTEGER NOT NULL, count INTEGER NOT NULL, mean REAL, min REAL,
+  max REAL, sum REAL, p5 REAL, p95 REAL,
+  PRIMARY KEY(run, metric, pattern, frame)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history(run INTEGER NOT NULL, metric INTEGER NOT NULL,
+  pattern INTEGER NOT NULL, entity INTEGER NOT NULL, chunk INTEGER NOT NULL, vals BLOB NOT NULL,
+  PRIMARY KEY(run, metric, pattern, entity, chunk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS scalars(run INTEGER NOT NULL, metric INTEGER NOT NULL,
+  ts_ns INTEGER NOT NULL, value REAL NOT NULL, PRIMARY KEY(run, metric, ts_ns)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events(run INTEGER NOT NULL, ts_ns INTEGER NOT NULL,
+  kind TEXT NOT NULL, entity_kind TEXT NOT NULL, entity INTEGER NOT NULL, detail TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_by_time ON events(run, ts_ns);
-CREATE TABLE IF NOT EXISTS history_ts(run INTEGER NOT NULL, metric INTEGER NOT NULL, chunk INTEGER NOT NULL,
-  first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL, ts BLOB NOT NULL, PRIMARY KEY(run, metric, chunk)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS history(run INTEGER NOT NULL, metric INTEGER NOT NULL, entity INTEGER NOT NULL, chunk INTEGER NOT NULL,
-  vals BLOB NOT NULL, PRIMARY KEY(run, metric, entity, chunk)) WITHOUT ROWID;
 )sql";
+
+sqlite3* openDb(const std::string& path, int flags) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+        const std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close(db);
+        throw InputException({path, 0, 0, {}, "cannot open: " + msg});
+    }
+    sqlite3_busy_timeout(db, 2000);
+    return db;
+}
+
+bool scalarQuery(sqlite3* db, const char* sql, int64_t& out) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(s);
+        return false;
+    }
+    const bool ok = sqlite3_step(s) == SQLITE_ROW;
+    if (ok) out = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    return ok;
+}
+
+// A file is ours if it carries our application id (or is empty, when creating), and of the
+// schema this build reads.
+void checkIdentity(sqlite3* db, const std::string& path, bool allowEmpty) {
+    int64_t appId = 0, version = 0, tables = 0;
+    if (!scalarQuery(db, "PRAGMA application_id", appId) ||
+        !scalarQuery(db, "PRAGMA user_version", version) ||
+        !scalarQuery(db, "SELECT count(*) FROM sqlite_master", tables))
+        throw InputException(
+            {path, 0, 0, {}, "not a ClusterScope run store (not a readable SQLite database)"});
+    if (appId == 0 && tables == 0 && allowEmpty) return;
+    if (appId != kApplicationId)
+        throw InputException(
+            {path, 0, 0, {}, "not a ClusterScope run store (a foreign SQLite database)"});
+    const std::string reads = std::to_string(kRunStoreSchemaVersion);
+    if (version > kRunStoreSchemaVersion)
+        throw InputException({path,
+                              0,
+                              0,
+                              {},
+                              "written by a newer ClusterScope (schema " + std::to_string(version) +
+                                  ", this build reads " + reads + ")"});
+    if (version < kRunStoreSchemaVersion)
+        throw InputException(
+            {path,
+             0,
+             0,
+             {},
+             "written by an older ClusterScope (schema " + std::to_string(version) +
+                 ", this build reads " + reads +
+                 "): re-create it with `clusterscope simulate ... --out` or `clusterscope "
+                 "import ... --out`"});
+}
+
+// NULL (what SQLite makes of NaN) reads back as NaN.
+double real(sqlite3_stmt* s, int col) {
+    return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
+}
+
+std::string text(sqlite3_stmt* s, int col) {
+    const unsigned char* t = sqlite3_column_text(s, col);
+    return t ? reinterpret_cast<const char*>(t) : std::string();
+}
 
 } // namespace
 
 RunStore::RunStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 RunStore::RunStore(RunStore&& o) noexcept
-    : db_(o.db_), path_(std::move(o.path_)), inTransaction_(o.inTransaction_) {
+    : db_(o.db_), path_(std::move(o.path_)), inTransaction_(o.inTransaction_),
+      cache_(std::move(o.cache_)) {
     o.db_ = nullptr;
+    o.cache_.clear();
 }
 
 RunStore& RunStore::operator=(RunStore&& o) noexcept {
@@ -75,6 +150,10 @@ void RunStore::exec(const char* sql) const {
     }
 }
 
+void RunStore::step(sqlite3_stmt* s, const char* what) const {
+    if (sqlite3_step(s) != SQLITE_DONE) fail(what);
+}
+
 sqlite3_stmt* RunStore::cached(const char* sql) const {
     for (auto& [key, stmt] : cache_)
         if (key == sql) {
@@ -82,8 +161,11 @@ sqlite3_stmt* RunStore::cached(const char* sql) const {
             sqlite3_clear_bindings(stmt);
             return stmt;
         }
-    cache_.emplace_back(sql, prepare(sql));
-    return cache_.back().second;
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK)
+        fail("cannot prepare a statement");
+    cache_.emplace_back(sql, s);
+    return s;
 }
 
 void RunStore::finalizeCached() {
@@ -92,78 +174,25 @@ void RunStore::finalizeCached() {
     cache_.clear();
 }
 
-sqlite3_stmt* RunStore::prepare(const char* sql) const {
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK)
-        fail("cannot prepare a statement");
-    return s;
-}
-
-static sqlite3* openDb(const std::string& path, int flags) {
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
-        const std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
-        sqlite3_close(db);
-        throw InputException({path, 0, 0, {}, "cannot open: " + msg});
-    }
-    sqlite3_busy_timeout(db, 2000);
-    return db;
-}
-
-// A file is ours if it carries our application id (or is empty, when creating).
-static void checkIdentity(RunStore& store, sqlite3* db, const std::string& path, bool allowEmpty) {
-    (void)store;
-    auto scalar = [&](const char* sql, int64_t& out) {
-        sqlite3_stmt* s = nullptr;
-        if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
-            sqlite3_finalize(s);
-            return false;
-        }
-        const bool ok = sqlite3_step(s) == SQLITE_ROW;
-        if (ok) out = sqlite3_column_int64(s, 0);
-        sqlite3_finalize(s);
-        return ok;
-    };
-    int64_t appId = 0, version = 0, tables = 0;
-    if (!scalar("PRAGMA application_id", appId) || !scalar("PRAGMA user_version", version) ||
-        !scalar("SELECT count(*) FROM sqlite_master", tables))
-        throw InputException(
-            {path, 0, 0, {}, "not a ClusterScope run store (not a readable SQLite database)"});
-    if (appId == 0 && tables == 0 && allowEmpty) return;
-    if (appId != kApplicationId)
-        throw InputException(
-            {path, 0, 0, {}, "not a ClusterScope run store (a foreign SQLite database)"});
-    if (version > kRunStoreSchemaVersion)
-        throw InputException({path,
-                              0,
-                              0,
-                              {},
-                              "written by a newer ClusterScope (schema " + std::to_string(version) +
-                                  ", this build reads " + std::to_string(kRunStoreSchemaVersion) +
-                                  ")"});
-}
-
 RunStore RunStore::openForWriting(const QString& qpath) {
     const std::string path = qpath.toStdString();
-    sqlite3* db = openDb(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    RunStore store(db, path);
-    checkIdentity(store, db, path, true);
+    RunStore store(openDb(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), path);
+    checkIdentity(store.db_, path, true);
     // 64 KiB pages: a frame of 250k links is a 1 MB blob, read in 16 pages rather than 250.
-    store.exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA "
-               "mmap_size=1073741824;");
+    store.exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+               "PRAGMA mmap_size=1073741824;");
     store.exec(kSchema);
     store.exec(("PRAGMA application_id=" + std::to_string(kApplicationId) +
                 "; PRAGMA user_version=" + std::to_string(kRunStoreSchemaVersion) + ";")
                    .c_str());
-    store.exec("INSERT OR IGNORE INTO meta VALUES('format','clusterscope-runs'),('schema','1');");
+    store.exec("INSERT OR IGNORE INTO meta VALUES('format','clusterscope-runs'),('schema','2');");
     return store;
 }
 
 RunStore RunStore::openForReading(const QString& qpath) {
     const std::string path = qpath.toStdString();
-    sqlite3* db = openDb(path, SQLITE_OPEN_READONLY);
-    RunStore store(db, path);
-    checkIdentity(store, db, path, false);
+    RunStore store(openDb(path, SQLITE_OPEN_READONLY), path);
+    checkIdentity(store.db_, path, false);
     store.exec("PRAGMA mmap_size=1073741824;"); // frames are read straight from the mapped file
     return store;
 }
@@ -173,61 +202,110 @@ void RunStore::begin() {
     inTransaction_ = true;
 }
 
-void RunStore::checkpoint() {
-    exec("PRAGMA wal_checkpoint(TRUNCATE)");
-}
-
 void RunStore::commit() {
     exec("COMMIT");
     inTransaction_ = false;
 }
 
-int64_t RunStore::addRun(const std::string& kind, const std::string& name,
-                         const std::string& topology, const std::string& paramsJson) {
-    Stmt s(prepare("INSERT INTO runs(kind, name, topology, params_json) VALUES(?,?,?,?)"));
-    sqlite3_bind_text(s.get(), 1, kind.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 2, name.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 3, topology.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 4, paramsJson.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot add a run");
+void RunStore::rollback() {
+    if (!inTransaction_) return;
+    exec("ROLLBACK");
+    inTransaction_ = false;
+}
+
+void RunStore::checkpoint() {
+    exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+int64_t RunStore::addRun(const StoredRun& r) {
+    sqlite3_stmt* s = cached("INSERT INTO runs(kind, name, topology, fingerprint, wall_start_ns, "
+                             "params_json) VALUES(?,?,?,?,?,?)");
+    sqlite3_bind_text(s, 1, r.kind.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 2, r.name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 3, r.topology.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 4, int64_t(r.fingerprint));
+    sqlite3_bind_int64(s, 5, r.wallStartNs);
+    sqlite3_bind_text(s, 6, r.paramsJson.c_str(), -1, SQLITE_TRANSIENT);
+    step(s, "cannot add a run");
     return sqlite3_last_insert_rowid(db_);
 }
 
 void RunStore::finishRun(int64_t run, int64_t endNs, const std::string& summaryJson) {
-    Stmt s(prepare("UPDATE runs SET end_ns=?, summary_json=? WHERE id=?"));
-    sqlite3_bind_int64(s.get(), 1, endNs);
-    sqlite3_bind_text(s.get(), 2, summaryJson.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(s.get(), 3, run);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish the run");
+    sqlite3_stmt* s = cached("UPDATE runs SET end_ns=?, summary_json=? WHERE id=?");
+    sqlite3_bind_int64(s, 1, endNs);
+    sqlite3_bind_text(s, 2, summaryJson.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 3, run);
+    step(s, "cannot finish the run");
 }
 
-int64_t RunStore::metric(const MetricInfo& m) {
-    if (auto id = metricId(m.name)) return *id;
-    Stmt s(prepare("INSERT INTO metrics(name, unit, kind, entity_kind) VALUES(?,?,?,?)"));
-    sqlite3_bind_text(s.get(), 1, m.name.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 2, m.unit.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 3, m.kind.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 4, m.entityKind.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot add a metric");
-    return sqlite3_last_insert_rowid(db_);
+int64_t RunStore::addMetric(int64_t run, const StoredMetric& m) {
+    sqlite3_stmt* s = cached("INSERT INTO run_metrics VALUES(?,?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, m.id);
+    sqlite3_bind_text(s, 3, m.name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 4, m.unit.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 5, m.entityKind.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 6, m.entities);
+    step(s, "cannot add a metric");
+    return m.id;
 }
 
-std::optional<int64_t> RunStore::metricId(const std::string& name) const {
-    Stmt s(prepare("SELECT id FROM metrics WHERE name=?"));
-    sqlite3_bind_text(s.get(), 1, name.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(s.get()) == SQLITE_ROW) return sqlite3_column_int64(s.get(), 0);
-    return std::nullopt;
+void RunStore::addPattern(int64_t run, const StoredPattern& p) {
+    sqlite3_stmt* s = cached("INSERT INTO patterns VALUES(?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int(s, 2, p.pattern);
+    sqlite3_bind_text(s, 3, p.name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 4, p.durationNs);
+    step(s, "cannot add a pattern");
 }
 
-void RunStore::addFrame(int64_t run, int64_t metric, int64_t tsNs,
-                        const std::vector<float>& values) {
-    Stmt s(prepare("INSERT OR REPLACE INTO frames VALUES(?,?,?,?)"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, metric);
-    sqlite3_bind_int64(s.get(), 3, tsNs);
-    sqlite3_bind_blob(s.get(), 4, values.data(), int(values.size() * sizeof(float)),
-                      SQLITE_TRANSIENT);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot add a frame");
+void RunStore::addSegment(int64_t run, const StoredSegment& g) {
+    sqlite3_stmt* s = cached("INSERT INTO timeline VALUES(?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, g.startNs);
+    sqlite3_bind_int64(s, 3, g.endNs);
+    sqlite3_bind_int(s, 4, g.pattern);
+    sqlite3_bind_int64(s, 5, g.periodNs);
+    step(s, "cannot add a timeline segment");
+}
+
+void RunStore::addFrame(int64_t run, int64_t metric, int32_t pattern, const StoredFrameRef& f,
+                        const void* data, size_t bytes) {
+    sqlite3_stmt* s = cached("INSERT INTO frames VALUES(?,?,?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, f.frame);
+    sqlite3_bind_int64(s, 5, f.offsetNs);
+    sqlite3_bind_int(s, 6, f.key ? 1 : 0);
+    sqlite3_bind_blob64(s, 7, bytes ? data : "", bytes, SQLITE_STATIC);
+    step(s, "cannot add a frame");
+}
+
+void RunStore::addFrameStats(int64_t run, int64_t metric, int32_t pattern, int32_t frame,
+                             const FrameStats& st) {
+    sqlite3_stmt* s = cached("INSERT INTO frame_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, frame);
+    sqlite3_bind_int64(s, 5, st.count);
+    const double v[6] = {st.mean, st.min, st.max, st.sum, st.p5, st.p95};
+    for (int i = 0; i < 6; ++i)
+        sqlite3_bind_double(s, 6 + i, v[i]);
+    step(s, "cannot add frame statistics");
+}
+
+void RunStore::addHistory(int64_t run, int64_t metric, int32_t pattern, int32_t entity,
+                          int32_t chunk, const void* data, size_t bytes) {
+    sqlite3_stmt* s = cached("INSERT INTO history VALUES(?,?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, entity);
+    sqlite3_bind_int(s, 5, chunk);
+    sqlite3_bind_blob64(s, 6, bytes ? data : "", bytes, SQLITE_STATIC);
+    step(s, "cannot write history");
 }
 
 void RunStore::addScalar(int64_t run, int64_t metric, int64_t tsNs, double value) {
@@ -236,200 +314,155 @@ void RunStore::addScalar(int64_t run, int64_t metric, int64_t tsNs, double value
     sqlite3_bind_int64(s, 2, metric);
     sqlite3_bind_int64(s, 3, tsNs);
     sqlite3_bind_double(s, 4, value);
-    if (sqlite3_step(s) != SQLITE_DONE) fail("cannot add a value");
+    step(s, "cannot add a value");
+}
+
+void RunStore::addEvent(int64_t run, const StoredEvent& e) {
+    sqlite3_stmt* s = cached("INSERT INTO events VALUES(?,?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, e.tsNs);
+    sqlite3_bind_text(s, 3, e.kind.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 4, e.entityKind.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(s, 5, e.entity);
+    sqlite3_bind_text(s, 6, e.detail.c_str(), -1, SQLITE_TRANSIENT);
+    step(s, "cannot add an event");
+}
+
+std::vector<StoredRun> RunStore::runs() const {
+    std::vector<StoredRun> out;
+    sqlite3_stmt* s = cached("SELECT id, kind, name, topology, fingerprint, wall_start_ns, end_ns, "
+                             "params_json, summary_json FROM runs ORDER BY id");
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int64(s, 0), text(s, 1), text(s, 2), text(s, 3),
+                       uint64_t(sqlite3_column_int64(s, 4)), sqlite3_column_int64(s, 5),
+                       sqlite3_column_int64(s, 6), text(s, 7), text(s, 8)});
+    return out;
+}
+
+std::vector<StoredMetric> RunStore::metrics(int64_t run) const {
+    std::vector<StoredMetric> out;
+    sqlite3_stmt* s = cached("SELECT id, name, unit, entity_kind, entities FROM run_metrics "
+                             "WHERE run=? ORDER BY id");
+    sqlite3_bind_int64(s, 1, run);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int64(s, 0), text(s, 1), text(s, 2), text(s, 3),
+                       sqlite3_column_int64(s, 4)});
+    return out;
+}
+
+std::vector<StoredPattern> RunStore::patterns(int64_t run) const {
+    std::vector<StoredPattern> out;
+    sqlite3_stmt* s =
+        cached("SELECT pattern, name, duration_ns FROM patterns WHERE run=? ORDER BY pattern");
+    sqlite3_bind_int64(s, 1, run);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int(s, 0), text(s, 1), sqlite3_column_int64(s, 2)});
+    return out;
+}
+
+std::vector<StoredSegment> RunStore::timeline(int64_t run) const {
+    std::vector<StoredSegment> out;
+    sqlite3_stmt* s = cached("SELECT start_ns, end_ns, pattern, period_ns FROM timeline WHERE "
+                             "run=? ORDER BY start_ns");
+    sqlite3_bind_int64(s, 1, run);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+                       sqlite3_column_int(s, 2), sqlite3_column_int64(s, 3)});
+    return out;
+}
+
+std::vector<StoredFrameRef> RunStore::frameRefs(int64_t run, int64_t metric,
+                                                int32_t pattern) const {
+    std::vector<StoredFrameRef> out;
+    sqlite3_stmt* s = cached("SELECT frame, offset_ns, is_key FROM frames WHERE run=? AND "
+                             "metric=? AND pattern=? ORDER BY frame");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back(
+            {sqlite3_column_int(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int(s, 2) != 0});
+    return out;
+}
+
+void RunStore::readFrames(int64_t run, int64_t metric, int32_t pattern, int32_t fromFrame,
+                          int32_t toFrame, const BlobFn& fn) const {
+    sqlite3_stmt* s = cached("SELECT frame, is_key, vals FROM frames WHERE run=? AND metric=? AND "
+                             "pattern=? AND frame BETWEEN ? AND ? ORDER BY frame");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, fromFrame);
+    sqlite3_bind_int(s, 5, toFrame);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        fn(sqlite3_column_int(s, 0), sqlite3_column_int(s, 1) != 0, sqlite3_column_blob(s, 2),
+           size_t(sqlite3_column_bytes(s, 2)));
+    sqlite3_reset(s); // release the read snapshot
+}
+
+std::vector<FrameStats> RunStore::frameStats(int64_t run, int64_t metric, int32_t pattern) const {
+    std::vector<FrameStats> out;
+    sqlite3_stmt* s = cached("SELECT count, mean, min, max, sum, p5, p95 FROM frame_stats WHERE "
+                             "run=? AND metric=? AND pattern=? ORDER BY frame");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int64(s, 0), real(s, 1), real(s, 2), real(s, 3), real(s, 4),
+                       real(s, 5), real(s, 6)});
+    return out;
+}
+
+void RunStore::readHistory(int64_t run, int64_t metric, int32_t pattern, int32_t entity,
+                           int32_t fromChunk, int32_t toChunk, const BlobFn& fn) const {
+    sqlite3_stmt* s = cached("SELECT chunk, vals FROM history WHERE run=? AND metric=? AND "
+                             "pattern=? AND entity=? AND chunk BETWEEN ? AND ? ORDER BY chunk");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, entity);
+    sqlite3_bind_int(s, 5, fromChunk);
+    sqlite3_bind_int(s, 6, toChunk);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        fn(sqlite3_column_int(s, 0), false, sqlite3_column_blob(s, 1),
+           size_t(sqlite3_column_bytes(s, 1)));
     sqlite3_reset(s);
-}
-
-void RunStore::addEvent(int64_t run, int64_t tsNs, const std::string& kind,
-                        const std::string& entityKind, int64_t entity, const std::string& detail) {
-    Stmt s(prepare("INSERT INTO events VALUES(?,?,?,?,?,?)"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, tsNs);
-    sqlite3_bind_text(s.get(), 3, kind.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(s.get(), 4, entityKind.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(s.get(), 5, entity);
-    sqlite3_bind_text(s.get(), 6, detail.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot add an event");
-}
-
-std::vector<int64_t> RunStore::runs() const {
-    std::vector<int64_t> out;
-    Stmt s(prepare("SELECT id FROM runs ORDER BY id"));
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        out.push_back(sqlite3_column_int64(s.get(), 0));
-    return out;
-}
-
-std::vector<float> RunStore::frameAt(int64_t run, int64_t metric, int64_t tsNs,
-                                     int64_t* frameTsNs) const {
-    Stmt s(prepare("SELECT ts_ns, vals FROM frames WHERE run=? AND metric=? AND ts_ns<=? ORDER BY "
-                   "ts_ns DESC LIMIT 1"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, metric);
-    sqlite3_bind_int64(s.get(), 3, tsNs);
-    std::vector<float> out;
-    if (sqlite3_step(s.get()) != SQLITE_ROW) return out;
-    if (frameTsNs) *frameTsNs = sqlite3_column_int64(s.get(), 0);
-    const int bytes = sqlite3_column_bytes(s.get(), 1);
-    out.resize(size_t(bytes) / sizeof(float));
-    if (bytes > 0)
-        std::memcpy(out.data(), sqlite3_column_blob(s.get(), 1), out.size() * sizeof(float));
-    return out;
 }
 
 std::vector<std::pair<int64_t, double>> RunStore::scalars(int64_t run, int64_t metric) const {
     std::vector<std::pair<int64_t, double>> out;
-    Stmt s(prepare("SELECT ts_ns, value FROM scalars WHERE run=? AND metric=? ORDER BY ts_ns"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, metric);
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        out.emplace_back(sqlite3_column_int64(s.get(), 0), sqlite3_column_double(s.get(), 1));
+    sqlite3_stmt* s =
+        cached("SELECT ts_ns, value FROM scalars WHERE run=? AND metric=? ORDER BY ts_ns");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.emplace_back(sqlite3_column_int64(s, 0), sqlite3_column_double(s, 1));
     return out;
 }
 
-int64_t RunStore::countEvents(int64_t run, const std::string& kind) const {
-    Stmt s(prepare("SELECT count(*) FROM events WHERE run=? AND kind=?"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_text(s.get(), 2, kind.c_str(), -1, SQLITE_TRANSIENT);
-    return sqlite3_step(s.get()) == SQLITE_ROW ? sqlite3_column_int64(s.get(), 0) : 0;
-}
-
-bool RunStore::integrityOk() const {
-    Stmt s(prepare("PRAGMA integrity_check"));
-    return sqlite3_step(s.get()) == SQLITE_ROW &&
-           std::string(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0))) == "ok";
-}
-
-std::string RunStore::summaryJson(int64_t run) const {
-    Stmt s(prepare("SELECT summary_json FROM runs WHERE id=?"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    if (sqlite3_step(s.get()) != SQLITE_ROW) return {};
-    return reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
-}
-
-std::vector<RunStore::Event> RunStore::events(int64_t run, bool withSteps, size_t limit) const {
-    std::vector<Event> out;
-    Stmt s(prepare(withSteps ? "SELECT ts_ns, kind, entity_kind, entity, detail FROM events WHERE "
-                               "run=? ORDER BY ts_ns LIMIT ?"
-                             : "SELECT ts_ns, kind, entity_kind, entity, detail FROM events WHERE "
-                               "run=? AND kind<>'step' "
-                               "ORDER BY ts_ns LIMIT ?"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, int64_t(limit));
-    auto text = [&](int col) {
-        return std::string(reinterpret_cast<const char*>(sqlite3_column_text(s.get(), col)));
-    };
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        out.push_back({sqlite3_column_int64(s.get(), 0), text(1), text(2),
-                       sqlite3_column_int64(s.get(), 3), text(4)});
+std::vector<StoredEvent> RunStore::events(int64_t run, bool withSteps, size_t limit) const {
+    std::vector<StoredEvent> out;
+    sqlite3_stmt* s =
+        cached(withSteps ? "SELECT ts_ns, kind, entity_kind, entity, detail FROM events WHERE "
+                           "run=? ORDER BY ts_ns, rowid LIMIT ?"
+                         : "SELECT ts_ns, kind, entity_kind, entity, detail FROM events WHERE "
+                           "run=? AND kind<>'step' ORDER BY ts_ns, rowid LIMIT ?");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, int64_t(std::min<size_t>(limit, size_t(INT64_MAX))));
+    while (sqlite3_step(s) == SQLITE_ROW)
+        out.push_back({sqlite3_column_int64(s, 0), text(s, 1), text(s, 2),
+                       sqlite3_column_int64(s, 3), text(s, 4)});
     return out;
 }
 
-std::vector<int64_t> RunStore::frameTimes(int64_t run, int64_t metric) const {
-    std::vector<int64_t> out;
-    Stmt s(prepare("SELECT ts_ns FROM frames WHERE run=? AND metric=? ORDER BY ts_ns"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    sqlite3_bind_int64(s.get(), 2, metric);
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        out.push_back(sqlite3_column_int64(s.get(), 0));
-    return out;
-}
-
-std::pair<int64_t, int64_t> RunStore::timeRange(int64_t run) const {
-    Stmt s(prepare("SELECT start_ns, end_ns FROM runs WHERE id=?"));
-    sqlite3_bind_int64(s.get(), 1, run);
-    if (sqlite3_step(s.get()) != SQLITE_ROW) return {0, 0};
-    return {sqlite3_column_int64(s.get(), 0), sqlite3_column_int64(s.get(), 1)};
-}
-
-namespace {
-constexpr size_t kHistoryChunk = 256; // frames per chunk: one hour at 1 Hz is 15 rows
-}
-
-void RunStore::buildHistory(int64_t run) {
-    Stmt metrics(prepare("SELECT DISTINCT metric FROM frames WHERE run=?"));
-    sqlite3_bind_int64(metrics.get(), 1, run);
-    std::vector<int64_t> ids;
-    while (sqlite3_step(metrics.get()) == SQLITE_ROW)
-        ids.push_back(sqlite3_column_int64(metrics.get(), 0));
-    Stmt read(prepare("SELECT ts_ns, vals FROM frames WHERE run=? AND metric=? ORDER BY ts_ns"));
-    Stmt putTs(prepare("INSERT OR REPLACE INTO history_ts VALUES(?,?,?,?,?,?)"));
-    Stmt putVals(prepare("INSERT OR REPLACE INTO history VALUES(?,?,?,?,?)"));
-    for (int64_t metric : ids) {
-        sqlite3_reset(read.get());
-        sqlite3_bind_int64(read.get(), 1, run);
-        sqlite3_bind_int64(read.get(), 2, metric);
-        std::vector<int64_t> ts;
-        std::vector<std::vector<float>> frames;
-        int64_t chunk = 0;
-        auto flush = [&] {
-            if (ts.empty()) return;
-            sqlite3_reset(putTs.get());
-            sqlite3_bind_int64(putTs.get(), 1, run);
-            sqlite3_bind_int64(putTs.get(), 2, metric);
-            sqlite3_bind_int64(putTs.get(), 3, chunk);
-            sqlite3_bind_int64(putTs.get(), 4, ts.front());
-            sqlite3_bind_int64(putTs.get(), 5, ts.back());
-            sqlite3_bind_blob(putTs.get(), 6, ts.data(), int(ts.size() * sizeof(int64_t)),
-                              SQLITE_TRANSIENT);
-            if (sqlite3_step(putTs.get()) != SQLITE_DONE) fail("cannot write history");
-            size_t entities = 0;
-            for (const auto& f : frames)
-                entities = std::max(entities, f.size());
-            std::vector<float> column(ts.size());
-            for (size_t e = 0; e < entities; ++e) {
-                for (size_t k = 0; k < frames.size(); ++k)
-                    column[k] = e < frames[k].size() ? frames[k][e]
-                                                     : std::numeric_limits<float>::quiet_NaN();
-                sqlite3_reset(putVals.get());
-                sqlite3_bind_int64(putVals.get(), 1, run);
-                sqlite3_bind_int64(putVals.get(), 2, metric);
-                sqlite3_bind_int64(putVals.get(), 3, int64_t(e));
-                sqlite3_bind_int64(putVals.get(), 4, chunk);
-                sqlite3_bind_blob(putVals.get(), 5, column.data(),
-                                  int(column.size() * sizeof(float)), SQLITE_TRANSIENT);
-                if (sqlite3_step(putVals.get()) != SQLITE_DONE) fail("cannot write history");
-            }
-            ts.clear();
-            frames.clear();
-            ++chunk;
-        };
-        while (sqlite3_step(read.get()) == SQLITE_ROW) {
-            ts.push_back(sqlite3_column_int64(read.get(), 0));
-            const int bytes = sqlite3_column_bytes(read.get(), 1);
-            std::vector<float> f(size_t(bytes) / sizeof(float));
-            if (bytes > 0)
-                std::memcpy(f.data(), sqlite3_column_blob(read.get(), 1), f.size() * sizeof(float));
-            frames.push_back(std::move(f));
-            if (ts.size() == kHistoryChunk) flush();
-        }
-        flush();
-    }
-}
-
-std::vector<std::pair<int64_t, float>> RunStore::entityHistory(int64_t run, int64_t metric,
-                                                               int64_t entity, int64_t fromNs,
-                                                               int64_t toNs) const {
-    std::vector<std::pair<int64_t, float>> out;
-    Stmt s(prepare("SELECT t.ts, h.vals FROM history_ts t JOIN history h ON h.run=t.run AND "
-                   "h.metric=t.metric AND "
-                   "h.chunk=t.chunk AND h.entity=? WHERE t.run=? AND t.metric=? AND t.last_ns>=? "
-                   "AND t.first_ns<=? "
-                   "ORDER BY t.chunk"));
-    sqlite3_bind_int64(s.get(), 1, entity);
-    sqlite3_bind_int64(s.get(), 2, run);
-    sqlite3_bind_int64(s.get(), 3, metric);
-    sqlite3_bind_int64(s.get(), 4, fromNs);
-    sqlite3_bind_int64(s.get(), 5, toNs);
-    while (sqlite3_step(s.get()) == SQLITE_ROW) {
-        const auto* ts = static_cast<const int64_t*>(sqlite3_column_blob(s.get(), 0));
-        const auto* vals = static_cast<const float*>(sqlite3_column_blob(s.get(), 1));
-        const size_t n = std::min(size_t(sqlite3_column_bytes(s.get(), 0)) / sizeof(int64_t),
-                                  size_t(sqlite3_column_bytes(s.get(), 1)) / sizeof(float));
-        for (size_t i = 0; i < n; ++i)
-            if (ts[i] >= fromNs && ts[i] <= toNs) out.emplace_back(ts[i], vals[i]);
-    }
-    return out;
+bool RunStore::quickCheckOk(std::string* problem) const {
+    sqlite3_stmt* s = cached("PRAGMA quick_check");
+    const bool row = sqlite3_step(s) == SQLITE_ROW;
+    const std::string result = row ? text(s, 0) : std::string(sqlite3_errmsg(db_));
+    sqlite3_reset(s);
+    if (result == "ok") return true;
+    if (problem) *problem = result;
+    return false;
 }
 
 } // namespace cs

@@ -1,24 +1,31 @@
 #pragma once
-// The telemetry store: one SQLite file per run collection. Schema version 1:
-//   meta(key, value)                         format name, schema version, topology
-//   runs(id, kind, name, topology, start_ns, end_ns, params_json, summary_json)
-//   metrics(id, name, unit, kind, entity_kind) catalogue: gauge | counter; gpu | link | storage |
-//   tier | run frames(run, metric, ts_ns, vals)         one float32 per entity of the metric's
-//   kind, little-endian:
-//                                            the 3D view's "frame at time t" is one row
-//   scalars(run, metric, ts_ns, value)       run-wide series (step time, MFU, tier throughput)
-//   events(run, ts_ns, kind, entity_kind, entity, detail)   checkpoints, failures, restarts, steps
-//   history_ts(run, metric, chunk, ts)       the frame times of a chunk of up to 256 frames (int64
-//   blob) history(run, metric, entity, chunk, vals) one entity's values over that chunk (float32
-//   blob):
-//                                            the charts' "one entity over a range" reads a few rows
-// WAL journal; a write session is one transaction, so an interrupted writer leaves the file
-// as it was. Opening a foreign, corrupt or newer file fails with a clear message.
+// The run store: one SQLite file holding runs, simulated or recorded. Schema version 2.
+// Low-level rows only: RunWriter writes them, RunReader is the one code that reads them.
+//
+//   meta(key, value)                             format name, schema version
+//   runs(id, kind, name, topology, fingerprint, wall_start_ns, end_ns, params_json,
+//        summary_json)                           a run's time runs from 0 to end_ns
+//   run_metrics(run, id, name, unit, entity_kind, entities)    catalogue names, per run
+//   patterns(run, pattern, name, duration_ns)    a stretch of frames on its own time axis:
+//                                                a steady step, a checkpoint, a whole recording
+//   timeline(run, start_ns, end_ns, pattern, period_ns)   which pattern plays when (repeating
+//                                                every period_ns, or once when 0)
+//   frames(run, metric, pattern, frame, offset_ns, is_key, vals)   is_key: float32 per entity;
+//                                                else (uint32 entity, float32 value) changes
+//   frame_stats(run, metric, pattern, frame, count, mean, min, max, sum, p5, p95)
+//   history(run, metric, pattern, entity, chunk, vals)   one entity's (int32 frame, float32)
+//                                                changes in a chunk of frames, starting with
+//                                                its value at the chunk's first frame
+//   scalars(run, metric, ts_ns, value)           run-wide series (step time, MFU)
+//   events(run, ts_ns, kind, entity_kind, entity, detail)
+// WAL journal; a writer's session is one transaction, so an interrupted writer leaves the
+// file as it was. A foreign, damaged, older or newer file is refused with a clear message.
 #include "InputError.h"
 
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,10 +35,51 @@ struct sqlite3_stmt;
 
 namespace cs {
 
-constexpr int kRunStoreSchemaVersion = 1;
+constexpr int kRunStoreSchemaVersion = 2;
+constexpr int kHistoryChunkFrames = 256; // frames per history row: a step pattern is a few rows
 
-struct MetricInfo {
-    std::string name, unit, kind, entityKind;
+struct StoredRun {
+    int64_t id = 0;
+    std::string kind, name, topology;
+    uint64_t fingerprint = 0;
+    int64_t wallStartNs = 0, endNs = 0;
+    std::string paramsJson, summaryJson;
+};
+
+struct StoredMetric {
+    int64_t id = 0;
+    std::string name, unit, entityKind;
+    int64_t entities = 0;
+};
+
+struct StoredPattern {
+    int32_t pattern = 0;
+    std::string name;
+    int64_t durationNs = 0;
+};
+
+struct StoredSegment {
+    int64_t startNs = 0, endNs = 0;
+    int32_t pattern = 0;
+    int64_t periodNs = 0;
+};
+
+struct StoredFrameRef {
+    int32_t frame = 0;
+    int64_t offsetNs = 0;
+    bool key = false;
+};
+
+struct FrameStats {
+    int64_t count = 0; // entities with a value
+    double mean = 0, min = 0, max = 0, sum = 0, p5 = 0, p95 = 0;
+};
+
+struct StoredEvent {
+    int64_t tsNs = 0;
+    std::string kind, entityKind;
+    int64_t entity = 0;
+    std::string detail;
 };
 
 class RunStore {
@@ -42,54 +90,53 @@ public:
     RunStore(RunStore&&) noexcept;
     RunStore& operator=(RunStore&&) noexcept;
     ~RunStore();
+    const std::string& path() const { return path_; }
 
-    // Writing: begin() ... commit(); destroying the store without commit() rolls back.
+    // Writing: begin() ... commit(); rollback() or destroying the store undoes it.
     void begin();
     void commit();
+    void rollback();
     void checkpoint(); // folds the write-ahead log into the file
-    int64_t addRun(const std::string& kind, const std::string& name, const std::string& topology,
-                   const std::string& paramsJson);
+    int64_t addRun(const StoredRun& r);
     void finishRun(int64_t run, int64_t endNs, const std::string& summaryJson);
-    int64_t metric(const MetricInfo& m); // id, created on first use
-    void addFrame(int64_t run, int64_t metric, int64_t tsNs, const std::vector<float>& values);
+    int64_t addMetric(int64_t run, const StoredMetric& m);
+    void addPattern(int64_t run, const StoredPattern& p);
+    void addSegment(int64_t run, const StoredSegment& s);
+    void addFrame(int64_t run, int64_t metric, int32_t pattern, const StoredFrameRef& f,
+                  const void* data, size_t bytes);
+    void addFrameStats(int64_t run, int64_t metric, int32_t pattern, int32_t frame,
+                       const FrameStats& s);
+    void addHistory(int64_t run, int64_t metric, int32_t pattern, int32_t entity, int32_t chunk,
+                    const void* data, size_t bytes);
     void addScalar(int64_t run, int64_t metric, int64_t tsNs, double value);
-    void addEvent(int64_t run, int64_t tsNs, const std::string& kind, const std::string& entityKind,
-                  int64_t entity, const std::string& detail);
-    // Transposes a run's frames into per-entity history chunks; writers call it before commit.
-    void buildHistory(int64_t run);
+    void addEvent(int64_t run, const StoredEvent& e);
 
-    // Reading.
-    std::vector<int64_t> runs() const;
-    std::optional<int64_t> metricId(const std::string& name) const;
-    // The latest frame at or before tsNs (empty if none).
-    std::vector<float> frameAt(int64_t run, int64_t metric, int64_t tsNs,
-                               int64_t* frameTsNs = nullptr) const;
+    // Reading (RunReader's rows).
+    std::vector<StoredRun> runs() const;
+    std::vector<StoredMetric> metrics(int64_t run) const;
+    std::vector<StoredPattern> patterns(int64_t run) const;
+    std::vector<StoredSegment> timeline(int64_t run) const;
+    std::vector<StoredFrameRef> frameRefs(int64_t run, int64_t metric, int32_t pattern) const;
+    // Frames fromFrame..toFrame in order: fn(frame, isKey, data, bytes).
+    using BlobFn = std::function<void(int32_t, bool, const void*, size_t)>;
+    void readFrames(int64_t run, int64_t metric, int32_t pattern, int32_t fromFrame,
+                    int32_t toFrame, const BlobFn& fn) const;
+    std::vector<FrameStats> frameStats(int64_t run, int64_t metric, int32_t pattern) const;
+    // History chunks fromChunk..toChunk of one entity: fn(chunk, false, data, bytes).
+    void readHistory(int64_t run, int64_t metric, int32_t pattern, int32_t entity,
+                     int32_t fromChunk, int32_t toChunk, const BlobFn& fn) const;
     std::vector<std::pair<int64_t, double>> scalars(int64_t run, int64_t metric) const;
-    int64_t countEvents(int64_t run, const std::string& kind) const;
-    struct Event {
-        int64_t tsNs;
-        std::string kind, entityKind;
-        int64_t entity;
-        std::string detail;
-    };
-    // Events of a run in time order, at most `limit` (steps are numerous: skip them unless asked).
-    std::vector<Event> events(int64_t run, bool withSteps, size_t limit = 100000) const;
-    std::vector<int64_t> frameTimes(int64_t run, int64_t metric) const;
-    std::pair<int64_t, int64_t> timeRange(int64_t run) const; // start, end in ns
-    // One entity's values in [fromNs, toNs] (from the history chunks).
-    std::vector<std::pair<int64_t, float>>
-    entityHistory(int64_t run, int64_t metric, int64_t entity, int64_t fromNs, int64_t toNs) const;
-    std::string summaryJson(int64_t run) const;
-    bool integrityOk() const; // PRAGMA integrity_check
+    // Events in time order, at most `limit`; steps are numerous: skipped unless asked.
+    std::vector<StoredEvent> events(int64_t run, bool withSteps, size_t limit) const;
+    bool quickCheckOk(std::string* problem = nullptr) const; // PRAGMA quick_check
 
 private:
     RunStore(sqlite3* db, std::string path);
-    sqlite3_stmt* prepare(const char* sql) const;
-    // A statement kept for reuse (hot paths: frames, values), reset before it is handed out.
-    sqlite3_stmt* cached(const char* sql) const;
+    sqlite3_stmt* cached(const char* sql) const; // prepared once, reset when handed out
     void finalizeCached();
     void exec(const char* sql) const;
     [[noreturn]] void fail(const std::string& what) const;
+    void step(sqlite3_stmt* s, const char* what) const;
 
     sqlite3* db_ = nullptr;
     std::string path_;

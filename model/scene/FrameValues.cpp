@@ -80,4 +80,20 @@ void fillLinkSpeed(const Topology& t, FrameValues& out) {
     out.storage.assign(t.storage.size(), std::numeric_limits<float>::quiet_NaN());
 }
 
+FrameValues fractionsOfCapacity(const RunFrame& f, const Topology& t) {
+    FrameValues v;
+    v.gpu = f.of(Metric::GpuBusy);
+    auto scaled = [&](Metric m, std::vector<float>& out) {
+        const std::vector<float>& in = f.of(m);
+        out.resize(in.size());
+        for (size_t i = 0; i < in.size(); ++i)
+            out[i] = std::isnan(in[i])
+                         ? in[i]
+                         : std::clamp(float(in[i] / capacityOf(m, t, int32_t(i))), 0.f, 1.f);
+    };
+    scaled(Metric::LinkBytesPerS, v.link);
+    scaled(Metric::StorageBytesPerS, v.storage);
+    return v;
+}
+
 } // namespace cs

@@ -1,6 +1,8 @@
 #pragma once
-// One frame of values for the views: one float per GPU, per link and per storage server
-// (NaN = no data), and how aggregates (racks, link bundles) summarise their members.
+// One frame of values for the views' colours: one fraction 0..1 per GPU, per link and per
+// storage server (NaN = no data), and how aggregates (racks, link bundles) summarise their
+// members. A run's frame (values in their units) becomes one through the metric catalogue.
+#include "RunReader.h"
 #include "SceneLayout.h"
 #include "Topology.h"
 
@@ -27,5 +29,8 @@ void aggregateBundles(const LinkBundles& b, const FrameValues& v, Aggregate a,
 void fillTestPattern(const Topology& t, double timeS, FrameValues& out);
 // Link speed relative to the fastest link (log scale), GPUs and storage without data.
 void fillLinkSpeed(const Topology& t, FrameValues& out);
+// A run's frame as fractions: GPU busy as it is, link and storage traffic over each one's
+// capacity (clamped to 1).
+FrameValues fractionsOfCapacity(const RunFrame& f, const Topology& t);
 
 } // namespace cs

@@ -70,14 +70,29 @@ int trailingNumber(const std::string& s) {
     return std::stoi(s.substr(i));
 }
 
-// Where a series lands: a store metric and an entity index of its kind.
+// Where a series lands: a catalogue metric (none: events only, e.g. XID errors) and an entity
+// index of its kind, with the factor to the metric's unit.
 struct Target {
-    std::string metric; // store metric name
+    std::string metric; // the source's name
+    std::optional<Metric> stored;
     EntityKind kind = EntityKind::Gpu;
     int32_t index = kNone;
     double scale = 1;
     bool counter = false;
 };
+
+// DCGM fields the catalogue holds, with the factor to its unit; XID errors become events.
+std::optional<std::pair<std::optional<Metric>, double>> dcgmField(const std::string& m) {
+    using P = std::pair<std::optional<Metric>, double>;
+    if (m == "DCGM_FI_DEV_GPU_UTIL") return P{Metric::GpuBusy, 0.01}; // percent
+    if (m == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") return P{Metric::GpuBusy, 1};
+    if (m == "DCGM_FI_DEV_POWER_USAGE") return P{Metric::GpuPowerW, 1};
+    if (m == "DCGM_FI_DEV_GPU_TEMP") return P{Metric::GpuTemperatureC, 1};
+    if (m == "DCGM_FI_DEV_FB_USED") return P{Metric::GpuMemoryUsedBytes, 1024.0 * 1024}; // MiB
+    if (m == "DCGM_FI_DEV_SM_CLOCK") return P{Metric::GpuSmClockHz, 1e6};                // MHz
+    if (m == "DCGM_FI_DEV_XID_ERRORS") return P{std::nullopt, 1};
+    return std::nullopt;
+}
 
 class Mapper {
 public:
@@ -142,7 +157,10 @@ public:
             const Host& h = t.hosts[size_t(host->index)];
             const int local = std::stoi(gpu);
             if (local >= h.gpuCount) return std::nullopt;
-            return Target{m, EntityKind::Gpu, h.firstGpu + local, 1, counter};
+            const auto field = dcgmField(m);
+            if (!field) return std::nullopt;
+            return Target{m,      field->first, EntityKind::Gpu, h.firstGpu + local, field->second,
+                          counter};
         }
         if (m.rfind("node_infiniband_port_data_", 0) == 0 || m.rfind("node_network_", 0) == 0) {
             const auto host = entity(
@@ -154,7 +172,7 @@ public:
             if (!nic) return std::nullopt;
             for (int32_t l : doc_.index().linksOf(*nic)) // the NIC's cable to its rack switch
                 if (t.links[size_t(l)].medium != LinkMedium::Pcie)
-                    return Target{"link_bytes_per_s", EntityKind::Link, l, 1, counter};
+                    return Target{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
             return std::nullopt;
         }
         if (m == "ifHCInOctets" || m == "ifHCOutOctets" ||
@@ -168,7 +186,7 @@ public:
             for (int32_t l : doc_.index().linksOf(*sw)) {
                 const Link& k = t.links[size_t(l)];
                 if ((k.a == *sw && k.portA == port) || (k.b == *sw && k.portB == port))
-                    return Target{"link_bytes_per_s", EntityKind::Link, l, 1, counter};
+                    return Target{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
             }
             return std::nullopt;
         }
@@ -186,10 +204,6 @@ std::string seriesKey(const RawSample& s) {
     for (const auto& [a, b] : s.labels)
         k += '\x1f' + a + '=' + b;
     return k;
-}
-
-size_t entityCount(const Topology& t, EntityKind k) {
-    return k == EntityKind::Link ? t.links.size() : t.count(k);
 }
 
 } // namespace
@@ -280,70 +294,61 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
                     : deltas.empty()   ? 15'000'000'000LL
                                        : deltas[deltas.size() / 2];
 
-    // Frames: per store metric, per tick, one value per entity (NaN where nothing reported).
-    std::map<std::string, std::pair<EntityKind, std::map<int64_t, std::vector<float>>>> frames;
-    auto put = [&](const std::string& metric, EntityKind kind, int32_t index, int64_t ts, double v,
-                   bool keepMax) {
-        auto& [k, ticks] = frames[metric];
-        k = kind;
+    // Frames: per catalogue metric, per tick, one value per entity (NaN where nothing
+    // reported). Engine activity stands for busy on GPUs that report no utilisation.
+    std::map<Metric, std::map<int64_t, std::vector<float>>> frames;
+    auto put = [&](Metric metric, int32_t index, int64_t ts, double v, bool keepMax) {
         const int64_t tick = (ts - report.firstNs) / report.tickNs * report.tickNs;
-        auto& frame = ticks[tick];
-        if (frame.empty()) frame.assign(entityCount(t, kind), kNaN);
+        auto& frame = frames[metric][tick];
+        if (frame.empty()) frame.assign(entityCount(metricDef(metric).entity, t), kNaN);
         float& slot = frame[size_t(index)];
         slot = (keepMax && !std::isnan(slot)) ? std::max(slot, float(v)) : float(v);
     };
-    bool haveUtil = false;
+    std::vector<bool> hasUtil(t.gpus.size(), false);
     for (const Mapped& m : mapped)
-        haveUtil |= m.target.metric == "DCGM_FI_DEV_GPU_UTIL";
+        if (m.target.metric == "DCGM_FI_DEV_GPU_UTIL") hasUtil[size_t(m.target.index)] = true;
     for (const Mapped& m : mapped) {
+        if (!m.target.stored) continue;
+        if (m.target.metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE" && hasUtil[size_t(m.target.index)])
+            continue;
         const bool link = m.target.kind == EntityKind::Link;
-        for (const auto& [ts, v] : m.values) {
-            if (std::isnan(v)) continue;
-            put(m.target.metric, m.target.kind, m.target.index, ts, v,
-                link); // tx and rx: the busier direction
-            // The views' GPU busy fraction: DCGM utilisation in percent, or engine activity.
-            if (m.target.metric == "DCGM_FI_DEV_GPU_UTIL")
-                put("gpu_busy", EntityKind::Gpu, m.target.index, ts, v / 100, false);
-            if (!haveUtil && m.target.metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE")
-                put("gpu_busy", EntityKind::Gpu, m.target.index, ts, v, false);
-        }
+        for (const auto& [ts, v] : m.values)
+            if (!std::isnan(v)) // links: tx and rx land on one cable, keep the busier direction
+                put(*m.target.stored, m.target.index, ts, v * m.target.scale, link);
     }
 
-    store.begin();
     QStringList names;
     for (const QString& f : files)
         names << QFileInfo(f).fileName();
     const QJsonObject params{{"files", QJsonArray::fromStringList(names)},
                              {"startNs", QString::number(report.firstNs)},
                              {"tickNs", double(report.tickNs)}};
-    report.run = store.addRun("recorded", names.join(", ").toStdString(), t.name,
-                              QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString());
-    for (const auto& [metric, kt] : frames) {
-        const auto& [kind, ticks] = kt;
-        const std::string unit = metric == "link_bytes_per_s" ? "B/s"
-                                 : metric == "gpu_busy"       ? "fraction"
-                                                              : "";
-        const int64_t id = store.metric({metric, unit, "gauge", std::string(toString(kind))});
+    RunWriter w(store, t,
+                {"recorded", names.join(", ").toStdString(),
+                 QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString(),
+                 report.firstNs});
+    report.run = w.run();
+    const int64_t endNs = report.lastNs - report.firstNs + report.tickNs;
+    const int32_t recording = w.addPattern("recording", endNs);
+    for (const auto& [metric, ticks] : frames)
         for (const auto& [tick, values] : ticks) {
-            store.addFrame(report.run, id, tick, values);
+            w.addFrame(recording, metric, tick, values);
             ++report.frames;
         }
-    }
+    w.addSegment(0, endNs, recording, 0);
     // XID errors (DCGM_FI_DEV_XID_ERRORS holds the last XID) become failure events on the GPU.
     for (const Mapped& m : mapped) {
         if (m.target.metric != "DCGM_FI_DEV_XID_ERRORS") continue;
         double last = 0;
         for (const auto& [ts, v] : m.values) {
             if (!std::isnan(v) && v != 0 && v != last)
-                store.addEvent(report.run, ts - report.firstNs, "failure", "gpu", m.target.index,
-                               "XID " + std::to_string(int64_t(v)));
+                w.addEvent(ts - report.firstNs, EventKind::Failure,
+                           Endpoint{EntityKind::Gpu, m.target.index},
+                           "XID " + std::to_string(int64_t(v)));
             if (!std::isnan(v)) last = v;
         }
     }
-    store.buildHistory(report.run);
-    store.finishRun(report.run, report.lastNs - report.firstNs + report.tickNs,
-                    QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact).toStdString());
-    store.commit();
+    w.finish(endNs, QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact).toStdString());
     return report;
 }
 

@@ -5,7 +5,7 @@
 // handled), treats DCGM's blank / not-supported sentinels as missing, aligns samples to
 // ticks and writes one frame per tick. One transaction: an interrupted import leaves the
 // store as it was. Unmapped series are counted and reported, not dropped silently.
-#include "RunStore.h"
+#include "RunWriter.h"
 #include "TelemetryParsers.h"
 #include "TopologyDocument.h"
 

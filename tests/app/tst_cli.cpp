@@ -1,4 +1,5 @@
 // The command line, run as a user would: exit codes, JSON keys, and errors naming the place.
+#include "RunOptions.h"
 #include "RunStore.h"
 
 #include <QFileInfo>
@@ -41,8 +42,14 @@ private slots:
     void renderRejectsBadOptions();
     void simulateJsonHasTheKeys();
     void simulateWritesStoreAndTrace();
+    void frameShowsLinkLoadInBytesPerSecond_data();
+    void frameShowsLinkLoadInBytesPerSecond();
+    void frameRefusesBadInput_data();
+    void frameRefusesBadInput();
     void simulateRejectsBadCombinations_data();
     void simulateRejectsBadCombinations();
+    void simulateHelpListsEveryOption();
+    void simulateReadsRunFilesFlagsOverride();
     void importReportsAndKeepsGoing();
     void killedImportLeavesTheStoreAsItWas();
 };
@@ -221,7 +228,76 @@ void TestCli::simulateWritesStoreAndTrace() {
     QCOMPARE(QImage(png).size(), QSize(320, 200));
     const Result wrong = run({"render", "--preset", "meta-roce-24k", "--run", store, "-o", png});
     QCOMPARE(wrong.code, 2);
-    QVERIFY2(wrong.err.contains("another topology"), wrong.err.constData());
+    QVERIFY2(wrong.err.contains("recorded on topology"), wrong.err.constData());
+}
+
+void TestCli::frameShowsLinkLoadInBytesPerSecond_data() {
+    QTest::addColumn<QStringList>("simulate");
+    QTest::addColumn<QString>("preset");
+    QTest::newRow("small-256, 8B")
+        << QStringList{"--model", "llama3-8b", "--tp", "8", "--pp", "4", "--dp", "8"}
+        << "small-256";
+    QTest::newRow("meta-roce-24k, 405B")
+        << QStringList{"--model", "llama3-405b", "--tp", "8", "--pp", "16", "--dp", "128"}
+        << "meta-roce-24k";
+}
+
+void TestCli::frameShowsLinkLoadInBytesPerSecond() {
+    QFETCH(QStringList, simulate);
+    QFETCH(QString, preset);
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite");
+    QCOMPARE(
+        run(QStringList{"simulate", "--preset", preset, "--steps", "1", "--out", store} + simulate)
+            .code,
+        0);
+    const Result r = run({"frame", "--preset", preset, store, "--at", "2.5s", "--metric",
+                          "link_bytes_per_s", "--select", "link:0", "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o["unit"].toString(), QString("B/s"));
+    QCOMPARE(o["atS"].toDouble(), 2.5);
+    QVERIFY(o["count"].toInt() > 0);
+    QVERIFY2(o["max"].toDouble() > 1e9, r.out.constData()); // gigabytes per second, not a fraction
+    QVERIFY(o["maxFractionOfCapacity"].toDouble() > 0.01);
+    QVERIFY(o["maxFractionOfCapacity"].toDouble() <= 1.0 + 1e-6);
+    QVERIFY(o["values"].toObject().contains("link:0"));
+    // GPU busy is the default metric; times read as people write them.
+    for (const char* at : {"0s", "100ms", "1s", "2.5s"}) {
+        const Result g = run({"frame", "--preset", preset, store, "--at", at, "--json"});
+        QCOMPARE(g.code, 0);
+        const QJsonObject f = QJsonDocument::fromJson(g.out).object();
+        QCOMPARE(f["metric"].toString(), QString("gpu_busy"));
+        QVERIFY(f["max"].toDouble() <= 1.0);
+    }
+}
+
+void TestCli::frameRefusesBadInput_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("bad time") << QStringList{"--at", "1.2.3h"} << "--at: expected a time";
+    QTest::newRow("no time") << QStringList{} << "--at";
+    QTest::newRow("unknown metric")
+        << QStringList{"--at", "1s", "--metric", "gpu_fun"} << "gpu_busy, gpu_power_w";
+    QTest::newRow("entity of another kind")
+        << QStringList{"--at", "1s", "--select", "demo.pod0.rack0.host0"} << "no gpu has the id";
+    QTest::newRow("metric not in the run")
+        << QStringList{"--at", "1s", "--metric", "gpu_power_w"} << "holds no gpu_power_w";
+}
+
+void TestCli::frameRefusesBadInput() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    static QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite");
+    if (!QFileInfo::exists(store))
+        QCOMPARE(run({"simulate", "--preset", "small-256", "--model", "llama3-8b", "--tp", "8",
+                      "--pp", "4", "--dp", "8", "--steps", "1", "--out", store})
+                     .code,
+                 0);
+    const Result r = run(QStringList{"frame", "--preset", "small-256", store} + args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
 }
 
 void TestCli::simulateRejectsBadCombinations_data() {
@@ -237,8 +313,16 @@ void TestCli::simulateRejectsBadCombinations_data() {
                             << "do not split";
     QTest::newRow("memory") << QStringList{"--tp", "8", "--pp", "4", "--dp", "64"}
                             << "does not fit";
-    QTest::newRow("model") << QStringList{"--model", "gpt-5"} << "unknown model";
+    QTest::newRow("model") << QStringList{"--model", "gpt-5"}
+                           << "--model: expected llama3-8b, llama3-70b or llama3-405b";
     QTest::newRow("span") << QStringList{"--span", "forever"} << "--span";
+    QTest::newRow("range") << QStringList{"--tp", "2000"}
+                           << "--tp: expected an integer from 1 to 1024, got \"2000\"";
+    // The model names the option by its run-file key; the command line by its flag.
+    QTest::newRow("model error") << QStringList{"--model", "llama3-8b", "--tp", "16"}
+                                 << "--tp: TP must divide the attention heads";
+    QTest::newRow("steps and span")
+        << QStringList{"--steps", "2", "--span", "1h"} << "either --steps or --span";
 }
 
 void TestCli::simulateRejectsBadCombinations() {
@@ -247,6 +331,51 @@ void TestCli::simulateRejectsBadCombinations() {
     const Result r = run(QStringList{"simulate", "--preset", "meta-roce-24k"} + args);
     QCOMPARE(r.code, 2);
     QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+}
+
+void TestCli::simulateHelpListsEveryOption() {
+    const Result r = run({"simulate", "--help"});
+    QCOMPARE(r.code, 0);
+    const QString out = QString::fromUtf8(r.out);
+    for (const cs::RunOption& o : cs::runOptions()) {
+        QVERIFY2(out.contains("  " + QString::fromStdString(o.flag) + " "), o.flag.c_str());
+        QVERIFY2(out.contains("run file: " + QString::fromStdString(o.key)), o.key.c_str());
+        QVERIFY2(out.contains(QString::fromStdString(o.help)), o.help.c_str());
+    }
+    QVERIFY(out.contains("an integer from 1 to 1024 GPUs; default 8"));
+    QVERIFY(out.contains("--gpus N"));
+}
+
+void TestCli::simulateReadsRunFilesFlagsOverride() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("run.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "clusterscope-run", "version": 1, "model": "llama3-8b",
+  "parallel": {"tp": 8, "pp": 4, "dp": 8}, "span": "1h"})");
+    f.close();
+    const Result spanned =
+        run({"simulate", "--preset", "small-256", "--run", f.fileName(), "--json"});
+    QCOMPARE(spanned.code, 0);
+    QVERIFY2(QJsonDocument::fromJson(spanned.out).object().contains("interruptions"),
+             spanned.out.constData());
+    // --steps replaces the file's span; --dp 16 is more than small-256 holds.
+    const Result stepped =
+        run({"simulate", "--preset", "small-256", "--run", f.fileName(), "--steps", "1", "--json"});
+    QCOMPARE(stepped.code, 0);
+    QVERIFY(!QJsonDocument::fromJson(stepped.out).object().contains("interruptions"));
+    const Result tooBig =
+        run({"simulate", "--preset", "small-256", "--run", f.fileName(), "--dp", "16"});
+    QCOMPARE(tooBig.code, 2);
+    QVERIFY2(tooBig.err.contains("--dp: the job needs 512 GPUs"), tooBig.err.constData());
+    // A bad file is named where it is wrong, by its field.
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write("{\"format\": \"clusterscope-run\", \"version\": 1, \"steps\": 1,\n"
+            "  \"parallel\": {\"tp\": 2000}}");
+    f.close();
+    const Result bad = run({"simulate", "--preset", "small-256", "--run", f.fileName()});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains(f.fileName().toUtf8() + ":2:22: parallel.tp: expected an integer"),
+             bad.err.constData());
 }
 
 void TestCli::importReportsAndKeepsGoing() {
@@ -297,11 +426,11 @@ void TestCli::killedImportLeavesTheStoreAsItWas() {
         p.kill(); // SIGKILL: no chance to clean up
         p.waitForFinished();
         const cs::RunStore s = cs::RunStore::openForReading(store);
-        QVERIFY(s.integrityOk());
+        QVERIFY(s.quickCheckOk());
         const auto runs = s.runs();
         // Either untouched, or (if the import had already committed) the whole new run.
         for (size_t i = 1; i < runs.size(); ++i)
-            QVERIFY(s.summaryJson(runs[i]).find("\"samples\"") != std::string::npos);
+            QVERIFY(runs[i].summaryJson.find("\"samples\"") != std::string::npos);
         QVERIFY(!runs.empty());
     }
 }

@@ -4,6 +4,7 @@
 #include "CameraBookmarks.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
+#include "RunReader.h"
 #include "SimulationDialog.h"
 #include "SimulationRun.h"
 #include "ViewControls.h"
@@ -15,7 +16,10 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSpinBox>
+#include <QTimer>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
@@ -51,8 +55,8 @@ private slots:
     void simulationDialogChecksTheForm();
     void simulationRunsOffTheGuiThreadAndOpensInTheView();
     void replayFollowsTheClockAndKeys();
-    void failuresAreMarkedUntilTheRestart();
     void replayOutlinesFailuresAndShowsLiveValues();
+    void runDescriptionFillsTheSimulateDialog();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -169,17 +173,29 @@ void TestMainWindow::layoutSwitchKeepsSelection() {
 void TestMainWindow::simulationDialogChecksTheForm() {
     const auto doc = cs::openTopology("small-256", {});
     cs::app::SimulationDialog d(doc.get());
-    auto* tp = d.findChildren<QSpinBox*>().at(0);
-    auto* model = d.findChild<QComboBox*>();
-    model->setCurrentText("llama3-8b");
-    tp->setValue(16); // 8 KV heads cannot be split 16 ways
+    auto* tp = d.findChild<QLineEdit*>("parallel.tp");
+    auto* pp = d.findChild<QLineEdit*>("parallel.pp");
+    auto* dp = d.findChild<QLineEdit*>("parallel.dp");
+    auto* problem = d.findChild<QLabel*>("problem");
+    QVERIFY(tp && pp && dp && problem);
+    QVERIFY(!tp->toolTip().isEmpty());
+    d.findChild<QComboBox*>("model")->setCurrentText("llama3-8b");
+    tp->setText("16"); // 8 KV heads cannot be split 16 ways
     QVERIFY(!d.checkSpec());
-    QVERIFY(d.findChildren<QLabel*>().last()->text().contains("KV heads"));
-    tp->setValue(8);
-    d.findChildren<QSpinBox*>().at(2)->setValue(4); // PP
-    d.findChildren<QSpinBox*>().at(3)->setValue(8); // DP
-    QVERIFY(d.checkSpec());
+    QVERIFY2(problem->text().startsWith("Tensor parallel (TP): ") &&
+                 problem->text().contains("KV heads"),
+             qPrintable(problem->text()));
+    tp->setText("8");
+    pp->setText("4");
+    dp->setText("16"); // 512 GPUs on a 256-GPU topology
+    QVERIFY(!d.checkSpec());
+    QVERIFY2(problem->text().startsWith("Data parallel (DP): the job needs 512 GPUs"),
+             qPrintable(problem->text()));
+    dp->setText("8");
+    QVERIFY2(d.checkSpec(), qPrintable(problem->text()));
+    QVERIFY(problem->text().isEmpty());
     QCOMPARE(d.spec().parallel.gpus(), 256LL);
+    QCOMPARE(d.spec().model, std::string("llama3-8b"));
 }
 
 void TestMainWindow::simulationRunsOffTheGuiThreadAndOpensInTheView() {
@@ -191,11 +207,10 @@ void TestMainWindow::simulationRunsOffTheGuiThreadAndOpensInTheView() {
     const auto r = cs::app::runWithProgress(&w, *w.document(), spec, dir.filePath("run.sqlite"));
     QVERIFY(r.has_value());
     QCOMPARE(r->steps, 2LL);
-    cs::FrameValues v;
-    v.gpu.assign(256, 0.5f);
-    w.viewControls()->showRunFrame(v, "Run: test");
-    QCOMPARE(w.viewControls()->colourBox()->currentText(), QString("Run: test"));
+    QVERIFY(w.openRun(dir.filePath("run.sqlite"), false));
+    QVERIFY(w.viewControls()->colourBox()->currentText().startsWith("Run: llama3-8b"));
     QCOMPARE(w.view()->scene().colorMode(), cs::views::ColorMode::Value);
+    QTRY_VERIFY(w.replay()->shownNs().has_value()); // the first frame came from the reader
 }
 
 void TestMainWindow::replayFollowsTheClockAndKeys() {
@@ -224,9 +239,10 @@ void TestMainWindow::replayFollowsTheClockAndKeys() {
     QVERIFY(QTest::qWaitForWindowActive(&w)); // shortcuts go to the active window
     cs::PlaybackClock* clock = w.replay()->clock();
     QVERIFY(clock->endNs() > clock->startNs());
-    QCOMPARE(w.viewControls()->colourBox()->currentText(), QString("Run replay"));
+    QVERIFY(w.viewControls()->colourBox()->currentText().startsWith("Run: "));
     QTest::keyClick(&w, Qt::Key_Right);
     QVERIFY(clock->nowNs() > clock->startNs());
+    QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(clock->nowNs()));
     const int64_t before = clock->nowNs();
     QTest::keyClick(&w, Qt::Key_Plus);
     QCOMPARE(clock->rate(), 2.0);
@@ -235,18 +251,6 @@ void TestMainWindow::replayFollowsTheClockAndKeys() {
     QTRY_VERIFY(clock->nowNs() > before);
     QTest::keyClick(&w, Qt::Key_Space);
     QVERIFY(!clock->playing());
-}
-
-void TestMainWindow::failuresAreMarkedUntilTheRestart() {
-    const std::vector<cs::RunStore::Event> events{
-        {10, "failure", "gpu", 3, "faulty GPU"},
-        {20, "restart", "run", 0, ""},
-        {30, "failure", "link", 5, "network switch/cable"},
-        {35, "checkpoint", "run", 0, ""}};
-    QVERIFY(cs::app::failedAt(events, 5).empty());
-    QCOMPARE(cs::app::failedAt(events, 15), (std::vector<cs::Endpoint>{{cs::EntityKind::Gpu, 3}}));
-    QVERIFY(cs::app::failedAt(events, 25).empty());
-    QCOMPARE(cs::app::failedAt(events, 40), (std::vector<cs::Endpoint>{{cs::EntityKind::Link, 5}}));
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
@@ -264,20 +268,61 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
         QVERIFY(!r.interruptions.empty());
     }
     QVERIFY(w.openRun(path, false));
-    const cs::RunStore store = cs::RunStore::openForReading(path);
-    const auto events = store.events(store.runs().back(), false);
-    const auto failure = std::find_if(events.begin(), events.end(),
-                                      [](const auto& e) { return e.kind == "failure"; });
+    const auto& events = w.replay()->overview()->events;
+    const auto failure = std::find_if(events.begin(), events.end(), [](const cs::RunEvent& e) {
+        return e.kind == cs::EventKind::Failure && e.entity;
+    });
     QVERIFY(failure != events.end());
     w.replay()->clock()->seek(failure->tsNs + 1);
-    QVERIFY(!w.view()->scene().marked().empty());
-    QCOMPARE(w.view()->scene().marked().front().index, int32_t(failure->entity));
+    QTRY_VERIFY(!w.view()->scene().marked().empty());
+    QCOMPARE(w.view()->scene().marked().front(), *failure->entity);
+    // The inspector shows GPU 3's busy at now as the reader has it: down, 0%.
     QVERIFY(w.selectById("#3"));
     auto* table = w.findChild<QTableView*>();
-    bool live = false;
-    for (int r = 0; r < table->model()->rowCount(); ++r)
-        live |= table->model()->index(r, 0).data().toString() == "busy (now)";
-    QVERIFY(live);
+    auto liveText = [&] {
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data().toString() == "busy (now)")
+                return table->model()->index(r, 1).data().toString();
+        return QString();
+    };
+    cs::RunReader reader(path, w.document()->topology());
+    const float busy = reader.frame(cs::Metric::GpuBusy, failure->tsNs + 1)[3];
+    QTRY_COMPARE(liveText(), QString("%1%").arg(double(busy) * 100, 0, 'f', 0));
+}
+
+void TestMainWindow::runDescriptionFillsTheSimulateDialog() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString good = dir.filePath("run.json"), bad = dir.filePath("bad.json");
+    auto write = [](const QString& path, const QByteArray& text) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    };
+    write(good, R"({"format": "clusterscope-run", "version": 1, "model": "llama3-8b",
+ "parallel": {"tp": 8, "pp": 4, "dp": 8}, "steps": 2})");
+    write(bad,
+          "{\"format\": \"clusterscope-run\", \"version\": 1,\n \"parallel\": {\"tp\": \"x\"}}");
+    QString dp, model;
+    QTimer::singleShot(0, [&] {
+        auto* d = qobject_cast<cs::app::SimulationDialog*>(QApplication::activeModalWidget());
+        if (!d) return;
+        if (auto* e = d->findChild<QLineEdit*>("parallel.dp")) dp = e->text();
+        if (auto* c = d->findChild<QComboBox*>("model")) model = c->currentText();
+        d->reject();
+    });
+    QVERIFY(w.openRunDescription(good, false));
+    QCOMPARE(dp, QString("8"));
+    QCOMPARE(model, QString("llama3-8b"));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("bad.json:2:.*parallel.tp"));
+    QVERIFY(!w.openRunDescription(bad, false));
+    // The recent files list the run description beside topologies.
+    bool listed = false;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        for (QAction* a : m->actions())
+            listed |= a->text().contains("Run description: " + good);
+    QVERIFY(listed);
 }
 
 int main(int argc, char** argv) {

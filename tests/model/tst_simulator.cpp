@@ -4,6 +4,7 @@
 #include "FailureModel.h"
 #include "MaxMinFairShare.h"
 #include "Presets.h"
+#include "RunReader.h"
 #include "RunSpecJson.h"
 #include "SimulationRun.h"
 #include "SiteGenerator.h"
@@ -14,8 +15,6 @@
 #include <QTest>
 
 #include <random>
-
-#include <sqlite3.h>
 
 using namespace cs;
 
@@ -59,7 +58,8 @@ private slots:
     void failuresFollowTable5();
     void runsAreDeterministic();
     void storeHoldsTheRun();
-    void storeRejectsForeignFiles();
+    void simulatedLinksCarryBytes_data();
+    void simulatedLinksCarryBytes();
     void traceIsPerfettoJson();
     void runDescriptionsNameTheirMistakes();
 };
@@ -145,15 +145,15 @@ void TestSimulator::rejectsWhatCannotRun_data() {
     QTest::addColumn<int>("dp");
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("message");
-    QTest::newRow("out of memory") << "llama3-405b" << 8 << 1 << 4 << 64 << "--pp"
+    QTest::newRow("out of memory") << "llama3-405b" << 8 << 1 << 4 << 64 << "parallel.pp"
                                    << "does not fit";
-    QTest::newRow("layers") << "llama3-405b" << 8 << 1 << 12 << 64 << "--pp"
+    QTest::newRow("layers") << "llama3-405b" << 8 << 1 << 12 << 64 << "parallel.pp"
                             << "do not split";
-    QTest::newRow("too many GPUs") << "llama3-405b" << 8 << 2 << 16 << 128 << "--gpus"
+    QTest::newRow("too many GPUs") << "llama3-405b" << 8 << 2 << 16 << 128 << "parallel.dp"
                                    << "the topology has 24576";
-    QTest::newRow("heads") << "llama3-8b" << 16 << 1 << 1 << 8 << "--tp"
+    QTest::newRow("heads") << "llama3-8b" << 16 << 1 << 1 << 8 << "parallel.tp"
                            << "divide the attention heads";
-    QTest::newRow("micro-batches") << "llama3-405b" << 8 << 1 << 16 << 192 << "--batch-tokens"
+    QTest::newRow("micro-batches") << "llama3-405b" << 8 << 1 << 16 << 192 << "parallel.batchTokens"
                                    << "micro-batches";
 }
 
@@ -258,68 +258,97 @@ void TestSimulator::storeHoldsTheRun() {
     s.model = "llama3-8b";
     s.parallel = config(8, 1, 4, 8, 8192);
     s.steps = 3;
+    RunResult result;
     {
         RunStore store = RunStore::openForWriting(path);
-        simulateRun(*doc, s, &store);
+        result = simulateRun(*doc, s, &store);
     }
-    {
-        // A writer that never commits leaves the file as it was.
-        RunStore store = RunStore::openForWriting(path);
-        store.begin();
-        store.addRun("simulated", "abandoned", "x", "{}");
-    }
-    const RunStore store = RunStore::openForReading(path);
-    QCOMPARE(store.runs().size(), size_t(1));
-    const int64_t run = store.runs().front();
-    const auto gpuMetric = store.metricId("gpu_busy");
-    QVERIFY(gpuMetric.has_value());
-    const std::vector<float> frame = store.frameAt(run, *gpuMetric, int64_t(1e9));
+    RunReader reader(path, doc->topology());
+    const int64_t stepNs = std::llround(result.step.stepS * 1e9);
+    QVERIFY(std::abs(reader.info().endNs - 3 * stepNs) <= 3); // rounding to ns per step
+    const std::vector<float> frame = reader.frame(Metric::GpuBusy, stepNs / 2);
     QCOMPARE(frame.size(), doc->topology().gpus.size());
     for (float v : frame)
         QVERIFY(v >= 0 && v <= 1);
-    QCOMPARE(store.countEvents(run, "step"), 3);
-    // The per-entity history holds what the frames hold.
-    const auto history = store.entityHistory(run, *gpuMetric, 7, 0, int64_t(1e18));
-    const auto times = store.frameTimes(run, *gpuMetric);
-    QCOMPARE(history.size(), times.size());
-    for (size_t i = 0; i < times.size(); ++i) {
-        QCOMPARE(history[i].first, times[i]);
-        QCOMPARE(history[i].second, store.frameAt(run, *gpuMetric, times[i])[7]);
-    }
-    QVERIFY(QJsonDocument::fromJson(QByteArray::fromStdString(store.summaryJson(run)))
-                .object()
-                .contains("stepTimeS"));
+    // Every step plays the one stored step: 10 ms frames, the same at the same phase.
+    for (int64_t phase : {int64_t(0), stepNs / 3, stepNs - 1})
+        QCOMPARE(reader.frame(Metric::GpuBusy, 2 * stepNs + phase),
+                 reader.frame(Metric::GpuBusy, phase));
+    // The pipeline: once the exposed parameter gather is done, the first stage computes while
+    // the last waits for its first micro-batch (PP - 1 bubble slices).
+    const int64_t frameNs = 10'000'000;
+    const int64_t gatherNs = std::llround(result.step.dpExposedS / 2 * 1e9);
+    QVERIFY(result.step.bubbleS * 1e9 > double(frameNs) * 2);
+    const std::vector<float> start =
+        reader.frame(Metric::GpuBusy, (gatherNs / frameNs + 1) * frameNs + 1);
+    QCOMPARE(start[size_t(result.step.gpuOfRank.front())], 1.f);
+    QVERIFY(start[size_t(result.step.gpuOfRank.back())] < 1.f);
+    // GPU 7's history over the first step at a fine budget is its frames.
+    const Series h = reader.history(Metric::GpuBusy, 7, 0, stepNs - 1, 100000);
+    QVERIFY(h.tsNs.size() > 10);
+    for (size_t i = 0; i < h.tsNs.size(); ++i)
+        if (i + 1 == h.tsNs.size() || h.tsNs[i + 1] != h.tsNs[i])
+            QVERIFY(h.value[i] == reader.frame(Metric::GpuBusy, h.tsNs[i])[7] ||
+                    (i > 0 && h.tsNs[i - 1] == h.tsNs[i]));
+    const QJsonObject summary =
+        QJsonDocument::fromJson(QByteArray::fromStdString(reader.info().summaryJson)).object();
+    QCOMPARE(summary.value("steps").toInt(), 3);
 }
 
-void TestSimulator::storeRejectsForeignFiles() {
+void TestSimulator::simulatedLinksCarryBytes_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::newRow("small-256, 8B") << "small-256"
+                                   << "llama3-8b" << 4 << 8;
+    QTest::newRow("meta-roce-24k, 405B on 16,384 GPUs") << "meta-roce-24k"
+                                                        << "llama3-405b" << 16 << 128;
+}
+
+void TestSimulator::simulatedLinksCarryBytes() {
+    QFETCH(QString, preset);
+    QFETCH(QString, model);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
     QTemporaryDir dir;
-    QFile garbage(dir.filePath("garbage.sqlite"));
-    QVERIFY(garbage.open(QIODevice::WriteOnly));
-    garbage.write(QByteArray(8192, 'x'));
-    garbage.close();
-    QVERIFY_THROWS_EXCEPTION(InputException, RunStore::openForReading(garbage.fileName()));
-    QVERIFY_THROWS_EXCEPTION(InputException,
-                             RunStore::openForReading(dir.filePath("missing.sqlite")));
-    // A store written by a newer version is refused with a clear word.
-    const QString newer = dir.filePath("newer.sqlite");
+    const QString path = dir.filePath("run.sqlite");
+    const auto doc = openTopology(preset.toStdString(), {});
+    const Topology& t = doc->topology();
+    RunSpec s;
+    s.model = model.toStdString();
+    s.parallel = config(8, 1, pp, dp, 8192);
+    s.steps = 1;
+    RunResult result;
     {
-        RunStore s = RunStore::openForWriting(newer);
-        s.begin();
-        s.addRun("simulated", "x", "y", "{}");
-        s.commit();
+        RunStore store = RunStore::openForWriting(path);
+        result = simulateRun(*doc, s, &store);
     }
-    {
-        sqlite3* db = nullptr;
-        sqlite3_open(newer.toUtf8().constData(), &db);
-        sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr);
-        sqlite3_close(db);
+    RunReader reader(path, t);
+    const std::vector<float> links =
+        reader.frame(Metric::LinkBytesPerS, int64_t(result.step.stepS / 2 * 1e9));
+    QCOMPARE(links.size(), t.links.size());
+    size_t loaded = 0;
+    double hottest = 0;
+    for (size_t l = 0; l < links.size(); ++l) {
+        if (std::isnan(links[l])) {
+            QVERIFY(t.links[l].medium == LinkMedium::NvLink ||
+                    t.links[l].medium == LinkMedium::Pcie);
+            continue;
+        }
+        const double cap = capacityOf(Metric::LinkBytesPerS, t, int32_t(l));
+        QVERIFY2(links[l] >= 0 && links[l] <= cap * (1 + 1e-6),
+                 qPrintable(QString("link %1: %2 B/s over %3").arg(l).arg(links[l]).arg(cap)));
+        loaded += links[l] > 0;
+        hottest = std::max(hottest, double(links[l]) / cap);
     }
-    try {
-        RunStore::openForReading(newer);
-        QFAIL("expected an InputException");
-    } catch (const InputException& e) {
-        QVERIFY2(QString(e.what()).contains("newer"), e.what());
-    }
+    // Bytes per second, not fractions: the loaded links carry gigabytes per second.
+    QVERIFY2(loaded > t.gpus.size() / 8, qPrintable(QString::number(loaded)));
+    QVERIFY(hottest > 0.01);
+    double sum = 0;
+    for (float v : links)
+        if (!std::isnan(v)) sum += v;
+    QVERIFY2(sum / double(loaded) > 1e8, qPrintable(QString::number(sum / double(loaded))));
 }
 
 void TestSimulator::traceIsPerfettoJson() {

@@ -1,6 +1,7 @@
 // Importers on real-looking fixtures (tests/fixtures/telemetry): formats, malformed lines,
 // counters that reset or wrap, DCGM sentinels, unmapped hosts, the mapping file.
-#include "RunFrames.h"
+#include "FrameValues.h"
+#include "RunReader.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
 
@@ -16,7 +17,7 @@ const QString kFixtures = QStringLiteral(CS_SOURCE_DIR "/tests/fixtures/telemetr
 
 struct Imported {
     ImportReport report;
-    std::unique_ptr<RunStore> store;
+    std::unique_ptr<RunReader> reader;
 };
 
 Imported importFiles(const TopologyDocument& doc, const QStringList& files, const QString& dir,
@@ -26,14 +27,14 @@ Imported importFiles(const TopologyDocument& doc, const QStringList& files, cons
     RunStore w = RunStore::openForWriting(dir + "/run.sqlite");
     Imported out;
     out.report = importTelemetry(doc, files, o, w);
-    out.store = std::make_unique<RunStore>(RunStore::openForReading(dir + "/run.sqlite"));
+    out.reader = std::make_unique<RunReader>(dir + "/run.sqlite", doc.topology());
     return out;
 }
 
-float frameValue(const RunStore& s, int64_t run, const char* metric, int64_t tsNs, size_t index) {
-    const auto id = s.metricId(metric);
-    if (!id) return -1;
-    const std::vector<float> f = s.frameAt(run, *id, tsNs);
+float frameValue(RunReader& r, const char* metric, int64_t tsNs, size_t index) {
+    const auto m = metricByName(metric);
+    if (!m || !r.has(*m)) return -1;
+    const std::vector<float> f = r.frame(*m, tsNs);
     return index < f.size() ? f[index] : -1;
 }
 
@@ -95,17 +96,16 @@ void TestTelemetryImport::prometheusText() {
     QCOMPARE(rep.unmappedSeries, 2LL); // gpu-node-17 (no map given) and login-node-1
     QCOMPARE(rep.unmappedByMetric.at("DCGM_FI_DEV_GPU_UTIL"), 2LL);
     QCOMPARE(rep.tickNs, 15'000'000'000LL);
-    const int64_t run = r.store->runs().back();
     const int32_t gpu0 = doc_->index().find("demo.pod0.rack0.host0.gpu0")->index;
-    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 0, size_t(gpu0)), 0.97f);
-    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 15'000'000'000, size_t(gpu0)), 0.12f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, size_t(gpu0)), 0.97f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 15'000'000'000, size_t(gpu0)), 0.12f);
     // Sentinels are no data: never a value of 9.2e18 or 1.4e14 degrees.
-    const float temp = frameValue(*r.store, run, "DCGM_FI_DEV_GPU_TEMP", 0, size_t(gpu0));
+    const float temp = frameValue(*r.reader, "gpu_temperature_c", 0, size_t(gpu0));
     QVERIFY(std::isnan(temp) || temp == -1);
     // The NIC counter: 450 GB in 15 s, then a reset (the host rebooted).
     const int32_t nicLink = linkOfNic(*doc_, "demo.pod0.rack0.host0.be3");
-    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 15'000'000'000, size_t(nicLink)), 30e9f);
-    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 30'000'000'000, size_t(nicLink)), 20e9f);
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, size_t(nicLink)), 30e9f);
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 30'000'000'000, size_t(nicLink)), 20e9f);
     // The switch port's 32-bit counter wrapped: 967,296 + 1,000,000 bytes in 15 s.
     const Endpoint rtsw = *doc_->index().find("demo.pod0.rack0.rtsw");
     int32_t uplink = -1;
@@ -113,10 +113,10 @@ void TestTelemetryImport::prometheusText() {
         const Link& k = doc_->topology().links[size_t(l)];
         if ((k.a == rtsw && k.portA == 17) || (k.b == rtsw && k.portB == 17)) uplink = l;
     }
-    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 15'000'000'000, size_t(uplink)),
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, size_t(uplink)),
              float(1967296.0 / 15));
     // Frames for the views: utilisation of capacity.
-    const FrameValues v = frameOfRun(*r.store, run, doc_->topology(), 15'000'000'000);
+    const FrameValues v = fractionsOfCapacity(r.reader->frameAt(15'000'000'000), doc_->topology());
     QCOMPARE(v.link[size_t(nicLink)], 30e9f / 50e9f);
 }
 
@@ -126,7 +126,7 @@ void TestTelemetryImport::mappingFileMapsOtherNames() {
                                    kFixtures + "names.map.json");
     QCOMPARE(r.report.unmappedSeries, 1LL); // only the login node is left
     const int32_t gpu = doc_->index().find("demo.pod1.rack5.host0.gpu0")->index;
-    QCOMPARE(frameValue(*r.store, r.store->runs().back(), "gpu_busy", 0, size_t(gpu)), 0.88f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, size_t(gpu)), 0.88f);
     // A mapping file that is no JSON names its place.
     QFile bad(dir.filePath("bad.json"));
     QVERIFY(bad.open(QIODevice::WriteOnly));
@@ -149,13 +149,12 @@ void TestTelemetryImport::openMetricsSecondsAndEof() {
     const Imported r = importFiles(*doc_, {kFixtures + "dcgm.openmetrics"}, dir.path());
     QCOMPARE(r.report.samples, 4LL); // what follows "# EOF" is not read
     QCOMPARE(r.report.tickNs, 10'000'000'000LL);
-    const int64_t run = r.store->runs().back();
     const int32_t gpu = doc_->index().find("demo.pod1.rack3.host1.gpu2")->index;
     // No DCGM_FI_DEV_GPU_UTIL here: engine activity stands for busy.
-    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 0, size_t(gpu)), 0.91f);
-    QCOMPARE(frameValue(*r.store, run, "gpu_busy", 10'000'000'000, size_t(gpu)), 0.42f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, size_t(gpu)), 0.91f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 10'000'000'000, size_t(gpu)), 0.42f);
     const int32_t nicLink = linkOfNic(*doc_, "demo.pod1.rack3.host1.be2");
-    QCOMPARE(frameValue(*r.store, run, "link_bytes_per_s", 10'000'000'000, size_t(nicLink)), 25e9f);
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 10'000'000'000, size_t(nicLink)), 25e9f);
 }
 
 void TestTelemetryImport::promJsonRangeQuery() {
@@ -165,8 +164,7 @@ void TestTelemetryImport::promJsonRangeQuery() {
     QCOMPARE(r.report.unmappedSeries, 1LL);
     QCOMPARE(r.report.missingValues, 1LL); // "NaN"
     const int32_t gpu = doc_->index().find("demo.pod0.rack2.host1.gpu5")->index;
-    QCOMPARE(frameValue(*r.store, r.store->runs().back(), "gpu_busy", 30'000'000'000, size_t(gpu)),
-             0.40f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 30'000'000'000, size_t(gpu)), 0.40f);
 }
 
 void TestTelemetryImport::longCsv() {
@@ -190,11 +188,8 @@ void TestTelemetryImport::nvidiaSmiWideCsv() {
     QCOMPARE(r.report.unmappedSeries, 0LL); // the host is the file's name
     QCOMPARE(r.report.tickNs, 5'000'000'000LL);
     const int32_t gpu = doc_->index().find("demo.pod0.rack1.host0.gpu0")->index;
-    QCOMPARE(frameValue(*r.store, r.store->runs().back(), "gpu_busy", 5'000'000'000, size_t(gpu)),
-             0.40f);
-    QCOMPARE(
-        frameValue(*r.store, r.store->runs().back(), "DCGM_FI_DEV_POWER_USAGE", 0, size_t(gpu)),
-        655.31f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 5'000'000'000, size_t(gpu)), 0.40f);
+    QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, size_t(gpu)), 655.31f);
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {

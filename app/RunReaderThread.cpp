@@ -1,0 +1,101 @@
+#include "RunReaderThread.h"
+
+#include <QThread>
+
+namespace cs::app {
+
+RunReaderThread::RunReaderThread(QObject* parent)
+    : QObject(parent), thread_(new QThread(this)), context_(new QObject) {
+    qRegisterMetaType<std::shared_ptr<const RunOverview>>();
+    qRegisterMetaType<std::shared_ptr<const FrameResult>>();
+    qRegisterMetaType<Endpoint>();
+    qRegisterMetaType<Series>();
+    thread_->setObjectName("run reader");
+    context_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, context_, &QObject::deleteLater);
+    thread_->start();
+}
+
+RunReaderThread::~RunReaderThread() {
+    close();
+    QMetaObject::invokeMethod(
+        context_, [this] { reader_.reset(); }, Qt::BlockingQueuedConnection);
+    thread_->quit();
+    thread_->wait();
+}
+
+template <class Fn> void RunReaderThread::post(Fn fn) {
+    const int generation = generation_;
+    QMetaObject::invokeMethod(context_, [fn, generation] { fn(generation); });
+}
+
+void RunReaderThread::open(const QString& path, const Topology& t) {
+    ++generation_;
+    post([this, path, &t](int generation) {
+        reader_.reset();
+        try {
+            reader_ = std::make_unique<RunReader>(path, t);
+            auto overview = std::make_shared<const RunOverview>(overviewOf(*reader_));
+            QMetaObject::invokeMethod(this, [this, overview, generation] {
+                if (generation == generation_) emit opened(overview);
+            });
+        } catch (const std::exception& e) {
+            reader_.reset();
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message, generation] {
+                if (generation == generation_) emit failed(message);
+            });
+        }
+    });
+}
+
+void RunReaderThread::close() {
+    ++generation_;
+    post([this](int) { reader_.reset(); });
+}
+
+void RunReaderThread::requestFrame(int64_t tsNs) {
+    wantedFrameNs_ = tsNs;
+    if (framePending_.exchange(true)) return; // the read queued already takes the latest time
+    post([this](int generation) {
+        framePending_ = false;
+        if (!reader_) return;
+        auto result = std::make_shared<FrameResult>();
+        try {
+            const int64_t at = wantedFrameNs_;
+            result->frame = reader_->frameAt(at);
+            result->failed = reader_->failedAt(at);
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message, generation] {
+                if (generation == generation_) emit failed(message);
+            });
+            return;
+        }
+        QMetaObject::invokeMethod(this, [this, result, generation] {
+            if (generation == generation_) emit frameReady(result);
+        });
+    });
+}
+
+void RunReaderThread::requestHistory(Endpoint e) {
+    post([this, e](int generation) {
+        if (!reader_) return;
+        const auto metric = e.kind == EntityKind::Gpu    ? std::optional(Metric::GpuBusy)
+                            : e.kind == EntityKind::Link ? std::optional(Metric::LinkBytesPerS)
+                            : e.kind == EntityKind::Storage
+                                ? std::optional(Metric::StorageBytesPerS)
+                                : std::nullopt;
+        Series s;
+        try {
+            if (metric) s = reader_->history(*metric, e.index, 0, reader_->info().endNs, 2000);
+        } catch (const std::exception&) {
+            s = {}; // a damaged history shows no line; frames report the damage
+        }
+        QMetaObject::invokeMethod(this, [this, e, s, generation] {
+            if (generation == generation_) emit historyReady(e, s);
+        });
+    });
+}
+
+} // namespace cs::app

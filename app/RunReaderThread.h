@@ -1,0 +1,54 @@
+#pragma once
+// The GUI's run reader, on a thread of its own: the GUI thread asks (open, the frame at a
+// time, one entity's history) and gets plain values back through queued signals, so a slow
+// query never freezes the window. Frame requests coalesce: while one is read, only the
+// latest time asked for is read next.
+#include "RunOverview.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace cs::app {
+
+struct FrameResult {
+    RunFrame frame;
+    std::vector<Endpoint> failed; // entities between failure and restart at that time
+};
+
+class RunReaderThread : public QObject {
+    Q_OBJECT
+public:
+    explicit RunReaderThread(QObject* parent = nullptr);
+    ~RunReaderThread() override;
+
+    // Opens a store for a topology (which must outlive the reader); answers with opened() or
+    // failed(). A new open or close() drops what was open and any answer still on its way.
+    void open(const QString& path, const Topology& t);
+    void close();
+    void requestFrame(int64_t tsNs);
+    void requestHistory(Endpoint e);
+
+signals:
+    void opened(std::shared_ptr<const cs::RunOverview> overview);
+    void failed(QString message);
+    void frameReady(std::shared_ptr<const cs::app::FrameResult> frame);
+    void historyReady(cs::Endpoint e, cs::Series series);
+
+private:
+    // Runs fn(generation) on the reader thread; answers of an older generation (an open or
+    // close came since) are dropped when they arrive.
+    template <class Fn> void post(Fn fn);
+
+    QThread* thread_;
+    QObject* context_;                  // lives on the reader thread
+    std::unique_ptr<RunReader> reader_; // touched only on the reader thread
+    std::atomic<int> generation_{0};
+    std::atomic<int64_t> wantedFrameNs_{0};
+    std::atomic<bool> framePending_{false};
+};
+
+} // namespace cs::app

@@ -1,0 +1,449 @@
+#include "RunOptions.h"
+
+#include "Duration.h"
+#include "InputError.h"
+
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cs {
+namespace {
+
+using T = RunOptionType;
+
+// Accessors of one RunSpec field, as the table's get / set.
+template <int ParallelConfig::*M> struct ParallelInt {
+    static RunOptionValue get(const RunSpec& s) { return (long long)(s.parallel.*M); }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.parallel.*M = int(std::get<long long>(v));
+    }
+};
+struct BatchTokens {
+    static RunOptionValue get(const RunSpec& s) { return s.parallel.batchTokens; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.parallel.batchTokens = std::get<double>(v);
+    }
+};
+struct PlacementField {
+    static RunOptionValue get(const RunSpec& s) {
+        return std::string(s.parallel.placement == Placement::Linear ? "linear" : "topology");
+    }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.parallel.placement =
+            std::get<std::string>(v) == "linear" ? Placement::Linear : Placement::TopologyAware;
+    }
+};
+template <std::string RunSpec::*M> struct StringField {
+    static RunOptionValue get(const RunSpec& s) { return s.*M; }
+    static void set(RunSpec& s, const RunOptionValue& v) { s.*M = std::get<std::string>(v); }
+};
+struct Steps { // a number of steps replaces a span
+    static RunOptionValue get(const RunSpec& s) { return (long long)s.steps; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.steps = int(std::get<long long>(v));
+        s.spanS = 0;
+    }
+};
+struct Span { // and a span replaces the steps
+    static RunOptionValue get(const RunSpec& s) { return s.spanS; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.spanS = std::get<double>(v);
+        s.steps = 0;
+    }
+};
+struct CheckpointInterval {
+    static RunOptionValue get(const RunSpec& s) { return s.checkpointIntervalS; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.checkpointIntervalS = std::get<double>(v);
+    }
+};
+struct Failures {
+    static RunOptionValue get(const RunSpec& s) { return s.failures; }
+    static void set(RunSpec& s, const RunOptionValue& v) { s.failures = std::get<bool>(v); }
+};
+struct Seed {
+    static RunOptionValue get(const RunSpec& s) { return (long long)s.seed; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.seed = uint64_t(std::get<long long>(v));
+    }
+};
+
+template <typename Field> RunOption bind(RunOption o) {
+    o.get = Field::get;
+    o.set = Field::set;
+    return o;
+}
+
+template <typename List> std::vector<std::string> namesOf(const List& list) {
+    std::vector<std::string> names;
+    for (const auto& x : list)
+        names.push_back(x.name);
+    return names;
+}
+
+constexpr double kDay = 86400;
+constexpr double kYear = 366 * kDay; // longest span; the interval of checkpoints too
+
+std::vector<RunOption> buildTable() {
+    using P = ParallelConfig;
+    std::vector<RunOption> t{
+        bind<StringField<&RunSpec::model>>(
+            {.key = "model",
+             .flag = "--model",
+             .label = "Model",
+             .type = T::Choice,
+             .choices = namesOf(modelPresets()),
+             .help = "the model trained: a Llama 3 shape (layers, width, heads; Table 3)",
+             .source = "[paper] Llama 3: the flagship 405B model"}),
+        bind<StringField<&RunSpec::gpu>>(
+            {.key = "gpu",
+             .flag = "--gpu",
+             .label = "GPU",
+             .type = T::Choice,
+             .choices = namesOf(gpuPresets()),
+             .help = "the GPU: BF16 peak, HBM and NVLink from NVIDIA's data sheets",
+             .source = "[paper] Llama 3 3.3.1: H100 80 GB"}),
+        bind<ParallelInt<&P::tp>>(
+            {.key = "parallel.tp",
+             .flag = "--tp",
+             .label = "Tensor parallel (TP)",
+             .min = 1,
+             .max = 1024,
+             .unit = "GPUs",
+             .help = "GPUs splitting each layer's matrices, within a host over NVLink",
+             .source = "[paper] Llama 3 Table 4"}),
+        bind<ParallelInt<&P::cp>>({.key = "parallel.cp",
+                                   .flag = "--cp",
+                                   .label = "Context parallel (CP)",
+                                   .min = 1,
+                                   .max = 4096,
+                                   .unit = "GPUs",
+                                   .help = "GPUs splitting each sequence (for long contexts)",
+                                   .source = "[paper] Llama 3 Table 4 (8K sequences)"}),
+        bind<ParallelInt<&P::pp>>({.key = "parallel.pp",
+                                   .flag = "--pp",
+                                   .label = "Pipeline parallel (PP)",
+                                   .min = 1,
+                                   .max = 4096,
+                                   .unit = "stages",
+                                   .help = "pipeline stages the layers are split into",
+                                   .source = "[paper] Llama 3 Table 4"}),
+        bind<ParallelInt<&P::dp>>(
+            {.key = "parallel.dp",
+             .flag = "--dp",
+             .label = "Data parallel (DP)",
+             .min = 1,
+             .max = 1'000'000,
+             .unit = "replicas",
+             .help = "data-parallel replicas; FSDP shards weights and optimizer over them",
+             .source = "[paper] Llama 3 Table 4 (8,192 GPUs)"}),
+        bind<ParallelInt<&P::virtualStages>>(
+            {.key = "parallel.virtualStages",
+             .flag = "--virtual-stages",
+             .label = "Virtual stages (V)",
+             .min = 1,
+             .max = 256,
+             .unit = "per stage",
+             .help = "model chunks per stage in the interleaved schedule (1 without PP)",
+             .source = "[assumption] not published"}),
+        bind<ParallelInt<&P::seqLen>>({.key = "parallel.seq",
+                                       .flag = "--seq",
+                                       .label = "Sequence length",
+                                       .min = 1,
+                                       .max = 10'000'000,
+                                       .unit = "tokens",
+                                       .help = "tokens per sequence",
+                                       .source = "[paper] Llama 3 Table 4 (pre-training)"}),
+        bind<BatchTokens>({.key = "parallel.batchTokens",
+                           .flag = "--batch-tokens",
+                           .label = "Batch size",
+                           .type = T::Number,
+                           .min = 1,
+                           .max = 1e12,
+                           .unit = "tokens",
+                           .help = "tokens per step (the global batch)",
+                           .source = "[paper] Llama 3 Table 4 (16M tokens)"}),
+        bind<ParallelInt<&P::microBatchSeqs>>({.key = "parallel.microBatchSeqs",
+                                               .flag = "--micro-batch-seqs",
+                                               .label = "Micro-batch size",
+                                               .min = 1,
+                                               .max = 4096,
+                                               .unit = "sequences",
+                                               .help = "sequences per micro-batch",
+                                               .source = "[assumption] not published"}),
+        bind<ParallelInt<&P::flowsPerPair>>(
+            {.key = "parallel.flowsPerPair",
+             .flag = "--flows-per-pair",
+             .label = "Flows per GPU pair",
+             .min = 1,
+             .max = 256,
+             .unit = "flows",
+             .help = "network flows a collective opens per GPU pair (spread over ECMP paths)",
+             .source = "[paper] Llama 3 3.3.1"}),
+        bind<PlacementField>(
+            {.key = "parallel.placement",
+             .flag = "--placement",
+             .label = "Placement",
+             .type = T::Choice,
+             .choices = {"topology", "linear"},
+             .help = "ranks to GPUs: topology keeps replicas within pods; linear puts DP first",
+             .source = "[paper] Llama 3 3.3.2: placed to match the network"}),
+        bind<Steps>({.key = "steps",
+                     .flag = "--steps",
+                     .label = "Steps",
+                     .min = 1,
+                     .max = 1'000'000,
+                     .unit = "steps",
+                     .help = "training steps to simulate (or a span instead)",
+                     .source = "[assumption] one step unless a span is given"}),
+        bind<Span>({.key = "span",
+                    .flag = "--span",
+                    .label = "Span",
+                    .type = T::Duration,
+                    .min = 1,
+                    .max = kYear,
+                    .help = "wall-clock time to simulate, with checkpoints and failures",
+                    .source = "[paper] Llama 3 3.3.4 has a 54-day one; none: steps"}),
+        bind<CheckpointInterval>(
+            {.key = "checkpointInterval",
+             .flag = "--checkpoint-interval",
+             .label = "Checkpoint interval",
+             .type = T::Duration,
+             .min = 0,
+             .max = kYear,
+             .help = "time between checkpoints; 0s for none",
+             .source = "[assumption] not published; keeps 54 days at 16K GPUs over 90% effective"}),
+        bind<Failures>({.key = "failures",
+                        .flag = "--failures",
+                        .label = "Failures from Llama 3 Table 5",
+                        .type = T::Bool,
+                        .help = "draw interruptions over a span at the rates of Llama 3 Table 5",
+                        .source = "[assumption] off"}),
+        bind<Seed>({.key = "seed",
+                    .flag = "--seed",
+                    .label = "Seed",
+                    .min = 0,
+                    .max = 9007199254740991.0, // 2^53 - 1: JSON numbers hold it exactly
+                    .help = "seed of the failure draws",
+                    .source = "[assumption]"}),
+    };
+    const RunSpec defaults = defaultRunSpec();
+    for (RunOption& o : t)
+        o.defaultText = runOptionText(defaults, o).toStdString();
+    return t;
+}
+
+bool isStepsOrSpan(const RunOption& o) {
+    return o.key == "steps" || o.key == "span";
+}
+
+std::string numberText(double v) {
+    if (std::floor(v) == v && std::fabs(v) < 9e18) return std::to_string((long long)v);
+    return QString::number(v, 'g', QLocale::FloatingPointShortest).toStdString();
+}
+
+std::optional<long long> parseInteger(const QString& text) {
+    const qsizetype digits = text.size() - (text.startsWith('-') ? 1 : 0);
+    if (digits < 1 || digits > 18) return std::nullopt;
+    for (qsizetype i = text.size() - digits; i < text.size(); ++i)
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    return text.toLongLong();
+}
+
+std::optional<double> parseNumber(const QString& text) {
+    // Only what a decimal number is made of: QString::toDouble would also take spaces.
+    if (text.isEmpty() || text.size() > 64) return std::nullopt;
+    for (const QChar c : text)
+        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
+            return std::nullopt;
+    bool ok = false;
+    const double v = text.toDouble(&ok);
+    if (!ok || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return s;
+}
+
+std::string durationText(double s) {
+    return formatDuration(std::llround(s * 1e9));
+}
+
+} // namespace
+
+const std::vector<RunOption>& runOptions() {
+    static const std::vector<RunOption> table = buildTable();
+    return table;
+}
+
+const RunOption* findRunOption(const std::string& key) {
+    for (const RunOption& o : runOptions())
+        if (o.key == key) return &o;
+    return nullptr;
+}
+
+RunSpec defaultRunSpec() {
+    RunSpec s;
+    s.steps = 1;
+    return s;
+}
+
+std::string runOptionExpected(const RunOption& o) {
+    switch (o.type) {
+    case T::Integer:
+        return "an integer from " + numberText(o.min) + " to " + numberText(o.max);
+    case T::Number:
+        return "a number from " + numberText(o.min) + " to " + numberText(o.max);
+    case T::Choice:
+        return join(o.choices);
+    case T::Bool:
+        return "on or off";
+    case T::Duration:
+        return "a duration from " + durationText(o.min) + " to " + durationText(o.max) +
+               " (such as 54d, 12h, 1h30m or 2.5s)";
+    }
+    return {};
+}
+
+void setRunOption(RunSpec& spec, const RunOption& o, const QString& text) {
+    auto refuse = [&] {
+        const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
+        throw InputException(
+            {{},
+             0,
+             0,
+             o.key,
+             "expected " + runOptionExpected(o) + ", got \"" + shown.toStdString() + "\""});
+    };
+    switch (o.type) {
+    case T::Integer: {
+        const auto v = parseInteger(text);
+        if (!v || double(*v) < o.min || double(*v) > o.max) refuse();
+        o.set(spec, *v);
+        return;
+    }
+    case T::Number: {
+        const auto v = parseNumber(text);
+        if (!v || *v < o.min || *v > o.max) refuse();
+        o.set(spec, *v);
+        return;
+    }
+    case T::Choice: {
+        const std::string s = text.toStdString();
+        if (std::find(o.choices.begin(), o.choices.end(), s) == o.choices.end()) refuse();
+        o.set(spec, s);
+        return;
+    }
+    case T::Bool:
+        if (text != "on" && text != "off") refuse();
+        o.set(spec, text == "on");
+        return;
+    case T::Duration: {
+        const auto v = parseDurationS(text.toStdString());
+        if (!v || *v < o.min || *v > o.max) refuse();
+        o.set(spec, *v);
+        return;
+    }
+    }
+}
+
+QString runOptionText(const RunSpec& spec, const RunOption& o) {
+    const RunOptionValue v = o.get(spec);
+    switch (o.type) {
+    case T::Integer: {
+        const long long n = std::get<long long>(v);
+        return isStepsOrSpan(o) && n == 0 ? QString() : QString::number(n);
+    }
+    case T::Number:
+        return QString::fromStdString(numberText(std::get<double>(v)));
+    case T::Choice:
+        return QString::fromStdString(std::get<std::string>(v));
+    case T::Bool:
+        return std::get<bool>(v) ? "on" : "off";
+    case T::Duration: {
+        const double s = std::get<double>(v);
+        return isStepsOrSpan(o) && s == 0 ? QString() : QString::fromStdString(durationText(s));
+    }
+    }
+    return {};
+}
+
+void validateRunSpec(const RunSpec& spec) {
+    auto reject = [](const char* field, const std::string& message) {
+        throw InputException({{}, 0, 0, field, message});
+    };
+    if (!findModel(spec.model))
+        reject("model", "unknown model \"" + spec.model + "\"; expected " +
+                            runOptionExpected(*findRunOption("model")));
+    if (!findGpu(spec.gpu))
+        reject("gpu", "unknown GPU \"" + spec.gpu + "\"; expected " +
+                          runOptionExpected(*findRunOption("gpu")));
+    if ((spec.steps > 0) == (spec.spanS > 0))
+        reject("steps", "expected either a number of steps or a span, not both");
+    // Each value read back through its option: the ranges of the table, for specs built in
+    // code too (steps at most 1,000,000, a span at most a year, ...).
+    for (const RunOption& o : runOptions()) {
+        const QString text = runOptionText(spec, o);
+        if (text.isEmpty() && isStepsOrSpan(o)) continue;
+        RunSpec scratch = spec;
+        setRunOption(scratch, o, text);
+    }
+}
+
+std::optional<QString> runOptionTextOfJson(const RunOption& o, const QJsonValue& v) {
+    switch (o.type) {
+    case T::Integer:
+    case T::Number:
+        if (!v.isDouble()) return std::nullopt;
+        return QString::fromStdString(numberText(v.toDouble()));
+    case T::Bool:
+        if (!v.isBool()) return std::nullopt;
+        return v.toBool() ? "on" : "off";
+    case T::Choice:
+    case T::Duration:
+        if (!v.isString()) return std::nullopt;
+        return v.toString();
+    }
+    return std::nullopt;
+}
+
+QJsonObject runSpecToJson(const RunSpec& spec) {
+    QJsonObject root{{"format", "clusterscope-run"}, {"version", 1}};
+    QJsonObject parallel;
+    for (const RunOption& o : runOptions()) {
+        const QString text = runOptionText(spec, o);
+        if (text.isEmpty() && isStepsOrSpan(o)) continue;
+        const RunOptionValue v = o.get(spec);
+        QJsonValue json;
+        switch (o.type) {
+        case T::Integer:
+            json = double(std::get<long long>(v)); // exact up to 2^53, the largest range
+            break;
+        case T::Number:
+            json = std::get<double>(v);
+            break;
+        case T::Bool:
+            json = std::get<bool>(v);
+            break;
+        case T::Choice:
+        case T::Duration:
+            json = text;
+            break;
+        }
+        const size_t dot = o.key.find('.');
+        if (dot == std::string::npos)
+            root.insert(QString::fromStdString(o.key), json);
+        else
+            parallel.insert(QString::fromStdString(o.key.substr(dot + 1)), json);
+    }
+    root.insert("parallel", parallel);
+    return root;
+}
+
+} // namespace cs

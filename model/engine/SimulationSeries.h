@@ -1,0 +1,17 @@
+#pragma once
+// Writes a simulated run's time series through the run store's one door: a steady step at
+// full time resolution (frames every 10 ms), a checkpoint and a "down" pattern, and the
+// timeline of which plays when (training stretches, checkpoints every interval,
+// interruptions from failure to restart), with events and run-wide scalars.
+#include "RunWriter.h"
+#include "SimulationRun.h"
+
+namespace cs {
+
+constexpr int64_t kStepFrameIntervalNs = 10'000'000; // 10 ms inside a step
+constexpr int kMaxFramesPerStep = 4096;              // longer steps get a coarser interval
+
+void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunResult& r,
+                    RunStore& store, const ProgressFn& progress);
+
+} // namespace cs

@@ -1,0 +1,381 @@
+#include "RunReader.h"
+
+#include "TopologyFingerprint.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace cs {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+std::optional<EntityKind> parseEntityKind(const std::string& s) {
+    for (int k = 0; k <= int(EntityKind::Link); ++k)
+        if (s == toString(EntityKind(k))) return EntityKind(k);
+    return std::nullopt;
+}
+
+} // namespace
+
+struct RunReader::Stream {
+    int64_t metric = 0;
+    int32_t pattern = 0;
+    size_t entities = 0;
+    std::vector<int64_t> offsetNs; // per frame
+    std::vector<int32_t> keyOf;    // per frame: the key frame it builds on
+    std::vector<FrameStats> stats; // loaded on first use
+    // The frame decoded last: playback asks for the next one, a few changes away.
+    int32_t cachedFrame = -1;
+    std::vector<float> cached;
+};
+
+// A piecewise-constant series on a pattern's time axis, with its overall range.
+struct RunReader::ChangeList {
+    std::vector<int64_t> atNs;
+    std::vector<float> value;
+    double min = NAN, max = NAN;
+    void finish() {
+        for (float v : value)
+            if (!std::isnan(v)) {
+                min = std::isnan(min) ? v : std::min(min, double(v));
+                max = std::isnan(max) ? v : std::max(max, double(v));
+            }
+    }
+};
+
+RunReader::RunReader(const QString& path, const Topology& t, std::optional<int64_t> run)
+    : t_(t), store_(RunStore::openForReading(path)) {
+    const std::string file = path.toStdString();
+    auto refuse = [&](const std::string& why) { throw InputException({file, 0, 0, {}, why}); };
+    std::string problem;
+    if (!store_.quickCheckOk(&problem)) refuse("damaged: " + problem);
+    const std::vector<StoredRun> runs = store_.runs();
+    if (runs.empty()) refuse("holds no runs");
+    const StoredRun* r = &runs.back();
+    if (run) {
+        r = nullptr;
+        for (const StoredRun& x : runs)
+            if (x.id == *run) r = &x;
+        if (!r) refuse("has no run " + std::to_string(*run));
+    }
+    if (r->topology != t.name || r->fingerprint != topologyFingerprint(t))
+        refuse("the run was recorded on topology \"" + r->topology +
+               "\", not on the open topology \"" + t.name +
+               (r->topology == t.name ? "\" (same name, other entities)" : "\""));
+    info_ = {r->id,    r->kind,       r->name,        r->topology, r->wallStartNs,
+             r->endNs, r->paramsJson, r->summaryJson, {}};
+    for (const StoredMetric& m : store_.metrics(r->id)) {
+        const auto metric = metricByName(m.name);
+        if (!metric)
+            refuse("unknown metric \"" + m.name + "\" (this build knows " + metricNames() + ")");
+        const MetricDef& d = metricDef(*metric);
+        if (m.entityKind != toString(d.entity) ||
+            (d.entity != MetricEntity::Run && size_t(m.entities) != entityCount(d.entity, t)))
+            refuse("metric " + m.name + " holds " + std::to_string(m.entities) + " " +
+                   m.entityKind + " values, the topology has " +
+                   std::to_string(entityCount(d.entity, t)));
+        metrics_[size_t(*metric)] = m;
+        info_.metrics.push_back(*metric);
+    }
+    patterns_ = store_.patterns(r->id);
+    timeline_ = store_.timeline(r->id);
+    for (const StoredSegment& s : timeline_)
+        if (s.pattern < 0 || size_t(s.pattern) >= patterns_.size() || s.endNs <= s.startNs ||
+            s.periodNs < 0)
+            refuse("timeline segment at " + std::to_string(s.startNs) + " ns is malformed");
+    for (const StoredEvent& e : store_.events(r->id, false, 1'000'000)) {
+        const auto kind = parseEventKind(e.kind);
+        if (!kind) refuse("unknown event kind \"" + e.kind + "\"");
+        RunEvent ev{e.tsNs, *kind, std::nullopt, e.detail};
+        if (const auto k = parseEntityKind(e.entityKind))
+            if (e.entity >= 0 &&
+                size_t(e.entity) < (*k == EntityKind::Link ? t.links.size() : t.count(*k)))
+                ev.entity = Endpoint{*k, int32_t(e.entity)};
+        if (*kind == EventKind::Restart) restartsNs_.push_back(e.tsNs);
+        if (*kind == EventKind::Failure && ev.entity) failuresNs_.emplace_back(e.tsNs, *ev.entity);
+        events_.push_back(std::move(ev));
+    }
+}
+
+RunReader::~RunReader() = default;
+
+bool RunReader::has(Metric m) const {
+    return metrics_[size_t(m)].has_value();
+}
+
+std::optional<RunReader::Position> RunReader::locate(int64_t tsNs) const {
+    auto it = std::upper_bound(timeline_.begin(), timeline_.end(), tsNs,
+                               [](int64_t t, const StoredSegment& s) { return t < s.startNs; });
+    if (it == timeline_.begin()) return std::nullopt;
+    const StoredSegment& s = *--it;
+    // The run's last instant belongs to the last segment.
+    if (tsNs >= s.endNs && !(std::next(it) == timeline_.end() && tsNs == s.endNs))
+        return std::nullopt;
+    const int64_t into = tsNs - s.startNs;
+    return Position{s.pattern, s.periodNs > 0 ? into % s.periodNs : into};
+}
+
+RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
+    auto& slot = streams_[{m, pattern}];
+    if (!slot) {
+        slot = std::make_unique<Stream>();
+        slot->metric = metrics_[size_t(m)]->id;
+        slot->pattern = pattern;
+        slot->entities = entityCount(metricDef(m).entity, t_);
+        int32_t key = -1;
+        for (const StoredFrameRef& f : store_.frameRefs(info_.run, slot->metric, pattern)) {
+            if (f.frame != int32_t(slot->offsetNs.size()))
+                throw InputException(
+                    {store_.path(), 0, 0, {}, "damaged: frames are not contiguous"});
+            if (f.key) key = f.frame;
+            if (key < 0)
+                throw InputException(
+                    {store_.path(), 0, 0, {}, "damaged: a pattern starts without a key frame"});
+            slot->offsetNs.push_back(f.offsetNs);
+            slot->keyOf.push_back(key);
+        }
+    }
+    return slot.get();
+}
+
+const std::vector<float>& RunReader::decoded(Metric m, Stream& s, int32_t frame) {
+    if (s.cachedFrame == frame) return s.cached;
+    const int32_t key = s.keyOf[size_t(frame)];
+    const bool onward = s.cachedFrame >= key && s.cachedFrame < frame;
+    const int32_t from = onward ? s.cachedFrame + 1 : key;
+    s.cached.resize(s.entities);
+    auto damaged = [&](const char* what) {
+        s.cachedFrame = -1;
+        throw InputException(
+            {store_.path(), 0, 0, metricDef(m).name,
+             std::string("damaged: ") + what + " in frame " + std::to_string(frame)});
+    };
+    int32_t expected = from;
+    store_.readFrames(info_.run, s.metric, s.pattern, from, frame,
+                      [&](int32_t f, bool isKey, const void* data, size_t bytes) {
+                          if (f != expected++) damaged("a missing frame");
+                          if (isKey) {
+                              if (bytes != s.entities * sizeof(float))
+                                  damaged("a key frame of the wrong size");
+                              if (bytes) std::memcpy(s.cached.data(), data, bytes);
+                              return;
+                          }
+                          if (bytes % 8 != 0) damaged("a change list of the wrong size");
+                          const auto* p = static_cast<const unsigned char*>(data);
+                          for (size_t i = 0; i < bytes; i += 8) {
+                              uint32_t entity;
+                              float v;
+                              std::memcpy(&entity, p + i, 4);
+                              std::memcpy(&v, p + i + 4, 4);
+                              if (entity >= s.entities) damaged("a change to an unknown entity");
+                              s.cached[entity] = v;
+                          }
+                      });
+    if (expected != frame + 1) damaged("a missing frame");
+    s.cachedFrame = frame;
+    return s.cached;
+}
+
+std::vector<float> RunReader::frame(Metric m, int64_t tsNs) {
+    if (!has(m) || metricDef(m).entity == MetricEntity::Run) return {};
+    const size_t n = entityCount(metricDef(m).entity, t_);
+    const auto pos = locate(tsNs);
+    if (!pos) return std::vector<float>(n, kNaN);
+    Stream* s = stream(m, pos->pattern);
+    const auto it = std::upper_bound(s->offsetNs.begin(), s->offsetNs.end(), pos->offsetNs);
+    if (it == s->offsetNs.begin()) return std::vector<float>(n, kNaN); // before its first frame
+    return decoded(m, *s, int32_t(it - s->offsetNs.begin()) - 1);
+}
+
+RunFrame RunReader::frameAt(int64_t tsNs) {
+    RunFrame f;
+    f.tsNs = tsNs;
+    for (Metric m : info_.metrics)
+        if (metricDef(m).entity != MetricEntity::Run) f.values[size_t(m)] = frame(m, tsNs);
+    return f;
+}
+
+// Buckets [fromNs, toNs] into maxPoints / 2 intervals and gives each its minimum and maximum
+// over the timeline: a piece of a segment that covers a whole period takes the pattern's
+// range, a shorter piece the changes inside its window.
+template <class ListFn>
+Series RunReader::bucketed(const ListFn& listOf, int64_t fromNs, int64_t toNs, int maxPoints) {
+    Series out;
+    if (toNs < fromNs || timeline_.empty()) return out;
+    const int buckets = std::max(1, maxPoints / 2);
+    const double width = std::max(1.0, double(toNs - fromNs + 1) / buckets);
+    std::map<int32_t, const ChangeList*> lists;
+    auto list = [&](int32_t p) -> const ChangeList& {
+        auto& l = lists[p];
+        if (!l) l = &listOf(p);
+        return *l;
+    };
+    auto window = [](const ChangeList& c, int64_t a, int64_t b, double& lo, double& hi) {
+        size_t i = size_t(std::upper_bound(c.atNs.begin(), c.atNs.end(), a) - c.atNs.begin());
+        auto take = [&](float v) {
+            if (std::isnan(v)) return;
+            lo = std::isnan(lo) ? v : std::min(lo, double(v));
+            hi = std::isnan(hi) ? v : std::max(hi, double(v));
+        };
+        if (i > 0) take(c.value[i - 1]);
+        for (; i < c.atNs.size() && c.atNs[i] < b; ++i)
+            take(c.value[i]);
+    };
+    size_t seg =
+        size_t(std::upper_bound(timeline_.begin(), timeline_.end(), fromNs,
+                                [](int64_t t, const StoredSegment& s) { return t < s.startNs; }) -
+               timeline_.begin());
+    if (seg > 0) --seg;
+    for (int b = 0; b < buckets; ++b) {
+        const auto b0 = int64_t(double(fromNs) + b * width);
+        const int64_t b1 = b + 1 == buckets ? toNs + 1 : int64_t(double(fromNs) + (b + 1) * width);
+        if (b1 <= b0) continue;
+        while (seg + 1 < timeline_.size() && timeline_[seg].endNs <= b0)
+            ++seg;
+        double lo = NAN, hi = NAN;
+        for (size_t k = seg; k < timeline_.size() && timeline_[k].startNs < b1; ++k) {
+            const StoredSegment& s = timeline_[k];
+            const int64_t a = std::max(b0, s.startNs);
+            // The run's last instant still belongs to its last segment.
+            const int64_t e = std::min(b1, k + 1 == timeline_.size() ? s.endNs + 1 : s.endNs);
+            if (e <= a) continue;
+            const ChangeList& c = list(s.pattern);
+            if (s.periodNs > 0 && e - a >= s.periodNs) {
+                if (!std::isnan(c.min)) {
+                    lo = std::isnan(lo) ? c.min : std::min(lo, c.min);
+                    hi = std::isnan(hi) ? c.max : std::max(hi, c.max);
+                }
+                continue;
+            }
+            const int64_t oa = s.periodNs > 0 ? (a - s.startNs) % s.periodNs : a - s.startNs;
+            const int64_t ob = oa + (e - a);
+            if (s.periodNs > 0 && ob > s.periodNs) {
+                window(c, oa, s.periodNs, lo, hi);
+                window(c, 0, ob - s.periodNs, lo, hi);
+            } else {
+                window(c, oa, ob, lo, hi);
+            }
+        }
+        if (std::isnan(lo)) continue;
+        out.tsNs.push_back(b0);
+        out.value.push_back(lo);
+        if (hi != lo) {
+            out.tsNs.push_back(b0);
+            out.value.push_back(hi);
+        }
+    }
+    return out;
+}
+
+Series RunReader::history(Metric m, int32_t entity, int64_t fromNs, int64_t toNs, int maxPoints) {
+    if (!has(m) || entity < 0 || size_t(entity) >= entityCount(metricDef(m).entity, t_)) return {};
+    std::map<int32_t, ChangeList> lists;
+    auto listOf = [&](int32_t p) -> const ChangeList& {
+        ChangeList& c = lists[p];
+        Stream* s = stream(m, p);
+        if (s->offsetNs.empty()) return c;
+        const auto lastChunk = int32_t((s->offsetNs.size() - 1) / kHistoryChunkFrames);
+        store_.readHistory(info_.run, s->metric, p, entity, 0, lastChunk,
+                           [&](int32_t, bool, const void* data, size_t bytes) {
+                               const auto* q = static_cast<const unsigned char*>(data);
+                               for (size_t i = 0; i + 8 <= bytes; i += 8) {
+                                   int32_t f;
+                                   float v;
+                                   std::memcpy(&f, q + i, 4);
+                                   std::memcpy(&v, q + i + 4, 4);
+                                   if (f < 0 || size_t(f) >= s->offsetNs.size()) continue;
+                                   c.atNs.push_back(s->offsetNs[size_t(f)]);
+                                   c.value.push_back(v);
+                               }
+                           });
+        c.finish();
+        return c;
+    };
+    return bucketed(listOf, fromNs, toNs, maxPoints);
+}
+
+Series RunReader::statHistory(Metric m, FrameStat st, int64_t fromNs, int64_t toNs, int maxPoints) {
+    if (!has(m)) return {};
+    std::map<int32_t, ChangeList> lists;
+    auto listOf = [&](int32_t p) -> const ChangeList& {
+        ChangeList& c = lists[p];
+        Stream* s = stream(m, p);
+        if (s->stats.empty() && !s->offsetNs.empty())
+            s->stats = store_.frameStats(info_.run, s->metric, p);
+        for (size_t f = 0; f < s->stats.size() && f < s->offsetNs.size(); ++f) {
+            const FrameStats& x = s->stats[f];
+            const double v = st == FrameStat::Mean  ? x.mean
+                             : st == FrameStat::Min ? x.min
+                             : st == FrameStat::Max ? x.max
+                             : st == FrameStat::Sum ? x.sum
+                             : st == FrameStat::P5  ? x.p5
+                                                    : x.p95;
+            c.atNs.push_back(s->offsetNs[f]);
+            c.value.push_back(float(v));
+        }
+        c.finish();
+        return c;
+    };
+    return bucketed(listOf, fromNs, toNs, maxPoints);
+}
+
+Series RunReader::scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints) {
+    Series out;
+    if (!has(m)) return out;
+    std::vector<std::pair<int64_t, double>> all =
+        store_.scalars(info_.run, metrics_[size_t(m)]->id);
+    std::erase_if(all, [&](const auto& p) { return p.first < fromNs || p.first > toNs; });
+    const size_t buckets = size_t(std::max(1, maxPoints / 2));
+    if (all.size() <= size_t(std::max(1, maxPoints))) {
+        for (const auto& [ts, v] : all) {
+            out.tsNs.push_back(ts);
+            out.value.push_back(v);
+        }
+        return out;
+    }
+    const double width = double(toNs - fromNs + 1) / double(buckets);
+    size_t i = 0;
+    for (size_t b = 0; b < buckets && i < all.size(); ++b) {
+        const double end = double(fromNs) + double(b + 1) * width;
+        if (double(all[i].first) >= end) continue;
+        double lo = all[i].second, hi = lo;
+        const int64_t at = all[i].first;
+        for (; i < all.size() && double(all[i].first) < end; ++i) {
+            lo = std::min(lo, all[i].second);
+            hi = std::max(hi, all[i].second);
+        }
+        out.tsNs.push_back(at);
+        out.value.push_back(lo);
+        if (hi != lo) {
+            out.tsNs.push_back(at);
+            out.value.push_back(hi);
+        }
+    }
+    return out;
+}
+
+std::vector<RunEvent> RunReader::eventsIn(int64_t fromNs, int64_t toNs) const {
+    auto lo = std::lower_bound(events_.begin(), events_.end(), fromNs,
+                               [](const RunEvent& e, int64_t t) { return e.tsNs < t; });
+    std::vector<RunEvent> out;
+    for (; lo != events_.end() && lo->tsNs <= toNs; ++lo)
+        out.push_back(*lo);
+    return out;
+}
+
+std::vector<Endpoint> RunReader::failedAt(int64_t tsNs) const {
+    // Failures after the last restart at or before tsNs, up to tsNs.
+    const auto r = std::upper_bound(restartsNs_.begin(), restartsNs_.end(), tsNs);
+    const int64_t since = r == restartsNs_.begin() ? std::numeric_limits<int64_t>::min() : *(r - 1);
+    auto it = std::upper_bound(failuresNs_.begin(), failuresNs_.end(), since,
+                               [](int64_t t, const auto& f) { return t < f.first; });
+    std::vector<Endpoint> out;
+    for (; it != failuresNs_.end() && it->first <= tsNs; ++it)
+        out.push_back(it->second);
+    return out;
+}
+
+} // namespace cs

@@ -1,0 +1,256 @@
+// One value, three ways in: `clusterscope simulate` flags (through the real argument parser),
+// the simulation dialog (typed into its fields, Run pressed) and a run file. For every option
+// of the table and values at and beyond its limits, all three accept it and hold the same run,
+// or all three refuse it, the dialog naming the option by its label.
+#include "RunOptions.h"
+#include "RunSpecJson.h"
+#include "SimulateArgs.h"
+#include "SimulationDialog.h"
+#include "TopologyDocument.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <optional>
+
+using namespace cs;
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString textOf(const RunSpec& s) {
+    QString all;
+    for (const RunOption& o : runOptions())
+        all += qs(o.key) + "=" + runOptionText(s, o) + "\n";
+    return all;
+}
+
+// The text as a run file holds it: numbers as numbers (when the text is one), on / off as
+// true / false, everything else as a string (which the reader refuses for numbers and bools).
+QJsonValue fileValue(const RunOption& o, const QString& text) {
+    if (o.type == RunOptionType::Integer || o.type == RunOptionType::Number) {
+        const QJsonDocument d = QJsonDocument::fromJson(("[" + text + "]").toUtf8());
+        if (d.isArray() && d.array().size() == 1 && d.array()[0].isDouble()) return d.array()[0];
+    }
+    if (o.type == RunOptionType::Bool && (text == "on" || text == "off")) return text == "on";
+    return text;
+}
+
+struct Outcome {
+    std::optional<RunSpec> spec;
+    QString error;
+};
+
+Outcome viaCli(const RunOption& o, const QString& text) {
+    try {
+        return {app::parseSimulateArgs({"simulate", qs(o.flag), text}), {}};
+    } catch (const std::exception& e) {
+        return {std::nullopt, e.what()};
+    }
+}
+
+Outcome viaFile(const RunOption& o, const QString& text) {
+    QJsonObject root{{"format", "clusterscope-run"}, {"version", 1}};
+    if (o.key != "steps" && o.key != "span") root["steps"] = 1;
+    const QString key = qs(o.key);
+    if (key.startsWith("parallel."))
+        root["parallel"] = QJsonObject{{key.mid(9), fileValue(o, text)}};
+    else
+        root[key] = fileValue(o, text);
+    try {
+        return {parseRunSpec(QJsonDocument(root).toJson(), "row.json"), {}};
+    } catch (const std::exception& e) {
+        return {std::nullopt, e.what()};
+    }
+}
+
+// Types the value into the dialog's field and presses Run. Nothing when the field cannot hold
+// the value at all (a name not in a combo box, a bool other than on / off).
+std::optional<bool> viaDialog(app::SimulationDialog& d, const RunOption& o, const QString& text) {
+    const QString key = qs(o.key);
+    d.findChild<QCheckBox*>("useSpan")->setChecked(key == "span");
+    QWidget* w = d.findChild<QWidget*>(key);
+    if (!w) return false;
+    if (auto* edit = qobject_cast<QLineEdit*>(w)) {
+        if (!edit->isEnabled()) return false;
+        edit->clear();
+        QTest::keyClicks(edit, text);
+        if (edit->text() != text) return false;
+    } else if (auto* box = qobject_cast<QComboBox*>(w)) {
+        if (box->findText(text) < 0) return std::nullopt;
+        box->setCurrentText(text);
+    } else if (auto* check = qobject_cast<QCheckBox*>(w)) {
+        if (text != "on" && text != "off") return std::nullopt;
+        check->setChecked(text == "on");
+    }
+    d.setResult(QDialog::Rejected);
+    d.findChild<QPushButton*>("run")->click();
+    return d.result() == QDialog::Accepted;
+}
+
+// What the dialog checks beyond the fields, for a spec the parsers accepted.
+QString crossProblem(const RunSpec& s) {
+    try {
+        validateRunSpec(s);
+        checkTrainingConfig(*findModel(s.model), *findGpu(s.gpu), s.parallel);
+    } catch (const std::exception& e) {
+        return app::dialogMessage(e);
+    }
+    return {};
+}
+
+QString numberText(double v) {
+    return std::floor(v) == v ? QString::number((long long)v) : QString::number(v, 'g', 17);
+}
+
+} // namespace
+
+class TestRunOptionsUi : public QObject {
+    Q_OBJECT
+private slots:
+    void everyWayInAgrees_data();
+    void everyWayInAgrees();
+    void dialogSavesAndOpensRunFiles();
+};
+
+void TestRunOptionsUi::everyWayInAgrees_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("mustAccept"); // a value every check passes
+    for (const RunOption& o : runOptions()) {
+        std::vector<std::pair<QString, QString>> rows; // name, text
+        // Span's default is none (steps are simulated); Llama 3's 54 days stands in for it.
+        const QString typical = o.key == "span" ? "54d" : qs(o.defaultText);
+        switch (o.type) {
+        case RunOptionType::Integer:
+        case RunOptionType::Number:
+            // (Spaces and exponents are no row: a run file writes 8 for " 8" and 1e3.)
+            rows = {{"min", numberText(o.min)},
+                    {"max", numberText(o.max)},
+                    {"min-1", numberText(o.min - 1)},
+                    {"max+1", numberText(o.max + 1)},
+                    {"not a number", "abc"},
+                    {"fraction", numberText(o.min + 0.5)},
+                    {"empty", ""}};
+            break;
+        case RunOptionType::Choice:
+            for (const std::string& c : o.choices)
+                rows.emplace_back(qs(c), qs(c));
+            rows.emplace_back("unknown", "nonesuch");
+            rows.emplace_back("upper case", qs(o.choices.front()).toUpper());
+            break;
+        case RunOptionType::Duration:
+            for (const char* t : {"15m", "0.5s", "1h30m", "1.2.3h", "-5s", ".", "", "5 m"})
+                rows.emplace_back(t, t);
+            rows.emplace_back("max", "366d");
+            rows.emplace_back("max+1", "367d");
+            break;
+        case RunOptionType::Bool:
+            for (const char* t : {"on", "off", "yes", "true", ""})
+                rows.emplace_back(t, t);
+            break;
+        }
+        QTest::newRow(qPrintable(qs(o.key) + " typical")) << qs(o.key) << typical << true;
+        for (const auto& [name, text] : rows)
+            QTest::newRow(qPrintable(qs(o.key) + " " + name + " \"" + text + "\""))
+                << qs(o.key) << text << false;
+    }
+}
+
+void TestRunOptionsUi::everyWayInAgrees() {
+    QFETCH(QString, key);
+    QFETCH(QString, text);
+    QFETCH(bool, mustAccept);
+    const RunOption& o = *findRunOption(key.toStdString());
+    const Outcome cli = viaCli(o, text), file = viaFile(o, text);
+    QVERIFY2(cli.spec.has_value() == file.spec.has_value(),
+             qPrintable("command line: " + (cli.spec ? "accepted" : cli.error) +
+                        "\nrun file: " + (file.spec ? "accepted" : file.error)));
+    app::SimulationDialog d(nullptr);
+    const std::optional<bool> accepted = viaDialog(d, o, text);
+    const QString problem = d.findChild<QLabel*>("problem")->text();
+    if (!cli.spec) {
+        QVERIFY2(!mustAccept, qPrintable(cli.error));
+        // Refused by the flag, at the file's value, and in the dialog by the option's label.
+        QVERIFY2(cli.error.startsWith(qs(o.flag) + ": expected "), qPrintable(cli.error));
+        QVERIFY2(file.error.startsWith("row.json:") && file.error.contains(" " + key + ": "),
+                 qPrintable(file.error));
+        if (!accepted.has_value()) return; // the field cannot even hold it
+        QVERIFY2(!*accepted, "the dialog accepted it");
+        QVERIFY2(problem.startsWith(qs(o.label) + ": expected "), qPrintable(problem));
+        QVERIFY2(!problem.contains(qs(o.flag)) && !problem.contains("parallel."),
+                 qPrintable(problem));
+        return;
+    }
+    QCOMPARE(runOptionText(*file.spec, o), runOptionText(*cli.spec, o));
+    QCOMPARE(textOf(*file.spec), textOf(*cli.spec));
+    QVERIFY2(accepted.has_value(), "the dialog cannot hold a value the parsers accept");
+    // The dialog also checks the run can train (heads, layers, memory): the same problem as
+    // the model finds in the command line's spec, in the dialog's words.
+    const QString cross = crossProblem(*cli.spec);
+    if (mustAccept) QVERIFY2(cross.isEmpty(), qPrintable(cross));
+    if (!cross.isEmpty()) {
+        QVERIFY(!*accepted);
+        QCOMPARE(problem, cross);
+        QVERIFY2(!problem.contains("--") && !problem.contains("parallel."), qPrintable(problem));
+        return;
+    }
+    QVERIFY2(*accepted, qPrintable(problem));
+    QVERIFY(problem.isEmpty());
+    QCOMPARE(runOptionText(d.spec(), o), runOptionText(*cli.spec, o));
+    QCOMPARE(textOf(d.spec()), textOf(*cli.spec));
+}
+
+void TestRunOptionsUi::dialogSavesAndOpensRunFiles() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.json");
+    app::SimulationDialog d(nullptr);
+    d.findChild<QComboBox*>("model")->setCurrentText("llama3-70b");
+    d.findChild<QLineEdit*>("parallel.pp")->setText("4");
+    d.findChild<QLineEdit*>("parallel.dp")->setText("32");
+    d.findChild<QCheckBox*>("useSpan")->setChecked(true);
+    d.findChild<QLineEdit*>("span")->setText("12h");
+    d.findChild<QCheckBox*>("failures")->setChecked(true);
+    QString error;
+    QVERIFY2(d.saveRunFile(path, &error), qPrintable(error));
+    QVERIFY2(d.checkSpec(), qPrintable(d.findChild<QLabel*>("problem")->text()));
+    const RunSpec saved = d.spec();
+    QCOMPARE(saved.spanS, 12 * 3600.0);
+
+    app::SimulationDialog opened(nullptr);
+    QVERIFY2(opened.loadRunFile(path, &error), qPrintable(error));
+    QVERIFY(opened.findChild<QCheckBox*>("useSpan")->isChecked());
+    QVERIFY(opened.checkSpec());
+    QCOMPARE(textOf(opened.spec()), textOf(saved));
+    QCOMPARE(textOf(loadRunSpec(path)), textOf(saved)); // the file the CLI's --run reads
+
+    // A bad file: located as the reader reports it, the form left as it was.
+    QFile bad(dir.filePath("bad.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"format\": \"clusterscope-run\", \"version\": 1, \"steps\": 1,\n"
+              "  \"parallel\": {\"tp\": 2000}}\n");
+    bad.close();
+    QVERIFY(!opened.loadRunFile(bad.fileName(), &error));
+    QVERIFY2(error.startsWith(bad.fileName() + ":2:") &&
+                 error.contains("parallel.tp: expected an integer from 1 to 1024"),
+             qPrintable(error));
+    QCOMPARE(opened.findChild<QLineEdit*>("parallel.tp")->text(), QString("8"));
+    QVERIFY(!d.saveRunFile(dir.filePath("no/such/dir/run.json"), &error));
+    QVERIFY(error.contains("cannot write"));
+}
+
+QTEST_MAIN(TestRunOptionsUi)
+#include "tst_run_options_ui.moc"

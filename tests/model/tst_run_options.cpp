@@ -1,0 +1,320 @@
+// The table of run options: complete, run files that read back what they wrote, bad values
+// located at their line and column with the field path, strict durations, and the checks
+// across fields.
+#include "RunOptions.h"
+#include "RunSpecJson.h"
+
+#include <QJsonDocument>
+#include <QSet>
+#include <QTest>
+
+#include <functional>
+
+using namespace cs;
+
+Q_DECLARE_METATYPE(std::function<void(cs::RunSpec&)>)
+
+namespace {
+
+using Change = std::function<void(RunSpec&)>;
+
+QString textOf(const RunSpec& s) {
+    QString all;
+    for (const RunOption& o : runOptions())
+        all += QString::fromStdString(o.key) + "=" + runOptionText(s, o) + "\n";
+    return all;
+}
+
+void set(RunSpec& s, const char* key, const QString& text) {
+    setRunOption(s, *findRunOption(key), text);
+}
+
+} // namespace
+
+class TestRunOptions : public QObject {
+    Q_OBJECT
+private slots:
+    void tableDescribesEveryOption();
+    void runFileRoundTrips_data();
+    void runFileRoundTrips();
+    void badValuesAreLocated_data();
+    void badValuesAreLocated();
+    void durationsAreStrict_data();
+    void durationsAreStrict();
+    void setRunOptionNamesTheKey_data();
+    void setRunOptionNamesTheKey();
+    void crossFieldChecks_data();
+    void crossFieldChecks();
+};
+
+void TestRunOptions::tableDescribesEveryOption() {
+    const QStringList keys{"model",
+                           "gpu",
+                           "parallel.tp",
+                           "parallel.cp",
+                           "parallel.pp",
+                           "parallel.dp",
+                           "parallel.virtualStages",
+                           "parallel.seq",
+                           "parallel.batchTokens",
+                           "parallel.microBatchSeqs",
+                           "parallel.flowsPerPair",
+                           "parallel.placement",
+                           "steps",
+                           "span",
+                           "checkpointInterval",
+                           "failures",
+                           "seed"};
+    QCOMPARE(runOptions().size(), size_t(keys.size()));
+    QSet<QString> flags, labels;
+    for (const QString& key : keys) {
+        const RunOption* o = findRunOption(key.toStdString());
+        QVERIFY2(o, qPrintable(key));
+        QVERIFY(QString::fromStdString(o->flag).startsWith("--"));
+        flags.insert(QString::fromStdString(o->flag));
+        labels.insert(QString::fromStdString(o->label));
+        QVERIFY2(!o->help.empty() && !o->source.empty(), qPrintable(key));
+        QVERIFY2(o->source.front() == '[', qPrintable(key)); // "[paper] ...", "[assumption]"
+        // The default reads back as itself (span has none: steps are the default).
+        if (key == "span") {
+            QVERIFY(o->defaultText.empty());
+            continue;
+        }
+        RunSpec s;
+        setRunOption(s, *o, QString::fromStdString(o->defaultText));
+        QCOMPARE(runOptionText(s, *o).toStdString(), o->defaultText);
+    }
+    QCOMPARE(flags.size(), keys.size());
+    QCOMPARE(labels.size(), keys.size());
+    QVERIFY(!findRunOption("parallel.tpp"));
+    QCOMPARE(findRunOption("parallel.tp")->defaultText, std::string("8"));
+    QCOMPARE(findRunOption("checkpointInterval")->defaultText, std::string("15m"));
+    QCOMPARE(findRunOption("steps")->defaultText, std::string("1"));
+    QCOMPARE(findRunOption("model")->choices.size(), modelPresets().size());
+    QCOMPARE(findRunOption("gpu")->choices.size(), gpuPresets().size());
+}
+
+void TestRunOptions::runFileRoundTrips_data() {
+    QTest::addColumn<Change>("change");
+    QTest::newRow("defaults") << Change([](RunSpec&) {});
+    QTest::newRow("steps, every field changed") << Change([](RunSpec& s) {
+        set(s, "model", "llama3-70b");
+        set(s, "gpu", "h200");
+        set(s, "parallel.tp", "4");
+        set(s, "parallel.cp", "2");
+        set(s, "parallel.pp", "8");
+        set(s, "parallel.dp", "32");
+        set(s, "parallel.virtualStages", "2");
+        set(s, "parallel.seq", "4096");
+        set(s, "parallel.batchTokens", "8388608.5");
+        set(s, "parallel.microBatchSeqs", "2");
+        set(s, "parallel.flowsPerPair", "8");
+        set(s, "parallel.placement", "linear");
+        set(s, "steps", "123");
+        set(s, "checkpointInterval", "1h30m");
+        set(s, "failures", "on");
+        set(s, "seed", "9007199254740991");
+    });
+    QTest::newRow("span") << Change([](RunSpec& s) {
+        set(s, "span", "54d");
+        set(s, "checkpointInterval", "2.5s");
+        set(s, "failures", "on");
+        set(s, "seed", "0");
+    });
+    QTest::newRow("span, odd seconds") << Change([](RunSpec& s) {
+        s.steps = 0;
+        s.spanS = 12345.678;
+        s.checkpointIntervalS = 0;
+    });
+}
+
+void TestRunOptions::runFileRoundTrips() {
+    QFETCH(Change, change);
+    RunSpec spec = defaultRunSpec();
+    change(spec);
+    validateRunSpec(spec);
+    const QJsonObject json = runSpecToJson(spec);
+    QCOMPARE(json.value("format").toString(), QString("clusterscope-run"));
+    QCOMPARE(json.value("version").toInt(), 1);
+    QVERIFY(json.value("parallel").isObject());
+    QCOMPARE(json.contains("steps"), spec.steps > 0);
+    QCOMPARE(json.contains("span"), spec.spanS > 0);
+    const RunSpec back = parseRunSpec(QJsonDocument(json).toJson(), "run.json");
+    QCOMPARE(textOf(back), textOf(spec));
+    QCOMPARE(back.parallel.batchTokens, spec.parallel.batchTokens);
+    QCOMPARE(back.seed, spec.seed);
+    QCOMPARE(back.spanS, spec.spanS);
+}
+
+void TestRunOptions::badValuesAreLocated_data() {
+    QTest::addColumn<QByteArray>("value"); // replaces VALUE on line 4, column 11
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("tp too big") << QByteArray("2000") << "parallel.tp"
+                                << "expected an integer from 1 to 1024, got the number 2000";
+    QTest::newRow("tp zero") << QByteArray("0") << "parallel.tp"
+                             << "expected an integer from 1 to 1024, got the number 0";
+    QTest::newRow("tp fraction") << QByteArray("8.5") << "parallel.tp"
+                                 << "expected an integer from 1 to 1024, got the number 8.5";
+    QTest::newRow("tp as a string") << QByteArray("\"8\"") << "parallel.tp"
+                                    << "expected an integer from 1 to 1024, got the string \"8\"";
+    QTest::newRow("tp null") << QByteArray("null") << "parallel.tp"
+                             << "expected an integer from 1 to 1024, got null";
+}
+
+void TestRunOptions::badValuesAreLocated() {
+    QFETCH(QByteArray, value);
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    QByteArray text = "{\"format\": \"clusterscope-run\", \"version\": 1,\n"
+                      "  \"steps\": 3,\n"
+                      "  \"parallel\": {\"cp\": 1,\n"
+                      "    \"tp\": VALUE, \"pp\": 16}\n"
+                      "}\n";
+    text.replace("VALUE", value);
+    try {
+        parseRunSpec(text, "bad.json");
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().file), QString("bad.json"));
+        QCOMPARE(e.error().line, 4);
+        QCOMPARE(e.error().column, 11);
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+        QCOMPARE(QString::fromStdString(e.error().message), message);
+        QVERIFY2(QString(e.what()).startsWith("bad.json:4:11: " + field + ": "), e.what());
+    }
+}
+
+void TestRunOptions::durationsAreStrict_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<double>("seconds");
+    QTest::addColumn<QString>("readBack"); // runOptionText afterwards
+    const QString ci = "checkpointInterval";
+    QTest::newRow("15m") << ci << "15m" << true << 900.0 << "15m";
+    QTest::newRow("0.5s") << ci << "0.5s" << true << 0.5 << "500ms";
+    QTest::newRow("1h30m") << ci << "1h30m" << true << 5400.0 << "1h30m";
+    QTest::newRow("90m") << ci << "90m" << true << 5400.0 << "1h30m";
+    QTest::newRow("100ms") << ci << "100ms" << true << 0.1 << "100ms";
+    QTest::newRow("plain seconds") << ci << "90" << true << 90.0 << "1m30s";
+    QTest::newRow("0s: no checkpoints") << ci << "0s" << true << 0.0 << "0s";
+    QTest::newRow("366d: the most") << ci << "366d" << true << 366 * 86400.0 << "366d";
+    for (const char* bad : {"1.2.3h", "-5s", ".", "", "1s1h", "1m1m", "5 m", " 5m", "15M", "1h30",
+                            "abc", "367d", "1e3s"})
+        QTest::newRow(qPrintable(QString("refused \"%1\"").arg(bad)))
+            << ci << QString(bad) << false << 0.0 << QString();
+    QTest::newRow("span 54d") << "span"
+                              << "54d" << true << 54 * 86400.0 << "54d";
+    QTest::newRow("span 0s refused") << "span"
+                                     << "0s" << false << 0.0 << QString();
+    QTest::newRow("span 0.5s refused") << "span"
+                                       << "0.5s" << false << 0.0 << QString();
+}
+
+void TestRunOptions::durationsAreStrict() {
+    QFETCH(QString, key);
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(double, seconds);
+    QFETCH(QString, readBack);
+    const RunOption& o = *findRunOption(key.toStdString());
+    RunSpec s = defaultRunSpec();
+    try {
+        setRunOption(s, o, text);
+        QVERIFY2(ok, "accepted");
+    } catch (const InputException& e) {
+        QVERIFY2(!ok, e.what());
+        QCOMPARE(QString::fromStdString(e.error().field), key);
+        QVERIFY2(e.error().message.find("expected a duration from ") == 0, e.what());
+        return;
+    }
+    QCOMPARE(std::get<double>(o.get(s)), seconds);
+    QCOMPARE(runOptionText(s, o), readBack);
+    if (key == "span") QCOMPARE(s.steps, 0); // a span replaces the steps
+}
+
+void TestRunOptions::setRunOptionNamesTheKey_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("tp") << "parallel.tp"
+                        << "2000"
+                        << "expected an integer from 1 to 1024, got \"2000\"";
+    QTest::newRow("tp fraction") << "parallel.tp"
+                                 << "1.5"
+                                 << "expected an integer from 1 to 1024, got \"1.5\"";
+    QTest::newRow("tp spaces") << "parallel.tp"
+                               << " 8"
+                               << "expected an integer from 1 to 1024, got \" 8\"";
+    QTest::newRow("batch") << "parallel.batchTokens"
+                           << "lots"
+                           << "expected a number from 1 to 1000000000000, got \"lots\"";
+    QTest::newRow("batch inf") << "parallel.batchTokens"
+                               << "inf"
+                               << "expected a number from 1 to 1000000000000, got \"inf\"";
+    QTest::newRow("model") << "model"
+                           << "gpt-5"
+                           << "expected llama3-8b, llama3-70b or llama3-405b, got \"gpt-5\"";
+    QTest::newRow("placement") << "parallel.placement"
+                               << "Linear"
+                               << "expected topology or linear, got \"Linear\"";
+    QTest::newRow("failures") << "failures"
+                              << "true"
+                              << "expected on or off, got \"true\"";
+    QTest::newRow("seed") << "seed"
+                          << "-1"
+                          << "expected an integer from 0 to 9007199254740991, got \"-1\"";
+}
+
+void TestRunOptions::setRunOptionNamesTheKey() {
+    QFETCH(QString, key);
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    RunSpec s = defaultRunSpec();
+    const QString before = textOf(s);
+    try {
+        setRunOption(s, *findRunOption(key.toStdString()), text);
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), key);
+        QCOMPARE(QString::fromStdString(e.error().message), message);
+    }
+    QCOMPARE(textOf(s), before); // a refused value changes nothing
+}
+
+void TestRunOptions::crossFieldChecks_data() {
+    QTest::addColumn<Change>("change");
+    QTest::addColumn<QString>("field"); // empty: valid
+    QTest::newRow("defaults") << Change([](RunSpec&) {}) << QString();
+    QTest::newRow("a span") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 3600; }) << QString();
+    QTest::newRow("steps and span") << Change([](RunSpec& s) { s.spanS = 3600; }) << "steps";
+    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps";
+    QTest::newRow("too many steps") << Change([](RunSpec& s) { s.steps = 1'000'001; }) << "steps";
+    QTest::newRow("over a year") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 400 * 86400; })
+                                 << "span";
+    QTest::newRow("unknown model") << Change([](RunSpec& s) { s.model = "gpt-5"; }) << "model";
+    QTest::newRow("unknown GPU") << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu";
+    QTest::newRow("tp out of range")
+        << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp";
+    QTest::newRow("batch below one")
+        << Change([](RunSpec& s) { s.parallel.batchTokens = 0.5; }) << "parallel.batchTokens";
+    QTest::newRow("negative interval")
+        << Change([](RunSpec& s) { s.checkpointIntervalS = -1; }) << "checkpointInterval";
+}
+
+void TestRunOptions::crossFieldChecks() {
+    QFETCH(Change, change);
+    QFETCH(QString, field);
+    RunSpec s = defaultRunSpec();
+    change(s);
+    try {
+        validateRunSpec(s);
+        QVERIFY2(field.isEmpty(), "accepted");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+    }
+}
+
+QTEST_APPLESS_MAIN(TestRunOptions)
+#include "tst_run_options.moc"
