@@ -50,24 +50,16 @@ std::vector<std::pair<std::string, std::string>> liveValues(const RunFrame& f, c
         if (auto b = valueOf(f, Metric::GpuMemoryUsedBytes, e.index))
             out.emplace_back("memory used (now)", format("%.1f GiB", double(*b) / (1 << 30)));
     }
-    if (e.kind == EntityKind::Link) {
-        if (auto v = valueOf(f, Metric::LinkBytesPerS, e.index)) {
-            const double cap = capacityOf(Metric::LinkBytesPerS, t, e.index);
-            out.emplace_back("traffic (now)", format("%.2f GB/s (%.0f%% of capacity)",
-                                                     double(*v) / 1e9, double(*v) / cap * 100));
-        } else {
-            out.emplace_back("traffic (now)", "no data");
-        }
-    }
-    if (e.kind == EntityKind::Storage) {
-        if (auto v = valueOf(f, Metric::StorageBytesPerS, e.index)) {
-            const double cap = capacityOf(Metric::StorageBytesPerS, t, e.index);
-            out.emplace_back("traffic (now)", format("%.2f GB/s (%.0f%% of capacity)",
-                                                     double(*v) / 1e9, double(*v) / cap * 100));
-        } else {
-            out.emplace_back("traffic (now)", "no data");
-        }
-    }
+    // Traffic against the entity's own capacity.
+    auto traffic = [&](Metric m) {
+        const auto v = valueOf(f, m, e.index);
+        out.emplace_back("traffic (now)",
+                         v ? format("%.2f GB/s (%.0f%% of capacity)", double(*v) / 1e9,
+                                    double(*v) / capacityOf(m, t, e.index) * 100)
+                           : "no data");
+    };
+    if (e.kind == EntityKind::Link) traffic(Metric::LinkBytesPerS);
+    if (e.kind == EntityKind::Storage) traffic(Metric::StorageBytesPerS);
     if (e.kind == EntityKind::Host || e.kind == EntityKind::Rack) {
         // The members' distribution: an outlier is what an engineer looks for.
         double sum = 0, lo = INFINITY, hi = -INFINITY;

@@ -60,6 +60,7 @@ private slots:
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
+    void dcgmFieldsLandInTheCatalogueUnits();
 
 private:
     std::unique_ptr<TopologyDocument> doc_;
@@ -235,6 +236,31 @@ void TestTelemetryImport::nothingToImportIsAnError() {
     RunStore w = RunStore::openForWriting(dir.filePath("run.sqlite"));
     QVERIFY_THROWS_EXCEPTION(InputException, importTelemetry(*doc_, {f.fileName()}, {}, w));
     QVERIFY(w.runs().empty());
+}
+
+void TestTelemetryImport::dcgmFieldsLandInTheCatalogueUnits() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("fields.prom"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    // GPU 0 reports utilisation and engine activity, GPU 1 engine activity only.
+    f.write("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"} 40 1000\n"
+            "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"} 0.9 1000\n"
+            "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"1\",Hostname=\"demo.pod0.rack0.host0\"} 0.7 1000\n"
+            "DCGM_FI_DEV_FB_USED{gpu=\"1\",Hostname=\"demo.pod0.rack0.host0\"} 2048 1000\n"
+            "DCGM_FI_DEV_SM_CLOCK{gpu=\"1\",Hostname=\"demo.pod0.rack0.host0\"} 1980 1000\n"
+            "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\",Hostname=\"demo.pod0.rack0.host0\"} 612.5 1000\n"
+            "DCGM_FI_DEV_GPU_TEMP{gpu=\"1\",Hostname=\"demo.pod0.rack0.host0\"} 71 1000\n");
+    f.close();
+    const Imported r = importFiles(*doc_, {f.fileName()}, dir.path());
+    const auto gpu = [&](int k) {
+        return size_t(doc_->index().find("demo.pod0.rack0.host0.gpu" + std::to_string(k))->index);
+    };
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(0)), 0.4f); // utilisation wins
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(1)), 0.7f); // engine activity stands in
+    QCOMPARE(frameValue(*r.reader, "gpu_memory_used_bytes", 0, gpu(1)), 2048.f * 1024 * 1024);
+    QCOMPARE(frameValue(*r.reader, "gpu_sm_clock_hz", 0, gpu(1)), 1980e6f);
+    QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu(1)), 612.5f);
+    QCOMPARE(frameValue(*r.reader, "gpu_temperature_c", 0, gpu(1)), 71.f);
 }
 
 QTEST_GUILESS_MAIN(TestTelemetryImport)

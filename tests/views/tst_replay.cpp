@@ -115,6 +115,14 @@ void TestReplay::timelineAndChartsFollowTheClock() {
     const auto values = liveValues(reader.frameAt(endNs / 2), doc_->topology(), gpu);
     QCOMPARE(values.front().first, std::string("busy (now)"));
     QVERIFY(values.front().second.find('%') != std::string::npos);
+    // A host shows its GPUs' distribution; a storage server its traffic against capacity.
+    const RunFrame mid = reader.frameAt(endNs / 2);
+    const auto host = liveValues(mid, doc_->topology(), {EntityKind::Host, 0});
+    QVERIFY(!host.empty());
+    QCOMPARE(host.front().first, std::string("GPU busy mean (now)"));
+    const auto storage = liveValues(mid, doc_->topology(), {EntityKind::Storage, 0});
+    QVERIFY(!storage.empty());
+    QVERIFY(storage.front().second.find("of capacity") != std::string::npos);
     timeline.resize(600, 40);
     timeline.show();
     QVERIFY(QTest::qWaitForWindowExposed(&timeline));
