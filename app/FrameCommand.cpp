@@ -50,7 +50,7 @@ int frameCommand(const QStringList& args) {
         throw UsageError("--at: expected a time such as 0s, 100ms, 90s or 1h30m, got \"" +
                          a.value("--at").toStdString() + "\"");
     const std::string metricName =
-        a.has("--metric") ? a.value("--metric").toStdString() : "gpu_busy";
+        a.has("--metric") ? a.value("--metric").toStdString() : metricDef(Metric::GpuBusy).name;
     const auto metric = metricByName(metricName);
     if (!metric || metricDef(*metric).entity == MetricEntity::Run)
         throw UsageError("--metric: expected one of " + metricNames() +

@@ -1,5 +1,6 @@
 #include "CollectiveTimer.h"
 
+#include "KernelModel.h"
 #include "TrainingEfficiency.h"
 
 #include <algorithm>
@@ -10,7 +11,7 @@ namespace cs {
 CollectiveTimer::CollectiveTimer(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
                                  int flowsPerPair)
     : t_(t), router_(router),
-      nvlinkBps_(gpu.nvlinkGBpsPerDirection * 1e9 * efficiency::kNvlinkGoodput),
+      nvlinkBps_(gpu.nvlinkGBpsPerDirection * 1e9 * kernelConstants(gpu).nvlinkGoodput),
       flowsPerPair_(std::max(1, flowsPerPair)),
       capacity_(router.capacities(efficiency::kFabricGoodput)) {}
 

@@ -1,5 +1,8 @@
 #include "RankPlacement.h"
 
+#include <algorithm>
+#include <random>
+
 namespace cs {
 
 RankCoord coordOf(const ParallelConfig& c, int rank) {
@@ -30,6 +33,20 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
             const RankCoord x = coordOf(c, r);
             gpuOf[size_t(r)] = int32_t(x.d + c.dp * (x.p + c.pp * (x.c + c.cp * x.t)));
         }
+        return gpuOf;
+    }
+    if (c.placement == Placement::Fragmented) {
+        // What a busy scheduler hands out: whole racks, scattered over every pod (seeded).
+        std::vector<std::vector<int32_t>> rackGpus(t.racks.size());
+        for (size_t g = 0; g < t.gpus.size(); ++g)
+            rackGpus[size_t(t.hosts[size_t(t.gpus[g].host)].rack)].push_back(int32_t(g));
+        std::erase_if(rackGpus, [](const auto& r) { return r.empty(); });
+        std::mt19937_64 rng(c.placementSeed);
+        std::shuffle(rackGpus.begin(), rackGpus.end(), rng);
+        size_t next = 0;
+        for (const auto& rack : rackGpus)
+            for (int32_t g : rack)
+                if (next < gpuOf.size()) gpuOf[next++] = g;
         return gpuOf;
     }
     // GPUs pod by pod, in index order (a host's GPUs are consecutive).

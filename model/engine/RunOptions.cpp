@@ -28,11 +28,52 @@ struct BatchTokens {
 };
 struct PlacementField {
     static RunOptionValue get(const RunSpec& s) {
-        return std::string(s.parallel.placement == Placement::Linear ? "linear" : "topology");
+        switch (s.parallel.placement) {
+        case Placement::Linear:
+            return std::string("dp-innermost");
+        case Placement::Fragmented:
+            return std::string("fragmented");
+        case Placement::TopologyAware:
+            break;
+        }
+        return std::string("topology");
     }
     static void set(RunSpec& s, const RunOptionValue& v) {
-        s.parallel.placement =
-            std::get<std::string>(v) == "linear" ? Placement::Linear : Placement::TopologyAware;
+        const std::string& p = std::get<std::string>(v);
+        s.parallel.placement = p == "fragmented"                      ? Placement::Fragmented
+                               : p == "dp-innermost" || p == "linear" ? Placement::Linear
+                                                                      : Placement::TopologyAware;
+    }
+};
+struct RecomputeField {
+    static RunOptionValue get(const RunSpec& s) {
+        return std::string(s.parallel.recompute == Recompute::Full        ? "full"
+                           : s.parallel.recompute == Recompute::Selective ? "selective"
+                                                                          : "none");
+    }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        const std::string& r = std::get<std::string>(v);
+        s.parallel.recompute = r == "full"        ? Recompute::Full
+                               : r == "selective" ? Recompute::Selective
+                                                  : Recompute::None;
+    }
+};
+struct PrecisionField {
+    static RunOptionValue get(const RunSpec& s) {
+        return std::string(s.parallel.precision == Precision::Fp8 ? "fp8" : "bf16");
+    }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.parallel.precision = std::get<std::string>(v) == "fp8" ? Precision::Fp8 : Precision::Bf16;
+    }
+};
+template <bool ParallelConfig::*M> struct ParallelBool {
+    static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
+    static void set(RunSpec& s, const RunOptionValue& v) { s.parallel.*M = std::get<bool>(v); }
+};
+template <bool OverlapConfig::*M> struct OverlapBool {
+    static RunOptionValue get(const RunSpec& s) { return s.parallel.overlap.*M; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.parallel.overlap.*M = std::get<bool>(v);
     }
 };
 template <std::string RunSpec::*M> struct StringField {
@@ -83,6 +124,13 @@ template <typename List> std::vector<std::string> namesOf(const List& list) {
     return names;
 }
 
+std::vector<std::string> gpuNames() { // current names, then the older ones still accepted
+    std::vector<std::string> names = namesOf(gpuPresets());
+    for (const GpuSpec& g : gpuPresets())
+        names.insert(names.end(), g.aliases.begin(), g.aliases.end());
+    return names;
+}
+
 constexpr double kDay = 86400;
 constexpr double kYear = 366 * kDay; // longest span; the interval of checkpoints too
 
@@ -102,9 +150,16 @@ std::vector<RunOption> buildTable() {
              .flag = "--gpu",
              .label = "GPU",
              .type = T::Choice,
-             .choices = namesOf(gpuPresets()),
-             .help = "the GPU: BF16 peak, HBM and NVLink from NVIDIA's data sheets",
+             .choices = gpuNames(),
+             .help = "the GPU: dense peak, HBM and NVLink from NVIDIA's data sheets",
              .source = "[paper] Llama 3 3.3.1: H100 80 GB"}),
+        bind<PrecisionField>({.key = "precision",
+                              .flag = "--precision",
+                              .label = "Precision",
+                              .type = T::Choice,
+                              .choices = {"bf16", "fp8"},
+                              .help = "of the matrix multiplications (FP8 where the GPU has it)",
+                              .source = "[paper] Llama 3 pre-training: BF16"}),
         bind<ParallelInt<&P::tp>>(
             {.key = "parallel.tp",
              .flag = "--tp",
@@ -165,6 +220,15 @@ std::vector<RunOption> buildTable() {
                            .unit = "tokens",
                            .help = "tokens per step (the global batch)",
                            .source = "[paper] Llama 3 Table 4 (16M tokens)"}),
+        bind<ParallelInt<&P::batchSeqs>>(
+            {.key = "parallel.batchSeqs",
+             .flag = "--batch-seqs",
+             .label = "Batch size (sequences)",
+             .min = 0,
+             .max = 1e9,
+             .unit = "sequences",
+             .help = "the global batch in sequences; when set (not 0) it replaces batch tokens",
+             .source = "[assumption] unset: the batch is given in tokens"}),
         bind<ParallelInt<&P::microBatchSeqs>>({.key = "parallel.microBatchSeqs",
                                                .flag = "--micro-batch-seqs",
                                                .label = "Micro-batch size",
@@ -187,9 +251,67 @@ std::vector<RunOption> buildTable() {
              .flag = "--placement",
              .label = "Placement",
              .type = T::Choice,
-             .choices = {"topology", "linear"},
-             .help = "ranks to GPUs: topology keeps replicas within pods; linear puts DP first",
+             .choices = {"topology", "dp-innermost", "fragmented", "linear"},
+             .help = "ranks to GPUs: topology keeps replicas within pods; dp-innermost (or "
+                     "linear) puts DP first; fragmented scatters the job's racks over all pods",
              .source = "[paper] Llama 3 3.3.2: placed to match the network"}),
+        bind<ParallelBool<&P::sequenceParallel>>(
+            {.key = "parallel.sequenceParallel",
+             .flag = "--sequence-parallel",
+             .label = "Sequence parallelism",
+             .type = T::Bool,
+             .help = "split norms and dropout over TP; all-gather + reduce-scatter for all-reduce",
+             .source = "[paper] Llama 3 3.3.2 trains with it"}),
+        bind<ParallelBool<&P::fusedAttention>>(
+            {.key = "parallel.fusedAttention",
+             .flag = "--fused-attention",
+             .label = "Fused attention",
+             .type = T::Bool,
+             .help = "FlashAttention-class kernels (no s x s scores in memory); off: unfused",
+             .source = "[paper] Llama 3 era training uses fused attention"}),
+        bind<RecomputeField>({.key = "parallel.recompute",
+                              .flag = "--recompute",
+                              .label = "Activation recomputation",
+                              .type = T::Choice,
+                              .choices = {"none", "selective", "full"},
+                              .help = "recompute in backward: nothing, attention, or every layer",
+                              .source = "[assumption] none"}),
+        bind<ParallelInt<&P::zeroStage>>(
+            {.key = "parallel.zeroStage",
+             .flag = "--zero-stage",
+             .label = "ZeRO stage",
+             .min = 0,
+             .max = 3,
+             .help = "0 gradient all-reduce; 1 optimizer, 2 and gradients, 3 and weights sharded",
+             .source = "[paper] Llama 3 3.3.2: FSDP keeping weights after forward (stage 2)"}),
+        bind<OverlapBool<&OverlapConfig::dpGradReduce>>(
+            {.key = "parallel.overlap.dpGradReduce",
+             .flag = "--overlap-grad-reduce",
+             .label = "Overlap gradient reduction",
+             .type = T::Bool,
+             .help = "DP gradient collectives run during the backward pass",
+             .source = "[paper] Llama 3 3.3.2"}),
+        bind<OverlapBool<&OverlapConfig::dpParamGather>>(
+            {.key = "parallel.overlap.dpParamGather",
+             .flag = "--overlap-param-gather",
+             .label = "Overlap parameter gather",
+             .type = T::Bool,
+             .help = "DP parameter all-gathers run during the forward pass",
+             .source = "[paper] Llama 3 3.3.2"}),
+        bind<OverlapBool<&OverlapConfig::tpComm>>(
+            {.key = "parallel.overlap.tpComm",
+             .flag = "--overlap-tp-comm",
+             .label = "Overlap TP communication",
+             .type = T::Bool,
+             .help = "TP collectives run beside the GEMMs (userbuffers / async TP)",
+             .source = "[assumption] off"}),
+        bind<OverlapBool<&OverlapConfig::ppComm>>(
+            {.key = "parallel.overlap.ppComm",
+             .flag = "--overlap-pp-comm",
+             .label = "Overlap PP sends",
+             .type = T::Bool,
+             .help = "pipeline sends run beside the next micro-batch's compute",
+             .source = "[assumption] on"}),
         bind<Steps>({.key = "steps",
                      .flag = "--steps",
                      .label = "Steps",
@@ -378,7 +500,7 @@ void validateRunSpec(const RunSpec& spec) {
     auto reject = [](const char* field, const std::string& message) {
         throw InputException({{}, 0, 0, field, message});
     };
-    if (!findModel(spec.model))
+    if (!spec.customModel && !findModel(spec.model))
         reject("model", "unknown model \"" + spec.model + "\"; expected " +
                             runOptionExpected(*findRunOption("model")));
     if (!findGpu(spec.gpu))
@@ -391,6 +513,7 @@ void validateRunSpec(const RunSpec& spec) {
     for (const RunOption& o : runOptions()) {
         const QString text = runOptionText(spec, o);
         if (text.isEmpty() && isStepsOrSpan(o)) continue;
+        if (o.key == "model" && spec.customModel) continue; // a shape of its own
         RunSpec scratch = spec;
         setRunOption(scratch, o, text);
     }
@@ -413,9 +536,37 @@ std::optional<QString> runOptionTextOfJson(const RunOption& o, const QJsonValue&
     return std::nullopt;
 }
 
+QJsonObject modelToJson(const ModelSpec& m) {
+    return QJsonObject{{"name", QString::fromStdString(m.name)},
+                       {"layers", m.layers},
+                       {"hidden", m.modelDim},
+                       {"ffnHidden", m.ffnDim},
+                       {"ffnKind", m.ffn == FfnKind::Gelu ? "gelu" : "swiglu"},
+                       {"heads", m.heads},
+                       {"kvHeads", m.kvHeads},
+                       {"vocab", m.vocab},
+                       {"tiedEmbeddings", m.tiedEmbeddings}};
+}
+
+namespace {
+
+// Sets `value` at the dotted path inside `root`, creating the objects on the way.
+void insertAt(QJsonObject& root, const std::string& path, const QJsonValue& value) {
+    const size_t dot = path.find('.');
+    const QString head = QString::fromStdString(path.substr(0, dot));
+    if (dot == std::string::npos) {
+        root.insert(head, value);
+        return;
+    }
+    QJsonObject child = root.value(head).toObject();
+    insertAt(child, path.substr(dot + 1), value);
+    root.insert(head, child);
+}
+
+} // namespace
+
 QJsonObject runSpecToJson(const RunSpec& spec) {
-    QJsonObject root{{"format", "clusterscope-run"}, {"version", 1}};
-    QJsonObject parallel;
+    QJsonObject root{{"format", "clusterscope-run"}, {"version", kRunFileVersion}};
     for (const RunOption& o : runOptions()) {
         const QString text = runOptionText(spec, o);
         if (text.isEmpty() && isStepsOrSpan(o)) continue;
@@ -436,13 +587,9 @@ QJsonObject runSpecToJson(const RunSpec& spec) {
             json = text;
             break;
         }
-        const size_t dot = o.key.find('.');
-        if (dot == std::string::npos)
-            root.insert(QString::fromStdString(o.key), json);
-        else
-            parallel.insert(QString::fromStdString(o.key.substr(dot + 1)), json);
+        if (o.key == "model" && spec.customModel) json = modelToJson(*spec.customModel);
+        insertAt(root, o.key, json);
     }
-    root.insert("parallel", parallel);
     return root;
 }
 

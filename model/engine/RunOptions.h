@@ -65,8 +65,13 @@ void validateRunSpec(const RunSpec& spec);
 // The text setRunOption reads for a run-file value: numbers as numbers, durations and choices
 // as strings, bools as true / false; nothing when the JSON type is not the option's.
 std::optional<QString> runOptionTextOfJson(const RunOption& option, const QJsonValue& value);
-// The run file ({"format": "clusterscope-run", "version": 1, ...}, see RunSpecJson.h) that
-// parseRunSpec reads back to an equal spec.
+// The run file ({"format": "clusterscope-run", "version": 2, ...}, see RunSpecJson.h) that
+// parseRunSpec reads back to an equal spec. Version 1 files (no model objects, no switches
+// of version 2) still load.
+constexpr int kRunFileVersion = 2;
 QJsonObject runSpecToJson(const RunSpec& spec);
+// A model shape as a run file writes it: {"name", "layers", "hidden", "ffnHidden",
+// "ffnKind", "heads", "kvHeads", "vocab", "tiedEmbeddings"}.
+QJsonObject modelToJson(const ModelSpec& m);
 
 } // namespace cs

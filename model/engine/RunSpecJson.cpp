@@ -6,6 +6,9 @@
 #include <QFile>
 #include <QJsonDocument>
 
+#include <functional>
+#include <map>
+
 namespace cs {
 
 namespace {
@@ -28,24 +31,67 @@ void readOption(JsonObjectReader& r, const char* name, const RunOption& o, RunSp
     }
 }
 
+// A model shape given in the file, every field checked with its place.
+ModelSpec readModel(JsonObjectReader m) {
+    ModelSpec x;
+    x.name = m.string("name");
+    if (x.name.empty() || x.name.size() > 64)
+        m.fail("name", "expected a name of 1 to 64 characters");
+    x.layers = int(m.integer("layers", 1, 10000));
+    x.modelDim = int(m.integer("hidden", 1, 1 << 20));
+    x.ffnDim = int(m.integer("ffnHidden", 1, 1 << 22));
+    const std::string kind = m.string("ffnKind", "swiglu");
+    if (kind != "swiglu" && kind != "gelu") m.fail("ffnKind", "expected swiglu or gelu");
+    x.ffn = kind == "gelu" ? FfnKind::Gelu : FfnKind::SwiGlu;
+    x.heads = int(m.integer("heads", 1, 1 << 16));
+    x.kvHeads = int(m.integer("kvHeads", 1, x.heads, x.heads));
+    if (x.heads % x.kvHeads != 0) m.fail("kvHeads", "expected a divisor of heads");
+    if (x.modelDim % x.heads != 0) m.fail("heads", "expected a divisor of hidden");
+    x.vocab = int(m.integer("vocab", 1, 1 << 24));
+    const QJsonValue tied = m.value("tiedEmbeddings");
+    if (!tied.isUndefined() && !tied.isBool())
+        m.fail("tiedEmbeddings", "expected true or false, got " + describeJson(tied));
+    x.tiedEmbeddings = tied.toBool(false);
+    m.finish();
+    return x;
+}
+
 RunSpec readSpec(const QJsonDocument& doc) {
     JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), JsonPath());
     if (r.string("format") != "clusterscope-run") r.fail("format", "expected \"clusterscope-run\"");
-    if (r.integer("version", 1, 1000) > 1) r.fail("version", "newer than this build reads (1)");
+    if (r.integer("version", 1, 1000) > kRunFileVersion)
+        r.fail("version", "newer than this build reads (" + std::to_string(kRunFileVersion) + ")");
     // Setting steps clears a span and the other way round: both given is an error here.
     if (r.has("steps") && r.has("span"))
         r.fail("span", "expected either \"steps\" or \"span\", not both");
-    std::optional<JsonObjectReader> parallel;
-    if (!r.value("parallel").isUndefined()) parallel.emplace(r.object("parallel"));
     RunSpec s;
+    // Objects on the way to dotted keys ("parallel.overlap.tpComm"), opened once each.
+    std::map<std::string, JsonObjectReader> objects;
+    std::function<JsonObjectReader*(const std::string&)> objectAt =
+        [&](const std::string& path) -> JsonObjectReader* {
+        if (path.empty()) return &r;
+        if (auto it = objects.find(path); it != objects.end()) return &it->second;
+        const size_t dot = path.rfind('.');
+        JsonObjectReader* parent = objectAt(dot == std::string::npos ? "" : path.substr(0, dot));
+        const std::string name = dot == std::string::npos ? path : path.substr(dot + 1);
+        if (!parent || parent->value(name.c_str()).isUndefined()) return nullptr;
+        return &objects.emplace(path, parent->object(name.c_str())).first->second;
+    };
     for (const RunOption& o : runOptions()) {
-        const size_t dot = o.key.find('.');
-        if (dot == std::string::npos)
-            readOption(r, o.key.c_str(), o, s);
-        else if (parallel)
-            readOption(*parallel, o.key.substr(dot + 1).c_str(), o, s);
+        const size_t dot = o.key.rfind('.');
+        JsonObjectReader* in = objectAt(dot == std::string::npos ? "" : o.key.substr(0, dot));
+        if (!in) continue;
+        const std::string name = dot == std::string::npos ? o.key : o.key.substr(dot + 1);
+        if (o.key == "model" && r.value("model").isObject()) {
+            s.customModel = readModel(r.object("model"));
+            s.model = s.customModel->name;
+            continue;
+        }
+        readOption(*in, name.c_str(), o, s);
     }
-    if (parallel) parallel->finish();
+    // Innermost first: a nested object's unknown fields are reported before its parent's.
+    for (auto it = objects.rbegin(); it != objects.rend(); ++it)
+        it->second.finish();
     r.finish();
     if ((s.steps > 0) == (s.spanS > 0)) r.fail("steps", "expected either \"steps\" or \"span\"");
     return s;

@@ -12,10 +12,15 @@
 
 namespace cs {
 
+std::optional<ModelSpec> modelOf(const RunSpec& spec) {
+    if (spec.customModel) return spec.customModel;
+    return findModel(spec.model);
+}
+
 RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore* store,
                       const ProgressFn& progress) {
     validateRunSpec(spec); // model and GPU known, steps or span, values in range
-    const auto model = findModel(spec.model);
+    const auto model = modelOf(spec);
     const auto gpu = findGpu(spec.gpu);
     const Topology& t = doc.topology();
     if (progress) progress(0.0);
@@ -103,7 +108,15 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
                          {"virtualStages", c.virtualStages},
                          {"seq", c.seqLen},
                          {"batchTokens", c.batchTokens},
-                         {"placement", c.placement == Placement::Linear ? "linear" : "topology"},
+                         {"placement", c.placement == Placement::Linear       ? "dp-innermost"
+                                       : c.placement == Placement::Fragmented ? "fragmented"
+                                                                              : "topology"},
+                         {"sequenceParallel", c.sequenceParallel},
+                         {"recompute", c.recompute == Recompute::Full        ? "full"
+                                       : c.recompute == Recompute::Selective ? "selective"
+                                                                             : "none"},
+                         {"zeroStage", c.zeroStage},
+                         {"precision", c.precision == Precision::Fp8 ? "fp8" : "bf16"},
                          {"flowsPerPair", c.flowsPerPair},
                          {"seed", double(spec.seed)}});
     return o;

@@ -19,8 +19,9 @@ struct StorageFabric {
 };
 
 struct RunSpec {
-    std::string model = "llama3-405b";
-    std::string gpu = "h100";
+    std::string model = "llama3-405b";    // a preset name, or the name of customModel
+    std::optional<ModelSpec> customModel; // a shape given in the run file
+    std::string gpu = "h100-sxm";
     ParallelConfig parallel;
     int steps = 0;    // either steps ...
     double spanS = 0; // ... or a wall-clock span
@@ -32,6 +33,9 @@ struct RunSpec {
     StorageFabric storage;
     FailureParams failureTimes{3 * 60, 5 * 60};
 };
+
+// The model a spec trains: its own shape or the preset it names.
+std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
 struct RunResult {
     StepEstimate step;

@@ -1,56 +1,103 @@
 #pragma once
-// What is trained, on what, and how it is split: model shapes (Llama 3, Table 3), GPU data
-// sheets, and the parallelism of a run (Llama 3, Table 4). Data, not code: presets are
-// tables below, and any GPT-style decoder can be described by the same numbers.
+// What is trained, on what, and how it is split: model shapes (any dense decoder
+// transformer; presets for Llama 3 and the GPT shapes of Megatron-LM's papers), GPU data
+// sheets, and the parallelism of a run as practitioners configure Megatron-LM / torchtitan.
+// Data, not code: presets are tables, and any shape is described by the same numbers.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cs {
 
+enum class FfnKind { SwiGlu, Gelu };
+
 struct ModelSpec {
     std::string name;
     int layers = 0;
-    int modelDim = 0;
-    int ffnDim = 0;
+    int modelDim = 0; // hidden
+    int ffnDim = 0;   // FFN width
     int heads = 0;
-    int kvHeads = 0;
+    int kvHeads = 0; // = heads for multi-head attention
     int vocab = 128256;
+    FfnKind ffn = FfnKind::SwiGlu;
+    bool tiedEmbeddings = false;
 
     double kvDim() const { return double(modelDim) * kvHeads / heads; }
-    // Parameters: attention (Q, K, V, O), SwiGLU MLP (3 matrices), norms, embedding and head.
+    // Weight matrices of the MLP: gate, up and down for SwiGLU; up and down for GELU.
+    int ffnMatrices() const { return ffn == FfnKind::SwiGlu ? 3 : 2; }
+    // Parameters: attention (Q, K, V, O), the MLP, norms (GELU models: with biases),
+    // embedding and head (once when tied).
     double parameters() const;
     double parametersPerLayer() const;
 };
 
+enum class Precision { Bf16, Fp8 };
+
 struct GpuSpec {
     std::string name;
-    double peakBf16Tflops = 0; // dense
-    double hbmGiB = 0;
+    std::vector<std::string> aliases; // older names still accepted
+    std::string family;               // kernel-efficiency constants are fitted per family
+    double peakBf16Tflops = 0;        // dense
+    double peakFp8Tflops = 0;         // dense; 0: no FP8 tensor cores
+    double hbmGiB = 0;                // usable
     double hbmGBps = 0;
     double nvlinkGBpsPerDirection = 0;
     double tdpWatts = 0;
+    int sms = 0; // streaming multiprocessors: GEMM tiles fill them in waves
+
+    double peakTflops(Precision p) const {
+        return p == Precision::Fp8 && peakFp8Tflops > 0 ? peakFp8Tflops : peakBf16Tflops;
+    }
 };
 
-enum class Placement { TopologyAware, Linear };
+enum class Placement { TopologyAware, Linear, Fragmented };
+enum class Recompute { None, Selective, Full };
+
+// Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
+// --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute).
+struct OverlapConfig {
+    bool dpGradReduce = true;
+    bool dpParamGather = true;
+    bool tpComm = false;
+    bool ppComm = true;
+};
 
 struct ParallelConfig {
     int tp = 8, cp = 1, pp = 16, dp = 64;
-    int virtualStages = 4; // V of the interleaved schedule [assumption: not published]
+    // V of the interleaved schedule [assumption: not published]: 8 makes every chunk of 405B one
+    // layer (126 layers + 2 slots freed on the first and last stage = 16 stages x 8), and it
+    // is the V that makes the three rows of Llama 3 Table 4 agree with one kernel model.
+    int virtualStages = 8;
     int seqLen = 8192;
     double batchTokens = 16.0 * 1024 * 1024;
+    int batchSeqs = 0;      // when set, the batch in sequences (batchTokens = batchSeqs x seq)
     int microBatchSeqs = 1; // sequences per micro-batch
     int flowsPerPair = 16;  // [paper] the collective library opens 16 flows per GPU pair
     Placement placement = Placement::TopologyAware;
+    uint64_t placementSeed = 1;   // which racks a fragmented placement gets
+    bool sequenceParallel = true; // [paper] Llama 3 trains with sequence parallelism
+    Recompute recompute = Recompute::None;
+    // 0: plain data parallel (gradient all-reduce); 1: optimizer state sharded; 2: and
+    // gradients; 3: and weights (FSDP, gathered per layer before forward and backward).
+    int zeroStage = 2;
+    // FlashAttention-class kernels: causal half skipped, no s x s scores in memory. Off: the
+    // scores go through HBM (Megatron-LM before 2022) and are kept for backward.
+    bool fusedAttention = true;
+    OverlapConfig overlap;
+    Precision precision = Precision::Bf16;
 
     long long gpus() const { return 1LL * tp * cp * pp * dp; }
+    double tokensPerStep() const {
+        return batchSeqs > 0 ? double(batchSeqs) * seqLen : batchTokens;
+    }
     // Micro-batches per DP replica and step.
-    double microBatches() const { return batchTokens / seqLen / dp / microBatchSeqs; }
+    double microBatches() const { return tokensPerStep() / seqLen / dp / microBatchSeqs; }
 };
 
 const std::vector<ModelSpec>& modelPresets();
 const std::vector<GpuSpec>& gpuPresets();
 std::optional<ModelSpec> findModel(const std::string& name);
-std::optional<GpuSpec> findGpu(const std::string& name);
+std::optional<GpuSpec> findGpu(const std::string& name); // by name or alias
 
 } // namespace cs

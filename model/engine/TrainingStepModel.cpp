@@ -1,6 +1,7 @@
 #include "TrainingStepModel.h"
 
 #include "CollectiveTimer.h"
+#include "KernelModel.h"
 #include "RankPlacement.h"
 #include "TrainingEfficiency.h"
 
@@ -49,23 +50,43 @@ double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c) {
     const double forwardPerToken =
         m.layers * (linearFlopsPerTokenLayer(m) + attentionFlopsPerTokenLayer(m, c.seqLen)) +
         2.0 * m.modelDim * m.vocab;
-    return 3.0 * forwardPerToken * c.batchTokens; // backward = 2 x forward
+    return 3.0 * forwardPerToken * c.tokensPerStep(); // backward = 2 x forward
 }
 
 MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     MemoryEstimate e;
     const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
-    const double shards = double(c.dp) * c.cp;
-    e.weightsGiB = paramsPerRank * 2 / kGiB; // bf16, kept whole between forward and backward
-    e.gradientsGiB = paramsPerRank * 4 / shards / kGiB;  // fp32, reduce-scattered [paper]
-    e.optimizerGiB = paramsPerRank * 12 / shards / kGiB; // fp32 master + Adam m, v, sharded (FSDP)
-    const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
+    const double shards = double(c.dp) * c.cp; // CP ranks hold the same weights
+    // Mixed precision with Adam: bf16 weights (2 bytes), fp32 gradients (4), fp32 master and
+    // two moments (12). ZeRO 1 shards the optimizer, 2 also the gradients, 3 also the weights
+    // (plus the layer being gathered).
+    const double layerParams = m.parametersPerLayer() / c.tp;
+    e.weightsGiB =
+        (c.zeroStage >= 3 ? paramsPerRank / shards + 2 * layerParams : paramsPerRank) * 2 / kGiB;
+    e.gradientsGiB = paramsPerRank * 4 / (c.zeroStage >= 2 ? shards : 1) / kGiB;
+    e.optimizerGiB = paramsPerRank * 12 / (c.zeroStage >= 1 ? shards : 1) / kGiB;
+    // Activations per layer and micro-batch (Korthikanti et al.): s b h (34 + 5 a s / h) bytes
+    // unsharded; tensor + sequence parallelism divide all of it by t, tensor parallelism alone
+    // leaves 10 s b h replicated; fused attention never stores the s x s scores (the 5 a s / h
+    // term), nor does selective recomputation; full recomputation keeps the layer input only.
+    const double sbh = double(c.seqLen) * c.microBatchSeqs / c.cp * m.modelDim;
+    const double scores = (c.fusedAttention || c.recompute != Recompute::None)
+                              ? 0
+                              : 5.0 * m.heads * double(c.seqLen) / m.modelDim / c.tp;
     const double perLayerMicro =
-        efficiency::kActivationBytesPerTokenDim * tokensPerMicro * m.modelDim / c.tp;
+        c.recompute == Recompute::Full
+            ? 2 * sbh / (c.sequenceParallel ? c.tp : 1)
+            : sbh * ((c.sequenceParallel
+                          ? efficiency::kActivationBytesPerTokenDim / c.tp
+                          : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
+                     scores);
+    // Full recomputation rebuilds one layer's activations at a time during backward.
+    const double working =
+        c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
     double worst = 0;
     for (int s = 0; s < c.pp; ++s) // 1F1B: stage s holds up to pp - s micro-batches in flight
         worst = std::max(worst, double(c.pp - s) * layersOfStage(m, c, s) * perLayerMicro);
-    e.activationsGiB = worst / kGiB;
+    e.activationsGiB = (worst + working) / kGiB;
     return e;
 }
 
@@ -123,18 +144,13 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     e.microBatches = c.microBatches();
     const double M = e.microBatches, V = c.virtualStages;
 
-    // Compute on the busiest stage, per micro-batch (forward + backward = 3 x forward).
+    // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
     const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
-    const double peak = g.peakBf16Tflops * 1e12;
-    const double linearS = 3 * linearFlopsPerTokenLayer(m) * tokensPerMicro / c.tp /
-                           (peak * efficiency::kGemmFractionOfPeak);
-    const double attentionS = 3 * attentionFlopsPerTokenLayer(m, c.seqLen) * tokensPerMicro / c.tp /
-                              (peak * efficiency::kAttentionFractionOfPeak);
-    const double headS = 3 * 2.0 * m.modelDim * m.vocab * tokensPerMicro / c.tp /
-                         (peak * efficiency::kGemmFractionOfPeak);
+    const LayerTimes layer = layerTimes(m, g, c, tokensPerMicro);
+    const double headS = headSeconds(m, g, c, tokensPerMicro);
     const int middle = layersOfStage(m, c, c.pp > 2 ? 1 : 0), last = layersOfStage(m, c, c.pp - 1);
     e.layersOnBusiestStage = middle;
-    const double perLayerS = linearS + attentionS;
+    const double perLayerS = layer.forwardS + layer.backwardS + layer.recomputeS;
     e.computePerMicroS = std::max(middle * perLayerS, last * perLayerS + headS);
     const int busiestLayers = middle * perLayerS >= last * perLayerS + headS ? middle : last;
 
@@ -177,11 +193,24 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     const double layerMicros =
         double(busiestLayers) * M; // layer passes per step on the busiest stage
     std::vector<double>* bytes = &e.linkBytesPerStep;
-    // TP with sequence parallelism: per layer 4 collectives forward, 4 backward, each moving
-    // the micro-batch's activations (bf16) sharded over TP.
+    // TP: per layer 2 all-reduces forward and 2 backward of the micro-batch's activations
+    // (bf16) - with sequence parallelism each an all-gather + a reduce-scatter of the same
+    // volume: 8 ring passes either way; full recomputation repeats the forward's 4.
     const double tpShard = tokensPerMicro * m.modelDim * 2 / c.tp;
-    const double tpStepS = c.tp > 1 ? timer.ring(tpGroups, tpShard, bytes, 8 * layerMicros) : 0;
-    e.tpPerMicroS = tpStepS / M;
+    const double tpPasses = c.recompute == Recompute::Full ? 12 : 8;
+    const double tpStepS =
+        c.tp > 1 ? timer.ring(tpGroups, tpShard, bytes, tpPasses * layerMicros) : 0;
+    // Exposed per layer: the forward's 4 passes (and full recomputation's), unless TP overlap
+    // hides them under the GEMMs; the backward's 4 run beside the weight-gradient GEMMs (as
+    // Megatron-LM's asynchronous TP all-reduce does), exposed only where they last longer.
+    const double pass = layerMicros > 0 ? tpStepS / (tpPasses * layerMicros) : 0;
+    const double forwardPasses = (tpPasses - 4) * pass;
+    // Sequence parallelism gathers the inputs of the two column-parallel GEMMs again for their
+    // weight gradients: 2 more passes in backward, which the published layer times show exposed.
+    const double exposedPerLayer =
+        (c.overlap.tpComm ? std::max(0.0, forwardPasses - layer.gemmS) : forwardPasses) +
+        std::max(0.0, 4 * pass - layer.gemmS) + (c.sequenceParallel ? 2 * pass : 0);
+    e.tpPerMicroS = busiestLayers * exposedPerLayer;
     // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
     const double cpShard = tokensPerMicro * 2 * (m.kvDim() / c.tp) * 2;
     const double cpStepS = c.cp > 1 ? timer.ring(cpGroups, cpShard, bytes, 2 * layerMicros) : 0;
@@ -191,35 +220,59 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     double ppTransferS = 0;
     if (!ppEdges.empty()) // one transfer's time; the step's whole volume goes on the links
         ppTransferS = timer.transfer(ppEdges, ppBytes * 2 * V * M, bytes).seconds / (2 * V * M);
-    // FSDP over DP x CP: all-gather bf16 weights, reduce-scatter fp32 gradients [paper].
+    // DP over DP x CP ranks. ZeRO 0: all-reduce of bf16 gradients. ZeRO 1 and 2: reduce-scatter
+    // of fp32 gradients [paper] and all-gather of the updated bf16 weights. ZeRO 3: the weights
+    // are gathered again per layer before forward and before backward.
     const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
     const double members = double(c.dp) * c.cp;
+    double gatherS = 0, reduceS = 0;
     if (members > 1) {
-        const std::vector<double> dp = timer.rings(
-            dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 4 / members}, bytes);
-        e.dpAllGatherS = dp[0];
-        e.dpReduceScatterS = dp[1];
+        if (c.zeroStage == 0) {
+            const std::vector<double> ar = timer.rings(
+                dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 2 / members}, bytes);
+            reduceS = ar[0] + ar[1]; // an all-reduce: reduce-scatter then all-gather
+        } else {
+            const std::vector<double> dp = timer.rings(
+                dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 4 / members}, bytes);
+            gatherS = dp[0] * (c.zeroStage >= 3 ? 2 : 1);
+            reduceS = dp[1];
+        }
     }
+    e.dpAllGatherS = gatherS;
+    e.dpReduceScatterS = reduceS;
 
     const double perMicroS = e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS;
-    e.bubbleS = (c.pp - 1) / V * perMicroS;
+    // The busiest stage sets the pace; filling and draining the pipeline passes through the
+    // others, at the mean stage's time.
+    const double meanComputeS = (m.layers * perLayerS + headS) / c.pp;
+    const double meanStageS = perMicroS * meanComputeS / std::max(1e-12, e.computePerMicroS);
+    e.bubbleS = (c.pp - 1) / V * std::min(perMicroS, meanStageS);
     e.pipelineS = M * perMicroS + e.bubbleS;
-    e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * ppTransferS : 0; // pipeline fill and drain
-    // FSDP overlaps with compute, except the first chunk's gather and the last chunk's
-    // reduce-scatter, and whatever does not fit under the pipeline.
-    const double dpTotal = e.dpAllGatherS + e.dpReduceScatterS;
-    e.dpExposedS = dpTotal / V + std::max(0.0, dpTotal - e.pipelineS);
-    const double shardParams = paramsPerRank / members;
-    e.optimizerS = shardParams * 36 / (g.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
+    // PP sends: exposed during the pipeline's fill and drain, or on every micro-batch when
+    // they do not run beside compute.
+    e.ppExposedS = c.pp > 1 ? (c.overlap.ppComm ? 2.0 * (c.pp - 1) : 2.0 * V * M) * ppTransferS : 0;
+    // Overlapped DP collectives hide behind the backward (gradients) and the forward
+    // (weights), except the first chunk's gather and the last chunk's reduction, and what does
+    // not fit under the compute; without overlap they run after (before) it.
+    const double chunks = c.pp > 1 ? V : std::max(1.0, double(busiestLayers));
+    const double hiddenUnder = e.pipelineS / 2; // forward or backward half of the step
+    auto exposed = [&](double s, bool overlap) {
+        return overlap ? s / chunks + std::max(0.0, s - hiddenUnder) : s;
+    };
+    e.dpExposedS =
+        exposed(gatherS, c.overlap.dpParamGather) + exposed(reduceS, c.overlap.dpGradReduce);
+    const double optimizerParams = c.zeroStage >= 1 ? paramsPerRank / members : paramsPerRank;
+    e.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
+                   (g.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
     e.stepS = e.pipelineS + e.ppExposedS + e.dpExposedS + e.optimizerS;
     e.computeS = M * e.computePerMicroS;
-    e.tpExposedS = tpStepS;
+    e.tpExposedS = M * e.tpPerMicroS;
     e.cpExposedS = cpStepS;
 
     e.modelFlopsPerStep = modelFlopsPerStep(m, c);
     e.tflopsPerGpu = e.modelFlopsPerStep / (double(c.gpus()) * e.stepS) / 1e12;
-    e.mfu = e.tflopsPerGpu / g.peakBf16Tflops;
-    e.tokensPerS = c.batchTokens / e.stepS;
+    e.mfu = e.tflopsPerGpu / g.peakTflops(c.precision);
+    e.tokensPerS = c.tokensPerStep() / e.stepS;
     e.bubbleFraction = e.bubbleS / e.pipelineS;
     return e;
 }

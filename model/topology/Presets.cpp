@@ -53,6 +53,34 @@ StorageParams smallStorage() {
     return s;
 }
 
+// A DGX A100 SuperPOD-like cluster, as Selene trained Megatron-LM's GPT models (Korthikanti
+// et al. 2022): DGX A100 nodes of 8 A100 SXM 80 GB on NVSwitch (NVLink 3: 300 GB/s per
+// direction), 8 x 200 Gb/s HDR InfiniBand HCAs per node, a non-blocking fat tree [paper].
+// 128 nodes (1,024 GPUs), 4 nodes per rack and 16 racks per pod [assumption].
+ClusterParams dgxA100Cluster() {
+    ClusterParams c;
+    c.name = "selene";
+    c.fabric = Fabric::InfiniBand;
+    c.pods = 2;
+    c.racksPerPod = 16;
+    c.hostsPerRack = 4;
+    c.racksPerRow = 8;
+    c.planes = 32; // 32 GPUs under a leaf at 200G: 32 uplinks at 200G, non-blocking
+    c.leafRadix = 64;
+    c.spinesPerPlane = 1;
+    c.spineRadix = 64;
+    c.coresPerPlane = 1;
+    c.coreRadix = 64;
+    c.oversubscription = 1.0;
+    c.spinesPerNetworkRack = 8;
+    c.nicGbps = 200;
+    c.fabricGbps = 200;
+    c.nvlinkGbps = 2400;
+    c.pcieGbps = 256; // PCIe Gen4 x16
+    c.frontendFabricPerPod = 2;
+    return c;
+}
+
 } // namespace
 
 const std::vector<PresetInfo>& presets() {
@@ -62,6 +90,7 @@ const std::vector<PresetInfo>& presets() {
         {"meta-both", "Both Meta 24K clusters side by side: 49,152 H100, shared storage"},
         {"small-256", "Demo: 256 GPUs, RoCE-style, 2 pods, 1:2 between pods"},
         {"small-ib-256", "Demo: 256 GPUs on an InfiniBand fat tree"},
+        {"dgx-a100-1k", "DGX A100 SuperPOD-like: 1,024 A100 on 8 x 200G HDR per node, fat tree"},
     };
     return list;
 }
@@ -76,6 +105,11 @@ std::optional<SiteParams> presetParams(const std::string& name) {
         p.clusters = {metaRoceCluster(), metaInfiniBandCluster()};
     } else if (name == "small-256") {
         p.clusters = {smallCluster("demo", Fabric::Roce)};
+        p.storage = smallStorage();
+    } else if (name == "dgx-a100-1k") {
+        p.name = "dgx-a100-1k";
+        p.gpuModel = "A100-SXM-80GB";
+        p.clusters = {dgxA100Cluster()};
         p.storage = smallStorage();
     } else if (name == "small-ib-256") {
         p.clusters = {smallCluster("demo-ib", Fabric::InfiniBand)};

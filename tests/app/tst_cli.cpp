@@ -314,7 +314,7 @@ void TestCli::simulateRejectsBadCombinations_data() {
     QTest::newRow("memory") << QStringList{"--tp", "8", "--pp", "4", "--dp", "64"}
                             << "does not fit";
     QTest::newRow("model") << QStringList{"--model", "gpt-5"}
-                           << "--model: expected llama3-8b, llama3-70b or llama3-405b";
+                           << "--model: expected llama3-8b, llama3-70b, llama3-405b, gpt-22b";
     QTest::newRow("span") << QStringList{"--span", "forever"} << "--span";
     QTest::newRow("range") << QStringList{"--tp", "2000"}
                            << "--tp: expected an integer from 1 to 1024, got \"2000\"";

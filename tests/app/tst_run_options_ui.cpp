@@ -63,13 +63,14 @@ Outcome viaCli(const RunOption& o, const QString& text) {
 }
 
 Outcome viaFile(const RunOption& o, const QString& text) {
-    QJsonObject root{{"format", "clusterscope-run"}, {"version", 1}};
+    QJsonObject root{{"format", "clusterscope-run"}, {"version", 2}};
     if (o.key != "steps" && o.key != "span") root["steps"] = 1;
-    const QString key = qs(o.key);
-    if (key.startsWith("parallel."))
-        root["parallel"] = QJsonObject{{key.mid(9), fileValue(o, text)}};
-    else
-        root[key] = fileValue(o, text);
+    // The value at its dotted path ("parallel.overlap.tpComm"), objects nested on the way.
+    const QStringList path = qs(o.key).split('.');
+    QJsonValue value = fileValue(o, text);
+    for (qsizetype i = path.size() - 1; i > 0; --i)
+        value = QJsonObject{{path[i], value}};
+    root[path.front()] = value;
     try {
         return {parseRunSpec(QJsonDocument(root).toJson(), "row.json"), {}};
     } catch (const std::exception& e) {
@@ -220,6 +221,7 @@ void TestRunOptionsUi::dialogSavesAndOpensRunFiles() {
     app::SimulationDialog d(nullptr);
     d.findChild<QComboBox*>("model")->setCurrentText("llama3-70b");
     d.findChild<QLineEdit*>("parallel.pp")->setText("4");
+    d.findChild<QLineEdit*>("parallel.virtualStages")->setText("4"); // 80 layers: 4 x 4 x 5
     d.findChild<QLineEdit*>("parallel.dp")->setText("32");
     d.findChild<QCheckBox*>("useSpan")->setChecked(true);
     d.findChild<QLineEdit*>("span")->setText("12h");

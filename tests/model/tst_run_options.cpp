@@ -37,6 +37,9 @@ private slots:
     void tableDescribesEveryOption();
     void runFileRoundTrips_data();
     void runFileRoundTrips();
+    void versionOneFilesStillLoad();
+    void modelShapesAreChecked_data();
+    void modelShapesAreChecked();
     void badValuesAreLocated_data();
     void badValuesAreLocated();
     void durationsAreStrict_data();
@@ -60,6 +63,16 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.microBatchSeqs",
                            "parallel.flowsPerPair",
                            "parallel.placement",
+                           "precision",
+                           "parallel.batchSeqs",
+                           "parallel.sequenceParallel",
+                           "parallel.fusedAttention",
+                           "parallel.recompute",
+                           "parallel.zeroStage",
+                           "parallel.overlap.dpGradReduce",
+                           "parallel.overlap.dpParamGather",
+                           "parallel.overlap.tpComm",
+                           "parallel.overlap.ppComm",
                            "steps",
                            "span",
                            "checkpointInterval",
@@ -91,7 +104,10 @@ void TestRunOptions::tableDescribesEveryOption() {
     QCOMPARE(findRunOption("checkpointInterval")->defaultText, std::string("15m"));
     QCOMPARE(findRunOption("steps")->defaultText, std::string("1"));
     QCOMPARE(findRunOption("model")->choices.size(), modelPresets().size());
-    QCOMPARE(findRunOption("gpu")->choices.size(), gpuPresets().size());
+    size_t gpuNames = 0; // current names and the older ones still accepted
+    for (const GpuSpec& g : gpuPresets())
+        gpuNames += 1 + g.aliases.size();
+    QCOMPARE(findRunOption("gpu")->choices.size(), gpuNames);
 }
 
 void TestRunOptions::runFileRoundTrips_data() {
@@ -109,7 +125,16 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.batchTokens", "8388608.5");
         set(s, "parallel.microBatchSeqs", "2");
         set(s, "parallel.flowsPerPair", "8");
-        set(s, "parallel.placement", "linear");
+        set(s, "parallel.placement", "fragmented");
+        set(s, "precision", "fp8");
+        set(s, "parallel.sequenceParallel", "off");
+        set(s, "parallel.fusedAttention", "off");
+        set(s, "parallel.recompute", "selective");
+        set(s, "parallel.zeroStage", "3");
+        set(s, "parallel.overlap.dpGradReduce", "off");
+        set(s, "parallel.overlap.dpParamGather", "off");
+        set(s, "parallel.overlap.tpComm", "on");
+        set(s, "parallel.overlap.ppComm", "off");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");
         set(s, "failures", "on");
@@ -120,6 +145,15 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "checkpointInterval", "2.5s");
         set(s, "failures", "on");
         set(s, "seed", "0");
+    });
+    QTest::newRow("a model of its own, batch in sequences") << Change([](RunSpec& s) {
+        ModelSpec m;
+        m.name = "my-13b";
+        m.layers = 40, m.modelDim = 5120, m.ffnDim = 20480, m.heads = 40, m.kvHeads = 40;
+        m.vocab = 50257, m.ffn = FfnKind::Gelu, m.tiedEmbeddings = true;
+        s.customModel = m;
+        s.model = m.name;
+        set(s, "parallel.batchSeqs", "1024");
     });
     QTest::newRow("span, odd seconds") << Change([](RunSpec& s) {
         s.steps = 0;
@@ -135,7 +169,7 @@ void TestRunOptions::runFileRoundTrips() {
     validateRunSpec(spec);
     const QJsonObject json = runSpecToJson(spec);
     QCOMPARE(json.value("format").toString(), QString("clusterscope-run"));
-    QCOMPARE(json.value("version").toInt(), 1);
+    QCOMPARE(json.value("version").toInt(), 2);
     QVERIFY(json.value("parallel").isObject());
     QCOMPARE(json.contains("steps"), spec.steps > 0);
     QCOMPARE(json.contains("span"), spec.spanS > 0);
@@ -144,6 +178,56 @@ void TestRunOptions::runFileRoundTrips() {
     QCOMPARE(back.parallel.batchTokens, spec.parallel.batchTokens);
     QCOMPARE(back.seed, spec.seed);
     QCOMPARE(back.spanS, spec.spanS);
+    QCOMPARE(back.customModel.has_value(), spec.customModel.has_value());
+    if (spec.customModel) {
+        QCOMPARE(modelToJson(*back.customModel), modelToJson(*spec.customModel));
+        QCOMPARE(back.customModel->parameters(), spec.customModel->parameters());
+    }
+}
+
+void TestRunOptions::versionOneFilesStillLoad() {
+    const RunSpec s = parseRunSpec(R"({"format": "clusterscope-run", "version": 1,
+        "model": "llama3-8b", "gpu": "h100",
+        "parallel": {"tp": 8, "pp": 4, "dp": 8, "placement": "linear"}, "steps": 2})",
+                                   "old.json");
+    QCOMPARE(s.model, std::string("llama3-8b"));
+    QCOMPARE(findGpu(s.gpu)->name, std::string("h100-sxm")); // the old name still names it
+    QCOMPARE(s.parallel.placement, Placement::Linear);
+    QCOMPARE(s.steps, 2);
+}
+
+void TestRunOptions::modelShapesAreChecked_data() {
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("no layers")
+        << QByteArray(R"({"name": "x", "hidden": 512, "ffnHidden": 2048, "heads": 8})")
+        << "model.layers";
+    QTest::newRow("heads do not divide hidden")
+        << QByteArray(R"({"name": "x", "layers": 2, "hidden": 500, "ffnHidden": 2048, "heads": 8})")
+        << "model.heads";
+    QTest::newRow("unknown kind")
+        << QByteArray(
+               R"({"name": "x", "layers": 2, "hidden": 512, "ffnHidden": 2048, "heads": 8, "ffnKind": "relu"})")
+        << "model.ffnKind";
+    QTest::newRow("unknown field")
+        << QByteArray(
+               R"({"name": "x", "layers": 2, "hidden": 512, "ffnHidden": 2048, "heads": 8, "vocab": 1000, "depth": 3})")
+        << "model.depth";
+}
+
+void TestRunOptions::modelShapesAreChecked() {
+    QFETCH(QByteArray, model);
+    QFETCH(QString, field);
+    const QByteArray text =
+        "{\"format\": \"clusterscope-run\", \"version\": 2, \"steps\": 1,\n \"model\": " + model +
+        "}";
+    try {
+        parseRunSpec(text, "shape.json");
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+        QCOMPARE(e.error().line, 2);
+    }
 }
 
 void TestRunOptions::badValuesAreLocated_data() {
@@ -255,10 +339,12 @@ void TestRunOptions::setRunOptionNamesTheKey_data() {
                                << "expected a number from 1 to 1000000000000, got \"inf\"";
     QTest::newRow("model") << "model"
                            << "gpt-5"
-                           << "expected llama3-8b, llama3-70b or llama3-405b, got \"gpt-5\"";
-    QTest::newRow("placement") << "parallel.placement"
-                               << "Linear"
-                               << "expected topology or linear, got \"Linear\"";
+                           << "expected llama3-8b, llama3-70b, llama3-405b, gpt-22b, gpt-175b, "
+                              "gpt-530b or gpt-1t, got \"gpt-5\"";
+    QTest::newRow("placement")
+        << "parallel.placement"
+        << "Linear"
+        << "expected topology, dp-innermost, fragmented or linear, got \"Linear\"";
     QTest::newRow("failures") << "failures"
                               << "true"
                               << "expected on or off, got \"true\"";

@@ -2,6 +2,7 @@
 // direction of its answers elsewhere (GPUs, sequence length, oversubscription, placement),
 // its rejections, determinism, the max-min solver and the failure model.
 #include "FailureModel.h"
+#include "KernelModel.h"
 #include "MaxMinFairShare.h"
 #include "Presets.h"
 #include "RunReader.h"
@@ -44,8 +45,13 @@ std::unique_ptr<TopologyDocument> smallWithOversubscription(double ratio) {
 class TestSimulator : public QObject {
     Q_OBJECT
 private slots:
-    void table4Calibration_data();
-    void table4Calibration();
+    void memoryFollowsTheSwitches();
+    void zeroStagesMoveDifferentVolumes();
+    void overlapHidesDataParallelTraffic();
+    void fragmentedPlacementPaysAtOversubscription();
+    void nicSpeedMattersForDataParallelNotForTensorParallel();
+    void hbmBandwidthShowsInMemoryBoundWork();
+    void precisionAndGpuGenerations();
     void modelSizesFromTable3();
     void moreGpusMoreTokens();
     void longerSequencesLowerUtilisation();
@@ -64,38 +70,165 @@ private slots:
     void runDescriptionsNameTheirMistakes();
 };
 
-void TestSimulator::table4Calibration_data() {
-    QTest::addColumn<int>("tp");
-    QTest::addColumn<int>("cp");
-    QTest::addColumn<int>("pp");
-    QTest::addColumn<int>("dp");
-    QTest::addColumn<int>("seq");
-    QTest::addColumn<double>("tflops");
-    // Llama 3 paper, Table 4 (405B, 16M tokens per batch; DP = 8 in the last row: the paper's
-    // 4 does not multiply out to 16,384).
-    QTest::newRow("8K GPUs") << 8 << 1 << 16 << 64 << 8192 << 430.0;
-    QTest::newRow("16K GPUs") << 8 << 1 << 16 << 128 << 8192 << 400.0;
-    QTest::newRow("16K GPUs, 131K seq") << 8 << 16 << 16 << 8 << 131072 << 380.0;
+void TestSimulator::memoryFollowsTheSwitches() {
+    const ModelSpec m = *findModel("llama3-70b");
+    ParallelConfig c = config(8, 1, 4, 32, 8192);
+    c.virtualStages = 1;
+    double previous = 1e300;
+    for (int zero = 0; zero <= 3; ++zero) { // each stage shards more
+        c.zeroStage = zero;
+        const double total = estimateMemory(m, c).totalGiB();
+        QVERIFY2(total < previous, qPrintable(QString("ZeRO %1: %2 GiB").arg(zero).arg(total)));
+        previous = total;
+    }
+    c.zeroStage = 2;
+    const double plain = estimateMemory(m, c).activationsGiB;
+    c.recompute = Recompute::Full;
+    QVERIFY(estimateMemory(m, c).activationsGiB < plain / 4); // the layer input only
+    c.recompute = Recompute::None;
+    c.sequenceParallel = false; // 10 s b h stays replicated over TP
+    const double noSp = estimateMemory(m, c).activationsGiB;
+    QVERIFY(noSp > plain * 1.5);
+    c.sequenceParallel = true;
+    c.fusedAttention = false; // the s x s scores are kept
+    const double unfused = estimateMemory(m, c).activationsGiB;
+    QVERIFY(unfused > plain * 2);
+    c.recompute = Recompute::Selective; // ... unless recomputed
+    QCOMPARE(estimateMemory(m, c).activationsGiB, plain);
 }
 
-void TestSimulator::table4Calibration() {
-    QFETCH(int, tp);
-    QFETCH(int, cp);
-    QFETCH(int, pp);
-    QFETCH(int, dp);
-    QFETCH(int, seq);
-    QFETCH(double, tflops);
-    const StepEstimate e = step(roce(), "llama3-405b", config(tp, cp, pp, dp, seq));
-    QVERIFY2(
-        std::fabs(e.tflopsPerGpu / tflops - 1) <= 0.03,
-        qPrintable(QString("%1 TFLOP/s per GPU, published %2").arg(e.tflopsPerGpu).arg(tflops)));
-    QVERIFY(e.memory.totalGiB() < 79.6); // it ran on 80 GB H100s
+void TestSimulator::zeroStagesMoveDifferentVolumes() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 32, 8192);
+    c.virtualStages = 1;
+    c.zeroStage = 2;
+    const StepEstimate two = step(*doc, "llama3-8b", c);
+    c.zeroStage = 3; // weights gathered before forward and again before backward
+    const StepEstimate three = step(*doc, "llama3-8b", c);
+    QCOMPARE(three.dpAllGatherS, 2 * two.dpAllGatherS);
+    c.zeroStage = 0; // an all-reduce of bf16 gradients, no gather
+    const StepEstimate zero = step(*doc, "llama3-8b", c);
+    QCOMPARE(zero.dpAllGatherS, 0.0);
+    QVERIFY(zero.dpReduceScatterS > 0);
+}
+
+void TestSimulator::overlapHidesDataParallelTraffic() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 32, 8192);
+    c.virtualStages = 1;
+    const StepEstimate overlapped = step(*doc, "llama3-8b", c);
+    c.overlap.dpGradReduce = c.overlap.dpParamGather = false;
+    const StepEstimate exposed = step(*doc, "llama3-8b", c);
+    // Without overlap the whole DP traffic adds to the step; with it, a chunk's worth.
+    QVERIFY(exposed.dpExposedS > overlapped.dpExposedS * 5);
+    QVERIFY(exposed.stepS - overlapped.stepS >
+            0.8 * (exposed.dpAllGatherS + exposed.dpReduceScatterS - overlapped.dpExposedS));
+}
+
+void TestSimulator::fragmentedPlacementPaysAtOversubscription() {
+    // 70B on 8,192 GPUs with its DP traffic exposed: replicas kept within pods, or racks
+    // scattered over all 8 pods so that the rings cross the 1:7 (or 1:1) layer above them.
+    auto site = [](double oversubscription) {
+        SiteParams p = *presetParams("meta-roce-24k");
+        p.clusters[0].oversubscription = oversubscription;
+        p.clusters[0].coresPerPlane = 4; // enough core ports for 1:1
+        return std::make_unique<TopologyDocument>(generateSite(p), p, "test");
+    };
+    ParallelConfig c = config(8, 1, 1, 1024, 8192);
+    c.virtualStages = 1;
+    c.zeroStage = 3;
+    c.batchTokens = 1024 * 8192;
+    c.overlap.dpGradReduce = c.overlap.dpParamGather = false;
+    double gap[2];
+    int k = 0;
+    for (double ratio : {7.0, 1.0}) {
+        const auto doc = site(ratio);
+        c.placement = Placement::TopologyAware;
+        const StepEstimate together = step(*doc, "llama3-70b", c);
+        c.placement = Placement::Fragmented;
+        const StepEstimate scattered = step(*doc, "llama3-70b", c);
+        gap[k++] = scattered.stepS / together.stepS - 1;
+    }
+    QVERIFY2(gap[0] > 0.05, qPrintable(QString("1:7 gap %1").arg(gap[0])));
+    QVERIFY2(gap[1] < gap[0] / 2,
+             qPrintable(QString("1:1 gap %1, 1:7 gap %2").arg(gap[1]).arg(gap[0])));
+}
+
+void TestSimulator::nicSpeedMattersForDataParallelNotForTensorParallel() {
+    auto withNic = [](double gbps) {
+        SiteParams p = *presetParams("small-ib-256"); // non-blocking: the NICs are the limit
+        p.clusters[0].nicGbps = gbps;
+        return std::make_unique<TopologyDocument>(generateSite(p), p, "test");
+    };
+    const auto full = withNic(400), half = withNic(200);
+    ParallelConfig dpHeavy = config(8, 1, 1, 32, 8192);
+    dpHeavy.virtualStages = 1;
+    dpHeavy.overlap.dpGradReduce = dpHeavy.overlap.dpParamGather = false;
+    dpHeavy.batchTokens = 32 * 8192; // one micro-batch per replica: the collectives weigh
+    const StepEstimate slow = step(*half, "llama3-8b", dpHeavy),
+                       fast = step(*full, "llama3-8b", dpHeavy);
+    QVERIFY2(slow.stepS > fast.stepS * 1.05,
+             qPrintable(QString("%1 s vs %2 s (DP %3 + %4 vs %5 + %6)")
+                            .arg(slow.stepS)
+                            .arg(fast.stepS)
+                            .arg(slow.dpAllGatherS)
+                            .arg(slow.dpReduceScatterS)
+                            .arg(fast.dpAllGatherS)
+                            .arg(fast.dpReduceScatterS)));
+    ParallelConfig tpOnly = config(8, 1, 1, 1, 8192); // one host: NVLink only
+    tpOnly.virtualStages = 1;
+    tpOnly.batchTokens = 8 * 8192;
+    QCOMPARE(step(*half, "llama3-8b", tpOnly).stepS, step(*full, "llama3-8b", tpOnly).stepS);
+}
+
+void TestSimulator::hbmBandwidthShowsInMemoryBoundWork() {
+    const GpuSpec h100 = *findGpu("h100-sxm"), h200 = *findGpu("h200");
+    // A large square GEMM is compute-bound: the same on both (same tensor cores).
+    QCOMPARE(gemmSeconds(h200, Precision::Bf16, 8192, 8192, 8192),
+             gemmSeconds(h100, Precision::Bf16, 8192, 8192, 8192));
+    // A thin one (a single sequence's decode-like shape) streams its weights: H200's 4.8 TB/s.
+    const double thin100 = gemmSeconds(h100, Precision::Bf16, 16, 16384, 16384);
+    const double thin200 = gemmSeconds(h200, Precision::Bf16, 16, 16384, 16384);
+    QVERIFY2(thin100 / thin200 > 1.4, qPrintable(QString::number(thin100 / thin200)));
+    // A whole step: the optimizer and element-wise kernels run faster, the GEMMs do not.
+    ParallelConfig c = config(8, 1, 1, 8, 8192);
+    c.virtualStages = 1;
+    c.zeroStage = 0;
+    const auto doc = openTopology("small-256", {});
+    const StepEstimate a =
+        estimateStep(doc->topology(), doc->index(), *findModel("llama3-8b"), h100, c);
+    const StepEstimate b =
+        estimateStep(doc->topology(), doc->index(), *findModel("llama3-8b"), h200, c);
+    QVERIFY(b.optimizerS < a.optimizerS * 0.75);
+    QVERIFY(b.stepS < a.stepS);
+    QVERIFY(b.stepS > a.stepS * 0.8); // mostly GEMMs: far from the 1.43x of HBM
+}
+
+void TestSimulator::precisionAndGpuGenerations() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 8, 8192);
+    c.virtualStages = 1;
+    auto stepOn = [&](const char* gpu, const ParallelConfig& p) {
+        return estimateStep(doc->topology(), doc->index(), *findModel("llama3-8b"), *findGpu(gpu),
+                            p);
+    };
+    const StepEstimate bf16 = stepOn("h100-sxm", c);
+    ParallelConfig fp8 = c;
+    fp8.precision = Precision::Fp8;
+    const StepEstimate f8 = stepOn("h100-sxm", fp8);
+    QVERIFY(f8.stepS < bf16.stepS * 0.85); // GEMMs at twice the peak; attention stays BF16
+    QVERIFY(f8.stepS > bf16.stepS * 0.5);
+    QVERIFY(stepOn("b200", c).stepS < bf16.stepS * 0.6); // 2.25 PF against 0.99
+    QVERIFY(stepOn("a100", c).stepS > bf16.stepS * 2);   // the old name still reads
 }
 
 void TestSimulator::modelSizesFromTable3() {
     QVERIFY(std::fabs(findModel("llama3-405b")->parameters() / 405.8e9 - 1) < 0.005);
     QVERIFY(std::fabs(findModel("llama3-70b")->parameters() / 70.6e9 - 1) < 0.01);
     QVERIFY(std::fabs(findModel("llama3-8b")->parameters() / 8.03e9 - 1) < 0.01);
+    // GPT shapes: 12 h^2 + 13 h per layer; the 175B of GPT-3 and Megatron-LM.
+    QVERIFY(std::fabs(findModel("gpt-175b")->parameters() / 174.6e9 - 1) < 0.01);
+    QVERIFY(std::fabs(findModel("gpt-1t")->parameters() / 1.008e12 - 1) < 0.01);
 }
 
 void TestSimulator::moreGpusMoreTokens() {
@@ -257,6 +390,7 @@ void TestSimulator::storeHoldsTheRun() {
     RunSpec s;
     s.model = "llama3-8b";
     s.parallel = config(8, 1, 4, 8, 8192);
+    s.parallel.virtualStages = 1; // plain 1F1B: a bubble of PP - 1 micro-batches
     s.steps = 3;
     RunResult result;
     {

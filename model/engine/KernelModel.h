@@ -1,0 +1,38 @@
+#pragma once
+// How long a GPU takes for the operations of a transformer layer: a roofline per operation
+// (FLOPs at the achieved fraction of dense peak, or bytes at the achieved fraction of HBM
+// bandwidth, whichever is longer) where a GEMM's achieved fraction follows its shape: output
+// tiles that fill the SMs in whole waves, and thin inner dimensions that do not amortise a
+// tile's prologue. The constants are physical, fitted once per GPU family on the calibration
+// rows (shared/reference/calibration.md) and kept beside their source.
+#include "TrainingSpecs.h"
+
+namespace cs {
+
+struct KernelConstants {
+    double gemmPeakFraction;      // large, well-shaped GEMMs
+    double attentionPeakFraction; // fused (FlashAttention-class) attention
+    double hbmFraction;           // streaming element-wise kernels
+    double innerHalfK;            // K at which a tile reaches half its efficiency: K / (K + this)
+    double nvlinkGoodput;         // NCCL bus bandwidth over NVSwitch / NVLink per direction
+};
+
+const KernelConstants& kernelConstants(const GpuSpec& g);
+
+double gemmSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
+double streamSeconds(const GpuSpec& g, double bytes);
+// One ring collective inside a host: n - 1 steps of `shardBytes` over NVLink.
+double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes);
+
+// One layer on one GPU for one micro-batch of `tokens` tokens (b x s / CP) with context `seq`,
+// split TP ways: compute only (the TP collectives are timed on the fabric).
+struct LayerTimes {
+    double forwardS = 0, backwardS = 0, recomputeS = 0;
+    double gemmS = 0; // the forward's four weight GEMMs (backward's weight gradients last as long)
+    double attentionForwardS = 0; // the attention core alone (what selective recomputation redoes)
+};
+LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens);
+// The output layer (LM head and cross-entropy), forward + backward.
+double headSeconds(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens);
+
+} // namespace cs

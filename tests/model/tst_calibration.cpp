@@ -1,0 +1,154 @@
+// The calibration rows of shared/reference/calibration.md, one test row each: the Llama 3
+// paper's Table 4 (405B on H100, TFLOP/s per GPU, within 3 %) and Korthikanti et al. 2022
+// Table 5 (GPT on A100, seconds per iteration, within 5 %). The kernel constants are fitted
+// once per GPU family (KernelModel.cpp); nothing here is tuned per row.
+#include "KernelModel.h"
+#include "SimulationRun.h"
+#include "TopologyDocument.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace cs;
+
+class TestCalibration : public QObject {
+    Q_OBJECT
+private slots:
+    void llama3Table4_data();
+    void llama3Table4();
+    void korthikantiTable5_data();
+    void korthikantiTable5();
+    void korthikantiTable4Layer_data();
+    void korthikantiTable4Layer();
+};
+
+void TestCalibration::llama3Table4_data() {
+    QTest::addColumn<int>("cp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<int>("seq");
+    QTest::addColumn<double>("published"); // TFLOP/s per GPU
+    QTest::newRow("8,192 GPUs, 8K") << 1 << 64 << 8192 << 430.0;
+    QTest::newRow("16,384 GPUs, 8K") << 1 << 128 << 8192 << 400.0;
+    QTest::newRow("16,384 GPUs, 131K, CP 16") << 16 << 8 << 131072 << 380.0;
+}
+
+void TestCalibration::llama3Table4() {
+    QFETCH(int, cp);
+    QFETCH(int, dp);
+    QFETCH(int, seq);
+    QFETCH(double, published);
+    static const auto doc = openTopology("meta-roce-24k", {});
+    RunSpec s;
+    s.model = "llama3-405b";
+    s.gpu = "h100-sxm";
+    s.parallel.tp = 8, s.parallel.cp = cp, s.parallel.pp = 16, s.parallel.dp = dp;
+    s.parallel.seqLen = seq;
+    s.parallel.batchTokens = 16.0 * 1024 * 1024;
+    s.steps = 1;
+    const RunResult r = simulateRun(*doc, s, nullptr);
+    const double got = r.step.tflopsPerGpu;
+    qInfo("%s: %.1f TFLOP/s per GPU (published %.0f, %+.1f%%)", QTest::currentDataTag(), got,
+          published, (got / published - 1) * 100);
+    QVERIFY2(std::fabs(got / published - 1) <= 0.03, qPrintable(QString::number(got)));
+}
+
+void TestCalibration::korthikantiTable5_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addColumn<bool>("selective");   // SP + selective, or full recomputation without SP
+    QTest::addColumn<double>("published"); // seconds per iteration
+    const struct {
+        const char* model;
+        int pp, batch, v;
+        double full, selective;
+    } rows[] = {{"gpt-22b", 1, 4, 1, 1.42, 1.10},
+                {"gpt-175b", 8, 64, 3, 18.13, 13.75},
+                {"gpt-530b", 35, 280, 3, 49.05, 37.83},
+                {"gpt-1t", 64, 512, 1, 94.42, 71.49}};
+    for (const auto& r : rows) {
+        QTest::addRow("%s, full", r.model) << r.model << r.pp << r.batch << r.v << false << r.full;
+        QTest::addRow("%s, SP + selective", r.model)
+            << r.model << r.pp << r.batch << r.v << true << r.selective;
+    }
+}
+
+void TestCalibration::korthikantiTable5() {
+    QFETCH(QString, model);
+    QFETCH(int, pp);
+    QFETCH(int, batch);
+    QFETCH(int, virtualStages);
+    QFETCH(bool, selective);
+    QFETCH(double, published);
+    static const auto doc = openTopology("dgx-a100-1k", {});
+    RunSpec s;
+    s.model = model.toStdString();
+    s.gpu = "a100-sxm-80gb";
+    ParallelConfig& c = s.parallel;
+    // Selene, as the paper ran it: TP 8, DP 1, sequences of 2,048, micro-batches of 1 (4 for
+    // 22B), Megatron-LM of 2022 (attention scores through HBM, plain data parallel).
+    c.tp = 8, c.cp = 1, c.pp = pp, c.dp = 1;
+    c.virtualStages = virtualStages;
+    c.seqLen = 2048;
+    c.batchSeqs = batch;
+    c.microBatchSeqs = model == "gpt-22b" ? 4 : 1;
+    c.fusedAttention = false;
+    c.zeroStage = 0;
+    c.sequenceParallel = selective;
+    c.recompute = selective ? Recompute::Selective : Recompute::Full;
+    s.steps = 1;
+    const RunResult r = simulateRun(*doc, s, nullptr);
+    const double got = r.step.stepS;
+    qInfo("%s: %.2f s (published %.2f, %+.1f%%)", QTest::currentDataTag(), got, published,
+          (got / published - 1) * 100);
+    if (qEnvironmentVariableIsSet("CS_CALIBRATION_DETAIL"))
+        qInfo("  micro compute %.4f tp %.4f, M %.0f, pipeline %.3f bubble %.3f pp %.3f opt %.3f",
+              r.step.computePerMicroS, r.step.tpPerMicroS, r.step.microBatches, r.step.pipelineS,
+              r.step.bubbleS, r.step.ppExposedS, r.step.optimizerS);
+    QVERIFY2(std::fabs(got / published - 1) <= 0.05, qPrintable(QString::number(got)));
+}
+
+void TestCalibration::korthikantiTable4Layer_data() {
+    QTest::addColumn<bool>("sequenceParallel");
+    QTest::addColumn<int>("recompute");
+    QTest::addColumn<double>("forwardMs");
+    QTest::addColumn<double>("backwardMs");
+    QTest::newRow("no recompute") << false << int(Recompute::None) << 7.7 << 11.9;
+    QTest::newRow("sequence parallel") << true << int(Recompute::None) << 7.2 << 11.8;
+    QTest::newRow("full recompute") << false << int(Recompute::Full) << 7.7 << 19.5;
+    QTest::newRow("selective recompute") << false << int(Recompute::Selective) << 7.7 << 13.2;
+    QTest::newRow("selective + SP") << true << int(Recompute::Selective) << 7.2 << 13.1;
+}
+
+// One layer of the 22B model (micro-batch 4 x 2,048 tokens, TP 8 on A100): forward and
+// backward with their TP collectives (2 all-reduces, or all-gathers + reduce-scatters, each);
+// the backward's run beside its weight-gradient GEMMs.
+void TestCalibration::korthikantiTable4Layer() {
+    QFETCH(bool, sequenceParallel);
+    QFETCH(int, recompute);
+    QFETCH(double, forwardMs);
+    QFETCH(double, backwardMs);
+    const ModelSpec m = *findModel("gpt-22b");
+    const GpuSpec g = *findGpu("a100-sxm-80gb");
+    ParallelConfig c;
+    c.tp = 8, c.cp = 1, c.pp = 1, c.dp = 1, c.seqLen = 2048, c.microBatchSeqs = 4;
+    c.fusedAttention = false;
+    c.sequenceParallel = sequenceParallel;
+    c.recompute = Recompute(recompute);
+    const double tokens = 4 * 2048;
+    const LayerTimes l = layerTimes(m, g, c, tokens);
+    const double pass = nvlinkRingSeconds(g, 8, tokens * m.modelDim * 2 / 8);
+    const double fwd = l.forwardS + 4 * pass;
+    const double bwd = l.backwardS + l.recomputeS + std::max(0.0, 4 * pass - l.gemmS) +
+                       (c.recompute == Recompute::Full ? 4 * pass : 0) +
+                       (sequenceParallel ? 2 * pass : 0);
+    qInfo("%s: forward %.2f ms (published %.1f), backward %.2f ms (published %.1f)",
+          QTest::currentDataTag(), fwd * 1e3, forwardMs, bwd * 1e3, backwardMs);
+    QVERIFY2(std::fabs(fwd * 1e3 / forwardMs - 1) <= 0.10, qPrintable(QString::number(fwd * 1e3)));
+    QVERIFY2(std::fabs(bwd * 1e3 / backwardMs - 1) <= 0.10, qPrintable(QString::number(bwd * 1e3)));
+}
+
+QTEST_GUILESS_MAIN(TestCalibration)
+#include "tst_calibration.moc"
