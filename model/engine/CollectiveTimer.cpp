@@ -16,7 +16,7 @@ CollectiveTimer::CollectiveTimer(const Topology& t, FabricRouter& router, const 
       capacity_(router.capacities(efficiency::kFabricGoodput)) {}
 
 PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double bytesPerEdge,
-                                      std::vector<double>* linkBytes) {
+                                      std::vector<double>* linkBytes, LinkBytesByClass byClass) {
     PhaseResult out;
     out.edgeRateBps.assign(edges.size(), nvlinkBps_);
     FlowPaths paths;
@@ -42,11 +42,16 @@ PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double byt
         if (fabricRate[e] > 0) out.edgeRateBps[e] = fabricRate[e];
     for (size_t e = 0; e < edges.size(); ++e)
         out.seconds = std::max(out.seconds, bytesPerEdge / out.edgeRateBps[e]);
-    if (linkBytes)
+    if (linkBytes || byClass.bytes)
         for (size_t f = 0; f < rate.size(); ++f) {
             const double share = bytesPerEdge * rate[f] / fabricRate[size_t(flowEdge[f])];
-            for (int32_t r : paths.of(f))
-                (*linkBytes)[size_t(r)] += share; // per direction
+            std::vector<float>* cls =
+                byClass.bytes ? &(*byClass.bytes)[size_t((*byClass.edgeClass)[size_t(flowEdge[f])])]
+                              : nullptr;
+            for (int32_t r : paths.of(f)) {
+                if (linkBytes) (*linkBytes)[size_t(r)] += share; // per direction
+                if (cls) (*cls)[size_t(r)] += float(share);
+            }
         }
     return out;
 }
@@ -58,16 +63,19 @@ double CollectiveTimer::ring(const std::vector<std::vector<int32_t>>& groups, do
 
 std::vector<double> CollectiveTimer::rings(const std::vector<std::vector<int32_t>>& groups,
                                            const std::vector<double>& shardBytes,
-                                           std::vector<double>* linkBytes) {
+                                           std::vector<double>* linkBytes,
+                                           const std::vector<int32_t>* groupClass,
+                                           std::vector<std::vector<float>>* bytesByClass) {
     std::vector<double> times(shardBytes.size(), 0.0);
     std::vector<Edge> edges;
-    std::vector<int32_t> groupOfEdge;
+    std::vector<int32_t> groupOfEdge, classOfEdge;
     for (size_t g = 0; g < groups.size(); ++g) {
         const auto& ring = groups[g];
         if (ring.size() < 2) continue;
         for (size_t i = 0; i < ring.size(); ++i) {
             edges.push_back({ring[i], ring[(i + 1) % ring.size()]});
             groupOfEdge.push_back(int32_t(g));
+            if (groupClass) classOfEdge.push_back((*groupClass)[g]);
         }
     }
     if (edges.empty()) return times;
@@ -75,7 +83,9 @@ std::vector<double> CollectiveTimer::rings(const std::vector<std::vector<int32_t
     double volume = 0;
     for (double b : shardBytes)
         volume += b * steps;
-    const PhaseResult phase = transfer(edges, volume, linkBytes);
+    const PhaseResult phase =
+        transfer(edges, volume, linkBytes,
+                 {groupClass ? &classOfEdge : nullptr, groupClass ? bytesByClass : nullptr});
     // Each step waits for the slowest edge of its ring, plus the per-step latency.
     std::vector<double> slowestRate(groups.size(), std::numeric_limits<double>::infinity());
     std::vector<uint8_t> crossesFabric(groups.size(), 0);

@@ -20,23 +20,33 @@ struct PhaseResult {
     std::vector<double> edgeRateBps; // bytes per second per edge
 };
 
+// Per-class byte sums: edgeClass[e] < bytes->size() for each edge e.
+struct LinkBytesByClass {
+    const std::vector<int32_t>* edgeClass = nullptr;
+    std::vector<std::vector<float>>* bytes = nullptr;
+};
+
 class CollectiveTimer {
 public:
     CollectiveTimer(const Topology& t, FabricRouter& router, const GpuSpec& gpu, int flowsPerPair);
 
     // All edges move `bytesPerEdge` at once. Adds the bytes each link carries to
     // `linkBytes` (per link direction, as the router numbers them) when given.
+    // With `byClass`, the bytes of each link direction are also summed per class of edge:
+    // the traffic of one pipeline stage, say.
     PhaseResult transfer(const std::vector<Edge>& edges, double bytesPerEdge,
-                         std::vector<double>* linkBytes);
+                         std::vector<double>* linkBytes, LinkBytesByClass byClass = {});
     // Ring collectives (all-gather or reduce-scatter) over each group at once: n-1 steps of
     // `shardBytes` per edge. Returns the time of the slowest ring.
     double ring(const std::vector<std::vector<int32_t>>& groups, double shardBytes,
                 std::vector<double>* linkBytes, double repeat = 1);
     // Several collectives over the same groups one after another (e.g. all-gather, then
     // reduce-scatter): the routing and fair shares are computed once. Times per collective.
+    // groupClass, when given, classes the groups for per-class link bytes (see transfer).
     std::vector<double> rings(const std::vector<std::vector<int32_t>>& groups,
-                              const std::vector<double>& shardBytes,
-                              std::vector<double>* linkBytes);
+                              const std::vector<double>& shardBytes, std::vector<double>* linkBytes,
+                              const std::vector<int32_t>* groupClass = nullptr,
+                              std::vector<std::vector<float>>* bytesByClass = nullptr);
 
 private:
     const Topology& t_;

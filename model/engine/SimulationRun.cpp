@@ -3,6 +3,7 @@
 #include "RankPlacement.h"
 #include "RunOptions.h"
 #include "SimulationSeries.h"
+#include "StepSchedule.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -127,51 +128,59 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
     const ParallelConfig& c = spec.parallel;
     QJsonArray events;
     auto slice = [&](int pid, int tid, const QString& name, double startS, double durS,
-                     const QString& cat) {
+                     const QString& cat, const QJsonObject& args = {}) {
         if (durS <= 0) return;
-        events.append(QJsonObject{{"ph", "X"},
-                                  {"name", name},
-                                  {"cat", cat},
-                                  {"pid", pid},
-                                  {"tid", tid},
-                                  {"ts", startS * 1e6},
-                                  {"dur", durS * 1e6}});
+        QJsonObject o{{"ph", "X"},  {"name", name},       {"cat", cat},       {"pid", pid},
+                      {"tid", tid}, {"ts", startS * 1e6}, {"dur", durS * 1e6}};
+        if (!args.isEmpty()) o.insert("args", args);
+        events.append(o);
     };
-    // One process per pipeline stage (ranks of DP replica 0, TP rank 0, CP rank 0); thread 0
-    // computes, thread 1 communicates.
-    const double chunkS = (e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS) /
-                          c.virtualStages; // fwd + bwd of one chunk
-    const double fwdS = chunkS / 3, bwdS = chunkS * 2 / 3;
-    const int chunks = int(std::llround(e.microBatches)) * c.virtualStages;
-    const double sliceS = c.pp > 1 ? e.bubbleS / (c.pp - 1) : 0;
-    for (int s = 0; s < c.pp; ++s) {
-        const int pid = s;
-        events.append(QJsonObject{
-            {"ph", "M"},
-            {"name", "process_name"},
-            {"pid", pid},
-            {"args",
-             QJsonObject{{"name", QStringLiteral("PP stage %1 (GPU %2)")
-                                      .arg(s)
-                                      .arg(e.gpuOfRank[size_t(rankOf(c, {0, 0, s, 0}))])}}}});
-        double at = e.dpExposedS / 2 + s * sliceS;
-        slice(pid, 1, "FSDP all-gather (exposed)", 0, e.dpExposedS / 2, "dp");
-        // 1F1B: warm-up forwards, then one forward and one backward in turn, then backwards.
-        const int warmup = std::min(chunks, (c.pp - 1 - s) * 2 + (c.virtualStages - 1) * c.pp + 1);
-        int f = 0, b = 0;
-        for (; f < warmup; ++f, at += fwdS)
-            slice(pid, 0, QStringLiteral("F%1").arg(f), at, fwdS, "compute");
-        while (b < chunks) {
-            slice(pid, 0, QStringLiteral("B%1").arg(b++), at, bwdS, "compute");
-            at += bwdS;
-            if (f < chunks) {
-                slice(pid, 0, QStringLiteral("F%1").arg(f++), at, fwdS, "compute");
-                at += fwdS;
-            }
-        }
-        slice(pid, 1, "FSDP reduce-scatter (exposed)", e.stepS - e.optimizerS - e.dpExposedS / 2,
-              e.dpExposedS / 2, "dp");
-        slice(pid, 0, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
+    auto meta = [&](const char* what, int pid, int tid, const QString& name) {
+        QJsonObject o{
+            {"ph", "M"}, {"name", what}, {"pid", pid}, {"args", QJsonObject{{"name", name}}}};
+        if (tid >= 0) o.insert("tid", tid);
+        events.append(o);
+    };
+    // One process per pipeline stage (the ranks of DP replica 0, TP rank 0, CP rank 0), with
+    // threads: compute (passes with their TP and CP time inside), PP sends, DP collectives.
+    const ScheduleResult& sched = *e.schedule;
+    const double paramsPerRank = r.checkpointBytes / 16 / (double(c.tp) * c.pp);
+    const auto model = modelOf(spec);
+    const double sendBytes =
+        double(c.seqLen) * c.microBatchSeqs / c.cp * (model ? model->modelDim : 0) * 2 / c.tp;
+    const double members = double(c.dp) * c.cp;
+    for (int s = 0; s < c.pp && s < int(sched.passes.size()); ++s) {
+        const int gpu = e.gpuOfRank[size_t(rankOf(c, {0, 0, s, 0}))];
+        meta("process_name", s, -1, QStringLiteral("PP stage %1 (GPU %2)").arg(s).arg(gpu));
+        meta("thread_name", s, 0, "compute");
+        meta("thread_name", s, 1, "PP");
+        meta("thread_name", s, 2, "DP");
+        for (const PassRecord& p : sched.passes[size_t(s)])
+            slice(s, 0,
+                  QStringLiteral("%1 mb %2 chunk %3")
+                      .arg(p.forward ? "F" : "B")
+                      .arg(p.micro)
+                      .arg(p.chunk),
+                  p.fromS, p.toS - p.fromS, p.forward ? "forward" : "backward",
+                  {{"microBatch", p.micro}, {"virtualStage", p.chunk}});
+        // Sends across the boundary below this stage, activations or gradients.
+        if (s < int(sched.sends.size()))
+            for (const Interval& i : sched.sends[size_t(s)])
+                slice(s, 1, "send", i.fromS, i.toS - i.fromS, "pp",
+                      {{"bytes", sendBytes},
+                       {"peers", QStringLiteral("stages %1 and %2").arg(s).arg(s + 1)}});
+        for (const Interval& i : sched.gathers[size_t(s)])
+            slice(s, 2, "DP all-gather", i.fromS, i.toS - i.fromS, "dp",
+                  {{"bytes", paramsPerRank * 2 / members * (members - 1) * (i.toS - i.fromS) /
+                                 std::max(1e-12, e.dpAllGatherS)},
+                   {"peers", members - 1}});
+        for (const Interval& i : sched.reduces[size_t(s)])
+            slice(s, 2, c.zeroStage == 0 ? "DP all-reduce" : "DP reduce-scatter", i.fromS,
+                  i.toS - i.fromS, "dp",
+                  {{"bytes", paramsPerRank * 4 / members * (members - 1) * (i.toS - i.fromS) /
+                                 std::max(1e-12, e.dpReduceScatterS)},
+                   {"peers", members - 1}});
+        slice(s, 0, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
     }
     return QJsonDocument(QJsonObject{{"traceEvents", events}, {"displayTimeUnit", "ms"}})
         .toJson(QJsonDocument::Compact);

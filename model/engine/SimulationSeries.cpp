@@ -17,42 +17,62 @@ int64_t toNs(double s) {
     return int64_t(std::llround(s * 1e9));
 }
 
-// Busy fraction of a pipeline stage over [t0, t1) within one step. The step runs: exposed
-// FSDP gather, the pipeline (stage s waits s bubble slices at the start and pp-1-s at the
-// end), exposed reduce-scatter and p2p, the optimizer.
-double stageBusy(const StepEstimate& e, const ParallelConfig& c, int stage, double t0, double t1) {
-    const double gather = e.dpExposedS / 2;
-    const double slice = c.pp > 1 ? e.bubbleS / (c.pp - 1) : 0;
-    const double busyFrom = gather + stage * slice;
-    const double busyTo = gather + e.pipelineS - (c.pp - 1 - stage) * slice;
-    const double optFrom = e.stepS - e.optimizerS;
-    auto overlap = [&](double a, double b) {
-        return std::max(0.0, std::min(b, t1) - std::max(a, t0));
-    };
-    const double busy = overlap(busyFrom, busyTo) + overlap(optFrom, e.stepS);
-    return t1 > t0 ? busy / (t1 - t0) : 0;
+// Time of [t0, t1) covered by sorted, disjoint intervals; `from` walks forward with t0.
+double covered(const std::vector<Interval>& iv, size_t& from, double t0, double t1) {
+    while (from < iv.size() && iv[from].toS <= t0)
+        ++from;
+    double sum = 0;
+    for (size_t i = from; i < iv.size() && iv[i].fromS < t1; ++i)
+        sum += std::max(0.0, std::min(t1, iv[i].toS) - std::max(t0, iv[i].fromS));
+    return sum;
 }
 
-struct Interval {
+double total(const std::vector<Interval>& iv) {
+    double sum = 0;
+    for (const Interval& i : iv)
+        sum += i.toS - i.fromS;
+    return sum;
+}
+
+// One traffic source of the step: the link directions it loads (bytes per second while it
+// is active) and when it is active.
+struct Source {
+    std::vector<std::pair<uint32_t, float>> rates;
+    std::vector<Interval> active;
+    size_t cursor = 0;
+};
+
+Source sourceOf(const std::vector<float>& bytes, std::vector<Interval> active) {
+    Source s;
+    std::sort(active.begin(), active.end(), [](auto& a, auto& b) { return a.fromS < b.fromS; });
+    s.active = std::move(active);
+    const double activeS = total(s.active);
+    if (activeS <= 0) return s;
+    for (size_t r = 0; r < bytes.size(); ++r)
+        if (bytes[r] > 0) s.rates.emplace_back(uint32_t(r), float(bytes[r] / activeS));
+    return s;
+}
+
+struct Pause {
     int64_t fromNs, toNs;
     int kind; // 0 checkpoint, 1 down
 };
 
 // Down intervals (merged) win over checkpoints that overlap them.
-std::vector<Interval> pauses(const RunSpec& spec, const RunResult& r, int64_t endNs) {
-    std::vector<Interval> down;
+std::vector<Pause> pauses(const RunSpec& spec, const RunResult& r, int64_t endNs) {
+    std::vector<Pause> down;
     for (const Interruption& x : r.interruptions)
         down.push_back({toNs(x.atS), std::min(endNs, toNs(x.atS + x.lostS)), 1});
     std::sort(down.begin(), down.end(), [](auto& a, auto& b) { return a.fromNs < b.fromNs; });
-    std::vector<Interval> merged;
-    for (const Interval& d : down) {
+    std::vector<Pause> merged;
+    for (const Pause& d : down) {
         if (d.toNs <= d.fromNs) continue;
         if (!merged.empty() && d.fromNs <= merged.back().toNs)
             merged.back().toNs = std::max(merged.back().toNs, d.toNs);
         else
             merged.push_back(d);
     }
-    std::vector<Interval> out;
+    std::vector<Pause> out;
     const int64_t every = toNs(spec.checkpointIntervalS), lasts = toNs(r.checkpointS);
     size_t m = 0;
     for (int64_t c = every; every > 0 && lasts > 0 && c < endNs; c += every) {
@@ -83,18 +103,26 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     std::vector<int> stageOfGpu(t.gpus.size(), -1);
     for (size_t rank = 0; rank < e.gpuOfRank.size(); ++rank)
         stageOfGpu[size_t(e.gpuOfRank[rank])] = coordOf(spec.parallel, int(rank)).p;
-    // The closed-form step spreads each link's bytes over the step; backend cables only.
-    std::vector<float> links(t.links.size(), kNaN), idleLinks(t.links.size(), kNaN);
-    std::vector<float> tiers(kTierCount, 0.f);
+    // Backend cables carry the stored traffic; NVLink and PCIe hold no value.
+    std::vector<float> idleLinks(t.links.size(), kNaN);
+    std::vector<int8_t> tierOf(t.links.size(), -1);
     for (size_t l = 0; l < t.links.size(); ++l) {
         const LinkMedium m = t.links[l].medium;
         if (m != LinkMedium::Fibre && m != LinkMedium::CopperDac) continue;
-        const double ab = e.linkBytesPerStep[2 * l], ba = e.linkBytesPerStep[2 * l + 1];
-        links[l] = float(std::max(ab, ba) / e.stepS); // the busier direction
         idleLinks[l] = 0;
-        const int tier = tierOfLink(t, int32_t(l));
-        if (tier >= 0) tiers[size_t(tier)] += float((ab + ba) / e.stepS);
+        tierOf[l] = int8_t(tierOfLink(t, int32_t(l)));
     }
+    // Traffic sources of the stepped schedule: each stage's DP collectives, each boundary's
+    // sends.
+    const ScheduleResult& sched = *e.schedule;
+    std::vector<Source> sources;
+    for (size_t st = 0; st < e.dpLinkBytes.size() && st < sched.gathers.size(); ++st) {
+        std::vector<Interval> active = sched.gathers[st];
+        active.insert(active.end(), sched.reduces[st].begin(), sched.reduces[st].end());
+        sources.push_back(sourceOf(e.dpLinkBytes[st], std::move(active)));
+    }
+    for (size_t b = 0; b < e.ppLinkBytes.size() && b < sched.sends.size(); ++b)
+        sources.push_back(sourceOf(e.ppLinkBytes[b], sched.sends[b]));
     // Storage: data loading during steps, checkpoint writes, spread over the Tectonic servers
     // (each at most its attachment).
     auto storageFrame = [&](double totalBps) {
@@ -115,22 +143,49 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         return busy;
     };
 
-    // The steady step at full resolution.
+    // The stepped schedule at full resolution: GPUs busy while their stage computes, links
+    // loaded while the collectives and sends that cross them run.
     const int64_t stepNs = std::max<int64_t>(1, toNs(e.stepS));
     const int64_t intervalNs =
         std::max(kStepFrameIntervalNs, (stepNs + kMaxFramesPerStep - 1) / kMaxFramesPerStep);
     const int32_t step = w.addPattern("step", stepNs);
     const int frames = int((stepNs + intervalNs - 1) / intervalNs);
+    std::vector<size_t> computeCursor(sched.compute.size(), 0);
+    std::vector<double> stageBusy(sched.compute.size(), 0);
+    std::vector<float> direction(2 * t.links.size()), links(t.links.size());
+    const std::vector<float> dataLoading = storageFrame(e.tokensPerS * 4);
     for (int k = 0; k < frames; ++k) {
         const double t0 = double(k) * double(intervalNs) / 1e9;
         const double t1 = std::min(e.stepS, t0 + double(intervalNs) / 1e9);
+        const double width = std::max(1e-12, t1 - t0);
+        for (size_t st = 0; st < sched.compute.size(); ++st)
+            stageBusy[st] = covered(sched.compute[st], computeCursor[st], t0, t1) / width;
         w.addFrame(step, Metric::GpuBusy, k * intervalNs,
-                   gpuFrame([&](int stage) { return stageBusy(e, spec.parallel, stage, t0, t1); }));
-        if (k == 0) {
-            w.addFrame(step, Metric::LinkBytesPerS, 0, links);
-            w.addFrame(step, Metric::TierBytesPerS, 0, tiers);
-            w.addFrame(step, Metric::StorageBytesPerS, 0, storageFrame(e.tokensPerS * 4));
+                   gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
+        std::fill(direction.begin(), direction.end(), 0.f);
+        for (Source& src : sources) {
+            const double f = covered(src.active, src.cursor, t0, t1) / width;
+            if (f <= 0) continue;
+            for (const auto& [r, rate] : src.rates)
+                direction[r] += float(f) * rate;
         }
+        std::vector<float> tiers(kTierCount, 0.f);
+        for (size_t l = 0; l < t.links.size(); ++l) {
+            if (std::isnan(idleLinks[l])) {
+                links[l] = kNaN;
+                continue;
+            }
+            // Where DP collectives and PP sends overlap on a link they share it: at most full
+            // (the schedule does not yet slow them for it).
+            const auto cap = float(capacityOf(Metric::LinkBytesPerS, t, int32_t(l)));
+            direction[2 * l] = std::min(direction[2 * l], cap);
+            direction[2 * l + 1] = std::min(direction[2 * l + 1], cap);
+            links[l] = std::max(direction[2 * l], direction[2 * l + 1]); // the busier direction
+            if (tierOf[l] >= 0) tiers[size_t(tierOf[l])] += direction[2 * l] + direction[2 * l + 1];
+        }
+        w.addFrame(step, Metric::LinkBytesPerS, k * intervalNs, links);
+        w.addFrame(step, Metric::TierBytesPerS, k * intervalNs, tiers);
+        if (k == 0) w.addFrame(step, Metric::StorageBytesPerS, 0, dataLoading);
         if (progress && k % 64 == 0) progress(0.3 + 0.5 * double(k) / frames);
     }
     // A checkpoint: GPUs wait while the training state goes to Tectonic.
@@ -157,7 +212,7 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         w.addScalar(Metric::StepTimeS, at, e.stepS);
         w.addScalar(Metric::Mfu, at, e.mfu);
     };
-    for (const Interval& p : pauses(spec, r, endNs)) {
+    for (const Pause& p : pauses(spec, r, endNs)) {
         train(p.fromNs);
         w.addSegment(p.fromNs, p.toNs, p.kind == 0 ? checkpoint : down, 0);
         w.addScalar(Metric::Mfu, p.fromNs, 0.0);

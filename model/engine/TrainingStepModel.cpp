@@ -3,6 +3,7 @@
 #include "CollectiveTimer.h"
 #include "KernelModel.h"
 #include "RankPlacement.h"
+#include "StepSchedule.h"
 #include "TrainingEfficiency.h"
 
 #include <cmath>
@@ -33,6 +34,16 @@ int layersOfStage(const ModelSpec& m, const ParallelConfig& c, int s) {
     if (!unevenStages(m, c)) return m.layers / c.pp;
     const int middle = (m.layers + 2) / c.pp;
     return (s == 0 || s == c.pp - 1) ? middle - 1 : middle;
+}
+
+// Layers of one chunk (virtual stage) of a stage: the first chunk of the first stage holds
+// the embedding in place of a layer, the last chunk of the last stage the head.
+int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int chunk) {
+    if (!unevenStages(m, c)) return m.layers / (c.pp * c.virtualStages);
+    const int slot = (m.layers + 2) / (c.pp * c.virtualStages);
+    const bool first = stage == 0 && chunk == 0;
+    const bool last = stage == c.pp - 1 && chunk == c.virtualStages - 1;
+    return slot - (first ? 1 : 0) - (last ? 1 : 0);
 }
 
 // Forward FLOPs per token of one layer: the GEMMs (2 per weight) and causal attention
@@ -121,6 +132,11 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                "batch tokens / (seq x DP x micro-batch) must be a whole number "
                "of micro-batches, got " +
                    fmt(micro, 3));
+    if (c.virtualStages > 1 && std::llround(micro) % c.pp != 0)
+        reject("parallel.virtualStages",
+               "the interleaved schedule needs micro-batches in multiples of PP (" +
+                   std::to_string(c.pp) + "), got " + fmt(micro, 0) +
+                   "; change the batch or use one virtual stage");
     if (c.pp > 1 && micro < c.pp)
         reject("parallel.batchTokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
                                            " micro-batches per step, got " + fmt(micro, 0));
@@ -160,6 +176,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     };
     std::vector<std::vector<int32_t>> tpGroups, cpGroups, dpGroups;
     std::vector<Edge> ppEdges;
+    std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup;
     for (int d = 0; d < c.dp; ++d)
         for (int p = 0; p < c.pp; ++p)
             for (int cc = 0; cc < c.cp; ++cc) {
@@ -168,8 +185,10 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                     tg.push_back(gpu(tt, cc, p, d));
                 tpGroups.push_back(std::move(tg));
                 if (p + 1 < c.pp)
-                    for (int tt = 0; tt < c.tp; ++tt)
+                    for (int tt = 0; tt < c.tp; ++tt) {
                         ppEdges.push_back({gpu(tt, cc, p, d), gpu(tt, cc, p + 1, d)});
+                        ppBoundaryOfEdge.push_back(p);
+                    }
             }
     for (int d = 0; d < c.dp; ++d)
         for (int p = 0; p < c.pp; ++p)
@@ -186,6 +205,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                 for (int cc = 0; cc < c.cp; ++cc)
                     dg.push_back(gpu(tt, cc, p, d));
             dpGroups.push_back(std::move(dg));
+            stageOfDpGroup.push_back(p);
         }
 
     FabricRouter router(t, ix);
@@ -207,10 +227,11 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     const double forwardPasses = (tpPasses - 4) * pass;
     // Sequence parallelism gathers the inputs of the two column-parallel GEMMs again for their
     // weight gradients: 2 more passes in backward, which the published layer times show exposed.
-    const double exposedPerLayer =
-        (c.overlap.tpComm ? std::max(0.0, forwardPasses - layer.gemmS) : forwardPasses) +
+    const double tpForwardS =
+        c.overlap.tpComm ? std::max(0.0, forwardPasses - layer.gemmS) : forwardPasses;
+    const double tpBackwardS =
         std::max(0.0, 4 * pass - layer.gemmS) + (c.sequenceParallel ? 2 * pass : 0);
-    e.tpPerMicroS = busiestLayers * exposedPerLayer;
+    e.tpPerMicroS = busiestLayers * (tpForwardS + tpBackwardS);
     // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
     const double cpShard = tokensPerMicro * 2 * (m.kvDim() / c.tp) * 2;
     const double cpStepS = c.cp > 1 ? timer.ring(cpGroups, cpShard, bytes, 2 * layerMicros) : 0;
@@ -218,53 +239,85 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     // PP: activations forward and gradients backward at each of the V stage boundaries.
     const double ppBytes = tokensPerMicro * m.modelDim * 2 / c.tp;
     double ppTransferS = 0;
+    e.ppLinkBytes.assign(size_t(std::max(0, c.pp - 1)),
+                         std::vector<float>(2 * t.links.size(), 0.f));
     if (!ppEdges.empty()) // one transfer's time; the step's whole volume goes on the links
-        ppTransferS = timer.transfer(ppEdges, ppBytes * 2 * V * M, bytes).seconds / (2 * V * M);
+        ppTransferS =
+            timer.transfer(ppEdges, ppBytes * 2 * V * M, bytes, {&ppBoundaryOfEdge, &e.ppLinkBytes})
+                .seconds /
+            (2 * V * M);
     // DP over DP x CP ranks. ZeRO 0: all-reduce of bf16 gradients. ZeRO 1 and 2: reduce-scatter
     // of fp32 gradients [paper] and all-gather of the updated bf16 weights. ZeRO 3: the weights
     // are gathered again per layer before forward and before backward.
     const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
     const double members = double(c.dp) * c.cp;
     double gatherS = 0, reduceS = 0;
+    e.dpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
     if (members > 1) {
         if (c.zeroStage == 0) {
-            const std::vector<double> ar = timer.rings(
-                dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 2 / members}, bytes);
+            const std::vector<double> ar =
+                timer.rings(dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 2 / members},
+                            bytes, &stageOfDpGroup, &e.dpLinkBytes);
             reduceS = ar[0] + ar[1]; // an all-reduce: reduce-scatter then all-gather
         } else {
+            const double gathers = c.zeroStage >= 3 ? 2 : 1;
             const std::vector<double> dp = timer.rings(
-                dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 4 / members}, bytes);
-            gatherS = dp[0] * (c.zeroStage >= 3 ? 2 : 1);
+                dpGroups, {gathers * paramsPerRank * 2 / members, paramsPerRank * 4 / members},
+                bytes, &stageOfDpGroup, &e.dpLinkBytes);
+            gatherS = dp[0];
             reduceS = dp[1];
         }
     }
     e.dpAllGatherS = gatherS;
     e.dpReduceScatterS = reduceS;
 
-    const double perMicroS = e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS;
-    // The busiest stage sets the pace; filling and draining the pipeline passes through the
-    // others, at the mean stage's time.
-    const double meanComputeS = (m.layers * perLayerS + headS) / c.pp;
-    const double meanStageS = perMicroS * meanComputeS / std::max(1e-12, e.computePerMicroS);
-    e.bubbleS = (c.pp - 1) / V * std::min(perMicroS, meanStageS);
-    e.pipelineS = M * perMicroS + e.bubbleS;
-    // PP sends: exposed during the pipeline's fill and drain, or on every micro-batch when
-    // they do not run beside compute.
-    e.ppExposedS = c.pp > 1 ? (c.overlap.ppComm ? 2.0 * (c.pp - 1) : 2.0 * V * M) * ppTransferS : 0;
-    // Overlapped DP collectives hide behind the backward (gradients) and the forward
-    // (weights), except the first chunk's gather and the last chunk's reduction, and what does
-    // not fit under the compute; without overlap they run after (before) it.
-    const double chunks = c.pp > 1 ? V : std::max(1.0, double(busiestLayers));
-    const double hiddenUnder = e.pipelineS / 2; // forward or backward half of the step
-    auto exposed = [&](double s, bool overlap) {
-        return overlap ? s / chunks + std::max(0.0, s - hiddenUnder) : s;
-    };
-    e.dpExposedS =
-        exposed(gatherS, c.overlap.dpParamGather) + exposed(reduceS, c.overlap.dpGradReduce);
     const double optimizerParams = c.zeroStage >= 1 ? paramsPerRank / members : paramsPerRank;
     e.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
                    (g.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
-    e.stepS = e.pipelineS + e.ppExposedS + e.dpExposedS + e.optimizerS;
+
+    // The step as events: each stage's passes in 1F1B order, each chunk's pass taking its
+    // layers' compute and exposed TP and CP communication (the head on the last chunk).
+    ScheduleInput in;
+    in.stages = c.pp;
+    in.chunks = int(V);
+    in.microBatches = int(std::llround(M));
+    const double cpPerLayer = layerMicros > 0 ? cpStepS / layerMicros : 0;
+    const double sendInline = c.overlap.ppComm ? 0 : ppTransferS; // sends that block compute
+    for (int st = 0; st < c.pp; ++st) {
+        std::vector<double> fwd(static_cast<size_t>(V)), bwd(static_cast<size_t>(V));
+        for (int ch = 0; ch < int(V); ++ch) {
+            const int layers = layersOfChunk(m, c, st, ch);
+            const bool head = st == c.pp - 1 && ch == int(V) - 1;
+            fwd[size_t(ch)] = layers * (layer.forwardS + tpForwardS + cpPerLayer / 2) +
+                              (head ? headS / 3 : 0) + sendInline;
+            bwd[size_t(ch)] =
+                layers * (layer.backwardS + layer.recomputeS + tpBackwardS + cpPerLayer / 2) +
+                (head ? headS * 2 / 3 : 0) + sendInline;
+        }
+        in.forwardS.push_back(fwd);
+        in.backwardS.push_back(bwd);
+        in.layersPerChunk.push_back({});
+        for (int ch = 0; ch < int(V); ++ch)
+            in.layersPerChunk.back().push_back(std::max(1, layersOfChunk(m, c, st, ch)));
+    }
+    in.sendS = c.overlap.ppComm ? ppTransferS : 0;
+    in.gatherS.assign(size_t(c.pp), gatherS);
+    in.reduceS.assign(size_t(c.pp), reduceS);
+    in.overlapGather = c.overlap.dpParamGather;
+    in.overlapReduce = c.overlap.dpGradReduce;
+    in.optimizerS = e.optimizerS;
+    auto schedule = std::make_shared<ScheduleResult>(runSchedule(in));
+    e.ppTransferS = ppTransferS;
+    const double perMicroS = e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS;
+    e.stepS = schedule->stepS;
+    e.pipelineS = schedule->computeEndS;
+    e.bubbleS = std::max(0.0, e.pipelineS - M * perMicroS);
+    e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * ppTransferS : 0; // filling and draining
+    e.dpExposedS = std::max(0.0, e.stepS - e.optimizerS - e.pipelineS) +
+                   (schedule->compute.empty() || schedule->compute.front().empty()
+                        ? 0
+                        : schedule->compute.front().front().fromS);
+    e.schedule = std::move(schedule);
     e.computeS = M * e.computePerMicroS;
     e.tpExposedS = M * e.tpPerMicroS;
     e.cpExposedS = cpStepS;

@@ -3,9 +3,11 @@
 // bubbles of the interleaved schedule, TP collectives on NVLink, CP all-gathers, PP sends and
 // FSDP all-gather / reduce-scatter as flows over the routed fabric, memory per GPU.
 #include "InputError.h"
+#include "StepSchedule.h"
 #include "TopologyIndex.h"
 #include "TrainingSpecs.h"
 
+#include <memory>
 #include <vector>
 
 namespace cs {
@@ -29,6 +31,12 @@ struct StepEstimate {
     MemoryEstimate memory;
     std::vector<double> linkBytesPerStep; // per link direction: 2 l (a to b), 2 l + 1 (b to a)
     std::vector<int32_t> gpuOfRank;
+    double ppTransferS = 0; // one send between stages
+    // The step as events (per stage: compute, DP gathers and reductions; per boundary: sends)
+    // and the bytes each link direction carries for one stage's DP collectives and for one
+    // boundary's sends over the step: the replay's time-resolved traffic.
+    std::shared_ptr<const ScheduleResult> schedule;
+    std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes;
 };
 
 // Rejects what cannot run (TP x CP x PP x DP vs GPUs, divisibility, memory) with the option

@@ -6,6 +6,10 @@
 #include "FabricRouter.h"
 #include "MaxMinFairShare.h"
 #include "SimulationRun.h"
+#include "StepSchedule.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include "TrainingEfficiency.h"
 
 #include <cstdio>
@@ -32,7 +36,19 @@ int main() {
     double s = bench::timeSeconds([&] { r = simulateRun(*doc, spec, nullptr); });
     row("405B step, 16,384 GPUs (TP8 PP16 DP128)", s, bench::peakMiB() - base,
         std::to_string(int(r.step.tflopsPerGpu)) + " TFLOP/s per GPU, step " +
-            std::to_string(r.step.stepS).substr(0, 5) + " s");
+            std::to_string(r.step.stepS).substr(0, 5) + " s, " +
+            std::to_string(r.step.schedule->events) + " passes as events");
+
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("run.sqlite");
+        RunStore store = RunStore::openForWriting(path);
+        bench::resetPeak();
+        s = bench::timeSeconds([&] { r = simulateRun(*doc, spec, &store); });
+        row("405B step written at 10 ms (store)", s, bench::peakMiB() - base,
+            std::to_string(QFileInfo(path).size() >> 20) + " MiB file, " +
+                std::to_string(int(std::llround(r.step.stepS / 0.01))) + " frames of 24,576 GPUs + 120,624 links");
+    }
 
     spec.steps = 0;
     spec.spanS = 54 * 86400.0;
