@@ -34,22 +34,29 @@ double total(const std::vector<Interval>& iv) {
     return sum;
 }
 
-// One traffic source of the step: the link directions it loads (bytes per second while it
-// is active) and when it is active.
+// One traffic source of the step (a stage's DP collectives, a boundary's sends): its link
+// directions at the rate they carry while it is on (its bytes over its active time), and
+// when it is on.
 struct Source {
-    std::vector<std::pair<uint32_t, float>> rates;
+    TrafficSource traffic;
     std::vector<Interval> active;
     size_t cursor = 0;
+    double tierBps[kTierCount] = {0, 0, 0};
 };
 
-Source sourceOf(const std::vector<float>& bytes, std::vector<Interval> active) {
+Source sourceOf(const Topology& t, const std::vector<float>& bytes, std::vector<Interval> active) {
     Source s;
     std::sort(active.begin(), active.end(), [](auto& a, auto& b) { return a.fromS < b.fromS; });
     s.active = std::move(active);
     const double activeS = total(s.active);
     if (activeS <= 0) return s;
-    for (size_t r = 0; r < bytes.size(); ++r)
-        if (bytes[r] > 0) s.rates.emplace_back(uint32_t(r), float(bytes[r] / activeS));
+    for (size_t r = 0; r < bytes.size(); ++r) {
+        if (bytes[r] <= 0) continue;
+        const auto rate = float(bytes[r] / activeS);
+        s.traffic.rates.emplace_back(uint32_t(r), rate);
+        const int tier = tierOfLink(t, int32_t(r / 2));
+        if (tier >= 0) s.tierBps[tier] += rate;
+    }
     return s;
 }
 
@@ -105,12 +112,9 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         stageOfGpu[size_t(e.gpuOfRank[rank])] = coordOf(spec.parallel, int(rank)).p;
     // Backend cables carry the stored traffic; NVLink and PCIe hold no value.
     std::vector<float> idleLinks(t.links.size(), kNaN);
-    std::vector<int8_t> tierOf(t.links.size(), -1);
     for (size_t l = 0; l < t.links.size(); ++l) {
         const LinkMedium m = t.links[l].medium;
-        if (m != LinkMedium::Fibre && m != LinkMedium::CopperDac) continue;
-        idleLinks[l] = 0;
-        tierOf[l] = int8_t(tierOfLink(t, int32_t(l)));
+        if (m == LinkMedium::Fibre || m == LinkMedium::CopperDac) idleLinks[l] = 0;
     }
     // Traffic sources of the stepped schedule: each stage's DP collectives, each boundary's
     // sends.
@@ -119,10 +123,15 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     for (size_t st = 0; st < e.dpLinkBytes.size() && st < sched.gathers.size(); ++st) {
         std::vector<Interval> active = sched.gathers[st];
         active.insert(active.end(), sched.reduces[st].begin(), sched.reduces[st].end());
-        sources.push_back(sourceOf(e.dpLinkBytes[st], std::move(active)));
+        sources.push_back(sourceOf(t, e.dpLinkBytes[st], std::move(active)));
     }
     for (size_t b = 0; b < e.ppLinkBytes.size() && b < sched.sends.size(); ++b)
-        sources.push_back(sourceOf(e.ppLinkBytes[b], sched.sends[b]));
+        sources.push_back(sourceOf(t, e.ppLinkBytes[b], sched.sends[b]));
+    ComposedTraffic traffic;
+    for (const Source& src : sources)
+        traffic.sources.push_back(src.traffic);
+    for (size_t l = 0; l < t.links.size(); ++l)
+        if (std::isnan(idleLinks[l])) traffic.noData.push_back(uint32_t(l));
     // Storage: data loading during steps, checkpoint writes, spread over the Tectonic servers
     // (each at most its attachment).
     auto storageFrame = [&](double totalBps) {
@@ -152,7 +161,8 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     const int frames = int((stepNs + intervalNs - 1) / intervalNs);
     std::vector<size_t> computeCursor(sched.compute.size(), 0);
     std::vector<double> stageBusy(sched.compute.size(), 0);
-    std::vector<float> direction(2 * t.links.size()), links(t.links.size());
+    w.setComposedTraffic(step, Metric::LinkBytesPerS, traffic);
+    std::vector<float> weights(sources.size());
     const std::vector<float> dataLoading = storageFrame(e.tokensPerS * 4);
     for (int k = 0; k < frames; ++k) {
         const double t0 = double(k) * double(intervalNs) / 1e9;
@@ -162,28 +172,15 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
             stageBusy[st] = covered(sched.compute[st], computeCursor[st], t0, t1) / width;
         w.addFrame(step, Metric::GpuBusy, k * intervalNs,
                    gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
-        std::fill(direction.begin(), direction.end(), 0.f);
-        for (Source& src : sources) {
-            const double f = covered(src.active, src.cursor, t0, t1) / width;
-            if (f <= 0) continue;
-            for (const auto& [r, rate] : src.rates)
-                direction[r] += float(f) * rate;
-        }
+        // How much of each source is on in this frame; the store composes the links from it.
         std::vector<float> tiers(kTierCount, 0.f);
-        for (size_t l = 0; l < t.links.size(); ++l) {
-            if (std::isnan(idleLinks[l])) {
-                links[l] = kNaN;
-                continue;
-            }
-            // Where DP collectives and PP sends overlap on a link they share it: at most full
-            // (the schedule does not yet slow them for it).
-            const auto cap = float(capacityOf(Metric::LinkBytesPerS, t, int32_t(l)));
-            direction[2 * l] = std::min(direction[2 * l], cap);
-            direction[2 * l + 1] = std::min(direction[2 * l + 1], cap);
-            links[l] = std::max(direction[2 * l], direction[2 * l + 1]); // the busier direction
-            if (tierOf[l] >= 0) tiers[size_t(tierOf[l])] += direction[2 * l] + direction[2 * l + 1];
+        for (size_t i = 0; i < sources.size(); ++i) {
+            Source& src = sources[i];
+            weights[i] = float(covered(src.active, src.cursor, t0, t1) / width);
+            for (int q = 0; q < kTierCount; ++q)
+                tiers[size_t(q)] += weights[i] * float(src.tierBps[q]);
         }
-        w.addFrame(step, Metric::LinkBytesPerS, k * intervalNs, links);
+        w.addComposedFrame(step, Metric::LinkBytesPerS, k * intervalNs, weights);
         w.addFrame(step, Metric::TierBytesPerS, k * intervalNs, tiers);
         if (k == 0) w.addFrame(step, Metric::StorageBytesPerS, 0, dataLoading);
         if (progress && k % 64 == 0) progress(0.3 + 0.5 * double(k) / frames);

@@ -30,6 +30,9 @@ struct RunReader::Stream {
     // The frame decoded last: playback asks for the next one, a few changes away.
     int32_t cachedFrame = -1;
     std::vector<float> cached;
+    // Composed traffic (ComposedTraffic.h) instead of stored frames.
+    std::unique_ptr<ComposedTraffic> composed;
+    std::vector<std::vector<float>> weights; // per frame
 };
 
 // A piecewise-constant series on a pattern's time axis, with its overall range.
@@ -126,7 +129,9 @@ RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
         slot->pattern = pattern;
         slot->entities = entityCount(metricDef(m).entity, t_);
         int32_t key = -1;
-        for (const StoredFrameRef& f : store_.frameRefs(info_.run, slot->metric, pattern)) {
+        const std::vector<StoredFrameRef> refs = store_.frameRefs(info_.run, slot->metric, pattern);
+        if (refs.empty()) loadComposed(*slot);
+        for (const StoredFrameRef& f : refs) {
             if (f.frame != int32_t(slot->offsetNs.size()))
                 throw InputException(
                     {store_.path(), 0, 0, {}, "damaged: frames are not contiguous"});
@@ -141,8 +146,48 @@ RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
     return slot.get();
 }
 
+void RunReader::loadComposed(Stream& s) {
+    std::vector<RunStore::ComposedFrame> frames =
+        store_.composedFrames(info_.run, s.metric, s.pattern);
+    if (frames.empty()) return;
+    auto traffic = std::make_unique<ComposedTraffic>();
+    store_.readComposedSources(
+        info_.run, s.metric, s.pattern, [&](int32_t source, bool, const void* data, size_t bytes) {
+            const auto* p = static_cast<const unsigned char*>(data);
+            if (source < 0) {
+                traffic->noData.resize(bytes / 4);
+                std::memcpy(traffic->noData.data(), p, traffic->noData.size() * 4);
+                return;
+            }
+            if (source != int32_t(traffic->sources.size()))
+                throw InputException(
+                    {store_.path(), 0, 0, {}, "damaged: traffic sources are not contiguous"});
+            TrafficSource src;
+            src.rates.resize(bytes / 8);
+            std::memcpy(src.rates.data(), p, src.rates.size() * 8);
+            traffic->sources.push_back(std::move(src));
+        });
+    for (RunStore::ComposedFrame& f : frames) {
+        if (f.weights.size() != traffic->sources.size())
+            throw InputException({store_.path(),
+                                  0,
+                                  0,
+                                  {},
+                                  "damaged: a composed frame's weights do not match its sources"});
+        s.offsetNs.push_back(f.offsetNs);
+        s.keyOf.push_back(int32_t(s.weights.size()));
+        s.weights.push_back(std::move(f.weights));
+    }
+    s.composed = std::move(traffic);
+}
+
 const std::vector<float>& RunReader::decoded(Metric m, Stream& s, int32_t frame) {
     if (s.cachedFrame == frame) return s.cached;
+    if (s.composed) {
+        composeLinkFrame(t_, *s.composed, s.weights[size_t(frame)], s.cached);
+        s.cachedFrame = frame;
+        return s.cached;
+    }
     const int32_t key = s.keyOf[size_t(frame)];
     const bool onward = s.cachedFrame >= key && s.cachedFrame < frame;
     const int32_t from = onward ? s.cachedFrame + 1 : key;
@@ -277,6 +322,22 @@ Series RunReader::history(Metric m, int32_t entity, int64_t fromNs, int64_t toNs
         ChangeList& c = lists[p];
         Stream* s = stream(m, p);
         if (s->offsetNs.empty()) return c;
+        if (s->composed) { // the link's value in each frame, from its share of every source
+            const auto rates = ratesOfLink(*s->composed, uint32_t(entity));
+            const bool noData = std::binary_search(s->composed->noData.begin(),
+                                                   s->composed->noData.end(), uint32_t(entity));
+            for (size_t f = 0; f < s->weights.size(); ++f) {
+                const float v = composedLinkValue(t_, *s->composed, rates, s->weights[f], noData,
+                                                  uint32_t(entity));
+                if (!c.value.empty() &&
+                    (v == c.value.back() || (std::isnan(v) && std::isnan(c.value.back()))))
+                    continue;
+                c.atNs.push_back(s->offsetNs[f]);
+                c.value.push_back(v);
+            }
+            c.finish();
+            return c;
+        }
         const auto lastChunk = int32_t((s->offsetNs.size() - 1) / kHistoryChunkFrames);
         store_.readHistory(info_.run, s->metric, p, entity, 0, lastChunk,
                            [&](int32_t, bool, const void* data, size_t bytes) {

@@ -4,6 +4,7 @@
 // entity's history over a range at a point budget, per-frame statistics over a range, events,
 // the entities failed at a time, the summary. Not thread-safe: one thread owns a reader (the
 // app's reader thread, a command, a test), and its results are plain structs that travel.
+#include "ComposedTraffic.h"
 #include "MetricCatalogue.h"
 #include "RunStore.h"
 
@@ -86,6 +87,7 @@ private:
     struct Stream;
     struct ChangeList;
     Stream* stream(Metric m, int32_t pattern);
+    void loadComposed(Stream& s);
     const std::vector<float>& decoded(Metric m, Stream& s, int32_t frame);
     template <class ListFn>
     Series bucketed(const ListFn& listOf, int64_t fromNs, int64_t toNs, int maxPoints);

@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS frame_stats(run INTEGER NOT NULL, metric INTEGER NOT 
 CREATE TABLE IF NOT EXISTS history(run INTEGER NOT NULL, metric INTEGER NOT NULL,
   pattern INTEGER NOT NULL, entity INTEGER NOT NULL, chunk INTEGER NOT NULL, vals BLOB NOT NULL,
   PRIMARY KEY(run, metric, pattern, entity, chunk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS composed_sources(run INTEGER NOT NULL, metric INTEGER NOT NULL,
+  pattern INTEGER NOT NULL, source INTEGER NOT NULL, vals BLOB NOT NULL,
+  PRIMARY KEY(run, metric, pattern, source)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS composed_frames(run INTEGER NOT NULL, metric INTEGER NOT NULL,
+  pattern INTEGER NOT NULL, frame INTEGER NOT NULL, offset_ns INTEGER NOT NULL,
+  weights BLOB NOT NULL, PRIMARY KEY(run, metric, pattern, frame)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS scalars(run INTEGER NOT NULL, metric INTEGER NOT NULL,
   ts_ns INTEGER NOT NULL, value REAL NOT NULL, PRIMARY KEY(run, metric, ts_ns)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events(run INTEGER NOT NULL, ts_ns INTEGER NOT NULL,
@@ -306,6 +312,65 @@ void RunStore::addHistory(int64_t run, int64_t metric, int32_t pattern, int32_t 
     sqlite3_bind_int(s, 5, chunk);
     sqlite3_bind_blob64(s, 6, bytes ? data : "", bytes, SQLITE_STATIC);
     step(s, "cannot write history");
+}
+
+void RunStore::addComposedSource(int64_t run, int64_t metric, int32_t pattern, int32_t source,
+                                 const void* data, size_t bytes) {
+    sqlite3_stmt* s = cached("INSERT INTO composed_sources VALUES(?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, source);
+    sqlite3_bind_blob64(s, 5, bytes ? data : "", bytes, SQLITE_STATIC);
+    step(s, "cannot add a traffic source");
+}
+
+void RunStore::addComposedFrame(int64_t run, int64_t metric, int32_t pattern, int32_t frame,
+                                int64_t offsetNs, const void* weights, size_t bytes) {
+    sqlite3_stmt* s = cached("INSERT INTO composed_frames VALUES(?,?,?,?,?,?)");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    sqlite3_bind_int(s, 4, frame);
+    sqlite3_bind_int64(s, 5, offsetNs);
+    sqlite3_bind_blob64(s, 6, bytes ? weights : "", bytes, SQLITE_STATIC);
+    step(s, "cannot add a composed frame");
+}
+
+void RunStore::readComposedSources(int64_t run, int64_t metric, int32_t pattern,
+                                   const BlobFn& fn) const {
+    sqlite3_stmt* s = cached("SELECT source, vals FROM composed_sources WHERE run=? AND metric=? "
+                             "AND pattern=? ORDER BY source");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    while (sqlite3_step(s) == SQLITE_ROW)
+        fn(sqlite3_column_int(s, 0), false, sqlite3_column_blob(s, 1),
+           size_t(sqlite3_column_bytes(s, 1)));
+    sqlite3_reset(s);
+}
+
+std::vector<RunStore::ComposedFrame> RunStore::composedFrames(int64_t run, int64_t metric,
+                                                              int32_t pattern) const {
+    std::vector<ComposedFrame> out;
+    sqlite3_stmt* s = cached("SELECT frame, offset_ns, weights FROM composed_frames WHERE run=? "
+                             "AND metric=? AND pattern=? ORDER BY frame");
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, metric);
+    sqlite3_bind_int(s, 3, pattern);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        if (sqlite3_column_int(s, 0) != int(out.size()))
+            fail("damaged: composed frames are not contiguous");
+        ComposedFrame f;
+        f.offsetNs = sqlite3_column_int64(s, 1);
+        const size_t bytes = size_t(sqlite3_column_bytes(s, 2));
+        f.weights.resize(bytes / sizeof(float));
+        if (!f.weights.empty())
+            std::memcpy(f.weights.data(), sqlite3_column_blob(s, 2), f.weights.size() * 4);
+        out.push_back(std::move(f));
+    }
+    sqlite3_reset(s);
+    return out;
 }
 
 void RunStore::addScalar(int64_t run, int64_t metric, int64_t tsNs, double value) {

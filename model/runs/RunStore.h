@@ -13,6 +13,13 @@
 //   frames(run, metric, pattern, frame, offset_ns, is_key, vals)   is_key: float32 per entity;
 //                                                else (uint32 entity, float32 value) changes
 //   frame_stats(run, metric, pattern, frame, count, mean, min, max, sum, p5, p95)
+//   composed_sources(run, metric, pattern, source, vals)   a traffic source's load per link
+//                                                direction: (uint32 slot, float32 B/s) pairs
+//   composed_frames(run, metric, pattern, frame, offset_ns, weights)   float32 per source: how
+//                                                much of each source is on in that frame. A
+//                                                composed metric's frame is the weighted sum,
+//                                                each direction at most its capacity, the
+//                                                busier direction per link
 //   history(run, metric, pattern, entity, chunk, vals)   one entity's (int32 frame, float32)
 //                                                changes in a chunk of frames, starting with
 //                                                its value at the chunk's first frame
@@ -108,6 +115,10 @@ public:
                        const FrameStats& s);
     void addHistory(int64_t run, int64_t metric, int32_t pattern, int32_t entity, int32_t chunk,
                     const void* data, size_t bytes);
+    void addComposedSource(int64_t run, int64_t metric, int32_t pattern, int32_t source,
+                           const void* data, size_t bytes);
+    void addComposedFrame(int64_t run, int64_t metric, int32_t pattern, int32_t frame,
+                          int64_t offsetNs, const void* weights, size_t bytes);
     void addScalar(int64_t run, int64_t metric, int64_t tsNs, double value);
     void addEvent(int64_t run, const StoredEvent& e);
 
@@ -125,6 +136,13 @@ public:
     // History chunks fromChunk..toChunk of one entity: fn(chunk, false, data, bytes).
     void readHistory(int64_t run, int64_t metric, int32_t pattern, int32_t entity,
                      int32_t fromChunk, int32_t toChunk, const BlobFn& fn) const;
+    // Composed frames of a pattern: sources (fn(source, false, data, bytes)) and frames.
+    void readComposedSources(int64_t run, int64_t metric, int32_t pattern, const BlobFn& fn) const;
+    struct ComposedFrame {
+        int64_t offsetNs = 0;
+        std::vector<float> weights;
+    };
+    std::vector<ComposedFrame> composedFrames(int64_t run, int64_t metric, int32_t pattern) const;
     std::vector<std::pair<int64_t, double>> scalars(int64_t run, int64_t metric) const;
     // Events in time order, at most `limit`; steps are numerous: skipped unless asked.
     std::vector<StoredEvent> events(int64_t run, bool withSteps, size_t limit) const;

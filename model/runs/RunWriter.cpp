@@ -194,6 +194,41 @@ void RunWriter::flushHistory(Stream& s) {
     s.chunk.clear();
 }
 
+void RunWriter::setComposedTraffic(int32_t pattern, Metric m, const ComposedTraffic& traffic) {
+    if (m != Metric::LinkBytesPerS) throw std::invalid_argument("composed traffic is per link");
+    if (pattern < 0 || pattern >= patterns_) throw std::invalid_argument("unknown pattern");
+    if (streams_.count({pattern, m}) || composed_.count({pattern, m}))
+        throw std::invalid_argument("the pattern already has frames of this metric");
+    const int64_t id = metricId(m);
+    for (size_t k = 0; k < traffic.sources.size(); ++k) {
+        const auto& rates = traffic.sources[k].rates;
+        static_assert(sizeof(rates[0]) == 8);
+        store_.addComposedSource(run_, id, pattern, int32_t(k), rates.data(), rates.size() * 8);
+    }
+    store_.addComposedSource(run_, id, pattern, -1, traffic.noData.data(),
+                             traffic.noData.size() * sizeof(uint32_t));
+    composed_[{pattern, m}].traffic = traffic;
+}
+
+void RunWriter::addComposedFrame(int32_t pattern, Metric m, int64_t offsetNs,
+                                 const std::vector<float>& weights) {
+    auto it = composed_.find({pattern, m});
+    if (it == composed_.end()) throw std::invalid_argument("no composed traffic for the pattern");
+    Composed& c = it->second;
+    if (weights.size() != c.traffic.sources.size())
+        throw std::invalid_argument("one weight per traffic source");
+    if (offsetNs <= c.lastOffsetNs) throw std::invalid_argument("frame offsets must increase");
+    const int64_t id = metricId(m);
+    store_.addComposedFrame(run_, id, pattern, c.frame, offsetNs, weights.data(),
+                            weights.size() * sizeof(float));
+    std::vector<float> values;
+    composeLinkFrame(t_, c.traffic, weights, values);
+    store_.addFrameStats(run_, id, pattern, c.frame, statsOf(values, false));
+    c.lastOffsetNs = offsetNs;
+    ++c.frame;
+    ++counts_.frames;
+}
+
 void RunWriter::addSegment(int64_t startNs, int64_t endNs, int32_t pattern, int64_t periodNs) {
     if (pattern < 0 || pattern >= patterns_) throw std::invalid_argument("unknown pattern");
     if (endNs <= startNs || periodNs < 0) throw std::invalid_argument("empty segment");

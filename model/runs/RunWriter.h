@@ -5,6 +5,7 @@
 // changes since the previous frame (an event-driven run changes few values per 10 ms), with
 // per-frame statistics and per-entity history chunks for the charts. One transaction:
 // nothing is visible until finish(); a writer destroyed before it leaves the file as it was.
+#include "ComposedTraffic.h"
 #include "MetricCatalogue.h"
 #include "RunStore.h"
 
@@ -35,6 +36,11 @@ public:
     // (NaN = no data); offsets increase per pattern and metric. A value holds until the next
     // frame. Throws std::invalid_argument on a wrong size or order (a programming error).
     void addFrame(int32_t pattern, Metric m, int64_t offsetNs, const std::vector<float>& values);
+    // Link traffic of a pattern as sources and per-frame weights (ComposedTraffic.h), for
+    // Metric::LinkBytesPerS: the sources once, then a frame of weights at each offset.
+    void setComposedTraffic(int32_t pattern, Metric m, const ComposedTraffic& traffic);
+    void addComposedFrame(int32_t pattern, Metric m, int64_t offsetNs,
+                          const std::vector<float>& weights);
     // From startNs to endNs the pattern plays, restarting every periodNs (0: once).
     void addSegment(int64_t startNs, int64_t endNs, int32_t pattern, int64_t periodNs = 0);
     void addScalar(Metric m, int64_t tsNs, double value);
@@ -60,6 +66,12 @@ private:
     int32_t patterns_ = 0;
     std::map<Metric, int64_t> metricIds_;
     std::map<std::pair<int32_t, Metric>, std::unique_ptr<Stream>> streams_;
+    struct Composed {
+        ComposedTraffic traffic;
+        int32_t frame = 0;
+        int64_t lastOffsetNs = -1;
+    };
+    std::map<std::pair<int32_t, Metric>, Composed> composed_;
     Counts counts_;
 };
 

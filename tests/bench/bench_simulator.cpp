@@ -8,9 +8,9 @@
 #include "SimulationRun.h"
 #include "StepSchedule.h"
 
+#include "TrainingEfficiency.h"
 #include <QFileInfo>
 #include <QTemporaryDir>
-#include "TrainingEfficiency.h"
 
 #include <cstdio>
 
@@ -46,8 +46,9 @@ int main() {
         bench::resetPeak();
         s = bench::timeSeconds([&] { r = simulateRun(*doc, spec, &store); });
         row("405B step written at 10 ms (store)", s, bench::peakMiB() - base,
-            std::to_string(QFileInfo(path).size() >> 20) + " MiB file, " +
-                std::to_string(int(std::llround(r.step.stepS / 0.01))) + " frames of 24,576 GPUs + 120,624 links");
+            std::to_string((QFileInfo(path).size() + QFileInfo(path + "-wal").size()) >> 20) +
+                " MiB file, " + std::to_string(int(std::llround(r.step.stepS / 0.01))) +
+                " frames of 24,576 GPUs + 120,624 links");
     }
 
     spec.steps = 0;

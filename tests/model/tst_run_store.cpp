@@ -35,6 +35,7 @@ private slots:
     void framesReadBackInAnyOrder();
     void historyIsTheMinAndMaxOfEachBucket();
     void statisticsFollowTheFrames();
+    void composedTrafficReadsBack();
     void failedUntilTheRestart();
     void abandonedWriterLeavesTheFileAsItWas();
     void refusesOtherTopologies();
@@ -182,6 +183,50 @@ void TestRunStore::statisticsFollowTheFrames() {
             sum += v;
         QCOMPARE(float(mean.value[i]), float(sum / double(f.size())));
     }
+}
+
+void TestRunStore::composedTrafficReadsBack() {
+    const Topology& t = doc_->topology();
+    const QString path = dir_.filePath("composed.sqlite");
+    // Two sources over a few links; frames turn them on and off; link 3's second direction
+    // is loaded past its capacity when both are on.
+    const auto cap3 = float(capacityOf(Metric::LinkBytesPerS, t, 3));
+    ComposedTraffic traffic;
+    traffic.sources = {TrafficSource{{{6, 1e9f}, {7, 0.7f * cap3}, {20, 5e8f}}},
+                       TrafficSource{{{7, 0.6f * cap3}, {40, 2e9f}}}};
+    traffic.noData = {0, 1};
+    const std::vector<std::vector<float>> weights{{0, 0}, {1, 0}, {1, 1}, {0, 0.5f}};
+    {
+        RunStore store = RunStore::openForWriting(path);
+        RunWriter w(store, t, {"simulated", "composed", "{}", 0});
+        const int32_t p = w.addPattern("step", 40 * kMs);
+        w.setComposedTraffic(p, Metric::LinkBytesPerS, traffic);
+        for (size_t k = 0; k < weights.size(); ++k)
+            w.addComposedFrame(p, Metric::LinkBytesPerS, int64_t(k) * 10 * kMs, weights[k]);
+        w.addSegment(0, 200 * kMs, p, 40 * kMs);
+        w.finish(200 * kMs, "{}");
+    }
+    RunReader r(path, t);
+    for (int64_t ms : {0, 15, 25, 35, 55, 199}) {
+        const std::vector<float> f = r.frame(Metric::LinkBytesPerS, ms * kMs);
+        const std::vector<float>& w = weights[size_t((ms % 40) / 10)];
+        QVERIFY(std::isnan(f[0]) && std::isnan(f[1]));
+        QCOMPARE(f[3], std::min(cap3, w[0] * 0.7f * cap3 + w[1] * 0.6f * cap3)); // at most full
+        QCOMPARE(f[10], w[0] * 5e8f);
+        QCOMPARE(f[20], w[1] * 2e9f);
+        QCOMPARE(f[5], 0.f);
+    }
+    // A link's history is its frames.
+    const Series h = r.history(Metric::LinkBytesPerS, 3, 0, 200 * kMs - 1, 400);
+    QVERIFY(!h.tsNs.empty());
+    for (size_t i = 0; i < h.tsNs.size(); ++i)
+        if (i + 1 == h.tsNs.size() || h.tsNs[i + 1] != h.tsNs[i])
+            QVERIFY(h.value[i] == r.frame(Metric::LinkBytesPerS, h.tsNs[i])[3] ||
+                    (i > 0 && h.tsNs[i - 1] == h.tsNs[i]));
+    // Statistics per frame, as for stored frames.
+    const Series most = r.statHistory(Metric::LinkBytesPerS, FrameStat::Max, 0, 40 * kMs - 1, 8);
+    QCOMPARE(most.value.size(), size_t(4));
+    QCOMPARE(most.value[2], double(cap3));
 }
 
 void TestRunStore::failedUntilTheRestart() {
