@@ -15,7 +15,8 @@ void printUsage(FILE* out) {
     std::fprintf(
         out,
         "Usage:\n"
-        "  clusterscope [--preset NAME | FILE]        open the GUI (default preset: %s)\n"
+        "  clusterscope [--preset NAME | FILE] [--run RUN.sqlite [--at T] | --no-run]\n"
+        "        open the GUI (default preset: %s, playing a simulated Llama 3 405B run)\n"
         "  clusterscope stats (--preset NAME | FILE) [--json]\n"
         "  clusterscope export (--preset NAME | FILE) -o OUT [--params]\n"
         "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"

@@ -14,7 +14,8 @@
 namespace cs::app {
 
 GuiOptions parseGuiOptions(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "--select", "--screenshot", "--run", "--at"}, {}, 1);
+    const CommandArgs a(args, {"--preset", "--select", "--screenshot", "--run", "--at"},
+                        {"--no-run"}, 1);
     GuiOptions o;
     if (a.has("--preset") && !a.positionals().isEmpty())
         throw UsageError("expected either --preset NAME or a topology FILE, not both");
@@ -25,6 +26,8 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.screenshot = a.value("--screenshot");
     o.run = a.value("--run");
     o.at = a.value("--at");
+    o.noRun = a.flag("--no-run");
+    if (o.noRun && !o.run.isEmpty()) throw UsageError("--no-run and --run exclude each other");
     return o;
 }
 
@@ -53,6 +56,8 @@ int runGui(const GuiOptions& o) {
         }
     }
     w.show();
+    // A new user sees the main job at once: the default run plays on the default preset.
+    if (o.run.isEmpty() && !o.noRun && o.screenshot.isEmpty()) w.startDefaultRun();
     if (!o.screenshot.isEmpty()) {
         QTimer::singleShot(700, &w, [&w, o] {
             const bool ok = w.grab().save(o.screenshot);

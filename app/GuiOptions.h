@@ -1,7 +1,7 @@
 #pragma once
 // Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--select ID]
-// [--screenshot OUT.png] [--run RUN.sqlite [--at T]]`. --screenshot saves the window once shown,
-// then quits.
+// [--screenshot OUT.png] [--run RUN.sqlite [--at T]] [--no-run]`. --screenshot saves the window
+// once shown, then quits.
 #include <QStringList>
 
 namespace cs::app {
@@ -12,6 +12,7 @@ struct GuiOptions {
     QString screenshot; // where to save a picture of the window, then exit
     QString run;        // a run store to replay
     QString at;         // replay position, a duration from the start (90s, 2h)
+    bool noRun = false; // without a run: no default run on the default preset
 };
 
 // Throws UsageError on unknown options.

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutDialog.h"
+#include "DefaultRun.h"
 #include "EntitySearch.h"
 #include "InputError.h"
 #include "InspectorWidget.h"
@@ -18,6 +19,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -26,6 +28,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTreeView>
@@ -97,6 +100,7 @@ MainWindow::MainWindow()
 }
 
 MainWindow::~MainWindow() {
+    delete background_; // simulating on the document: cancel and wait before it goes
     // Views hold raw pointers into the document: detach them before it goes.
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
@@ -165,6 +169,7 @@ bool MainWindow::openSource(const QString& source, bool showErrors) {
             qWarning("%s", e.what());
         return false;
     }
+    delete background_; // it simulates on the document about to go: cancel and wait
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
     replay_->close();
@@ -179,6 +184,43 @@ bool MainWindow::openSource(const QString& source, bool showErrors) {
     showSummary();
     tree_->expandToDepth(0);
     return true;
+}
+
+void MainWindow::startDefaultRun() {
+    if (!doc_ || doc_->topology().name != kDefaultPreset || background_) return;
+    const RunSpec spec = defaultRunSpec405b();
+    const QString path = defaultRunCachePath(spec, *doc_);
+    auto play = [this, path] {
+        if (!openRun(path, false)) return false;
+        replay_->clock()->setLoop(true);
+        replay_->clock()->play();
+        statusBar()->showMessage(tr("Playing Llama 3 405B on 16,384 GPUs (simulated, 3 steps): "
+                                    "Space pauses, Run -> Simulate Training for your own"),
+                                 10000);
+        return true;
+    };
+    if (QFileInfo::exists(path) && play()) return;
+    auto* bar = new QProgressBar;
+    bar->setRange(0, 100);
+    bar->setMaximumWidth(220);
+    bar->setFormat(tr("Simulating 405B %p%"));
+    statusBar()->addPermanentWidget(bar);
+    background_ = new BackgroundSimulation(*doc_, spec, path, this);
+    connect(background_, &BackgroundSimulation::progress, bar,
+            [bar](double f) { bar->setValue(int(f * 100)); });
+    connect(background_, &BackgroundSimulation::destroyed, bar, &QObject::deleteLater);
+    connect(background_, &BackgroundSimulation::finished, this, [this, play] {
+        background_->deleteLater();
+        background_ = nullptr;
+        play();
+    });
+    connect(background_, &BackgroundSimulation::failed, this, [this](const QString& message) {
+        background_->deleteLater();
+        background_ = nullptr;
+        statusBar()->showMessage(tr("The default run could not be simulated: %1").arg(message));
+    });
+    statusBar()->showMessage(tr("Simulating Llama 3 405B on 16,384 GPUs for the replay..."));
+    background_->start();
 }
 
 void MainWindow::showSummary() {

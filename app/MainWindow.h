@@ -1,10 +1,12 @@
 #pragma once
 // The main window: topology tree and inspector docks around the central view, File menu
 // with Open / Open Preset / Recent, Help -> About.
+#include "DefaultRun.h"
 #include "RecentFiles.h"
 #include "TopologyDocument.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -45,6 +47,10 @@ public:
     ReplayController* replay() const { return replay_; }
     // Opens a run store for replay on the current topology; shows errors unless told not to.
     bool openRun(const QString& path, bool showErrors = true);
+    // On the default preset: plays the default run (Llama 3 405B, DefaultRun.h), from the
+    // cache or simulated in the background first, with progress in the status bar.
+    void startDefaultRun();
+    bool defaultRunPending() const { return background_ != nullptr; }
 
 private:
     void buildMenus();
@@ -77,6 +83,7 @@ private:
     ReplayController* replay_;
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
+    QPointer<BackgroundSimulation> background_;
 };
 
 } // namespace cs::app

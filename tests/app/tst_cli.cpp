@@ -113,6 +113,9 @@ void TestCli::badInputExitsTwo_data() {
                                 << "FILE:3:";
     QTest::newRow("export without -o")
         << QStringList{"export", "--preset", "small-256"} << QByteArray() << "-o OUT";
+    QTest::newRow("GUI: --no-run with --run")
+        << QStringList{"--preset", "small-256", "--no-run", "--run", "x.sqlite"} << QByteArray()
+        << "--no-run and --run exclude each other";
 }
 
 void TestCli::badInputExitsTwo() {

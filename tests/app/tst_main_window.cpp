@@ -2,6 +2,7 @@
 // file that leaves the open topology untouched.
 #include "AboutDialog.h"
 #include "CameraBookmarks.h"
+#include "DefaultRun.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
 #include "RunReader.h"
@@ -14,6 +15,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -57,6 +59,7 @@ private slots:
     void replayFollowsTheClockAndKeys();
     void replayOutlinesFailuresAndShowsLiveValues();
     void runDescriptionFillsTheSimulateDialog();
+    void defaultRunPlaysAndIsCached();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -323,6 +326,36 @@ void TestMainWindow::runDescriptionFillsTheSimulateDialog() {
         for (QAction* a : m->actions())
             listed |= a->text().contains("Run description: " + good);
     QVERIFY(listed);
+}
+
+void TestMainWindow::defaultRunPlaysAndIsCached() {
+    const QString path = [] {
+        const auto doc = cs::openTopology("meta-roce-24k", {});
+        return cs::app::defaultRunCachePath(cs::app::defaultRunSpec405b(), *doc);
+    }();
+    QFile::remove(path);
+    {
+        MainWindow w;
+        QVERIFY(w.openSource("preset:meta-roce-24k", false));
+        w.startDefaultRun();
+        QVERIFY(w.defaultRunPending()); // simulating in the background, the window responsive
+        QTRY_VERIFY_WITH_TIMEOUT(w.replay()->isOpen(), 120000);
+        QVERIFY(w.replay()->clock()->playing());
+        QVERIFY(w.replay()->overview()->info.name.find("llama3-405b") != std::string::npos);
+        QVERIFY(QFileInfo::exists(path));
+        QVERIFY(!QFileInfo::exists(path + ".part"));
+    }
+    // The next start opens the cached run at once.
+    MainWindow w;
+    QVERIFY(w.openSource("preset:meta-roce-24k", false));
+    w.startDefaultRun();
+    QVERIFY(!w.defaultRunPending());
+    QVERIFY(w.replay()->isOpen());
+    // Another preset has no default run.
+    MainWindow other;
+    QVERIFY(other.openSource("preset:small-256", false));
+    other.startDefaultRun();
+    QVERIFY(!other.defaultRunPending() && !other.replay()->isOpen());
 }
 
 int main(int argc, char** argv) {
