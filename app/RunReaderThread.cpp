@@ -51,7 +51,9 @@ void RunReaderThread::open(const QString& path, const Topology& t) {
 
 void RunReaderThread::close() {
     ++generation_;
-    post([this](int) { reader_.reset(); });
+    // Waits: the reader refers to the topology, which the caller may be about to replace.
+    QMetaObject::invokeMethod(
+        context_, [this] { reader_.reset(); }, Qt::BlockingQueuedConnection);
 }
 
 void RunReaderThread::requestFrame(int64_t tsNs) {

@@ -25,8 +25,9 @@ public:
     explicit RunReaderThread(QObject* parent = nullptr);
     ~RunReaderThread() override;
 
-    // Opens a store for a topology (which must outlive the reader); answers with opened() or
-    // failed(). A new open or close() drops what was open and any answer still on its way.
+    // Opens a store for a topology (which must outlive the reader, until close()); answers
+    // with opened() or failed(). A new open or close() drops what was open and any answer
+    // still on its way; close() returns once the reader is gone.
     void open(const QString& path, const Topology& t);
     void close();
     void requestFrame(int64_t tsNs);

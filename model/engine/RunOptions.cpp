@@ -100,6 +100,10 @@ struct CheckpointInterval {
         s.checkpointIntervalS = std::get<double>(v);
     }
 };
+struct Resolution {
+    static RunOptionValue get(const RunSpec& s) { return s.resolutionS; }
+    static void set(RunSpec& s, const RunOptionValue& v) { s.resolutionS = std::get<double>(v); }
+};
 struct Failures {
     static RunOptionValue get(const RunSpec& s) { return s.failures; }
     static void set(RunSpec& s, const RunOptionValue& v) { s.failures = std::get<bool>(v); }
@@ -337,6 +341,14 @@ std::vector<RunOption> buildTable() {
              .max = kYear,
              .help = "time between checkpoints; 0s for none",
              .source = "[assumption] not published; keeps 54 days at 16K GPUs over 90% effective"}),
+        bind<Resolution>({.key = "resolution",
+                          .flag = "--resolution",
+                          .label = "Frame interval",
+                          .type = T::Duration,
+                          .min = 0.001,
+                          .max = 10,
+                          .help = "time between the replay's frames inside a step",
+                          .source = "[assumption] 10 ms: a few hundred frames per 405B step"}),
         bind<Failures>({.key = "failures",
                         .flag = "--failures",
                         .label = "Failures from Llama 3 Table 5",

@@ -28,6 +28,7 @@ struct RunSpec {
     // [assumption] Meta did not publish their interval; 15 minutes with the detection and
     // restart times of FailureParams keeps 54 days at 16K GPUs above the paper's 90%.
     double checkpointIntervalS = 15 * 60;
+    double resolutionS = 0.010; // frame interval inside a step, for the replay
     bool failures = false;
     uint64_t seed = 1;
     StorageFabric storage;

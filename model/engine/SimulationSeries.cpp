@@ -156,7 +156,7 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     // loaded while the collectives and sends that cross them run.
     const int64_t stepNs = std::max<int64_t>(1, toNs(e.stepS));
     const int64_t intervalNs =
-        std::max(kStepFrameIntervalNs, (stepNs + kMaxFramesPerStep - 1) / kMaxFramesPerStep);
+        std::max(toNs(spec.resolutionS), (stepNs + kMaxFramesPerStep - 1) / kMaxFramesPerStep);
     const int32_t step = w.addPattern("step", stepNs);
     const int frames = int((stepNs + intervalNs - 1) / intervalNs);
     std::vector<size_t> computeCursor(sched.compute.size(), 0);

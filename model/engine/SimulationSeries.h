@@ -8,8 +8,7 @@
 
 namespace cs {
 
-constexpr int64_t kStepFrameIntervalNs = 10'000'000; // 10 ms inside a step
-constexpr int kMaxFramesPerStep = 4096;              // longer steps get a coarser interval
+constexpr int kMaxFramesPerStep = 4096; // longer steps get a coarser interval than asked
 
 void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunResult& r,
                     RunStore& store, const ProgressFn& progress);

@@ -76,6 +76,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "steps",
                            "span",
                            "checkpointInterval",
+                           "resolution",
                            "failures",
                            "seed"};
     QCOMPARE(runOptions().size(), size_t(keys.size()));

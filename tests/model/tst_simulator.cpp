@@ -48,6 +48,9 @@ class TestSimulator : public QObject {
     Q_OBJECT
 private slots:
     void memoryFollowsTheSwitches();
+    void resolutionSetsTheFrameInterval();
+    void checkpointsLoadTheStorageServers();
+    void interleavingNeedsMicroBatchesInMultiplesOfPp();
     void zeroStagesMoveDifferentVolumes();
     void overlapHidesDataParallelTraffic();
     void fragmentedPlacementPaysAtOversubscription();
@@ -71,6 +74,83 @@ private slots:
     void traceIsPerfettoJson();
     void runDescriptionsNameTheirMistakes();
 };
+
+void TestSimulator::interleavingNeedsMicroBatchesInMultiplesOfPp() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.batchTokens = 6.0 * 8192 * 8; // 6 micro-batches per replica: not a multiple of PP = 4
+    try {
+        step(*doc, "llama3-8b", c);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.virtualStages"));
+    }
+    c.virtualStages = 1; // plain 1F1B takes any count from PP on
+    QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
+}
+
+void TestSimulator::resolutionSetsTheFrameInterval() {
+    const auto doc = openTopology("small-256", {});
+    QTemporaryDir dir;
+    auto changes = [&](double resolutionS) {
+        RunSpec s;
+        s.model = "llama3-8b";
+        s.parallel = config(8, 1, 4, 8, 8192);
+        s.parallel.virtualStages = 1;
+        s.steps = 1;
+        s.resolutionS = resolutionS;
+        const QString path = dir.filePath(QString("r%1.sqlite").arg(resolutionS));
+        RunResult r;
+        {
+            RunStore store = RunStore::openForWriting(path);
+            r = simulateRun(*doc, s, &store);
+        }
+        RunReader reader(path, doc->topology());
+        // Sampled every millisecond: a value holds for a frame, so it changes at most once a frame.
+        double changed = 0;
+        float last = reader.frame(Metric::GpuBusy, 0)[0];
+        for (int64_t at = 1'000'000; at < std::llround(r.step.stepS * 1e9); at += 1'000'000) {
+            const float v = reader.frame(Metric::GpuBusy, at)[0];
+            changed += v != last;
+            last = v;
+        }
+        return std::pair{changed, r.step.stepS / resolutionS + 1};
+    };
+    const auto [fine, fineBound] = changes(0.001);
+    const auto [coarse, coarseBound] = changes(0.1);
+    QVERIFY2(
+        fine <= fineBound && coarse <= coarseBound,
+        qPrintable(
+            QString("%1 of %2, %3 of %4").arg(fine).arg(fineBound).arg(coarse).arg(coarseBound)));
+    QVERIFY(fine > coarse * 5);
+}
+
+void TestSimulator::checkpointsLoadTheStorageServers() {
+    const auto doc = openTopology("small-256", {});
+    QTemporaryDir dir;
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 1, 4, 8, 8192);
+    s.spanS = 3600;
+    s.checkpointIntervalS = 600;
+    {
+        RunStore store = RunStore::openForWriting(dir.filePath("span.sqlite"));
+        simulateRun(*doc, s, &store);
+    }
+    RunReader reader(dir.filePath("span.sqlite"), doc->topology());
+    const int64_t during = 600'000'000'000 + 10'000'000, after = 700'000'000'000;
+    const std::vector<float> writing = reader.frame(Metric::StorageBytesPerS, during);
+    const std::vector<float> training = reader.frame(Metric::StorageBytesPerS, after);
+    double sumWriting = 0, sumTraining = 0;
+    for (size_t k = 0; k < writing.size(); ++k) {
+        sumWriting += writing[k];
+        sumTraining += training[k];
+    }
+    QVERIFY2(sumWriting > 100 * sumTraining,
+             qPrintable(QString("%1 vs %2").arg(sumWriting).arg(sumTraining)));
+    for (float v : reader.frame(Metric::GpuBusy, during)) // the job waits for its checkpoint
+        QVERIFY(std::isnan(v) || v == 0);
+}
 
 void TestSimulator::memoryFollowsTheSwitches() {
     const ModelSpec m = *findModel("llama3-70b");
