@@ -57,14 +57,22 @@ int runGui(const GuiOptions& o) {
     }
     w.show();
     // A new user sees the main job at once: the default run plays on the default preset.
-    if (o.run.isEmpty() && !o.noRun && o.screenshot.isEmpty()) w.startDefaultRun();
+    if (o.run.isEmpty() && !o.noRun) w.startDefaultRun();
     if (!o.screenshot.isEmpty()) {
-        QTimer::singleShot(700, &w, [&w, o] {
+        // Once the default run (if any) plays, a moment of it; otherwise once shown.
+        auto* poll = new QTimer(&w);
+        auto grab = [&w, o] {
             const bool ok = w.grab().save(o.screenshot);
             if (!ok)
                 std::fprintf(stderr, "clusterscope: cannot write %s\n", qPrintable(o.screenshot));
             QApplication::exit(ok ? kExitOk : kExitIoError);
+        };
+        QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, grab] {
+            if (w.defaultRunPending()) return;
+            poll->stop();
+            QTimer::singleShot(w.replay()->isOpen() ? 1500 : 0, &w, grab);
         });
+        QTimer::singleShot(700, &w, [poll] { poll->start(200); });
     }
     return QApplication::exec();
 }

@@ -210,9 +210,9 @@ void MainWindow::startDefaultRun() {
             [bar](double f) { bar->setValue(int(f * 100)); });
     connect(background_, &BackgroundSimulation::destroyed, bar, &QObject::deleteLater);
     connect(background_, &BackgroundSimulation::finished, this, [this, play] {
+        play(); // pending until the run is open and playing
         background_->deleteLater();
         background_ = nullptr;
-        play();
     });
     connect(background_, &BackgroundSimulation::failed, this, [this](const QString& message) {
         background_->deleteLater();

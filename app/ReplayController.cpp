@@ -101,7 +101,9 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     clock_->seek(0);
     timeline_->setEvents(overview_->events);
     charts_->setOverview(overview_);
-    timelineDock_->setWindowTitle(tr("Timeline: %1").arg(QFileInfo(path).fileName()));
+    timelineDock_->setWindowTitle(
+        tr("Timeline: %1 (%2)")
+            .arg(QString::fromStdString(overview_->info.name), QFileInfo(path).fileName()));
     timelineDock_->show();
     chartsDock_->show();
     controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)));
