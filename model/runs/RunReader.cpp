@@ -12,6 +12,16 @@ namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
+// A downsampled bucket: its minimum, and its maximum when that differs.
+void appendBucket(Series& out, int64_t tsNs, double lo, double hi) {
+    out.tsNs.push_back(tsNs);
+    out.value.push_back(lo);
+    if (hi != lo) {
+        out.tsNs.push_back(tsNs);
+        out.value.push_back(hi);
+    }
+}
+
 std::optional<EntityKind> parseEntityKind(const std::string& s) {
     for (int k = 0; k <= int(EntityKind::Link); ++k)
         if (s == toString(EntityKind(k))) return EntityKind(k);
@@ -304,13 +314,7 @@ Series RunReader::bucketed(const ListFn& listOf, int64_t fromNs, int64_t toNs, i
                 window(c, oa, ob, lo, hi);
             }
         }
-        if (std::isnan(lo)) continue;
-        out.tsNs.push_back(b0);
-        out.value.push_back(lo);
-        if (hi != lo) {
-            out.tsNs.push_back(b0);
-            out.value.push_back(hi);
-        }
+        if (!std::isnan(lo)) appendBucket(out, b0, lo, hi);
     }
     return out;
 }
@@ -408,12 +412,7 @@ Series RunReader::scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints)
             lo = std::min(lo, all[i].second);
             hi = std::max(hi, all[i].second);
         }
-        out.tsNs.push_back(at);
-        out.value.push_back(lo);
-        if (hi != lo) {
-            out.tsNs.push_back(at);
-            out.value.push_back(hi);
-        }
+        appendBucket(out, at, lo, hi);
     }
     return out;
 }
