@@ -4,6 +4,9 @@
 #include "RunOptions.h"
 #include "SimulationSeries.h"
 #include "StepSchedule.h"
+#include "TrainingEfficiency.h"
+
+#include <algorithm>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +36,18 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
     // Checkpoint: the sharded training state (bf16 weights, fp32 master, Adam m and v:
     // 16 bytes per parameter) to Tectonic, limited by the storage fabric.
     r.checkpointBytes = 16.0 * model->parameters();
-    r.checkpointS = r.checkpointBytes / spec.storage.sustainedBytesPerS;
+    // The writes go over the frontend fabric to the storage servers: at the sustained rate, or
+    // what the network gives, if that is less.
+    std::vector<int32_t> hosts;
+    for (int32_t gpu : e.gpuOfRank)
+        hosts.push_back(t.gpus[size_t(gpu)].host);
+    std::sort(hosts.begin(), hosts.end());
+    hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+    r.checkpointFlows =
+        checkpointFlows(doc, hosts, spec.storage.sustainedBytesPerS, efficiency::kFabricGoodput);
+    r.checkpointS =
+        r.checkpointBytes / (r.checkpointFlows.totalBps > 0 ? r.checkpointFlows.totalBps
+                                                            : spec.storage.sustainedBytesPerS);
 
     if (spec.steps > 0) {
         r.steps = spec.steps;

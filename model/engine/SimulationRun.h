@@ -3,6 +3,7 @@
 // the summary, the time series for the views (into a RunStore) and a Chrome trace of a step.
 #include "FailureModel.h"
 #include "RunStore.h"
+#include "StorageTraffic.h"
 #include "TopologyDocument.h"
 #include "TrainingStepModel.h"
 
@@ -42,7 +43,8 @@ struct RunResult {
     StepEstimate step;
     double checkpointS = 0;
     double checkpointBytes = 0;
-    double simulatedS = 0; // steps x step time, or the span
+    StorageFlows checkpointFlows; // the writes, routed from the job's hosts to Tectonic
+    double simulatedS = 0;        // steps x step time, or the span
     long long steps = 0;
     std::vector<Interruption> interruptions;
     double lostS = 0;

@@ -189,10 +189,15 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     const int64_t ckptNs = std::max<int64_t>(1, toNs(r.checkpointS));
     const int32_t checkpoint = w.addPattern("checkpoint", ckptNs);
     w.addFrame(checkpoint, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
-    w.addFrame(checkpoint, Metric::LinkBytesPerS, 0, idleLinks);
+    ComposedTraffic writes;
+    writes.sources = {r.checkpointFlows.links};
+    writes.noData = traffic.noData;
+    w.setComposedTraffic(checkpoint, Metric::LinkBytesPerS, writes);
+    w.addComposedFrame(checkpoint, Metric::LinkBytesPerS, 0, {1.f});
     w.addFrame(checkpoint, Metric::TierBytesPerS, 0, std::vector<float>(kTierCount, 0.f));
     w.addFrame(checkpoint, Metric::StorageBytesPerS, 0,
-               storageFrame(spec.storage.sustainedBytesPerS));
+               r.checkpointFlows.totalBps > 0 ? r.checkpointFlows.serverBps
+                                              : storageFrame(spec.storage.sustainedBytesPerS));
     // Down: from a failure to the restart, nothing runs.
     const int32_t down = w.addPattern("down", 1);
     w.addFrame(down, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));

@@ -1,0 +1,143 @@
+#include "StorageTraffic.h"
+
+#include "MaxMinFairShare.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+namespace cs {
+namespace {
+
+// Nodes of the frontend graph: NICs, switches and storage servers (not GPUs or hosts).
+struct Graph {
+    const Topology& t;
+    const TopologyIndex& ix;
+    size_t nics, switches;
+    int32_t id(Endpoint e) const {
+        switch (e.kind) {
+        case EntityKind::Nic:
+            return e.index;
+        case EntityKind::Switch:
+            return int32_t(nics) + e.index;
+        case EntityKind::Storage:
+            return int32_t(nics + switches) + e.index;
+        default:
+            return -1;
+        }
+    }
+    size_t size() const { return nics + switches + t.storage.size(); }
+    Endpoint endpoint(int32_t id) const {
+        if (size_t(id) < nics) return {EntityKind::Nic, id};
+        if (size_t(id) < nics + switches) return {EntityKind::Switch, int32_t(size_t(id) - nics)};
+        return {EntityKind::Storage, int32_t(size_t(id) - nics - switches)};
+    }
+    // Links that carry frontend traffic: cables, not NVLink or PCIe.
+    bool usable(int32_t l) const {
+        const LinkMedium m = t.links[size_t(l)].medium;
+        return m == LinkMedium::CopperDac || m == LinkMedium::Fibre;
+    }
+};
+
+// Hop counts to `target` over the frontend graph.
+std::vector<int32_t> distancesTo(const Graph& g, int32_t target) {
+    std::vector<int32_t> d(g.size(), -1);
+    std::deque<int32_t> queue{target};
+    d[size_t(target)] = 0;
+    while (!queue.empty()) {
+        const int32_t n = queue.front();
+        queue.pop_front();
+        for (int32_t l : g.ix.linksOf(g.endpoint(n))) {
+            if (!g.usable(l)) continue;
+            const Link& k = g.t.links[size_t(l)];
+            const int32_t other = g.id(k.a == g.endpoint(n) ? k.b : k.a);
+            if (other < 0 || d[size_t(other)] >= 0) continue;
+            d[size_t(other)] = d[size_t(n)] + 1;
+            queue.push_back(other);
+        }
+    }
+    return d;
+}
+
+} // namespace
+
+StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int32_t>& jobHosts,
+                             double sustainedBytesPerS, double goodputFraction) {
+    const Topology& t = doc.topology();
+    StorageFlows out;
+    out.serverBps.assign(t.storage.size(), 0.f);
+    std::vector<int32_t> servers;
+    for (size_t s = 0; s < t.storage.size(); ++s)
+        if (t.storage[s].kind == StorageKind::Tectonic) servers.push_back(int32_t(s));
+    if (servers.empty() || jobHosts.empty()) return out;
+    const Graph g{t, doc.index(), t.nics.size(), t.switches.size()};
+    // Distances to each storage ToR, computed when first used (its servers share them).
+    std::map<int32_t, std::vector<int32_t>> distances;
+    FlowPaths paths;
+    std::vector<int32_t> serverOfFlow, path;
+    // Each host stripes its shard over several servers, so that every server takes a part.
+    const size_t stripes =
+        std::clamp<size_t>((servers.size() + jobHosts.size() - 1) / jobHosts.size(), 1, 16);
+    for (size_t flow = 0; flow < jobHosts.size() * stripes; ++flow) {
+        const size_t i = flow / stripes;
+        const auto nic = doc.index().find(t.hosts[size_t(jobHosts[i])].name + ".fe0");
+        if (!nic) continue;
+        const int32_t server = servers[(flow * 2654435761u) % servers.size()];
+        int32_t access = -1; // the server's link to its ToR
+        for (int32_t l : doc.index().linksOf({EntityKind::Storage, server}))
+            if (g.usable(l)) access = l;
+        if (access < 0) continue;
+        const Link& a = t.links[size_t(access)];
+        const Endpoint tor = a.a.kind == EntityKind::Storage ? a.b : a.a;
+        auto& d = distances[g.id(tor)];
+        if (d.empty()) d = distancesTo(g, g.id(tor));
+        int32_t at = g.id(*nic);
+        if (d[size_t(at)] < 0) continue; // no frontend path
+        path.clear();
+        uint64_t hash = uint64_t(flow + 1) * 0x9E3779B97F4A7C15ULL;
+        while (d[size_t(at)] > 0) {
+            // ECMP: one of the links one hop closer, by the flow's hash.
+            std::vector<std::pair<int32_t, int32_t>> next; // link, node
+            const Endpoint here = g.endpoint(at);
+            for (int32_t l : g.ix.linksOf(here)) {
+                if (!g.usable(l)) continue;
+                const Link& k = t.links[size_t(l)];
+                const int32_t other = g.id(k.a == here ? k.b : k.a);
+                if (other >= 0 && d[size_t(other)] == d[size_t(at)] - 1)
+                    next.emplace_back(l, other);
+            }
+            if (next.empty()) break;
+            hash = hash * 6364136223846793005ULL + 1442695040888963407ULL;
+            const auto [l, other] = next[(hash >> 33) % next.size()];
+            path.push_back(2 * l + (t.links[size_t(l)].a == here ? 0 : 1)); // the direction taken
+            at = other;
+        }
+        if (d[size_t(at)] != 0) continue;
+        path.push_back(2 * access + (a.a == tor ? 0 : 1)); // ToR to server
+        paths.add(path);
+        serverOfFlow.push_back(server);
+    }
+    if (paths.flows() == 0) return out;
+    std::vector<double> capacity(2 * t.links.size());
+    for (size_t l = 0; l < t.links.size(); ++l)
+        capacity[2 * l] = capacity[2 * l + 1] = t.links[l].gbps * 1e9 / 8 * goodputFraction;
+    std::vector<double> rate = maxMinFairRates(capacity, paths);
+    double total = 0;
+    for (double r : rate)
+        total += r;
+    // The storage system writes at most its sustained rate.
+    const double scale = total > sustainedBytesPerS ? sustainedBytesPerS / total : 1.0;
+    std::vector<double> perDirection(2 * t.links.size(), 0.0);
+    for (size_t f = 0; f < rate.size(); ++f) {
+        rate[f] *= scale;
+        for (int32_t r : paths.of(f))
+            perDirection[size_t(r)] += rate[f];
+        out.serverBps[size_t(serverOfFlow[f])] += float(rate[f]);
+    }
+    for (size_t r = 0; r < perDirection.size(); ++r)
+        if (perDirection[r] > 0) out.links.rates.emplace_back(uint32_t(r), float(perDirection[r]));
+    out.totalBps = total * scale;
+    return out;
+}
+
+} // namespace cs
