@@ -127,6 +127,9 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     }
     for (size_t b = 0; b < e.ppLinkBytes.size() && b < sched.sends.size(); ++b)
         sources.push_back(sourceOf(t, e.ppLinkBytes[b], sched.sends[b]));
+    // CP collectives run inside each layer's passes: spread over the stage's compute.
+    for (size_t st = 0; st < e.cpLinkBytes.size() && st < sched.compute.size(); ++st)
+        sources.push_back(sourceOf(t, e.cpLinkBytes[st], sched.compute[st]));
     ComposedTraffic traffic;
     for (const Source& src : sources)
         traffic.sources.push_back(src.traffic);

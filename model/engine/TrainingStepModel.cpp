@@ -176,7 +176,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     };
     std::vector<std::vector<int32_t>> tpGroups, cpGroups, dpGroups;
     std::vector<Edge> ppEdges;
-    std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup;
+    std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup, stageOfCpGroup;
     for (int d = 0; d < c.dp; ++d)
         for (int p = 0; p < c.pp; ++p)
             for (int cc = 0; cc < c.cp; ++cc) {
@@ -197,6 +197,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                 for (int cc = 0; cc < c.cp; ++cc)
                     cg.push_back(gpu(tt, cc, p, d));
                 cpGroups.push_back(std::move(cg));
+                stageOfCpGroup.push_back(p);
             }
     for (int p = 0; p < c.pp; ++p)
         for (int tt = 0; tt < c.tp; ++tt) {
@@ -234,7 +235,12 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     e.tpPerMicroS = busiestLayers * (tpForwardS + tpBackwardS);
     // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
     const double cpShard = tokensPerMicro * 2 * (m.kvDim() / c.tp) * 2;
-    const double cpStepS = c.cp > 1 ? timer.ring(cpGroups, cpShard, bytes, 2 * layerMicros) : 0;
+    if (c.cp > 1) e.cpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
+    const double cpStepS = c.cp > 1 ? timer
+                                          .rings(cpGroups, {cpShard * 2 * layerMicros}, bytes,
+                                                 &stageOfCpGroup, &e.cpLinkBytes)
+                                          .front()
+                                    : 0;
     e.cpPerMicroS = cpStepS / M;
     // PP: activations forward and gradients backward at each of the V stage boundaries.
     const double ppBytes = tokensPerMicro * m.modelDim * 2 / c.tp;

@@ -36,7 +36,8 @@ struct StepEstimate {
     // and the bytes each link direction carries for one stage's DP collectives and for one
     // boundary's sends over the step: the replay's time-resolved traffic.
     std::shared_ptr<const ScheduleResult> schedule;
-    std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes;
+    // CP traffic per stage runs inside its passes (K and V around the CP ring, per layer).
+    std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes, cpLinkBytes;
 };
 
 // Rejects what cannot run (TP x CP x PP x DP vs GPUs, divisibility, memory) with the option

@@ -48,6 +48,7 @@ class TestSimulator : public QObject {
     Q_OBJECT
 private slots:
     void memoryFollowsTheSwitches();
+    void contextParallelTrafficShowsDuringCompute();
     void resolutionSetsTheFrameInterval();
     void checkpointsLoadTheStorageServers();
     void interleavingNeedsMicroBatchesInMultiplesOfPp();
@@ -177,6 +178,35 @@ void TestSimulator::checkpointsLoadTheStorageServers() {
     big.steps = 1;
     const RunResult r = simulateRun(roce(), big, nullptr);
     QVERIFY(std::fabs(r.checkpointS - r.checkpointBytes / 2e12) < 1e-6);
+}
+
+void TestSimulator::contextParallelTrafficShowsDuringCompute() {
+    // 8B with CP 2 over pairs of hosts: K and V go around the CP ring inside every layer.
+    const auto doc = openTopology("small-256", {});
+    QTemporaryDir dir;
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 2, 1, 16, 8192);
+    s.parallel.virtualStages = 1;
+    s.parallel.batchTokens = 16 * 8192 * 4.0;
+    s.parallel.overlap.dpGradReduce = s.parallel.overlap.dpParamGather = false; // DP apart
+    s.steps = 1;
+    RunResult r;
+    {
+        RunStore store = RunStore::openForWriting(dir.filePath("cp.sqlite"));
+        r = simulateRun(*doc, s, &store);
+    }
+    QVERIFY(r.step.cpExposedS > 0);
+    RunReader reader(dir.filePath("cp.sqlite"), doc->topology());
+    const auto& compute = r.step.schedule->compute.front();
+    QVERIFY(!compute.empty());
+    // In the middle of the compute, after the gathers and before the reductions.
+    const double midS = (compute.front().fromS + compute.back().toS) / 2;
+    const std::vector<float> links = reader.frame(Metric::LinkBytesPerS, std::llround(midS * 1e9));
+    size_t loaded = 0;
+    for (float v : links)
+        loaded += v > 0;
+    QVERIFY2(loaded >= doc->topology().gpus.size() / 2, qPrintable(QString::number(loaded)));
 }
 
 void TestSimulator::memoryFollowsTheSwitches() {
