@@ -32,6 +32,12 @@ StepEstimate step(const TopologyDocument& doc, const char* model, const Parallel
     return estimateStep(doc.topology(), doc.index(), *findModel(model), *findGpu("h100"), c);
 }
 
+// Simulates into a store file (the writer closes before any reader opens it).
+RunResult simulateToStore(const TopologyDocument& doc, const RunSpec& spec, const QString& path) {
+    RunStore store = RunStore::openForWriting(path);
+    return simulateRun(doc, spec, &store);
+}
+
 const TopologyDocument& roce() {
     static const auto doc = openTopology("meta-roce-24k", {});
     return *doc;
@@ -101,11 +107,7 @@ void TestSimulator::resolutionSetsTheFrameInterval() {
         s.steps = 1;
         s.resolutionS = resolutionS;
         const QString path = dir.filePath(QString("r%1.sqlite").arg(resolutionS));
-        RunResult r;
-        {
-            RunStore store = RunStore::openForWriting(path);
-            r = simulateRun(*doc, s, &store);
-        }
+        const RunResult r = simulateToStore(*doc, s, path);
         RunReader reader(path, doc->topology());
         // Sampled every millisecond: a value holds for a frame, so it changes at most once a frame.
         double changed = 0;
@@ -134,10 +136,7 @@ void TestSimulator::checkpointsLoadTheStorageServers() {
     s.parallel = config(8, 1, 4, 8, 8192);
     s.spanS = 3600;
     s.checkpointIntervalS = 600;
-    {
-        RunStore store = RunStore::openForWriting(dir.filePath("span.sqlite"));
-        simulateRun(*doc, s, &store);
-    }
+    simulateToStore(*doc, s, dir.filePath("span.sqlite"));
     RunReader reader(dir.filePath("span.sqlite"), doc->topology());
     const int64_t during = 600'000'000'000 + 10'000'000, after = 700'000'000'000;
     const std::vector<float> writing = reader.frame(Metric::StorageBytesPerS, during);
@@ -191,11 +190,7 @@ void TestSimulator::contextParallelTrafficShowsDuringCompute() {
     s.parallel.batchTokens = 16 * 8192 * 4.0;
     s.parallel.overlap.dpGradReduce = s.parallel.overlap.dpParamGather = false; // DP apart
     s.steps = 1;
-    RunResult r;
-    {
-        RunStore store = RunStore::openForWriting(dir.filePath("cp.sqlite"));
-        r = simulateRun(*doc, s, &store);
-    }
+    const RunResult r = simulateToStore(*doc, s, dir.filePath("cp.sqlite"));
     QVERIFY(r.step.cpExposedS > 0);
     RunReader reader(dir.filePath("cp.sqlite"), doc->topology());
     const auto& compute = r.step.schedule->compute.front();
@@ -532,11 +527,7 @@ void TestSimulator::storeHoldsTheRun() {
     s.parallel = config(8, 1, 4, 8, 8192);
     s.parallel.virtualStages = 1; // plain 1F1B: a bubble of PP - 1 micro-batches
     s.steps = 3;
-    RunResult result;
-    {
-        RunStore store = RunStore::openForWriting(path);
-        result = simulateRun(*doc, s, &store);
-    }
+    const RunResult result = simulateToStore(*doc, s, path);
     RunReader reader(path, doc->topology());
     const int64_t stepNs = std::llround(result.step.stepS * 1e9);
     QVERIFY(std::abs(reader.info().endNs - 3 * stepNs) <= 3); // rounding to ns per step
@@ -593,11 +584,7 @@ void TestSimulator::simulatedLinksCarryBytes() {
     s.model = model.toStdString();
     s.parallel = config(8, 1, pp, dp, 8192);
     s.steps = 1;
-    RunResult result;
-    {
-        RunStore store = RunStore::openForWriting(path);
-        result = simulateRun(*doc, s, &store);
-    }
+    const RunResult result = simulateToStore(*doc, s, path);
     RunReader reader(path, t);
     const std::vector<float> links =
         reader.frame(Metric::LinkBytesPerS, int64_t(result.step.stepS / 2 * 1e9));
