@@ -104,3 +104,76 @@ std::vector<double> maxMinFairRatesNaive(const std::vector<double>& capacity,
 }
 
 } // namespace cs
+
+namespace cs {
+
+void TransferLoads::add(std::span<const std::pair<int32_t, double>> loads, double cap) {
+    for (const auto& [r, c] : loads) {
+        resources.push_back(r);
+        coefficients.push_back(c);
+    }
+    offsets.push_back(int32_t(resources.size()));
+    caps.push_back(cap);
+}
+
+std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
+                                            const TransferLoads& loads,
+                                            std::vector<double>& frozenLoad,
+                                            std::vector<double>& unfrozenWeight) {
+    const size_t n = loads.transfers();
+    frozenLoad.resize(capacity.size(), 0.0);
+    unfrozenWeight.resize(capacity.size(), 0.0);
+    std::vector<double> rate(n, kInf);
+    std::vector<uint8_t> frozen(n, 0);
+    size_t left = n;
+    while (left > 0) {
+        // The level at which the first resource or cap saturates.
+        for (size_t k = 0; k < n; ++k)
+            if (!frozen[k])
+                for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
+                    unfrozenWeight[size_t(loads.resources[size_t(i)])] +=
+                        loads.coefficients[size_t(i)];
+        double level = kInf;
+        for (size_t k = 0; k < n; ++k) {
+            if (frozen[k]) continue;
+            level = std::min(level, loads.caps[k]);
+            for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i) {
+                const auto r = size_t(loads.resources[size_t(i)]);
+                if (unfrozenWeight[r] > 0)
+                    level = std::min(level, std::max(0.0, capacity[r] - frozenLoad[r]) /
+                                                unfrozenWeight[r]);
+            }
+        }
+        // Freeze every transfer that crosses a saturated resource or reached its cap.
+        const double tight = level * (1 + 1e-12) + 1e-300;
+        std::vector<size_t> freezing;
+        for (size_t k = 0; k < n; ++k) {
+            if (frozen[k]) continue;
+            bool saturated = level == kInf || loads.caps[k] <= tight;
+            for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1] && !saturated; ++i) {
+                const auto r = size_t(loads.resources[size_t(i)]);
+                saturated = unfrozenWeight[r] > 0 &&
+                            std::max(0.0, capacity[r] - frozenLoad[r]) / unfrozenWeight[r] <= tight;
+            }
+            if (saturated) freezing.push_back(k);
+        }
+        for (size_t k = 0; k < n; ++k) // clear the weights for the next round
+            if (!frozen[k])
+                for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
+                    unfrozenWeight[size_t(loads.resources[size_t(i)])] = 0;
+        for (size_t k : freezing) {
+            frozen[k] = 1;
+            rate[k] = level;
+            --left;
+            for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
+                frozenLoad[size_t(loads.resources[size_t(i)])] +=
+                    level * loads.coefficients[size_t(i)];
+        }
+    }
+    for (size_t k = 0; k < n; ++k) // leave the scratch zeroed
+        for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
+            frozenLoad[size_t(loads.resources[size_t(i)])] = 0;
+    return rate;
+}
+
+} // namespace cs

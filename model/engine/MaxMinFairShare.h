@@ -28,3 +28,28 @@ std::vector<double> maxMinFairRatesNaive(const std::vector<double>& capacity,
                                          const FlowPaths& paths);
 
 } // namespace cs
+
+namespace cs {
+
+// Transfers whose flows advance together (a ring step waits for its slowest edge, and NCCL
+// splits a transfer evenly over its channels): transfer k at rate x puts load
+// coefficient * x on each of its resources, and may not exceed its own cap.
+struct TransferLoads {
+    std::vector<int32_t> offsets{0};
+    std::vector<int32_t> resources;
+    std::vector<double> coefficients;
+    std::vector<double> caps; // per transfer; +infinity for none
+    void add(std::span<const std::pair<int32_t, double>> loads, double cap);
+    size_t transfers() const { return offsets.size() - 1; }
+};
+
+// Max-min fair rates of such transfers, by progressive filling in rounds: all unfrozen
+// transfers rise together until a resource (or a transfer's cap) saturates, and the
+// transfers on it freeze. Rounds are few (one per distinct bottleneck level), each a pass
+// over the transfers' loads. `scratch` is sized to the resources and left zeroed.
+std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
+                                            const TransferLoads& loads,
+                                            std::vector<double>& scratchLoad,
+                                            std::vector<double>& scratchWeight);
+
+} // namespace cs

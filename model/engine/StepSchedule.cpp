@@ -1,11 +1,14 @@
 #include "StepSchedule.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <stdexcept>
 
 namespace cs {
 namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
 
 struct Op {
     bool forward;
@@ -43,143 +46,400 @@ std::vector<Op> stageOrder(int stage, int stages, int chunks, int micro) {
     return ops;
 }
 
+void appendMerged(std::vector<Interval>& list, double from, double to) {
+    if (!list.empty() && list.back().toS >= from - 1e-12)
+        list.back().toS = std::max(list.back().toS, to);
+    else
+        list.push_back({from, to});
+}
+
+enum class Kind { Gather, Reduce, SendForward, SendBackward };
+
+struct Transfer {
+    Kind kind;
+    double readyAtS, bytes, latencyS;
+    int stage, chunk, micro, layer; // stage: the sender (gathers, reductions: their stage)
+    int target = -1;                // sends: the stage that receives
+    bool blocksSender = false;
+};
+
+// A serial stream of transfers of one class.
+struct Stream {
+    std::deque<int> queue;
+    int current = -1;
+    bool inLatency = false;
+    double remaining = 0, rate = 0, latencyEndS = 0, startS = 0, finishS = kNever;
+};
+
+enum class StageState { Idle, Running, Stalled, Blocked, Done };
+
+class StepSimulation {
+public:
+    explicit StepSimulation(const ScheduleInput& in)
+        : in_(in), p_(in.stages), v_(in.chunks),
+          m_(in.microBatches), classes_{p_, p_ > 1 ? (v_ > 1 ? p_ : p_ - 1) : 0} {
+        if (p_ < 1 || v_ < 1 || m_ < 1) throw std::invalid_argument("empty schedule");
+        out_.compute.resize(size_t(p_));
+        out_.passes.resize(size_t(p_));
+        out_.gathers.resize(size_t(p_));
+        out_.reduces.resize(size_t(p_));
+        out_.sends.resize(size_t(classes_.boundaries));
+        streams_.resize(size_t(classes_.count()));
+        inputFwd_.assign(size_t(p_) * v_ * m_, kNever);
+        inputBwd_.assign(size_t(p_) * v_ * m_, kNever);
+        for (int j = 0; j < m_; ++j)
+            inputFwd_[index(0, 0, j)] = 0; // the data loader's batch
+        stages_.resize(size_t(p_));
+        for (int s = 0; s < p_; ++s) {
+            Stage& st = stages_[size_t(s)];
+            st.order = stageOrder(s, p_, v_, m_);
+            st.firstForward.assign(size_t(v_), -1);
+            st.lastBackward.assign(size_t(v_), -1);
+            for (int k = 0; k < int(st.order.size()); ++k) {
+                const Op& op = st.order[size_t(k)];
+                if (op.forward && st.firstForward[size_t(op.chunk)] < 0)
+                    st.firstForward[size_t(op.chunk)] = k;
+                if (!op.forward) st.lastBackward[size_t(op.chunk)] = k;
+            }
+            st.gatheredAt.assign(size_t(v_), {});
+            for (int c = 0; c < v_; ++c)
+                st.gatheredAt[size_t(c)].assign(size_t(layers(s, c)), kNever);
+        }
+        queueGathers();
+    }
+
+    ScheduleResult run() {
+        for (;;) {
+            startWhatCan();
+            reshareIfChanged();
+            const double next = nextEventS();
+            if (next == kNever) break;
+            advanceTo(next);
+        }
+        for (int s = 0; s < p_; ++s)
+            if (stages_[size_t(s)].state != StageState::Done)
+                throw std::logic_error("the pipeline schedule deadlocked");
+        finish();
+        return std::move(out_);
+    }
+
+private:
+    struct Stage {
+        std::vector<Op> order;
+        std::vector<int> firstForward, lastBackward; // per chunk: position in order
+        std::vector<std::vector<double>> gatheredAt; // [chunk][layer]
+        size_t next = 0;
+        StageState state = StageState::Idle;
+        double passStartS = 0, segmentEndS = 0, endS = 0;
+        int segment = 0, segments = 1;
+    };
+
+    size_t index(int s, int c, int j) const {
+        return (size_t(s) * size_t(v_) + size_t(c)) * size_t(m_) + size_t(j);
+    }
+    int layers(int s, int c) const {
+        return s < int(in_.layersPerChunk.size()) && c < int(in_.layersPerChunk[size_t(s)].size())
+                   ? std::max(1, in_.layersPerChunk[size_t(s)][size_t(c)])
+                   : 1;
+    }
+    int layersOfStage(int s) const {
+        int n = 0;
+        for (int c = 0; c < v_; ++c)
+            n += layers(s, c);
+        return n;
+    }
+    double bytesOf(const std::vector<double>& perStage, int s) const {
+        return s < int(perStage.size()) ? perStage[size_t(s)] : 0;
+    }
+    double durationOf(int s, const Op& op) const {
+        return op.forward ? in_.forwardS[size_t(s)][size_t(op.chunk)]
+                          : in_.backwardS[size_t(s)][size_t(op.chunk)];
+    }
+
+    void push(int cls, Transfer t) {
+        if (!in_.share) throw std::invalid_argument("a schedule that moves bytes needs a fabric");
+        transfers_.push_back(t);
+        streams_[size_t(cls)].queue.push_back(int(transfers_.size()) - 1);
+    }
+
+    // All parameter gathers are due at the start, in chunk and layer order.
+    void queueGathers() {
+        for (int s = 0; s < p_; ++s) {
+            const double perLayer = bytesOf(in_.gatherBytes, s) / layersOfStage(s);
+            for (int c = 0; c < v_; ++c)
+                for (int l = 0; l < layers(s, c); ++l) {
+                    if (perLayer <= 0) {
+                        stages_[size_t(s)].gatheredAt[size_t(c)][size_t(l)] = 0;
+                        continue;
+                    }
+                    push(classes_.gather(s),
+                         {Kind::Gather, 0, perLayer, in_.dpLatencyS, s, c, 0, l});
+                }
+        }
+    }
+
+    // Gradient buckets of chunk c, each ready as the backward pass reaches its layer.
+    void queueReductions(int s, int c, double fromS, double toS) {
+        const double perLayer = bytesOf(in_.reduceBytes, s) / layersOfStage(s);
+        if (perLayer <= 0) return;
+        const int n = layers(s, c);
+        for (int l = 0; l < n; ++l)
+            push(classes_.reduce(s), {Kind::Reduce, fromS + (toS - fromS) * (l + 1) / n, perLayer,
+                                      in_.dpLatencyS, s, c, 0, l});
+    }
+
+    // Whether the stage's next pass (or the next layer of a pass waiting on gathers) may run.
+    bool inputsReady(int s, const Op& op) const {
+        const double at = op.forward ? inputFwd_[index(s, op.chunk, op.micro)]
+                                     : inputBwd_[index(s, op.chunk, op.micro)];
+        return at <= now_;
+    }
+    bool layerGathered(int s, int c, int l) const {
+        const Stage& st = stages_[size_t(s)];
+        if (in_.overlapGather) return st.gatheredAt[size_t(c)][size_t(l)] <= now_;
+        for (const auto& chunk : st.gatheredAt) // without overlap: every gather first
+            for (double at : chunk)
+                if (at > now_) return false;
+        return true;
+    }
+
+    bool tryStartStage(int s) {
+        Stage& st = stages_[size_t(s)];
+        if (st.state == StageState::Idle) {
+            if (st.next >= st.order.size()) {
+                st.state = StageState::Done;
+                return true;
+            }
+            const Op& op = st.order[st.next];
+            if (!inputsReady(s, op)) return false;
+            // The first forward of a chunk runs layer by layer behind its parameter gathers.
+            const bool gated = op.forward && int(st.next) == st.firstForward[size_t(op.chunk)];
+            st.segments = gated ? layers(s, op.chunk) : 1;
+            st.segment = 0;
+            if (gated && !layerGathered(s, op.chunk, 0)) return false;
+            st.passStartS = now_;
+            st.segmentEndS = now_ + durationOf(s, op) / st.segments;
+            st.state = StageState::Running;
+            if (!op.forward && int(st.next) == st.lastBackward[size_t(op.chunk)] &&
+                in_.overlapReduce)
+                queueReductions(s, op.chunk, now_, now_ + durationOf(s, op));
+            ++out_.events;
+            return true;
+        }
+        if (st.state == StageState::Stalled) {
+            const Op& op = st.order[st.next];
+            if (!layerGathered(s, op.chunk, st.segment)) return false;
+            st.segmentEndS = now_ + durationOf(s, op) / st.segments;
+            st.state = StageState::Running;
+            return true;
+        }
+        return false;
+    }
+
+    bool tryStartStream(int cls) {
+        Stream& q = streams_[size_t(cls)];
+        if (q.current >= 0 || q.queue.empty()) return false;
+        const Transfer& t = transfers_[size_t(q.queue.front())];
+        if (t.readyAtS > now_) return false;
+        q.current = q.queue.front();
+        q.queue.pop_front();
+        q.remaining = t.bytes;
+        q.inLatency = false;
+        q.startS = now_;
+        activeChanged_ = true;
+        ++out_.events;
+        return true;
+    }
+
+    void startWhatCan() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int s = 0; s < p_; ++s)
+                changed |= tryStartStage(s);
+            for (int k = 0; k < classes_.count(); ++k)
+                changed |= tryStartStream(k);
+        }
+    }
+
+    void reshareIfChanged() {
+        if (!activeChanged_) return;
+        activeChanged_ = false;
+        active_.clear();
+        for (int k = 0; k < classes_.count(); ++k)
+            if (streams_[size_t(k)].current >= 0 && !streams_[size_t(k)].inLatency)
+                active_.push_back(k);
+        if (active_.empty()) return;
+        in_.share->rates(active_, rates_);
+        ++out_.reshares;
+        for (size_t i = 0; i < active_.size(); ++i)
+            streams_[size_t(active_[i])].rate = rates_[i];
+    }
+
+    double nextEventS() {
+        double next = kNever;
+        for (const Stage& st : stages_)
+            if (st.state == StageState::Running) next = std::min(next, st.segmentEndS);
+        for (Stream& q : streams_) {
+            q.finishS = kNever;
+            if (q.current >= 0) {
+                q.finishS = q.inLatency  ? q.latencyEndS
+                            : q.rate > 0 ? now_ + q.remaining / q.rate
+                                         : kNever;
+                next = std::min(next, q.finishS);
+            } else if (!q.queue.empty()) {
+                next = std::min(next, transfers_[size_t(q.queue.front())].readyAtS);
+            }
+        }
+        return next;
+    }
+
+    void advanceTo(double t) {
+        const double dt = t - now_;
+        now_ = t;
+        const double slack = 1e-12 * std::max(1.0, t);
+        for (int k = 0; k < classes_.count(); ++k) {
+            Stream& q = streams_[size_t(k)];
+            if (q.current < 0) continue;
+            if (!q.inLatency) {
+                q.remaining -= q.rate * dt;
+                if (q.finishS > t + slack) continue;
+                q.inLatency = true; // the bytes are there; the last step's latency follows
+                q.latencyEndS = t + transfers_[size_t(q.current)].latencyS;
+                activeChanged_ = true;
+            }
+            if (q.latencyEndS <= t + slack) completeTransfer(k);
+        }
+        for (int s = 0; s < p_; ++s) {
+            Stage& st = stages_[size_t(s)];
+            if (st.state != StageState::Running || st.segmentEndS > t + slack) continue;
+            if (++st.segment < st.segments) {
+                st.state = StageState::Stalled; // the next layer may still wait for its gather
+                continue;
+            }
+            completePass(s);
+        }
+    }
+
+    void completeTransfer(int cls) {
+        Stream& q = streams_[size_t(cls)];
+        const Transfer& t = transfers_[size_t(q.current)];
+        ++out_.events;
+        switch (t.kind) {
+        case Kind::Gather:
+            stages_[size_t(t.stage)].gatheredAt[size_t(t.chunk)][size_t(t.layer)] = now_;
+            appendMerged(out_.gathers[size_t(t.stage)], q.startS, now_);
+            gatherBusy_[size_t(t.stage)] += now_ - q.startS;
+            break;
+        case Kind::Reduce:
+            appendMerged(out_.reduces[size_t(t.stage)], q.startS, now_);
+            reduceBusy_[size_t(t.stage)] += now_ - q.startS;
+            lastReduceS_ = std::max(lastReduceS_, now_);
+            break;
+        case Kind::SendForward:
+        case Kind::SendBackward:
+            deliver(t, now_);
+            out_.sends[size_t(boundaryOf(t))].push_back({q.startS, now_});
+            sendTotalS_ += now_ - q.startS;
+            ++sendCount_;
+            if (t.blocksSender) stages_[size_t(t.stage)].state = StageState::Idle;
+            break;
+        }
+        q.current = -1;
+        q.inLatency = false;
+    }
+
+    int boundaryOf(const Transfer& t) const {
+        if (t.kind == Kind::SendForward) return t.target == t.stage + 1 ? t.stage : p_ - 1;
+        return t.target == t.stage - 1 ? t.target : p_ - 1;
+    }
+
+    void deliver(const Transfer& t, double at) {
+        (t.kind == Kind::SendForward ? inputFwd_ : inputBwd_)[index(t.target, t.chunk, t.micro)] =
+            at;
+    }
+
+    // A finished pass hands its output on: a send to the next stage (forward) or the previous
+    // one (backward), or, at the end of the model, the loss to its own backward.
+    void completePass(int s) {
+        Stage& st = stages_[size_t(s)];
+        const Op op = st.order[st.next++];
+        ++out_.events;
+        out_.passes[size_t(s)].push_back({st.passStartS, now_, op.forward, op.chunk, op.micro});
+        appendMerged(out_.compute[size_t(s)], st.passStartS, now_);
+        st.endS = now_;
+        st.state = StageState::Idle;
+        Transfer t{op.forward ? Kind::SendForward : Kind::SendBackward,
+                   now_,
+                   in_.sendBytes,
+                   in_.sendLatencyS,
+                   s,
+                   op.chunk,
+                   op.micro,
+                   0};
+        int boundary = -1;
+        if (op.forward) {
+            if (s < p_ - 1)
+                t.target = s + 1, boundary = s;
+            else if (op.chunk < v_ - 1)
+                t.target = 0, t.chunk = op.chunk + 1, boundary = p_ - 1;
+            else
+                inputBwd_[index(s, op.chunk, op.micro)] = now_; // the loss
+        } else {
+            if (s > 0)
+                t.target = s - 1, boundary = s - 1;
+            else if (op.chunk > 0)
+                t.target = p_ - 1, t.chunk = op.chunk - 1, boundary = p_ - 1;
+        }
+        if (boundary >= 0) {
+            if (in_.sendBytes <= 0) {
+                deliver(t, now_);
+            } else {
+                t.blocksSender = !in_.overlapSend;
+                if (t.blocksSender) st.state = StageState::Blocked;
+                push(op.forward ? classes_.sendForward(boundary) : classes_.sendBackward(boundary),
+                     t);
+            }
+        }
+        // Without overlap, the stage's gradients go once all its passes are done.
+        if (st.next == st.order.size() && !in_.overlapReduce)
+            for (int c = v_ - 1; c >= 0; --c)
+                queueReductions(s, c, now_, now_);
+    }
+
+    void finish() {
+        for (int s = 0; s < p_; ++s) {
+            out_.computeEndS = std::max(out_.computeEndS, stages_[size_t(s)].endS);
+            out_.gatherBusyS = std::max(out_.gatherBusyS, gatherBusy_[size_t(s)]);
+            out_.reduceBusyS = std::max(out_.reduceBusyS, reduceBusy_[size_t(s)]);
+        }
+        for (auto& list : out_.sends)
+            std::sort(list.begin(), list.end(),
+                      [](const Interval& a, const Interval& b) { return a.fromS < b.fromS; });
+        out_.meanSendS = sendCount_ > 0 ? sendTotalS_ / double(sendCount_) : 0;
+        out_.stepS = std::max(out_.computeEndS, lastReduceS_) + in_.optimizerS;
+    }
+
+    const ScheduleInput& in_;
+    const int p_, v_, m_;
+    const ScheduleClasses classes_;
+    ScheduleResult out_;
+    std::vector<Stage> stages_;
+    std::vector<Stream> streams_;
+    std::vector<Transfer> transfers_;
+    std::vector<double> inputFwd_, inputBwd_; // when a pass's input is there: [stage][chunk][micro]
+    std::vector<int> active_;
+    std::vector<double> rates_;
+    std::vector<double> gatherBusy_ = std::vector<double>(size_t(p_), 0.0),
+                        reduceBusy_ = std::vector<double>(size_t(p_), 0.0);
+    double now_ = 0, lastReduceS_ = 0, sendTotalS_ = 0;
+    long long sendCount_ = 0;
+    bool activeChanged_ = false;
+};
+
 } // namespace
 
 ScheduleResult runSchedule(const ScheduleInput& in) {
-    const int p = in.stages, v = in.chunks, m = in.microBatches;
-    if (p < 1 || v < 1 || m < 1) throw std::invalid_argument("empty schedule");
-    ScheduleResult out;
-    out.compute.resize(size_t(p));
-    out.passes.resize(size_t(p));
-    out.gathers.resize(size_t(p));
-    out.reduces.resize(size_t(p));
-    out.sends.resize(size_t(std::max(0, p - 1)));
-    const double never = std::numeric_limits<double>::infinity();
-    // Finish times of every pass: [stage][chunk][micro].
-    auto index = [&](int s, int c, int j) {
-        return (size_t(s) * size_t(v) + size_t(c)) * size_t(m) + size_t(j);
-    };
-    std::vector<double> fwdDone(size_t(p) * v * m, never), bwdDone(size_t(p) * v * m, never),
-        bwdStart(size_t(p) * v * m, 0);
-    // DP parameter gathers: streamed chunk by chunk from the start; without overlap all
-    // before the first forward.
-    auto layersOf = [&](int s, int c) {
-        return s < int(in.layersPerChunk.size()) && c < int(in.layersPerChunk[size_t(s)].size())
-                   ? std::max(1, in.layersPerChunk[size_t(s)][size_t(c)])
-                   : 1;
-    };
-    std::vector<std::vector<double>> gatheredAt(size_t(p), std::vector<double>(size_t(v), 0));
-    for (int s = 0; s < p; ++s) {
-        const double per = s < int(in.gatherS.size()) ? in.gatherS[size_t(s)] / v : 0;
-        double at = 0;
-        for (int c = 0; c < v && per > 0; ++c) {
-            out.gathers[size_t(s)].push_back({at, at + per});
-            at += per;
-            // Layer by layer: the chunk's forward may start once its first layer is there, as
-            // long as the last arrives before the forward reaches it.
-            const double lag = (layersOf(s, c) - 1.0) / layersOf(s, c);
-            gatheredAt[size_t(s)][size_t(c)] =
-                in.overlapGather
-                    ? std::max(at - per * lag, at - in.forwardS[size_t(s)][size_t(c)] * lag)
-                    : per * v;
-        }
-    }
-    std::vector<std::vector<Op>> order(static_cast<size_t>(p));
-    std::vector<size_t> next(size_t(p), 0);
-    std::vector<double> freeAt(size_t(p), 0);
-    for (int s = 0; s < p; ++s)
-        order[size_t(s)] = stageOrder(s, p, v, m);
-    // When a pass's input arrives: the pass it depends on, plus the send between stages.
-    auto readyAt = [&](int s, const Op& op) -> double {
-        if (op.forward) {
-            double t = gatheredAt[size_t(s)][size_t(op.chunk)];
-            if (s > 0) return std::max(t, fwdDone[index(s - 1, op.chunk, op.micro)] + in.sendS);
-            if (op.chunk > 0)
-                return std::max(t, fwdDone[index(p - 1, op.chunk - 1, op.micro)] + in.sendS);
-            return t;
-        }
-        if (s < p - 1) return bwdDone[index(s + 1, op.chunk, op.micro)] + in.sendS;
-        if (op.chunk < v - 1) return bwdDone[index(0, op.chunk + 1, op.micro)] + in.sendS;
-        return fwdDone[index(s, op.chunk, op.micro)]; // the loss: right after its own forward
-    };
-    size_t remaining = 0;
-    for (const auto& o : order)
-        remaining += o.size();
-    // Runs whichever stage's next pass can start earliest, until every pass ran.
-    while (remaining > 0) {
-        int best = -1;
-        double bestStart = never;
-        for (int s = 0; s < p; ++s) {
-            if (next[size_t(s)] >= order[size_t(s)].size()) continue;
-            const double start =
-                std::max(freeAt[size_t(s)], readyAt(s, order[size_t(s)][next[size_t(s)]]));
-            if (start < bestStart) bestStart = start, best = s;
-        }
-        if (best < 0) throw std::logic_error("the pipeline schedule deadlocked");
-        const Op op = order[size_t(best)][next[size_t(best)]++];
-        const double dur = op.forward ? in.forwardS[size_t(best)][size_t(op.chunk)]
-                                      : in.backwardS[size_t(best)][size_t(op.chunk)];
-        const double end = bestStart + dur;
-        (op.forward ? fwdDone : bwdDone)[index(best, op.chunk, op.micro)] = end;
-        if (!op.forward) bwdStart[index(best, op.chunk, op.micro)] = bestStart;
-        freeAt[size_t(best)] = end;
-        out.passes[size_t(best)].push_back({bestStart, end, op.forward, op.chunk, op.micro});
-        auto& busy = out.compute[size_t(best)];
-        if (!busy.empty() && busy.back().toS >= bestStart - 1e-12)
-            busy.back().toS = end; // back to back: one interval
-        else
-            busy.push_back({bestStart, end});
-        // The send this pass feeds: forward to the next stage, backward to the previous one.
-        const int boundary = op.forward ? (best < p - 1 ? best : -1) : (best > 0 ? best - 1 : -1);
-        if (boundary >= 0 && in.sendS > 0)
-            out.sends[size_t(boundary)].push_back({end, end + in.sendS});
-        --remaining;
-        ++out.events;
-    }
-    // DP gradient reductions, one chunk after another per stage, each once its last backward
-    // is done; without overlap all after the stage's compute.
-    for (int s = 0; s < p; ++s) {
-        const double per = s < int(in.reduceS.size()) ? in.reduceS[size_t(s)] / v : 0;
-        double at = freeAt[size_t(s)];
-        if (per > 0 && in.overlapReduce) {
-            // Chunks in the order their last backward ends; each chunk's layers hand their
-            // gradients over one by one during it.
-            std::vector<std::pair<double, int>> chunkOrder;
-            for (int c = 0; c < v; ++c) {
-                int lastMicro = 0;
-                for (int j = 0; j < m; ++j)
-                    if (bwdDone[index(s, c, j)] > bwdDone[index(s, c, lastMicro)]) lastMicro = j;
-                chunkOrder.emplace_back(bwdDone[index(s, c, lastMicro)], c * m + lastMicro);
-            }
-            std::sort(chunkOrder.begin(), chunkOrder.end());
-            at = 0;
-            for (const auto& [end, key] : chunkOrder) {
-                const int c = key / m, j = key % m;
-                const double b0 = bwdStart[index(s, c, j)];
-                const int layers = layersOf(s, c);
-                for (int l = 0; l < layers; ++l) {
-                    const double ready = b0 + (end - b0) * (l + 1) / layers;
-                    const double start = std::max(at, ready);
-                    at = start + per / layers;
-                    if (!out.reduces[size_t(s)].empty() &&
-                        out.reduces[size_t(s)].back().toS >= start - 1e-12)
-                        out.reduces[size_t(s)].back().toS = at;
-                    else
-                        out.reduces[size_t(s)].push_back({start, at});
-                }
-            }
-        } else if (per > 0) {
-            out.reduces[size_t(s)].push_back({at, at + per * v});
-            at += per * v;
-        }
-        out.computeEndS = std::max(out.computeEndS, freeAt[size_t(s)]);
-        out.stepS = std::max(out.stepS, std::max(at, freeAt[size_t(s)]));
-    }
-    for (auto& s : out.sends)
-        std::sort(s.begin(), s.end(),
-                  [](const Interval& a, const Interval& b) { return a.fromS < b.fromS; });
-    out.stepS += in.optimizerS;
-    return out;
+    return StepSimulation(in).run();
 }
 
 } // namespace cs

@@ -1,11 +1,16 @@
 #pragma once
-// One training step as events: every pipeline stage runs its forward and backward passes of
-// each micro-batch and virtual stage in the interleaved 1F1B order (Megatron-LM's), each
-// waiting for the pass it depends on in the neighbouring stage plus the send between them;
-// DP collectives stream per chunk (parameter gathers before a chunk's first forward,
-// gradient reductions after its last backward) or, without overlap, before and after all
-// compute. What comes out is the step's timeline per stage, from which the step time, the
-// bubble and the replay's frames follow.
+// One training step as a discrete-event simulation. Every pipeline stage runs its forward
+// and backward passes of each micro-batch and virtual stage in the interleaved 1F1B order
+// (Megatron-LM's), each waiting for the pass it depends on in the neighbouring stage and for
+// the send that carries its input. Communication runs as operations on serial streams, one
+// per transfer class: a stage's DP parameter gathers (one per layer, before the layer's
+// first forward) and gradient reductions (one per layer, as its last backward produces
+// them), and the sends across each pipeline boundary. Operations move bytes at the rates
+// the fabric gives the classes running at that moment; the rates are asked for again at
+// every start and finish of an operation, so collectives that overlap slow each other down
+// exactly while they overlap. What comes out is the step's timeline per stage and boundary,
+// from which the step time, the bubble and the replay's frames follow.
+#include <span>
 #include <vector>
 
 namespace cs {
@@ -14,16 +19,38 @@ struct Interval {
     double fromS = 0, toS = 0;
 };
 
+// The fabric's answer to "these transfer classes run together: how fast does each go?"
+class ShareModel {
+public:
+    virtual ~ShareModel() = default;
+    // rate[k]: bytes per second per edge of class active[k]; `active` is sorted.
+    virtual void rates(std::span<const int> active, std::vector<double>& rate) = 0;
+};
+
+// The transfer classes of a schedule, numbered densely. Boundary b < stages - 1 lies between
+// stage b and b + 1; with virtual stages, boundary stages - 1 carries the last stage's
+// output to the first stage's next chunk.
+struct ScheduleClasses {
+    int stages = 1, boundaries = 0;
+    int gather(int s) const { return s; }
+    int reduce(int s) const { return stages + s; }
+    int sendForward(int b) const { return 2 * stages + b; }
+    int sendBackward(int b) const { return 2 * stages + boundaries + b; }
+    int count() const { return 2 * stages + 2 * boundaries; }
+};
+
 struct ScheduleInput {
     int stages = 1, chunks = 1, microBatches = 1;
     std::vector<std::vector<double>> forwardS, backwardS; // [stage][chunk], per micro-batch
-    // [stage][chunk]: DP collectives go in buckets of one layer, as a chunk's last backward
-    // produces them (and its first forward needs them).
-    std::vector<std::vector<int>> layersPerChunk;
-    double sendS = 0;                     // one activation (or gradient) send
-    std::vector<double> gatherS, reduceS; // per stage, the whole step's DP work
-    bool overlapGather = true, overlapReduce = true;
+    std::vector<std::vector<int>> layersPerChunk;         // [stage][chunk]: DP buckets
+    // Bytes per edge of the class. DP: the stage's whole step, split over its layers.
+    std::vector<double> gatherBytes, reduceBytes; // per stage
+    double sendBytes = 0;                         // one activation (or gradient) send
+    // Fixed time per operation (a ring's step latencies), after its bytes.
+    double dpLatencyS = 0, sendLatencyS = 0;
+    bool overlapGather = true, overlapReduce = true, overlapSend = true;
     double optimizerS = 0;
+    ShareModel* share = nullptr; // needed when any bytes move
 };
 
 struct PassRecord {
@@ -38,8 +65,11 @@ struct ScheduleResult {
     std::vector<std::vector<Interval>> compute;          // per stage, in time order
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
-    std::vector<std::vector<Interval>> sends;            // per boundary (stage b and b + 1)
-    long long events = 0;
+    std::vector<std::vector<Interval>> sends;            // per boundary, both directions
+    double gatherBusyS = 0, reduceBusyS = 0;             // the busiest stage's DP streams
+    double meanSendS = 0;                                // one send, start to finish
+    long long events = 0;   // starts and finishes of passes and transfers
+    long long reshares = 0; // times the set of running transfers changed
 };
 
 ScheduleResult runSchedule(const ScheduleInput& in);

@@ -1,6 +1,7 @@
 #include "TrainingStepModel.h"
 
 #include "CollectiveTimer.h"
+#include "FabricShare.h"
 #include "KernelModel.h"
 #include "RankPlacement.h"
 #include "StepSchedule.h"
@@ -242,40 +243,77 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                                           .front()
                                     : 0;
     e.cpPerMicroS = cpStepS / M;
-    // PP: activations forward and gradients backward at each of the V stage boundaries.
+    // PP: activations forward and gradients backward at each stage boundary, V times per
+    // micro-batch (the last stage feeds the first stage's next chunk).
     const double ppBytes = tokensPerMicro * m.modelDim * 2 / c.tp;
-    double ppTransferS = 0;
-    e.ppLinkBytes.assign(size_t(std::max(0, c.pp - 1)),
-                         std::vector<float>(2 * t.links.size(), 0.f));
-    if (!ppEdges.empty()) // one transfer's time; the step's whole volume goes on the links
-        ppTransferS =
-            timer.transfer(ppEdges, ppBytes * 2 * V * M, bytes, {&ppBoundaryOfEdge, &e.ppLinkBytes})
-                .seconds /
-            (2 * V * M);
     // DP over DP x CP ranks. ZeRO 0: all-reduce of bf16 gradients. ZeRO 1 and 2: reduce-scatter
     // of fp32 gradients [paper] and all-gather of the updated bf16 weights. ZeRO 3: the weights
-    // are gathered again per layer before forward and before backward.
+    // are gathered again per layer before forward and before backward. A ring moves
+    // (members - 1) shards over each edge per collective.
     const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
     const double members = double(c.dp) * c.cp;
-    double gatherS = 0, reduceS = 0;
-    e.dpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
+    const double ringSteps = members - 1;
+    double gatherBytes = 0, reduceBytes = 0, dpCollectives = 1;
     if (members > 1) {
         if (c.zeroStage == 0) {
-            const std::vector<double> ar =
-                timer.rings(dpGroups, {paramsPerRank * 2 / members, paramsPerRank * 2 / members},
-                            bytes, &stageOfDpGroup, &e.dpLinkBytes);
-            reduceS = ar[0] + ar[1]; // an all-reduce: reduce-scatter then all-gather
+            reduceBytes = 2 * ringSteps * paramsPerRank * 2 / members; // reduce-scatter + gather
+            dpCollectives = 2;
         } else {
-            const double gathers = c.zeroStage >= 3 ? 2 : 1;
-            const std::vector<double> dp = timer.rings(
-                dpGroups, {gathers * paramsPerRank * 2 / members, paramsPerRank * 4 / members},
-                bytes, &stageOfDpGroup, &e.dpLinkBytes);
-            gatherS = dp[0];
-            reduceS = dp[1];
+            gatherBytes = (c.zeroStage >= 3 ? 2 : 1) * ringSteps * paramsPerRank * 2 / members;
+            reduceBytes = ringSteps * paramsPerRank * 4 / members;
         }
     }
-    e.dpAllGatherS = gatherS;
-    e.dpReduceScatterS = reduceS;
+
+    // The step's transfer classes on the fabric, in the schedule's numbering.
+    const ScheduleClasses classes{c.pp, c.pp > 1 ? (V > 1 ? c.pp : c.pp - 1) : 0};
+    FabricShare share(t, router, g);
+    std::vector<std::vector<Edge>> dpEdges(size_t(c.pp));
+    for (size_t i = 0; i < dpGroups.size(); ++i) {
+        const auto& ring = dpGroups[i];
+        if (ring.size() < 2) continue;
+        for (size_t k = 0; k < ring.size(); ++k)
+            dpEdges[size_t(stageOfDpGroup[i])].push_back({ring[k], ring[(k + 1) % ring.size()]});
+    }
+    std::vector<std::vector<Edge>> sendEdges(size_t(classes.boundaries));
+    for (size_t i = 0; i < ppEdges.size(); ++i)
+        sendEdges[size_t(ppBoundaryOfEdge[i])].push_back(ppEdges[i]);
+    if (classes.boundaries == c.pp) // the wrap from the last stage to the first
+        for (int d = 0; d < c.dp; ++d)
+            for (int cc = 0; cc < c.cp; ++cc)
+                for (int tt = 0; tt < c.tp; ++tt)
+                    sendEdges.back().push_back({gpu(tt, cc, c.pp - 1, d), gpu(tt, cc, 0, d)});
+    for (int st = 0; st < c.pp; ++st)
+        share.addClass(dpEdges[size_t(st)], c.flowsPerPair);
+    for (int st = 0; st < c.pp; ++st)
+        share.addClass(dpEdges[size_t(st)], c.flowsPerPair);
+    auto reversed = [](std::vector<Edge> edges) {
+        for (Edge& x : edges)
+            std::swap(x.src, x.dst);
+        return edges;
+    };
+    // Queue pairs per connection are a setting of the collective library's transport, so
+    // pipeline sends open as many flows as the collectives do.
+    for (const auto& edges : sendEdges)
+        share.addClass(edges, c.flowsPerPair);
+    for (const auto& edges : sendEdges)
+        share.addClass(reversed(edges), c.flowsPerPair);
+
+    // The bytes each link direction carries over the step, per stage and per boundary.
+    e.dpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
+    for (int st = 0; st < c.pp; ++st) {
+        share.addLinkBytes(classes.gather(st), gatherBytes, bytes, &e.dpLinkBytes[size_t(st)]);
+        share.addLinkBytes(classes.reduce(st), reduceBytes, bytes, &e.dpLinkBytes[size_t(st)]);
+    }
+    e.ppLinkBytes.assign(size_t(classes.boundaries), std::vector<float>(2 * t.links.size(), 0.f));
+    for (int b = 0; b < classes.boundaries; ++b) {
+        const double sends = (b < c.pp - 1 ? V : V - 1) * M; // each way
+        share.addLinkBytes(classes.sendForward(b), ppBytes * sends, bytes,
+                           &e.ppLinkBytes[size_t(b)]);
+        share.addLinkBytes(classes.sendBackward(b), ppBytes * sends, bytes,
+                           &e.ppLinkBytes[size_t(b)]);
+    }
+    const bool dpOnFabric = c.pp > 0 && share.crossesFabric(classes.gather(0));
+    const bool ppOnFabric = classes.boundaries > 0 && share.crossesFabric(classes.sendForward(0));
 
     const double optimizerParams = c.zeroStage >= 1 ? paramsPerRank / members : paramsPerRank;
     e.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
@@ -288,17 +326,16 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     in.chunks = int(V);
     in.microBatches = int(std::llround(M));
     const double cpPerLayer = layerMicros > 0 ? cpStepS / layerMicros : 0;
-    const double sendInline = c.overlap.ppComm ? 0 : ppTransferS; // sends that block compute
     for (int st = 0; st < c.pp; ++st) {
         std::vector<double> fwd(static_cast<size_t>(V)), bwd(static_cast<size_t>(V));
         for (int ch = 0; ch < int(V); ++ch) {
             const int layers = layersOfChunk(m, c, st, ch);
             const bool head = st == c.pp - 1 && ch == int(V) - 1;
-            fwd[size_t(ch)] = layers * (layer.forwardS + tpForwardS + cpPerLayer / 2) +
-                              (head ? headS / 3 : 0) + sendInline;
+            fwd[size_t(ch)] =
+                layers * (layer.forwardS + tpForwardS + cpPerLayer / 2) + (head ? headS / 3 : 0);
             bwd[size_t(ch)] =
                 layers * (layer.backwardS + layer.recomputeS + tpBackwardS + cpPerLayer / 2) +
-                (head ? headS * 2 / 3 : 0) + sendInline;
+                (head ? headS * 2 / 3 : 0);
         }
         in.forwardS.push_back(fwd);
         in.backwardS.push_back(bwd);
@@ -306,19 +343,31 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
         for (int ch = 0; ch < int(V); ++ch)
             in.layersPerChunk.back().push_back(std::max(1, layersOfChunk(m, c, st, ch)));
     }
-    in.sendS = c.overlap.ppComm ? ppTransferS : 0;
-    in.gatherS.assign(size_t(c.pp), gatherS);
-    in.reduceS.assign(size_t(c.pp), reduceS);
+    in.gatherBytes.assign(size_t(c.pp), gatherBytes);
+    in.reduceBytes.assign(size_t(c.pp), reduceBytes);
+    in.sendBytes = classes.boundaries > 0 ? ppBytes : 0;
+    // Per collective: its ring's step latencies; per send: one hop.
+    in.dpLatencyS =
+        dpCollectives * ringSteps *
+        (dpOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS);
+    in.sendLatencyS =
+        ppOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS;
     in.overlapGather = c.overlap.dpParamGather;
     in.overlapReduce = c.overlap.dpGradReduce;
+    in.overlapSend = c.overlap.ppComm;
     in.optimizerS = e.optimizerS;
+    in.share = &share;
     auto schedule = std::make_shared<ScheduleResult>(runSchedule(in));
-    e.ppTransferS = ppTransferS;
+    e.dpAllGatherS = schedule->gatherBusyS;
+    e.dpReduceScatterS = schedule->reduceBusyS;
+    e.ppTransferS = schedule->meanSendS;
+    e.fabricSolves = share.solves();
+    e.loadsSolved = share.loadsSolved();
     const double perMicroS = e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS;
     e.stepS = schedule->stepS;
     e.pipelineS = schedule->computeEndS;
     e.bubbleS = std::max(0.0, e.pipelineS - M * perMicroS);
-    e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * ppTransferS : 0; // filling and draining
+    e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * e.ppTransferS : 0; // filling and draining
     e.dpExposedS = std::max(0.0, e.stepS - e.optimizerS - e.pipelineS) +
                    (schedule->compute.empty() || schedule->compute.front().empty()
                         ? 0

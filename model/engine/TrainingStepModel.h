@@ -31,7 +31,8 @@ struct StepEstimate {
     MemoryEstimate memory;
     std::vector<double> linkBytesPerStep; // per link direction: 2 l (a to b), 2 l + 1 (b to a)
     std::vector<int32_t> gpuOfRank;
-    double ppTransferS = 0; // one send between stages
+    double ppTransferS = 0;                      // one send between stages, on average
+    long long fabricSolves = 0, loadsSolved = 0; // max-min solves of the step, link loads in them
     // The step as events (per stage: compute, DP gathers and reductions; per boundary: sends)
     // and the bytes each link direction carries for one stage's DP collectives and for one
     // boundary's sends over the step: the replay's time-resolved traffic.

@@ -37,8 +37,12 @@ int main() {
     row("405B step, 16,384 GPUs (TP8 PP16 DP128)", s, bench::peakMiB() - base,
         std::to_string(int(r.step.tflopsPerGpu)) + " TFLOP/s per GPU, step " +
             std::to_string(r.step.stepS).substr(0, 5) + " s, " +
-            std::to_string(r.step.schedule->events) + " passes as events");
+            std::to_string(r.step.schedule->events) + " events, " +
+            std::to_string(r.step.schedule->reshares) + " re-shares, " +
+            std::to_string(r.step.fabricSolves) + " solves of " +
+            std::to_string(r.step.loadsSolved) + " link loads");
 
+    if (qEnvironmentVariableIsSet("BENCH_STEP_ONLY")) return 0;
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("run.sqlite");

@@ -50,6 +50,12 @@ void TestCalibration::llama3Table4() {
     const double got = r.step.tflopsPerGpu;
     qInfo("%s: %.1f TFLOP/s per GPU (published %.0f, %+.1f%%)", QTest::currentDataTag(), got,
           published, (got / published - 1) * 100);
+    if (qEnvironmentVariableIsSet("CS_CALIBRATION_DETAIL"))
+        qInfo("  step %.3f pipeline %.3f bubble %.3f, send %.5f, DP gather %.3f reduce %.3f "
+              "exposed %.3f, opt %.3f, first pass at %.4f",
+              r.step.stepS, r.step.pipelineS, r.step.bubbleS, r.step.ppTransferS,
+              r.step.dpAllGatherS, r.step.dpReduceScatterS, r.step.dpExposedS, r.step.optimizerS,
+              r.step.schedule->compute.front().front().fromS);
     QVERIFY2(std::fabs(got / published - 1) <= 0.03, qPrintable(QString::number(got)));
 }
 

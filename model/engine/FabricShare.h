@@ -1,0 +1,55 @@
+#pragma once
+// The fabric as the step's event schedule sees it. Each transfer class (the ring edges of one
+// stage's DP collectives, the sends across one pipeline boundary) is routed once into flows:
+// one per queue pair of each edge, hashed over ECMP. For any set of classes running at once,
+// one max-min fair solve between them gives each its rate. A class's flows advance together
+// (NCCL splits a transfer evenly over its channels, and a ring step waits for its slowest
+// edge), so the solve runs over classes, each loading every link by the flows it routes
+// there. Solves are kept per set of classes: a pipeline's steady state meets the same sets
+// again and again.
+#include "CollectiveTimer.h"
+#include "FabricRouter.h"
+#include "StepSchedule.h"
+#include "TrainingSpecs.h"
+
+#include <map>
+#include <span>
+#include <vector>
+
+namespace cs {
+
+class FabricShare final : public ShareModel {
+public:
+    FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu);
+    // Adds a class of edges that always run together; returns its id (0, 1, ...).
+    int addClass(const std::vector<Edge>& edges, int flowsPerPair);
+    void rates(std::span<const int> active, std::vector<double>& rate) override;
+    // Adds what each link direction carries when every edge of the class moves
+    // `bytesPerEdge`, split evenly over the edge's flows.
+    void addLinkBytes(int cls, double bytesPerEdge, std::vector<double>* total,
+                      std::vector<float>* perClass) const;
+    // The class's rate when it runs alone.
+    double soloRate(int cls);
+    bool crossesFabric(int cls) const { return classes_[size_t(cls)].fabric; }
+    long long solves() const { return solves_; }
+    long long loadsSolved() const { return flowsSolved_; } // link loads over all solves
+
+private:
+    struct Class {
+        std::vector<std::pair<int32_t, double>>
+            load;            // link direction, flows there / flows per edge
+        bool nvlink = false; // some edge stays inside a host
+        bool fabric = false; // some edge crosses the fabric
+    };
+
+    const Topology& t_;
+    FabricRouter& router_;
+    double nvlinkBps_;
+    std::vector<double> capacity_;
+    std::vector<Class> classes_;
+    std::map<std::vector<int>, std::vector<double>> memo_;
+    std::vector<double> scratchLoad_, scratchWeight_;
+    long long solves_ = 0, flowsSolved_ = 0;
+};
+
+} // namespace cs
