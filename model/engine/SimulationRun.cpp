@@ -155,46 +155,68 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
         if (tid >= 0) o.insert("tid", tid);
         events.append(o);
     };
-    // One process per pipeline stage (the ranks of DP replica 0, TP rank 0, CP rank 0), with
-    // threads: compute (passes with their TP and CP time inside), PP sends, DP collectives.
+    // One process per pipeline stage (the ranks of DP replica 0, TP rank 0, CP rank 0; the
+    // other replicas run the same schedule), with threads: compute (passes, and the layers in
+    // them), the TP and CP time each layer leaves exposed, PP sends, DP collectives.
     const ScheduleResult& sched = *e.schedule;
-    const double paramsPerRank = r.checkpointBytes / 16 / (double(c.tp) * c.pp);
-    const auto model = modelOf(spec);
-    const double sendBytes =
-        double(c.seqLen) * c.microBatchSeqs / c.cp * (model ? model->modelDim : 0) * 2 / c.tp;
     const double members = double(c.dp) * c.cp;
+    enum Thread { Compute, Tp, Cp, Pp, Dp };
     for (int s = 0; s < c.pp && s < int(sched.passes.size()); ++s) {
         const int gpu = e.gpuOfRank[size_t(rankOf(c, {0, 0, s, 0}))];
         meta("process_name", s, -1, QStringLiteral("PP stage %1 (GPU %2)").arg(s).arg(gpu));
-        meta("thread_name", s, 0, "compute");
-        meta("thread_name", s, 1, "PP");
-        meta("thread_name", s, 2, "DP");
-        for (const PassRecord& p : sched.passes[size_t(s)])
-            slice(s, 0,
+        meta("thread_name", s, Compute, "compute");
+        if (c.tp > 1) meta("thread_name", s, Tp, "TP");
+        if (c.cp > 1) meta("thread_name", s, Cp, "CP");
+        meta("thread_name", s, Pp, "PP");
+        meta("thread_name", s, Dp, "DP");
+        for (const PassRecord& p : sched.passes[size_t(s)]) {
+            slice(s, Compute,
                   QStringLiteral("%1 mb %2 chunk %3")
                       .arg(p.forward ? "F" : "B")
                       .arg(p.micro)
                       .arg(p.chunk),
                   p.fromS, p.toS - p.fromS, p.forward ? "forward" : "backward",
                   {{"microBatch", p.micro}, {"virtualStage", p.chunk}});
-        // Sends across the boundary below this stage, activations or gradients.
-        if (s < int(sched.sends.size()))
-            for (const Interval& i : sched.sends[size_t(s)])
-                slice(s, 1, "send", i.fromS, i.toS - i.fromS, "pp",
-                      {{"bytes", sendBytes},
-                       {"peers", QStringLiteral("stages %1 and %2").arg(s).arg(s + 1)}});
-        for (const Interval& i : sched.gathers[size_t(s)])
-            slice(s, 2, "DP all-gather", i.fromS, i.toS - i.fromS, "dp",
-                  {{"bytes", paramsPerRank * 2 / members * (members - 1) * (i.toS - i.fromS) /
-                                 std::max(1e-12, e.dpAllGatherS)},
-                   {"peers", members - 1}});
-        for (const Interval& i : sched.reduces[size_t(s)])
-            slice(s, 2, c.zeroStage == 0 ? "DP all-reduce" : "DP reduce-scatter", i.fromS,
-                  i.toS - i.fromS, "dp",
-                  {{"bytes", paramsPerRank * 4 / members * (members - 1) * (i.toS - i.fromS) /
-                                 std::max(1e-12, e.dpReduceScatterS)},
-                   {"peers", members - 1}});
-        slice(s, 0, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
+            // Its layers one after another: compute, then the exposed TP and CP time.
+            const LayerPassSplit& split = p.forward ? e.forwardLayer : e.backwardLayer;
+            const int layers = e.layersPerChunk[size_t(s)][size_t(p.chunk)];
+            for (int l = 0; l < layers; ++l) {
+                const double at = p.fromS + l * split.totalS();
+                slice(s, Compute, QStringLiteral("layer %1").arg(l), at, split.computeS, "layer");
+                slice(s, Tp, p.forward ? "TP (exposed)" : "TP backward (exposed)",
+                      at + split.computeS, split.tpS, "tp",
+                      {{"bytes", p.forward ? e.tpBytesForwardLayer : e.tpBytesBackwardLayer},
+                       {"peers", c.tp - 1}});
+                slice(s, Cp, p.forward ? "CP K/V all-gather" : "CP K/V reduce-scatter",
+                      at + split.computeS + split.tpS, split.cpS, "cp",
+                      {{"bytes", e.cpBytesLayer}, {"peers", c.cp - 1}});
+            }
+        }
+        slice(s, Compute, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
+    }
+    using Kind = TransferRecord::Kind;
+    for (const TransferRecord& x : sched.transfers) {
+        if (x.stage >= c.pp) continue;
+        const bool send = x.kind == Kind::SendForward || x.kind == Kind::SendBackward;
+        if (send)
+            slice(x.stage, Pp,
+                  QStringLiteral("send %1 mb %2 chunk %3 to stage %4")
+                      .arg(x.kind == Kind::SendForward ? "activations" : "gradients")
+                      .arg(x.micro)
+                      .arg(x.chunk)
+                      .arg(x.target),
+                  x.fromS, x.toS - x.fromS, "pp",
+                  {{"bytes", x.bytes},
+                   {"peers", QStringLiteral("stages %1 and %2").arg(x.stage).arg(x.target)}});
+        else
+            slice(x.stage, Dp,
+                  QStringLiteral("%1 chunk %2 layer %3")
+                      .arg(x.kind == Kind::Gather ? "DP all-gather"
+                           : c.zeroStage == 0     ? "DP all-reduce"
+                                                  : "DP reduce-scatter")
+                      .arg(x.chunk)
+                      .arg(x.layer),
+                  x.fromS, x.toS - x.fromS, "dp", {{"bytes", x.bytes}, {"peers", members - 1}});
     }
     return QJsonDocument(QJsonObject{{"traceEvents", events}, {"displayTimeUnit", "ms"}})
         .toJson(QJsonDocument::Compact);

@@ -53,7 +53,7 @@ void appendMerged(std::vector<Interval>& list, double from, double to) {
         list.push_back({from, to});
 }
 
-enum class Kind { Gather, Reduce, SendForward, SendBackward };
+using Kind = TransferRecord::Kind;
 
 struct Transfer {
     Kind kind;
@@ -324,6 +324,8 @@ private:
         Stream& q = streams_[size_t(cls)];
         const Transfer& t = transfers_[size_t(q.current)];
         ++out_.events;
+        out_.transfers.push_back(
+            {t.kind, t.stage, t.target, t.chunk, t.micro, t.layer, q.startS, now_, t.bytes});
         switch (t.kind) {
         case Kind::Gather:
             stages_[size_t(t.stage)].gatheredAt[size_t(t.chunk)][size_t(t.layer)] = now_;

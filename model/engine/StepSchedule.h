@@ -59,6 +59,14 @@ struct PassRecord {
     int chunk = 0, micro = 0;
 };
 
+// One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer.
+struct TransferRecord {
+    enum class Kind { Gather, Reduce, SendForward, SendBackward } kind;
+    int stage = 0, target = -1; // target: the stage a send goes to
+    int chunk = 0, micro = 0, layer = 0;
+    double fromS = 0, toS = 0, bytes = 0; // bytes per edge
+};
+
 struct ScheduleResult {
     double stepS = 0;
     double computeEndS = 0;                              // the last backward
@@ -66,6 +74,7 @@ struct ScheduleResult {
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
     std::vector<std::vector<Interval>> sends;            // per boundary, both directions
+    std::vector<TransferRecord> transfers;               // in the order they finished
     double gatherBusyS = 0, reduceBusyS = 0;             // the busiest stage's DP streams
     double meanSendS = 0;                                // one send, start to finish
     long long events = 0;   // starts and finishes of passes and transfers

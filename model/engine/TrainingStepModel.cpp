@@ -326,16 +326,26 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     in.chunks = int(V);
     in.microBatches = int(std::llround(M));
     const double cpPerLayer = layerMicros > 0 ? cpStepS / layerMicros : 0;
+    e.forwardLayer = {layer.forwardS, tpForwardS, cpPerLayer / 2};
+    // What one GPU sends per layer and micro-batch: a ring pass moves (n - 1) shards.
+    e.tpBytesForwardLayer = (tpPasses - 4) * (c.tp - 1) * tpShard;
+    e.tpBytesBackwardLayer = (4 + (c.sequenceParallel ? 2 : 0)) * (c.tp - 1) * tpShard;
+    e.cpBytesLayer = (c.cp - 1) * cpShard;
+    for (int st = 0; st < c.pp; ++st) {
+        e.layersPerChunk.push_back({});
+        for (int ch = 0; ch < int(V); ++ch)
+            e.layersPerChunk.back().push_back(layersOfChunk(m, c, st, ch));
+    }
+    e.backwardLayer = {layer.backwardS + layer.recomputeS, tpBackwardS, cpPerLayer / 2};
+    e.headForwardS = headS / 3;
+    e.headBackwardS = headS * 2 / 3;
     for (int st = 0; st < c.pp; ++st) {
         std::vector<double> fwd(static_cast<size_t>(V)), bwd(static_cast<size_t>(V));
         for (int ch = 0; ch < int(V); ++ch) {
             const int layers = layersOfChunk(m, c, st, ch);
             const bool head = st == c.pp - 1 && ch == int(V) - 1;
-            fwd[size_t(ch)] =
-                layers * (layer.forwardS + tpForwardS + cpPerLayer / 2) + (head ? headS / 3 : 0);
-            bwd[size_t(ch)] =
-                layers * (layer.backwardS + layer.recomputeS + tpBackwardS + cpPerLayer / 2) +
-                (head ? headS * 2 / 3 : 0);
+            fwd[size_t(ch)] = layers * e.forwardLayer.totalS() + (head ? e.headForwardS : 0);
+            bwd[size_t(ch)] = layers * e.backwardLayer.totalS() + (head ? e.headBackwardS : 0);
         }
         in.forwardS.push_back(fwd);
         in.backwardS.push_back(bwd);

@@ -17,6 +17,13 @@ struct MemoryEstimate {
     double totalGiB() const { return weightsGiB + gradientsGiB + optimizerGiB + activationsGiB; }
 };
 
+// One layer's pass, as the kernel model splits it: compute, then the TP and CP time that
+// stays exposed.
+struct LayerPassSplit {
+    double computeS = 0, tpS = 0, cpS = 0;
+    double totalS() const { return computeS + tpS + cpS; }
+};
+
 struct StepEstimate {
     double stepS = 0;
     double microBatches = 0;
@@ -31,6 +38,10 @@ struct StepEstimate {
     MemoryEstimate memory;
     std::vector<double> linkBytesPerStep; // per link direction: 2 l (a to b), 2 l + 1 (b to a)
     std::vector<int32_t> gpuOfRank;
+    LayerPassSplit forwardLayer, backwardLayer;   // backward: recomputation in its compute
+    double headForwardS = 0, headBackwardS = 0;   // the output layer, on the last chunk
+    std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]
+    double tpBytesForwardLayer = 0, tpBytesBackwardLayer = 0, cpBytesLayer = 0; // per GPU sent
     double ppTransferS = 0;                      // one send between stages, on average
     long long fabricSolves = 0, loadsSolved = 0; // max-min solves of the step, link loads in them
     // The step as events (per stage: compute, DP gathers and reductions; per boundary: sends)

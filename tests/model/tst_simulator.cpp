@@ -791,12 +791,12 @@ void TestSimulator::traceIsPerfettoJson() {
         QVERIFY(e.value("ts").toDouble() + e.value("dur").toDouble() <= r.step.stepS * 1e6 * 1.2);
     }
     QVERIFY(slices > 0);
-    // Every stage: a process with compute, PP and DP threads; its passes as the schedule ran
+    // Every stage: a process with compute, TP, PP and DP threads; its passes as the schedule ran
     // them (a forward and a backward per micro-batch and virtual stage); sends and DP
     // collectives with their bytes and peers.
     const int micro = int(std::llround(r.step.microBatches)), chunks = s.parallel.virtualStages;
     for (int stage = 0; stage < 4; ++stage) {
-        int passes = 0, dp = 0, sends = 0;
+        int passes = 0, dp = 0, sends = 0, tp = 0;
         QSet<QString> threads;
         for (const QJsonValue& v : events) {
             const QJsonObject e = v.toObject();
@@ -810,14 +810,20 @@ void TestSimulator::traceIsPerfettoJson() {
                 QVERIFY(e.value("args").toObject().value("bytes").toDouble() > 0);
                 QCOMPARE(e.value("args").toObject().value("peers").toDouble(), 7.0);
             }
+            if (cat == "tp") {
+                ++tp;
+                QVERIFY(e.value("args").toObject().value("bytes").toDouble() > 0);
+                QCOMPARE(e.value("args").toObject().value("peers").toDouble(), 7.0);
+            }
             if (cat == "pp") {
                 ++sends;
                 QVERIFY(e.value("args").toObject().value("bytes").toDouble() > 0);
             }
         }
-        QCOMPARE(threads, (QSet<QString>{"compute", "PP", "DP"}));
+        QCOMPARE(threads, (QSet<QString>{"compute", "TP", "PP", "DP"})); // no CP: CP = 1
         QCOMPARE(passes, 2 * micro * chunks);
         QVERIFY(dp > 0);
+        QVERIFY(tp >= passes); // exposed TP time in every layer of every pass
         // Every stage sends: the last one feeds the first stage's next virtual stage.
         QCOMPARE(sends > 0, stage < 3 || chunks > 1);
     }
