@@ -29,6 +29,7 @@ QString defaultRunCachePath(const RunSpec& spec, const TopologyDocument& doc) {
     h.addData(QJsonDocument(runSpecToJson(spec)).toJson(QJsonDocument::Compact));
     h.addData(QByteArray::number(qulonglong(topologyFingerprint(doc.topology()))));
     h.addData(CS_VERSION);
+    h.addData(QByteArray::number(kEngineRevision));
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     return QDir(dir).filePath(QStringLiteral("default-run-%1.sqlite")
                                   .arg(QString::fromLatin1(h.result().toHex().left(16))));

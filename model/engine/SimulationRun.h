@@ -39,6 +39,10 @@ struct RunSpec {
 // The model a spec trains: its own shape or the preset it names.
 std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
+// Changes whenever the engine's output for one run description changes, so that cached
+// runs (the GUI's default run) are simulated again rather than replayed stale.
+constexpr int kEngineRevision = 3; // 3: the event engine with re-shared transfers
+
 struct RunResult {
     StepEstimate step;
     double checkpointS = 0;

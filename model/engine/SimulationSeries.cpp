@@ -34,29 +34,71 @@ double total(const std::vector<Interval>& iv) {
     return sum;
 }
 
-// One traffic source of the step (a stage's DP collectives, a boundary's sends): its link
-// directions at the rate they carry while it is on (its bytes over its active time), and
-// when it is on.
+// Bytes per edge a class moved over [t0, t1), from its rate segments (sorted, disjoint);
+// `from` walks forward with t0.
+double moved(const std::vector<RateSegment>& seg, size_t& from, double t0, double t1) {
+    while (from < seg.size() && seg[from].toS <= t0)
+        ++from;
+    double sum = 0;
+    for (size_t i = from; i < seg.size() && seg[i].fromS < t1; ++i)
+        sum +=
+            seg[i].bytesPerS * std::max(0.0, std::min(t1, seg[i].toS) - std::max(t0, seg[i].fromS));
+    return sum;
+}
+
+// One traffic source of the step (a stage's DP collectives, one direction of a boundary's
+// sends, a stage's CP rings). Its link directions carry `traffic.rates` times the source's
+// weight in a frame: for transfers the weight is the bytes per edge they moved per second
+// in the frame, at the rates the event engine gave them (so a collective slowed by another
+// shows slower); for CP, the fraction of the frame its stage computes.
 struct Source {
     TrafficSource traffic;
-    std::vector<Interval> active;
+    std::vector<Interval> active;                         // CP: when it is on
+    std::vector<const std::vector<RateSegment>*> classes; // transfers: their rates
+    std::vector<size_t> cursors;
     size_t cursor = 0;
     double tierBps[kTierCount] = {0, 0, 0};
+    double weight(double t0, double t1) {
+        const double width = std::max(1e-12, t1 - t0);
+        if (classes.empty()) return covered(active, cursor, t0, t1) / width;
+        double bytes = 0;
+        for (size_t i = 0; i < classes.size(); ++i)
+            bytes += moved(*classes[i], cursors[i], t0, t1);
+        return bytes / width;
+    }
 };
 
-Source sourceOf(const Topology& t, const std::vector<float>& bytes, std::vector<Interval> active) {
-    Source s;
-    std::sort(active.begin(), active.end(), [](auto& a, auto& b) { return a.fromS < b.fromS; });
-    s.active = std::move(active);
-    const double activeS = total(s.active);
-    if (activeS <= 0) return s;
+void setRates(Source& s, const Topology& t, const std::vector<float>& bytes, double per) {
+    if (per <= 0) return;
     for (size_t r = 0; r < bytes.size(); ++r) {
         if (bytes[r] <= 0) continue;
-        const auto rate = float(bytes[r] / activeS);
+        const auto rate = float(bytes[r] / per);
         s.traffic.rates.emplace_back(uint32_t(r), rate);
         const int tier = tierOfLink(t, int32_t(r / 2));
         if (tier >= 0) s.tierBps[tier] += rate;
     }
+}
+
+// Transfers: link bytes per byte moved on an edge, weighted by the classes' rates.
+Source transferSource(const Topology& t, const std::vector<float>& bytes,
+                      std::vector<const std::vector<RateSegment>*> classes) {
+    Source s;
+    double perEdge = 0;
+    for (const auto* seg : classes)
+        for (const RateSegment& x : *seg)
+            perEdge += x.bytesPerS * (x.toS - x.fromS);
+    s.classes = std::move(classes);
+    s.cursors.assign(s.classes.size(), 0);
+    setRates(s, t, bytes, perEdge);
+    return s;
+}
+
+// CP rings: the stage's bytes over its compute time, while it computes.
+Source sourceOf(const Topology& t, const std::vector<float>& bytes, std::vector<Interval> active) {
+    Source s;
+    std::sort(active.begin(), active.end(), [](auto& a, auto& b) { return a.fromS < b.fromS; });
+    s.active = std::move(active);
+    setRates(s, t, bytes, total(s.active));
     return s;
 }
 
@@ -120,13 +162,17 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     // sends.
     const ScheduleResult& sched = *e.schedule;
     std::vector<Source> sources;
-    for (size_t st = 0; st < e.dpLinkBytes.size() && st < sched.gathers.size(); ++st) {
-        std::vector<Interval> active = sched.gathers[st];
-        active.insert(active.end(), sched.reduces[st].begin(), sched.reduces[st].end());
-        sources.push_back(sourceOf(t, e.dpLinkBytes[st], std::move(active)));
+    const ScheduleClasses classes{int(sched.gathers.size()), int(e.ppLinkBytes.size() / 2)};
+    for (int st = 0; st < int(e.dpLinkBytes.size()) && st < classes.stages; ++st)
+        sources.push_back(transferSource(
+            t, e.dpLinkBytes[size_t(st)],
+            {&sched.rates[size_t(classes.gather(st))], &sched.rates[size_t(classes.reduce(st))]}));
+    for (int b = 0; b < classes.boundaries; ++b) {
+        sources.push_back(transferSource(t, e.ppLinkBytes[size_t(b)],
+                                         {&sched.rates[size_t(classes.sendForward(b))]}));
+        sources.push_back(transferSource(t, e.ppLinkBytes[size_t(classes.boundaries + b)],
+                                         {&sched.rates[size_t(classes.sendBackward(b))]}));
     }
-    for (size_t b = 0; b < e.ppLinkBytes.size() && b < sched.sends.size(); ++b)
-        sources.push_back(sourceOf(t, e.ppLinkBytes[b], sched.sends[b]));
     // CP collectives run inside each layer's passes: spread over the stage's compute.
     for (size_t st = 0; st < e.cpLinkBytes.size() && st < sched.compute.size(); ++st)
         sources.push_back(sourceOf(t, e.cpLinkBytes[st], sched.compute[st]));
@@ -179,7 +225,7 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         std::vector<float> tiers(kTierCount, 0.f);
         for (size_t i = 0; i < sources.size(); ++i) {
             Source& src = sources[i];
-            weights[i] = float(covered(src.active, src.cursor, t0, t1) / width);
+            weights[i] = float(src.weight(t0, t1));
             for (int q = 0; q < kTierCount; ++q)
                 tiers[size_t(q)] += weights[i] * float(src.tierBps[q]);
         }

@@ -85,6 +85,7 @@ public:
         out_.reduces.resize(size_t(p_));
         out_.sends.resize(size_t(classes_.boundaries));
         streams_.resize(size_t(classes_.count()));
+        out_.rates.resize(size_t(classes_.count()));
         inputFwd_.assign(size_t(p_) * v_ * m_, kNever);
         inputBwd_.assign(size_t(p_) * v_ * m_, kNever);
         for (int j = 0; j < m_; ++j)
@@ -302,6 +303,7 @@ private:
             if (q.current < 0) continue;
             if (!q.inLatency) {
                 q.remaining -= q.rate * dt;
+                recordRate(k, t - dt, t, q.rate);
                 if (q.finishS > t + slack) continue;
                 q.inLatency = true; // the bytes are there; the last step's latency follows
                 q.latencyEndS = t + transfers_[size_t(q.current)].latencyS;
@@ -318,6 +320,15 @@ private:
             }
             completePass(s);
         }
+    }
+
+    void recordRate(int cls, double fromS, double toS, double rate) {
+        if (toS <= fromS) return;
+        auto& list = out_.rates[size_t(cls)];
+        if (!list.empty() && list.back().bytesPerS == rate && list.back().toS >= fromS - 1e-12)
+            list.back().toS = toS;
+        else
+            list.push_back({fromS, toS, rate});
     }
 
     void completeTransfer(int cls) {

@@ -67,6 +67,11 @@ struct TransferRecord {
     double fromS = 0, toS = 0, bytes = 0; // bytes per edge
 };
 
+// A stretch of time over which a transfer class moved bytes at one rate.
+struct RateSegment {
+    double fromS = 0, toS = 0, bytesPerS = 0; // per edge of the class
+};
+
 struct ScheduleResult {
     double stepS = 0;
     double computeEndS = 0;                              // the last backward
@@ -75,6 +80,7 @@ struct ScheduleResult {
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
     std::vector<std::vector<Interval>> sends;            // per boundary, both directions
     std::vector<TransferRecord> transfers;               // in the order they finished
+    std::vector<std::vector<RateSegment>> rates;         // per class, in time order
     double gatherBusyS = 0, reduceBusyS = 0;             // the busiest stage's DP streams
     double meanSendS = 0;                                // one send, start to finish
     long long events = 0;   // starts and finishes of passes and transfers

@@ -304,13 +304,14 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
         share.addLinkBytes(classes.gather(st), gatherBytes, bytes, &e.dpLinkBytes[size_t(st)]);
         share.addLinkBytes(classes.reduce(st), reduceBytes, bytes, &e.dpLinkBytes[size_t(st)]);
     }
-    e.ppLinkBytes.assign(size_t(classes.boundaries), std::vector<float>(2 * t.links.size(), 0.f));
+    e.ppLinkBytes.assign(size_t(2 * classes.boundaries),
+                         std::vector<float>(2 * t.links.size(), 0.f));
     for (int b = 0; b < classes.boundaries; ++b) {
         const double sends = (b < c.pp - 1 ? V : V - 1) * M; // each way
         share.addLinkBytes(classes.sendForward(b), ppBytes * sends, bytes,
                            &e.ppLinkBytes[size_t(b)]);
         share.addLinkBytes(classes.sendBackward(b), ppBytes * sends, bytes,
-                           &e.ppLinkBytes[size_t(b)]);
+                           &e.ppLinkBytes[size_t(classes.boundaries + b)]);
     }
     const bool dpOnFabric = c.pp > 0 && share.crossesFabric(classes.gather(0));
     const bool ppOnFabric = classes.boundaries > 0 && share.crossesFabric(classes.sendForward(0));

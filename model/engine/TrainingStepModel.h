@@ -49,6 +49,7 @@ struct StepEstimate {
     // boundary's sends over the step: the replay's time-resolved traffic.
     std::shared_ptr<const ScheduleResult> schedule;
     // CP traffic per stage runs inside its passes (K and V around the CP ring, per layer).
+    // ppLinkBytes per send class: boundary b forward at b, backward at boundaries + b.
     std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes, cpLinkBytes;
 };
 
