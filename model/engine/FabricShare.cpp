@@ -8,10 +8,11 @@
 
 namespace cs {
 
-FabricShare::FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu)
+FabricShare::FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
+                         bool contention)
     : t_(t), router_(router),
       nvlinkBps_(gpu.nvlinkGBpsPerDirection * 1e9 * kernelConstants(gpu).nvlinkGoodput),
-      capacity_(router.capacities(efficiency::kFabricGoodput)) {}
+      capacity_(router.capacities(efficiency::kFabricGoodput)), contention_(contention) {}
 
 int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     Class c;
@@ -45,6 +46,13 @@ int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
 }
 
 void FabricShare::rates(std::span<const int> active, std::vector<double>& rate) {
+    if (!contention_ && active.size() > 1) {
+        std::vector<double> solo(active.size());
+        for (size_t k = 0; k < active.size(); ++k)
+            solo[k] = soloRate(active[k]);
+        rate = std::move(solo);
+        return;
+    }
     std::vector<int> key(active.begin(), active.end());
     if (const auto hit = memo_.find(key); hit != memo_.end()) {
         rate = hit->second;

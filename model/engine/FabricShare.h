@@ -20,7 +20,10 @@ namespace cs {
 
 class FabricShare final : public ShareModel {
 public:
-    FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu);
+    // contention = false: every class at its solo rate, whatever else runs (a baseline
+    // that never re-shares, for benchmarks and comparisons).
+    FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
+                bool contention = true);
     // Adds a class of edges that always run together; returns its id (0, 1, ...).
     int addClass(const std::vector<Edge>& edges, int flowsPerPair);
     void rates(std::span<const int> active, std::vector<double>& rate) override;
@@ -49,6 +52,7 @@ private:
     std::vector<Class> classes_;
     std::map<std::vector<int>, std::vector<double>> memo_;
     std::vector<double> scratchLoad_, scratchWeight_;
+    bool contention_ = true;
     long long solves_ = 0, flowsSolved_ = 0;
 };
 

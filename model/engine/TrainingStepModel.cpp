@@ -152,7 +152,7 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
 }
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& c) {
+                          const GpuSpec& g, const ParallelConfig& c, bool contention) {
     checkTrainingConfig(m, g, c);
     StepEstimate e;
     e.gpuOfRank = placeRanks(t, ix, c);
@@ -266,7 +266,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
 
     // The step's transfer classes on the fabric, in the schedule's numbering.
     const ScheduleClasses classes{c.pp, c.pp > 1 ? (V > 1 ? c.pp : c.pp - 1) : 0};
-    FabricShare share(t, router, g);
+    FabricShare share(t, router, g, contention);
     std::vector<std::vector<Edge>> dpEdges(size_t(c.pp));
     for (size_t i = 0; i < dpGroups.size(); ++i) {
         const auto& ring = dpGroups[i];

@@ -57,8 +57,10 @@ struct StepEstimate {
 // to change named as the field. Throws InputException.
 void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c);
 MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c);
+// contention = false: transfers never slow each other (each at its solo rate): the baseline
+// that shows what re-sharing changes.
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& c);
+                          const GpuSpec& g, const ParallelConfig& c, bool contention = true);
 // Model FLOPs of one step (forward + backward, attention included, no recomputation).
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c);
 

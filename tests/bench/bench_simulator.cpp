@@ -8,6 +8,7 @@
 #include "MaxMinFairShare.h"
 #include "SimulationRun.h"
 #include "StepSchedule.h"
+#include "TrainingStepModel.h"
 
 #include "TrainingEfficiency.h"
 #include <QFileInfo>
@@ -46,6 +47,23 @@ int main() {
                 double(sched.events) / s, sched.reshares, double(sched.reshares) / s,
                 r.step.fabricSolves, r.step.loadsSolved, sched.transfers.size());
 
+    {
+        // The baseline: the same event schedule, every transfer at its solo rate.
+        const StepEstimate solo =
+            estimateStep(doc->topology(), doc->index(), *findModel("llama3-405b"),
+                         *findGpu("h100-sxm"), spec.parallel, /*contention=*/false);
+        const double soloS = bench::timeSeconds([&] {
+            estimateStep(doc->topology(), doc->index(), *findModel("llama3-405b"),
+                         *findGpu("h100-sxm"), spec.parallel, false);
+        });
+        row("  baseline: transfers at solo rates, never re-shared", soloS, 0,
+            "step " + std::to_string(solo.stepS).substr(0, 5) + " s, " +
+                std::to_string(solo.fabricSolves) + " solves; DP busy " +
+                std::to_string(solo.dpAllGatherS + solo.dpReduceScatterS).substr(0, 5) +
+                " s per stage against " +
+                std::to_string(r.step.dpAllGatherS + r.step.dpReduceScatterS).substr(0, 5) +
+                " s re-shared");
+    }
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("run.sqlite");

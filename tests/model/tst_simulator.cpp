@@ -79,6 +79,7 @@ private slots:
     void transferSolverMatchesFlowSolver_data();
     void transferSolverMatchesFlowSolver();
     void overlappingCollectivesShareTheFabric();
+    void transfersThatOverlapSlowEachOther();
     void heapSolverMatchesNaive_data();
     void heapSolverMatchesNaive();
     void failuresFollowTable5();
@@ -575,6 +576,23 @@ void TestSimulator::overlappingCollectivesShareTheFabric() {
     QVERIFY(share.solves() == 3);
     share.rates(both, together); // the same set again: no new solve
     QVERIFY(share.solves() == 3);
+}
+
+void TestSimulator::transfersThatOverlapSlowEachOther() {
+    // 405B on 16,384 GPUs: all 16 stages gather their parameters at once at the start of the
+    // step and their reductions overlap at its end, over shared fabric links. Re-shared, the
+    // DP streams take longer than each alone would, and so does the step.
+    const ParallelConfig c = config(8, 1, 16, 128, 8192);
+    const auto& doc = roce();
+    const auto m = *findModel("llama3-405b");
+    const auto g = *findGpu("h100-sxm");
+    const StepEstimate shared = estimateStep(doc.topology(), doc.index(), m, g, c, true);
+    const StepEstimate alone = estimateStep(doc.topology(), doc.index(), m, g, c, false);
+    const double sharedDp = shared.dpAllGatherS + shared.dpReduceScatterS,
+                 aloneDp = alone.dpAllGatherS + alone.dpReduceScatterS;
+    QVERIFY2(sharedDp > aloneDp * 1.1, qPrintable(QString("%1 vs %2").arg(sharedDp).arg(aloneDp)));
+    QVERIFY(shared.stepS > alone.stepS);
+    QVERIFY(shared.fabricSolves > alone.fabricSolves); // sets of transfers, not single ones
 }
 
 void TestSimulator::heapSolverMatchesNaive_data() {
