@@ -2,6 +2,7 @@
 // generate-telemetry`: realistic telemetry for a topology, to try the replay without a cluster.
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "NewStoreFile.h"
 #include "RunSpecJson.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
@@ -46,8 +47,10 @@ int importCommand(const QStringList& args) {
         o.tickNs = int64_t(*tick * 1e9);
     }
     const auto doc = openTopology(src.preset, src.file);
+    NewStoreFile created(out);
     RunStore store = RunStore::openForWriting(out);
     const ImportReport r = importTelemetry(*doc, files, o, store);
+    created.keep();
     if (a.flag("--json")) {
         const QByteArray json = QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact);
         std::fwrite(json.constData(), 1, size_t(json.size()), stdout);

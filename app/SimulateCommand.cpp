@@ -1,6 +1,7 @@
 // `clusterscope simulate`: Llama 3 training on a topology; summary, time series, trace.
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "NewStoreFile.h"
 #include "SimulateArgs.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
@@ -57,6 +58,7 @@ int simulateCommand(const QStringList& args) {
     const RunSpec spec = runSpecOfArgs(a);
 
     const auto doc = openTopology(src.preset, src.file);
+    NewStoreFile created(a.value("--out"));
     std::optional<RunStore> store;
     if (a.has("--out")) store.emplace(RunStore::openForWriting(a.value("--out")));
     const bool tty = isatty(2) && !a.flag("--json");
@@ -67,6 +69,7 @@ int simulateCommand(const QStringList& args) {
     } catch (const InputException& e) {
         throw withFlag(e); // "--tp: TP must divide ...", not the run-file key
     }
+    created.keep();
     if (a.has("--trace")) writeFileAtomically(a.value("--trace"), chromeTraceOfStep(r, spec));
     const QJsonObject summary = runSummaryJson(r, spec);
     if (a.flag("--json")) {

@@ -1,5 +1,7 @@
 #include "SimulationDialog.h"
 
+#include "NewStoreFile.h"
+
 #include "RankPlacement.h"
 #include "RunOptions.h"
 #include "RunSpecJson.h"
@@ -246,6 +248,7 @@ std::optional<RunResult> runWithProgress(QWidget* parent, const TopologyDocument
     QString error;
     QThread* worker = QThread::create([&] {
         try {
+            NewStoreFile created(storePath); // a cancelled or refused run leaves no file
             RunStore store = RunStore::openForWriting(storePath);
             result = simulateRun(doc, spec, &store, [&](double f) {
                 if (cancel) throw Cancelled{};
@@ -253,6 +256,7 @@ std::optional<RunResult> runWithProgress(QWidget* parent, const TopologyDocument
                     &progress, [&progress, f] { progress.setValue(int(f * 1000)); },
                     Qt::QueuedConnection);
             });
+            created.keep();
         } catch (const Cancelled&) {
             result.reset();
         } catch (const std::exception& e) {

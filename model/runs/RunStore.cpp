@@ -123,6 +123,7 @@ RunStore::RunStore(sqlite3* db, std::string path) : db_(db), path_(std::move(pat
 RunStore::RunStore(RunStore&& o) noexcept
     : db_(o.db_), path_(std::move(o.path_)), inTransaction_(o.inTransaction_),
       cache_(std::move(o.cache_)) {
+    writer_ = o.writer_;
     o.db_ = nullptr;
     o.cache_.clear();
 }
@@ -131,6 +132,7 @@ RunStore& RunStore::operator=(RunStore&& o) noexcept {
     std::swap(db_, o.db_);
     std::swap(path_, o.path_);
     std::swap(inTransaction_, o.inTransaction_);
+    std::swap(writer_, o.writer_);
     std::swap(cache_, o.cache_);
     return *this;
 }
@@ -139,6 +141,8 @@ RunStore::~RunStore() {
     finalizeCached();
     if (!db_) return;
     if (inTransaction_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    // Fold the write-ahead log into the file: no log beside the store once it is closed.
+    if (writer_) sqlite3_exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
     sqlite3_close(db_);
 }
 
@@ -187,11 +191,14 @@ RunStore RunStore::openForWriting(const QString& qpath) {
     // 64 KiB pages: a frame of 250k links is a 1 MB blob, read in 16 pages rather than 250.
     store.exec("PRAGMA page_size=65536; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
                "PRAGMA mmap_size=1073741824;");
+    store.writer_ = true;
     store.exec(kSchema);
     store.exec(("PRAGMA application_id=" + std::to_string(kApplicationId) +
                 "; PRAGMA user_version=" + std::to_string(kRunStoreSchemaVersion) + ";")
                    .c_str());
     store.exec("INSERT OR IGNORE INTO meta VALUES('format','clusterscope-runs'),('schema','2');");
+    // A log left by a writer that was killed: fold it in now rather than carry it along.
+    store.exec("PRAGMA wal_checkpoint(TRUNCATE);");
     return store;
 }
 

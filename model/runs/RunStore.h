@@ -158,6 +158,7 @@ private:
 
     sqlite3* db_ = nullptr;
     std::string path_;
+    bool writer_ = false; // checkpoints its write-ahead log when it closes
     bool inTransaction_ = false;
     mutable std::vector<std::pair<const char*, sqlite3_stmt*>> cache_;
 };

@@ -51,6 +51,7 @@ private slots:
     void simulateHelpListsEveryOption();
     void simulateReadsRunFilesFlagsOverride();
     void importReportsAndKeepsGoing();
+    void failedRunsLeaveNoStoreBehind();
     void killedImportLeavesTheStoreAsItWas();
 };
 
@@ -410,6 +411,33 @@ void TestCli::importReportsAndKeepsGoing() {
     QCOMPARE(bad.code, 2);
 }
 
+void TestCli::failedRunsLeaveNoStoreBehind() {
+    QTemporaryDir dir;
+    const QString junk = dir.filePath("junk.prom"), store = dir.filePath("new.sqlite");
+    QFile f(junk);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is not telemetry\n{{{\n");
+    f.close();
+    // An import that finds nothing: exit 2, and no empty store created.
+    QCOMPARE(run({"import", "--preset", "small-256", junk, "--out", store}).code, 2);
+    QVERIFY(!QFileInfo::exists(store));
+    QVERIFY(!QFileInfo::exists(store + "-wal"));
+    // A simulation refused (405B does not fit on 8 GPUs per replica): no store either.
+    QCOMPARE(run({"simulate", "--preset", "small-256", "--model", "llama3-405b", "--tp", "8",
+                  "--pp", "1", "--dp", "32", "--out", store})
+                 .code,
+             2);
+    QVERIFY(!QFileInfo::exists(store));
+    // A store that existed keeps its runs when a later import into it fails.
+    QCOMPARE(run({"import", "--preset", "small-256",
+                  CS_SOURCE_DIR "/tests/fixtures/telemetry/long.csv", "--out", store})
+                 .code,
+             0);
+    QCOMPARE(run({"import", "--preset", "small-256", junk, "--out", store}).code, 2);
+    QVERIFY(QFileInfo::exists(store));
+    QCOMPARE(cs::RunStore::openForReading(store).runs().size(), size_t(1));
+}
+
 void TestCli::killedImportLeavesTheStoreAsItWas() {
     QTemporaryDir dir;
     const QString store = dir.filePath("run.sqlite"), big = dir.filePath("big.prom");
@@ -428,13 +456,18 @@ void TestCli::killedImportLeavesTheStoreAsItWas() {
         QTest::qWait(delayMs);
         p.kill(); // SIGKILL: no chance to clean up
         p.waitForFinished();
-        const cs::RunStore s = cs::RunStore::openForReading(store);
-        QVERIFY(s.quickCheckOk());
-        const auto runs = s.runs();
-        // Either untouched, or (if the import had already committed) the whole new run.
-        for (size_t i = 1; i < runs.size(); ++i)
-            QVERIFY(runs[i].summaryJson.find("\"samples\"") != std::string::npos);
-        QVERIFY(!runs.empty());
+        {
+            const cs::RunStore s = cs::RunStore::openForReading(store);
+            QVERIFY(s.quickCheckOk());
+            const auto runs = s.runs();
+            // Either untouched, or (if the import had already committed) the whole new run.
+            for (size_t i = 1; i < runs.size(); ++i)
+                QVERIFY(runs[i].summaryJson.find("\"samples\"") != std::string::npos);
+            QVERIFY(!runs.empty());
+        }
+        // The next writer folds whatever log the killed one left into the file at once.
+        const cs::RunStore again = cs::RunStore::openForWriting(store);
+        QCOMPARE(QFileInfo(store + "-wal").size(), 0);
     }
 }
 
