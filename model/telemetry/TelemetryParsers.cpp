@@ -12,6 +12,19 @@
 #include <cstring>
 
 namespace cs {
+namespace {
+
+// Nanoseconds since the epoch of a time in seconds, if it lies where 64-bit nanoseconds
+// reach (1970 to 2262); anything else is refused, never wrapped.
+constexpr double kLastEpochS = 9.2e9; // 2261-07; int64 ns end at 9.22e9 s
+constexpr const char* kEpochRange = "a time between 1970 and 2261";
+bool epochNs(double seconds, int64_t& ns) {
+    if (!std::isfinite(seconds) || seconds < 0 || seconds > kLastEpochS) return false;
+    ns = int64_t(std::llround(seconds * 1e9));
+    return true;
+}
+
+} // namespace
 
 const char* toString(TelemetryFormat f) {
     switch (f) {
@@ -114,7 +127,11 @@ bool parseSampleLine(std::string_view line, bool openMetrics, const ParseLimits&
         double t = 0;
         if (!parseDouble(ts, t) || !std::isfinite(t)) return why = "expected a timestamp", false;
         // Prometheus text: integer milliseconds; OpenMetrics: float seconds.
-        s.tsNs = openMetrics ? int64_t(std::llround(t * 1e9)) : int64_t(std::llround(t * 1e6));
+        if (!epochNs(openMetrics ? t : t / 1000, s.tsNs))
+            return why = std::string("timestamp: expected ") + kEpochRange +
+                         (openMetrics ? " (seconds since the epoch)"
+                                      : " (milliseconds since the epoch)"),
+                   false;
         s.hasTimestamp = true;
     }
     std::sort(s.labels.begin(), s.labels.end());
@@ -220,8 +237,14 @@ void parsePromJson(const QByteArray& text, const std::string& file, const ParseL
                     {file, r + 1, "expected [seconds, \"value\"] pairs in series " + name});
                 continue;
             }
+            int64_t tsNs = 0;
+            if (!epochNs(p.at(0).toDouble(), tsNs)) {
+                rejected.push_back(
+                    {file, r + 1, std::string("expected ") + kEpochRange + " in series " + name});
+                continue;
+            }
             if (++samples > limits.maxSamples) return;
-            out(RawSample{name, labels, v, int64_t(std::llround(p.at(0).toDouble() * 1e9)), true});
+            out(RawSample{name, labels, v, tsNs, true});
         }
     }
 }
@@ -256,11 +279,11 @@ void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLi
         }
         RawSample s;
         double ts = 0;
-        if (!parseDouble(f[0], ts) || !std::isfinite(ts)) {
-            rejected.push_back({file, n, "ts: expected seconds since the epoch"});
+        if (!parseDouble(f[0], ts) || !epochNs(ts, s.tsNs)) {
+            rejected.push_back(
+                {file, n, std::string("ts: expected seconds since the epoch, ") + kEpochRange});
             return true;
         }
-        s.tsNs = int64_t(std::llround(ts * 1e9));
         s.hasTimestamp = true;
         s.metric = f[1];
         if (s.metric.empty()) {
@@ -365,13 +388,18 @@ void parseNvidiaSmiCsv(const QByteArray& text, const std::string& file,
         }
         QDateTime utc = whenS;
         utc.setTimeZone(QTimeZone::utc());
+        int64_t whenNs = 0;
+        if (!epochNs(double(utc.toMSecsSinceEpoch()) / 1000, whenNs)) {
+            rejected.push_back({file, n, std::string("timestamp: expected ") + kEpochRange});
+            return true;
+        }
         const std::string host = hostCol >= 0 ? f[size_t(hostCol)] : defaultHost;
         for (size_t c = 0; c < f.size(); ++c) {
             if (int(c) == tsCol || int(c) == indexCol || int(c) == hostCol) continue;
             RawSample s;
             s.metric = metricForColumn(columns[c]);
             s.labels = {{"Hostname", host}, {"gpu", f[size_t(indexCol)]}};
-            s.tsNs = utc.toMSecsSinceEpoch() * 1'000'000;
+            s.tsNs = whenNs;
             s.hasTimestamp = true;
             std::string v = f[c];
             const size_t unit = v.find(' ');

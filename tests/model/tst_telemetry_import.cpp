@@ -4,6 +4,7 @@
 #include "RunReader.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
+#include "TelemetryParsers.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,6 +61,8 @@ private slots:
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
+    void timesOutsideTheEpochAreRefused_data();
+    void timesOutsideTheEpochAreRefused();
     void dcgmFieldsLandInTheCatalogueUnits();
 
 private:
@@ -225,6 +228,56 @@ void TestTelemetryImport::generatedTelemetryImportsWhole() {
     QCOMPARE(r.report.unmappedByMetric.count("DCGM_FI_DEV_GPU_UTIL"), size_t(1));
     QCOMPARE(r.report.missingValues, 9LL); // the one temperature sensor that is "not supported"
     QVERIFY(r.report.mappedSeries > 4 * 8 * 3);
+}
+
+void TestTelemetryImport::timesOutsideTheEpochAreRefused_data() {
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("line"); // the line refused; the one before it is fine
+    QTest::newRow("prometheus ms 1e300")
+        << "prometheus" << QByteArray("m{a=\"b\"} 1 1717200000000\nm{a=\"b\"} 1 1e300\n") << 2;
+    QTest::newRow("prometheus ms negative")
+        << "prometheus" << QByteArray("m 1 1717200000000\nm 1 -9300000000000\n") << 2;
+    QTest::newRow("openmetrics s 1e12")
+        << "openmetrics" << QByteArray("m 1 1717200000\nm 1 1e12\n# EOF\n") << 2;
+    QTest::newRow("csv s 9.3e9") << "csv"
+                                 << QByteArray("ts,metric,entity,labels,value\n"
+                                               "1717200000,m,h,,1\n9300000000,m,h,,1\n")
+                                 << 3;
+    QTest::newRow("csv s -9.3e9") << "csv"
+                                  << QByteArray("ts,metric,entity,labels,value\n"
+                                                "1717200000,m,h,,1\n-9300000000,m,h,,1\n")
+                                  << 3;
+    QTest::newRow("nvidia-smi year 2300")
+        << "nvidia-smi"
+        << QByteArray("timestamp, index, utilization.gpu [%]\n2024/06/01 12:00:00.000, 0, 97 %\n"
+                      "2300/06/01 12:00:00.000, 0, 97 %\n")
+        << 3;
+}
+
+void TestTelemetryImport::timesOutsideTheEpochAreRefused() {
+    // 64-bit nanoseconds since the epoch end in 2262: later (or negative) times are refused
+    // with their line, never wrapped into a wrong time.
+    QFETCH(QString, format);
+    QFETCH(QByteArray, text);
+    QFETCH(int, line);
+    std::vector<RawSample> samples;
+    std::vector<RejectedLine> rejected;
+    std::vector<std::string> counters;
+    const auto keep = [&](RawSample&& s) { samples.push_back(std::move(s)); };
+    if (format == "prometheus" || format == "openmetrics")
+        parseExposition(text, format == "openmetrics", "t", {}, keep, rejected, counters);
+    else if (format == "csv")
+        parseLongCsv(text, "t", {}, keep, rejected);
+    else
+        parseNvidiaSmiCsv(text, "t", "demo.pod0.rack0.host0", {}, keep, rejected);
+    QCOMPARE(rejected.size(), size_t(1));
+    QCOMPARE(rejected[0].line, (long long)line);
+    QVERIFY2(QString::fromStdString(rejected[0].reason).contains("1970"),
+             rejected[0].reason.c_str());
+    QVERIFY(!samples.empty());
+    for (const RawSample& x : samples)
+        QVERIFY(x.tsNs > 0);
 }
 
 void TestTelemetryImport::nothingToImportIsAnError() {
