@@ -1,5 +1,7 @@
 #include "RunSpecJson.h"
 
+#include "BoundedFileRead.h"
+
 #include "JsonObjectReader.h"
 #include "RunOptions.h"
 
@@ -106,11 +108,7 @@ RunSpec parseRunSpec(const QByteArray& text, const std::string& fileName) {
 }
 
 RunSpec loadRunSpec(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        throw InputException(
-            {path.toStdString(), 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
-    return parseRunSpec(f.read(1024 * 1024 + 1), path.toStdString());
+    return parseRunSpec(readFileBounded(path, 1024 * 1024), path.toStdString());
 }
 
 } // namespace cs

@@ -1,5 +1,7 @@
 #include "TelemetryImporter.h"
 
+#include "BoundedFileRead.h"
+
 #include "EntitySearch.h"
 #include "JsonObjectReader.h"
 
@@ -98,11 +100,7 @@ class Mapper {
 public:
     Mapper(const TopologyDocument& doc, const QString& mapFile) : doc_(doc) {
         if (mapFile.isEmpty()) return;
-        QFile f(mapFile);
-        if (!f.open(QIODevice::ReadOnly))
-            throw InputException(
-                {mapFile.toStdString(), 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
-        const QByteArray text = f.read(16 * 1024 * 1024);
+        const QByteArray text = readFileBounded(mapFile, 16 * 1024 * 1024);
         QJsonParseError err;
         const QJsonDocument d = QJsonDocument::fromJson(text, &err);
         if (err.error != QJsonParseError::NoError) {
@@ -216,13 +214,7 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
     std::vector<RejectedLine> rejected;
     const int64_t fileTimeNs = 0;
     for (const QString& path : files) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            throw InputException(
-                {path.toStdString(), 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
-        if (f.size() > 4LL * 1024 * 1024 * 1024)
-            throw InputException({path.toStdString(), 0, 0, {}, "larger than 4 GiB; split it"});
-        const QByteArray text = f.readAll();
+        const QByteArray text = readFileBounded(path, 4LL * 1024 * 1024 * 1024); // split larger
         const TelemetryFormat format = options.format == TelemetryFormat::Auto
                                            ? detectFormat(text.left(65536))
                                            : options.format;

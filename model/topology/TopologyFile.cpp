@@ -1,5 +1,7 @@
 #include "TopologyFile.h"
 
+#include "BoundedFileRead.h"
+
 #include "ExplicitTopologyJson.h"
 #include "SiteGenerator.h"
 #include "SiteParamsJson.h"
@@ -88,18 +90,7 @@ LoadedTopology parseTopologyText(const QByteArray& text, const std::string& file
 }
 
 LoadedTopology loadTopologyFile(const QString& path) {
-    const std::string name = path.toStdString();
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        throw InputException({name, 0, 0, {}, "cannot open: " + f.errorString().toStdString()});
-    if (f.size() > kMaxTopologyFileBytes)
-        throw InputException({name,
-                              0,
-                              0,
-                              {},
-                              "file is " + std::to_string(f.size()) + " bytes; at most " +
-                                  std::to_string(kMaxTopologyFileBytes) + " are read"});
-    return parseTopologyText(f.read(kMaxTopologyFileBytes + 1), name);
+    return parseTopologyText(readFileBounded(path, kMaxTopologyFileBytes), path.toStdString());
 }
 
 namespace {

@@ -52,6 +52,7 @@ private slots:
     void simulateReadsRunFilesFlagsOverride();
     void importReportsAndKeepsGoing();
     void failedRunsLeaveNoStoreBehind();
+    void smallFilesNeedLittleMemory();
     void killedImportLeavesTheStoreAsItWas();
 };
 
@@ -436,6 +437,27 @@ void TestCli::failedRunsLeaveNoStoreBehind() {
     QCOMPARE(run({"import", "--preset", "small-256", junk, "--out", store}).code, 2);
     QVERIFY(QFileInfo::exists(store));
     QCOMPARE(cs::RunStore::openForReading(store).runs().size(), size_t(1));
+}
+
+void TestCli::smallFilesNeedLittleMemory() {
+    // A 220 KB topology loads with 500 MB of address space (the program's libraries take
+    // most of it): reads are sized by the file, not by the limit on files.
+    QTemporaryDir dir;
+    const QString file = dir.filePath("small.json");
+    QCOMPARE(run({"export", "--preset", "small-256", "-o", file}).code, 0);
+    QProcess p;
+    p.start("bash", {"-c", QString("ulimit -v 500000; exec '%1' stats '%2'").arg(CS_BINARY, file)});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QVERIFY(p.readAllStandardOutput().contains("small-256"));
+    // A run file over its limit is refused by name, not read in part.
+    QFile big(dir.filePath("big.json"));
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    big.write(QByteArray(2 * 1024 * 1024, ' '));
+    big.close();
+    const Result r = run({"simulate", "--preset", "small-256", "--run", big.fileName()});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("big.json") && r.err.contains("at most"), r.err.constData());
 }
 
 void TestCli::killedImportLeavesTheStoreAsItWas() {
