@@ -104,6 +104,12 @@ struct Resolution {
     static RunOptionValue get(const RunSpec& s) { return s.resolutionS; }
     static void set(RunSpec& s, const RunOptionValue& v) { s.resolutionS = std::get<double>(v); }
 };
+struct MemoryBudget {
+    static RunOptionValue get(const RunSpec& s) { return s.memoryBudgetGiB; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.memoryBudgetGiB = std::get<double>(v);
+    }
+};
 struct Failures {
     static RunOptionValue get(const RunSpec& s) { return s.failures; }
     static void set(RunSpec& s, const RunOptionValue& v) { s.failures = std::get<bool>(v); }
@@ -349,6 +355,16 @@ std::vector<RunOption> buildTable() {
                           .max = 10,
                           .help = "time between the replay's frames inside a step",
                           .source = "[assumption] 10 ms: a few hundred frames per 405B step"}),
+        bind<MemoryBudget>(
+            {.key = "memoryBudgetGiB",
+             .flag = "--memory-budget",
+             .label = "Memory budget",
+             .type = T::Number,
+             .min = 0,
+             .max = 1e6,
+             .unit = "GiB",
+             .help = "refuse runs estimated to need more memory; 0: the machine's memory",
+             .source = "[assumption] the machine's physical memory"}),
         bind<Failures>({.key = "failures",
                         .flag = "--failures",
                         .label = "Failures from Llama 3 Table 5",

@@ -1,5 +1,7 @@
 #include "SimulationRun.h"
 
+#include "SimulationMemory.h"
+
 #include "RankPlacement.h"
 #include "RunOptions.h"
 #include "SimulationSeries.h"
@@ -27,6 +29,7 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
     const auto model = modelOf(spec);
     const auto gpu = findGpu(spec.gpu);
     const Topology& t = doc.topology();
+    checkSimulationMemory(t, spec, store != nullptr); // before anything big is allocated
     if (progress) progress(0.0);
 
     RunResult r;

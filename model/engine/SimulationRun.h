@@ -30,6 +30,7 @@ struct RunSpec {
     // restart times of FailureParams keeps 54 days at 16K GPUs above the paper's 90%.
     double checkpointIntervalS = 15 * 60;
     double resolutionS = 0.010; // frame interval inside a step, for the replay
+    double memoryBudgetGiB = 0; // refuse runs estimated to need more; 0: the machine's memory
     bool failures = false;
     uint64_t seed = 1;
     StorageFabric storage;

@@ -429,6 +429,14 @@ void TestCli::failedRunsLeaveNoStoreBehind() {
                  .code,
              2);
     QVERIFY(!QFileInfo::exists(store));
+    // Nor past the memory budget, which names its flag.
+    const Result budget =
+        run({"simulate", "--preset", "small-256", "--model", "llama3-8b", "--tp", "8", "--pp", "4",
+             "--dp", "8", "--memory-budget", "0.00001", "--out", store});
+    QCOMPARE(budget.code, 2);
+    QVERIFY2(budget.err.contains("--memory-budget") && budget.err.contains("needs about"),
+             budget.err.constData());
+    QVERIFY(!QFileInfo::exists(store));
     // A store that existed keeps its runs when a later import into it fails.
     QCOMPARE(run({"import", "--preset", "small-256",
                   CS_SOURCE_DIR "/tests/fixtures/telemetry/long.csv", "--out", store})

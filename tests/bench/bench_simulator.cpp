@@ -6,6 +6,7 @@
 
 #include "FabricRouter.h"
 #include "MaxMinFairShare.h"
+#include "SimulationMemory.h"
 #include "SimulationRun.h"
 #include "StepSchedule.h"
 #include "TrainingStepModel.h"
@@ -40,6 +41,10 @@ int main() {
     row("405B step, 16,384 GPUs (TP8 PP16 DP128)", s, bench::peakMiB() - base,
         std::to_string(int(r.step.tflopsPerGpu)) + " TFLOP/s per GPU, step " +
             std::to_string(r.step.stepS).substr(0, 5) + " s");
+    std::printf(
+        "|   %-50s | %9s | %8.1f | the estimate a run is checked against before it starts\n",
+        "  the same step: memory estimated beforehand", "",
+        estimateSimulationBytes(doc->topology(), spec, false) / 1048576.0);
     const auto& sched = *r.step.schedule;
     std::printf("|   %-50s | %9s | %8s | %lld events (%.0f/s), %lld re-shares (%.0f/s), %lld "
                 "solves of %lld link loads, %zu transfers\n",
@@ -70,6 +75,9 @@ int main() {
         RunStore store = RunStore::openForWriting(path);
         bench::resetPeak();
         s = bench::timeSeconds([&] { r = simulateRun(*doc, spec, &store); });
+        std::printf("|   %-50s | %9s | %8.1f | estimated beforehand\n",
+                    "  with a store: memory estimate", "",
+                    estimateSimulationBytes(doc->topology(), spec, true) / 1048576.0);
         row("405B step written at 10 ms (store)", s, bench::peakMiB() - base,
             std::to_string((QFileInfo(path).size() + QFileInfo(path + "-wal").size()) >> 20) +
                 " MiB file, " + std::to_string(int(std::llround(r.step.stepS / 0.01))) +

@@ -77,6 +77,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "span",
                            "checkpointInterval",
                            "resolution",
+                           "memoryBudgetGiB",
                            "failures",
                            "seed"};
     QCOMPARE(runOptions().size(), size_t(keys.size()));

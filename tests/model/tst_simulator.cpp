@@ -8,6 +8,7 @@
 #include "Presets.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "SimulationMemory.h"
 #include "SimulationRun.h"
 #include "SiteGenerator.h"
 #include "StepSchedule.h"
@@ -80,6 +81,7 @@ private slots:
     void transferSolverMatchesFlowSolver();
     void overlappingCollectivesShareTheFabric();
     void transfersThatOverlapSlowEachOther();
+    void runsPastTheMemoryBudgetAreRefused();
     void heapSolverMatchesNaive_data();
     void heapSolverMatchesNaive();
     void failuresFollowTable5();
@@ -593,6 +595,29 @@ void TestSimulator::transfersThatOverlapSlowEachOther() {
     QVERIFY2(sharedDp > aloneDp * 1.1, qPrintable(QString("%1 vs %2").arg(sharedDp).arg(aloneDp)));
     QVERIFY(shared.stepS > alone.stepS);
     QVERIFY(shared.fabricSolves > alone.fabricSolves); // sets of transfers, not single ones
+}
+
+void TestSimulator::runsPastTheMemoryBudgetAreRefused() {
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 1, 4, 8, 8192);
+    s.steps = 1;
+    const auto small = openTopology("small-256", {});
+    const double need = estimateSimulationBytes(small->topology(), s, false);
+    // The estimate grows with the fabric (per-link arrays) and with the store's buffers.
+    QVERIFY(estimateSimulationBytes(roce().topology(), s, false) > need * 50);
+    QVERIFY(estimateSimulationBytes(small->topology(), s, true) > need);
+    s.memoryBudgetGiB = need / 2 / (1024.0 * 1024 * 1024);
+    try {
+        simulateRun(*small, s, nullptr);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("memoryBudgetGiB"));
+        QVERIFY(QString::fromStdString(e.error().message).contains("needs about"));
+    }
+    s.memoryBudgetGiB = need * 2 / (1024.0 * 1024 * 1024);
+    QVERIFY(simulateRun(*small, s, nullptr).step.stepS > 0);
+    QVERIFY(memoryBudgetBytes(RunSpec{}) > 1e8); // unset: the machine's memory
 }
 
 void TestSimulator::heapSolverMatchesNaive_data() {
