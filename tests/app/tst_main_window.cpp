@@ -58,6 +58,7 @@ private slots:
     void simulationRunsOffTheGuiThreadAndOpensInTheView();
     void replayFollowsTheClockAndKeys();
     void replayOutlinesFailuresAndShowsLiveValues();
+    void hostileStoresAreRefusedAndTheWindowStaysUsable();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
 };
@@ -254,6 +255,46 @@ void TestMainWindow::replayFollowsTheClockAndKeys() {
     QTRY_VERIFY(clock->nowNs() > before);
     QTest::keyClick(&w, Qt::Key_Space);
     QVERIFY(!clock->playing());
+}
+
+void TestMainWindow::hostileStoresAreRefusedAndTheWindowStaysUsable() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString good = dir.filePath("good.sqlite"), other = dir.filePath("other.sqlite"),
+                  damaged = dir.filePath("damaged.sqlite");
+    cs::RunSpec spec = smallRunSpec();
+    spec.steps = 1;
+    {
+        cs::RunStore store = cs::RunStore::openForWriting(good);
+        cs::simulateRun(*w.document(), spec, &store);
+    }
+    { // the same run on another topology of the same size
+        const auto ib = cs::openTopology("small-ib-256", {});
+        cs::RunStore store = cs::RunStore::openForWriting(other);
+        cs::simulateRun(*ib, spec, &store);
+    }
+    QVERIFY(QFile::copy(good, damaged));
+    { // a page in the middle of the file overwritten
+        QFile f(damaged);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 page = 65536, at = (f.size() / page / 2) * page;
+        QVERIFY(at > 0);
+        f.seek(at);
+        f.write(QByteArray(256, char(0xff)));
+    }
+    w.show();
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("recorded on topology"));
+    QVERIFY(!w.openRun(other, false));
+    QVERIFY(!w.replay()->isOpen());
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("damaged"));
+    QVERIFY(!w.openRun(damaged, false));
+    QVERIFY(!w.replay()->isOpen());
+    // The window still works: the good run opens and plays.
+    QVERIFY(w.openRun(good, false));
+    cs::PlaybackClock* clock = w.replay()->clock();
+    clock->seek(clock->startNs() + (clock->endNs() - clock->startNs()) / 2);
+    QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(clock->nowNs()));
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
