@@ -215,9 +215,8 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
     const int64_t fileTimeNs = 0;
     for (const QString& path : files) {
         const QByteArray text = readFileBounded(path, 4LL * 1024 * 1024 * 1024); // split larger
-        const TelemetryFormat format = options.format == TelemetryFormat::Auto
-                                           ? detectFormat(text.left(65536))
-                                           : options.format;
+        const TelemetryFormat format =
+            options.format == TelemetryFormat::Auto ? detectFormat(text) : options.format;
         const std::string name = path.toStdString();
         auto add = [&](RawSample&& s) {
             if (!s.hasTimestamp) s.tsNs = fileTimeNs; // an untimed scrape: one instant
@@ -246,8 +245,15 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
     rejected.resize(std::min<size_t>(rejected.size(), 100));
     report.rejected = rejected;
     report.series = (long long)series.size();
-    if (series.empty())
-        throw InputException({files.value(0).toStdString(), 0, 0, {}, "no samples to import"});
+    if (series.empty()) { // say why, with the parser's own first reasons
+        std::string why = "no samples to import";
+        for (size_t i = 0; i < rejected.size() && i < 3; ++i)
+            why += (i == 0 ? ": line " : "; line ") + std::to_string(rejected[i].line) + ": " +
+                   rejected[i].reason;
+        if (report.rejectedCount > 3)
+            why += " (" + std::to_string(report.rejectedCount) + " lines rejected in all)";
+        throw InputException({files.value(0).toStdString(), 0, 0, {}, why});
+    }
 
     Mapper mapper(doc, options.mapFile);
     const Topology& t = doc.topology();
@@ -280,6 +286,26 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
         }
         ++report.mappedSeries;
         mapped.push_back({*target, target->counter ? countersToRates(s.samples) : s.samples});
+    }
+    if (mapped.empty()) { // nothing lands: refuse before anything is written, saying what was seen
+        std::string why = "no series maps onto topology \"" + doc.topology().name + "\"";
+        std::map<std::string, const Series*> example;
+        for (const auto& [key, s] : series)
+            example.try_emplace(s.metric, &s);
+        int shown = 0;
+        for (const auto& [metric, s] : example) {
+            if (shown++ == 3) break;
+            why += (shown == 1 ? ": " : "; ") + metric + " (" +
+                   std::to_string(report.unmappedByMetric[metric]) + " series, labels ";
+            std::string labels;
+            for (const auto& [k, v] : s->labels)
+                labels += (labels.empty() ? "" : ",") + k + "=\"" + v + "\"";
+            why += (labels.empty() ? "none" : "{" + labels + "}") + ")";
+        }
+        why += "; GPU and NIC series need a host label (Hostname, hostname, instance or entity), "
+               "switch ports a switch label (instance, target, device or switch), naming "
+               "entities of the topology (or renamed by a mapping file)";
+        throw InputException({files.value(0).toStdString(), 0, 0, {}, why});
     }
     std::nth_element(deltas.begin(), deltas.begin() + long(deltas.size() / 2), deltas.end());
     report.tickNs = options.tickNs > 0 ? options.tickNs

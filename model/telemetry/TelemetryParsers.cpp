@@ -41,13 +41,13 @@ const char* toString(TelemetryFormat f) {
     }
 }
 
-TelemetryFormat detectFormat(const QByteArray& head) {
-    const QByteArray t = head.trimmed();
+TelemetryFormat detectFormat(const QByteArray& text) {
+    const QByteArray t = text.left(4096).trimmed();
     if (t.startsWith('{')) return TelemetryFormat::PromJson;
     if (t.startsWith("ts,")) return TelemetryFormat::Csv;
     if (t.startsWith("timestamp,") || t.startsWith("timestamp ,"))
         return TelemetryFormat::NvidiaSmiCsv;
-    if (head.contains("# EOF")) return TelemetryFormat::OpenMetrics;
+    if (text.startsWith("# EOF") || text.contains("\n# EOF")) return TelemetryFormat::OpenMetrics;
     return TelemetryFormat::Prometheus;
 }
 

@@ -39,9 +39,10 @@ struct ParseLimits {
 
 using SampleFn = std::function<void(RawSample&&)>;
 
-// Chooses by content: "# EOF" -> OpenMetrics, a leading '{' -> Prometheus JSON, a header
-// starting "ts," -> CSV, else Prometheus text.
-TelemetryFormat detectFormat(const QByteArray& head);
+// Chooses by content, over the whole file: a leading '{' -> Prometheus JSON, a header
+// starting "ts," -> CSV, "timestamp," -> nvidia-smi CSV, a line "# EOF" anywhere (the end of
+// each OpenMetrics exposition, however long the file) -> OpenMetrics, else Prometheus text.
+TelemetryFormat detectFormat(const QByteArray& text);
 const char* toString(TelemetryFormat f);
 
 // `counterTypes` receives the metric names declared "# TYPE name counter".

@@ -55,6 +55,7 @@ private slots:
     void prometheusText();
     void mappingFileMapsOtherNames();
     void openMetricsSecondsAndEof();
+    void longOpenMetricsIsDetectedByItsEnd();
     void promJsonRangeQuery();
     void longCsv();
     void nvidiaSmiWideCsv();
@@ -159,6 +160,28 @@ void TestTelemetryImport::openMetricsSecondsAndEof() {
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 10'000'000'000, size_t(gpu)), 0.42f);
     const int32_t nicLink = linkOfNic(*doc_, "demo.pod1.rack3.host1.be2");
     QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 10'000'000'000, size_t(nicLink)), 25e9f);
+}
+
+void TestTelemetryImport::longOpenMetricsIsDetectedByItsEnd() {
+    // A 600 s OpenMetrics capture of about 1 MB, "# EOF" on its last line only: read as
+    // seconds (600 s), not as Prometheus milliseconds (0.6 s).
+    QTemporaryDir dir;
+    const QString path = dir.filePath("long.om");
+    QByteArray text = "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n";
+    for (int k = 0; k <= 1200; ++k) // every half second, in seconds as OpenMetrics has them
+        for (int g = 0; g < 8; ++g)
+            text += QByteArray("DCGM_FI_DEV_GPU_UTIL{gpu=\"") + QByteArray::number(g) +
+                    "\",Hostname=\"demo.pod0.rack0.host0\"} 50 " +
+                    QByteArray::number(1717200000 + k / 2) + (k % 2 ? ".5" : "") + "\n";
+    text += "# EOF\n";
+    QVERIFY(text.size() > 700'000);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+    f.close();
+    QCOMPARE(int(detectFormat(text)), int(TelemetryFormat::OpenMetrics));
+    const Imported r = importFiles(*doc_, {path}, dir.path());
+    QCOMPARE(r.report.lastNs - r.report.firstNs, 600'000'000'000LL);
 }
 
 void TestTelemetryImport::promJsonRangeQuery() {
@@ -288,6 +311,29 @@ void TestTelemetryImport::nothingToImportIsAnError() {
     f.close();
     RunStore w = RunStore::openForWriting(dir.filePath("run.sqlite"));
     QVERIFY_THROWS_EXCEPTION(InputException, importTelemetry(*doc_, {f.fileName()}, {}, w));
+    QVERIFY(w.runs().empty());
+    auto messageOf = [&](const QByteArray& text) {
+        QFile g(dir.filePath("case.prom"));
+        if (!g.open(QIODevice::WriteOnly)) return QString();
+        g.write(text);
+        g.close();
+        try {
+            importTelemetry(*doc_, {g.fileName()}, {}, w);
+        } catch (const InputException& e) {
+            return QString::fromStdString(e.error().message);
+        }
+        return QString();
+    };
+    // Nothing parses: the parser's own first reasons, with their lines.
+    const QString garbage = messageOf("garbage line one\n{{\n");
+    QVERIFY2(garbage.contains("line 1: expected a number") && garbage.contains("line 2"),
+             qPrintable(garbage));
+    // Everything parses, nothing maps: refused (no run stored), with what was found.
+    const QString unmapped =
+        messageOf("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"gpu-node-17\"} 50\n");
+    QVERIFY2(unmapped.contains("no series maps") && unmapped.contains("DCGM_FI_DEV_GPU_UTIL") &&
+                 unmapped.contains("Hostname=\"gpu-node-17\""),
+             qPrintable(unmapped));
     QVERIFY(w.runs().empty());
 }
 
