@@ -122,8 +122,16 @@ bool parseSampleLine(std::string_view line, bool openMetrics, const ParseLimits&
         return why = "expected a number as the value", false;
     while (i < line.size() && line[i] == ' ')
         ++i;
-    if (i < line.size()) {
-        const std::string_view ts = line.substr(i);
+    // OpenMetrics exemplars follow " # " (`... 17 1520879607.789 # {trace_id="x"} 1.0`): the
+    // sample ends before them.
+    std::string_view rest = line.substr(i);
+    if (const size_t hash = rest.find('#'); openMetrics && hash != std::string_view::npos) {
+        rest = rest.substr(0, hash);
+        while (!rest.empty() && rest.back() == ' ')
+            rest.remove_suffix(1);
+    }
+    if (!rest.empty()) {
+        const std::string_view ts = rest;
         double t = 0;
         if (!parseDouble(ts, t) || !std::isfinite(t)) return why = "expected a timestamp", false;
         // Prometheus text: integer milliseconds; OpenMetrics: float seconds.
@@ -324,6 +332,7 @@ std::string metricForColumn(const std::string& header) {
     if (name == "power.draw") return "DCGM_FI_DEV_POWER_USAGE";
     if (name == "temperature.gpu") return "DCGM_FI_DEV_GPU_TEMP";
     if (name == "memory.used") return "DCGM_FI_DEV_FB_USED";
+    if (name == "clocks.current.sm" || name == "clocks.sm") return "DCGM_FI_DEV_SM_CLOCK";
     std::string m = "nvidia_smi_";
     for (char c : name)
         m += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -393,29 +402,37 @@ void parseNvidiaSmiCsv(const QByteArray& text, const std::string& file,
             rejected.push_back({file, n, std::string("timestamp: expected ") + kEpochRange});
             return true;
         }
-        const std::string host = hostCol >= 0 ? f[size_t(hostCol)] : defaultHost;
+        // A host column that says nothing ("[N/A]", as real captures have it): the file's name.
+        const std::string hostField = hostCol >= 0 ? f[size_t(hostCol)] : std::string();
+        const bool noHost = hostField.empty() || hostField[0] == '[' || hostField == "N/A";
+        const std::string host = noHost ? defaultHost : hostField;
+        std::string badField; // one rejection per line, naming its first bad field
         for (size_t c = 0; c < f.size(); ++c) {
             if (int(c) == tsCol || int(c) == indexCol || int(c) == hostCol) continue;
             RawSample s;
             s.metric = metricForColumn(columns[c]);
+            const bool known = s.metric.rfind("DCGM_", 0) == 0;
             s.labels = {{"Hostname", host}, {"gpu", f[size_t(indexCol)]}};
             s.tsNs = whenNs;
             s.hasTimestamp = true;
             std::string v = f[c];
             const size_t unit = v.find(' ');
             if (unit != std::string::npos) v.resize(unit); // "95 %", "350.12 W"
-            if (v.empty() || v[0] == '[')
+            if (v.empty() || v[0] == '[' || v == "N/A") {
                 s.value = std::nan(""); // [N/A], [Not Supported]
-            else if (!parseDouble(v, s.value)) {
-                rejected.push_back(
-                    {file, n,
-                     columns[c] + ": expected a number, got \"" + f[c].substr(0, 40) + "\""});
+            } else if (!parseDouble(v, s.value)) {
+                // Descriptive columns (driver version, name, "Enabled") are no series; a
+                // metric the catalogue reads that is not a number is an error of the line.
+                if (known && badField.empty())
+                    badField =
+                        columns[c] + ": expected a number, got \"" + f[c].substr(0, 40) + "\"";
                 continue;
             }
             std::sort(s.labels.begin(), s.labels.end());
             if (++samples > limits.maxSamples) return false;
             out(std::move(s));
         }
+        if (!badField.empty()) rejected.push_back({file, n, badField});
         return true;
     });
 }

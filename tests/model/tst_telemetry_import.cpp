@@ -56,9 +56,11 @@ private slots:
     void mappingFileMapsOtherNames();
     void openMetricsSecondsAndEof();
     void longOpenMetricsIsDetectedByItsEnd();
+    void openMetricsExemplarsAreAccepted();
     void promJsonRangeQuery();
     void longCsv();
     void nvidiaSmiWideCsv();
+    void realNvidiaSmiCaptureLandsOnItsHost();
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
@@ -184,6 +186,26 @@ void TestTelemetryImport::longOpenMetricsIsDetectedByItsEnd() {
     QCOMPARE(r.report.lastNs - r.report.firstNs, 600'000'000'000LL);
 }
 
+void TestTelemetryImport::openMetricsExemplarsAreAccepted() {
+    // The exposition format allows an exemplar after a sample (OpenMetrics 1.0, "Exemplars").
+    const QByteArray text = "# TYPE foo counter\n"
+                            "foo_total 17.0 1520879607.789 # {trace_id=\"KOO5S4vxi0o\"} 0.67\n"
+                            "foo_total 18.0 # {trace_id=\"oHg5SJYRHA0\"} 9.8 1520879607.789\n"
+                            "# EOF\n";
+    std::vector<RawSample> samples;
+    std::vector<RejectedLine> rejected;
+    std::vector<std::string> counters;
+    parseExposition(
+        text, true, "t", {}, [&](RawSample&& s) { samples.push_back(std::move(s)); }, rejected,
+        counters);
+    QVERIFY(rejected.empty());
+    QCOMPARE(samples.size(), size_t(2));
+    QCOMPARE(samples[0].value, 17.0);
+    QVERIFY(std::llabs(samples[0].tsNs - 1520879607'789'000'000LL) < 1000); // a double's ulp
+    QCOMPARE(samples[1].value, 18.0);
+    QVERIFY(!samples[1].hasTimestamp);
+}
+
 void TestTelemetryImport::promJsonRangeQuery() {
     QTemporaryDir dir;
     const Imported r = importFiles(*doc_, {kFixtures + "range-query.json"}, dir.path());
@@ -217,6 +239,26 @@ void TestTelemetryImport::nvidiaSmiWideCsv() {
     const int32_t gpu = doc_->index().find("demo.pod0.rack1.host0.gpu0")->index;
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 5'000'000'000, size_t(gpu)), 0.40f);
     QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, size_t(gpu)), 655.31f);
+}
+
+void TestTelemetryImport::realNvidiaSmiCaptureLandsOnItsHost() {
+    // A real capture (nvidia_gpu_exporter's H100 under load): 212 columns, most of them text
+    // (driver version, name, "Enabled"), the hostname column "[N/A]". Saved as one file per
+    // host, it lands on the host the file is named after, and no line is rejected.
+    QTemporaryDir dir;
+    const QString file = dir.filePath("demo.pod0.rack0.host0.csv");
+    QVERIFY(QFile::copy(QStringLiteral(CS_SOURCE_DIR
+                                       "/tests/fixtures/real/"
+                                       "nvsmi__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__"
+                                       "load.csv"),
+                        file));
+    const Imported r = importFiles(*doc_, {file}, dir.path());
+    QCOMPARE(r.report.rejectedCount, 0LL);
+    QVERIFY(r.report.mappedSeries >= 4);
+    const size_t gpu = size_t(doc_->index().find("demo.pod0.rack0.host0.gpu0")->index);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu), 1.0f);           // "100 %"
+    QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu), 631.95f);     // "631.95 W"
+    QCOMPARE(frameValue(*r.reader, "gpu_sm_clock_hz", 0, gpu), 1.98e9f); // "1980 MHz"
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
