@@ -161,14 +161,32 @@ public:
                           counter};
         }
         if (m.rfind("node_infiniband_port_data_", 0) == 0 || m.rfind("node_network_", 0) == 0) {
+            // Only byte counters are throughput: not speed, MTU, flags, "up" or packets.
+            const bool bytes = m.size() > 12 && m.compare(m.size() - 12, 12, "_bytes_total") == 0;
             const auto host = entity(
                 label(s.labels, {"instance", "hostname", "Hostname", "entity"}), EntityKind::Host);
-            const int dev = trailingNumber(label(s.labels, {"device"}));
-            if (!host || dev < 0) return std::nullopt;
-            const auto nic =
-                doc_.index().find(t.hosts[size_t(host->index)].name + ".be" + std::to_string(dev));
+            const std::string device = label(s.labels, {"device"});
+            if (!bytes || !host || device.empty()) return std::nullopt;
+            const std::string& hostName = t.hosts[size_t(host->index)].name;
+            std::string nicName;
+            if (m.rfind("node_network_", 0) == 0) {
+                // Ethernet devices of the host's own network stack: its frontend NIC. RDMA
+                // devices (mlx5_N) show under node_infiniband instead.
+                const bool ethernet = device.rfind("eth", 0) == 0 || device.rfind("bond", 0) == 0 ||
+                                      device.rfind("en", 0) == 0;
+                if (!ethernet) return std::nullopt;
+                nicName = hostName + ".fe0";
+            } else {
+                // mlx5_N port 1: the backend NIC of rail N (a second port is another cable
+                // that this topology does not have).
+                const int dev = trailingNumber(device);
+                const std::string port = label(s.labels, {"port"});
+                if (dev < 0 || (!port.empty() && port != "1")) return std::nullopt;
+                nicName = hostName + ".be" + std::to_string(dev);
+            }
+            const auto nic = doc_.index().find(nicName);
             if (!nic) return std::nullopt;
-            for (int32_t l : doc_.index().linksOf(*nic)) // the NIC's cable to its rack switch
+            for (int32_t l : doc_.index().linksOf(*nic)) // the NIC's cable to its switch
                 if (t.links[size_t(l)].medium != LinkMedium::Pcie)
                     return Target{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
             return std::nullopt;

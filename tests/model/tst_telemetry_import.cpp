@@ -61,6 +61,7 @@ private slots:
     void longCsv();
     void nvidiaSmiWideCsv();
     void realNvidiaSmiCaptureLandsOnItsHost();
+    void nicCountersLandOnTheirOwnCable();
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
@@ -259,6 +260,48 @@ void TestTelemetryImport::realNvidiaSmiCaptureLandsOnItsHost() {
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu), 1.0f);           // "100 %"
     QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu), 631.95f);     // "631.95 W"
     QCOMPARE(frameValue(*r.reader, "gpu_sm_clock_hz", 0, gpu), 1.98e9f); // "1980 MHz"
+}
+
+void TestTelemetryImport::nicCountersLandOnTheirOwnCable() {
+    // node_exporter: eth0's byte counters are the frontend NIC's; its speed, MTU and "up" are
+    // no throughput. RDMA devices: mlx5_1 port 1 is rail 1's backend NIC; a port 2 is not
+    // in this topology.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("node.prom");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const char* h = "instance=\"demo.pod0.rack0.host0:9100\"";
+    for (int k = 0; k < 2; ++k) {
+        const QByteArray ts = QByteArray::number(1717200000000LL + k * 15000);
+        const QByteArray bytes = QByteArray::number(1e12 + k * 15 * 2e9, 'f', 0); // 2 GB/s
+        f.write(QString("node_network_receive_bytes_total{device=\"eth0\",%1} %2 %3\n")
+                    .arg(h, bytes, ts)
+                    .toUtf8());
+        f.write(QString("node_network_speed_bytes{device=\"eth0\",%1} 12500000000 %2\n")
+                    .arg(h, ts)
+                    .toUtf8());
+        f.write(
+            QString("node_network_mtu_bytes{device=\"eth0\",%1} 9000 %2\n").arg(h, ts).toUtf8());
+        f.write(QString("node_network_up{device=\"eth0\",%1} 1 %2\n").arg(h, ts).toUtf8());
+        f.write(QString("node_infiniband_port_data_received_bytes_total{device=\"mlx5_1\",port="
+                        "\"1\",%1} %2 %3\n")
+                    .arg(h, bytes, ts)
+                    .toUtf8());
+        f.write(QString("node_infiniband_port_data_received_bytes_total{device=\"mlx5_1\",port="
+                        "\"2\",%1} %2 %3\n")
+                    .arg(h, bytes, ts)
+                    .toUtf8());
+    }
+    f.close();
+    const Imported r = importFiles(*doc_, {path}, dir.path());
+    QCOMPARE(r.report.mappedSeries, 2LL);
+    QCOMPARE(r.report.unmappedSeries, 4LL); // speed, MTU, up, port 2
+    const auto fe = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.fe0"));
+    const auto be1 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be1"));
+    const auto be0 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be0"));
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, fe), 2e9f);
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be1), 2e9f);
+    QVERIFY(std::isnan(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be0)));
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
