@@ -111,20 +111,53 @@ public:
                                   {},
                                   "not valid JSON: " + err.errorString().toStdString()});
         }
-        const QJsonObject names = d.object().value("names").toObject();
-        if (names.isEmpty())
+        const QJsonObject root = d.object();
+        auto fail = [&](const JsonPath& at, const std::string& field, const std::string& what) {
+            const TextPosition p = locateJsonPath(text, at);
+            throw InputException({mapFile.toStdString(), p.line, p.column, field, what});
+        };
+        if (!root.contains("names") && !root.contains("ports"))
             throw InputException({mapFile.toStdString(), 1, 1, "names",
-                                  "expected {\"names\": {\"telemetry name\": \"topology id\"}}"});
+                                  "expected {\"names\": {\"telemetry name\": \"topology id\"}} "
+                                  "and/or {\"ports\": {\"port name\": port number}}"});
+        for (auto it = root.begin(); it != root.end(); ++it)
+            if (it.key() != "names" && it.key() != "ports")
+                fail(JsonPath().child(it.key().toStdString()), it.key().toStdString(),
+                     "unknown field: a mapping file has names and ports");
+        const QJsonObject names = root.value("names").toObject();
         for (auto it = names.begin(); it != names.end(); ++it) {
-            if (!it.value().isString()) {
-                const TextPosition p =
-                    locateJsonPath(text, JsonPath().child("names").child(it.key().toStdString()));
-                throw InputException({mapFile.toStdString(), p.line, p.column,
-                                      "names." + it.key().toStdString(),
-                                      "expected a topology id (a string)"});
-            }
+            if (!it.value().isString())
+                fail(JsonPath().child("names").child(it.key().toStdString()),
+                     "names." + it.key().toStdString(), "expected a topology id (a string)");
             rename_[it.key().toStdString()] = it.value().toString().toStdString();
         }
+        const QJsonObject ports = root.value("ports").toObject();
+        for (auto it = ports.begin(); it != ports.end(); ++it) {
+            const double v = it.value().toDouble(-1);
+            if (!it.value().isDouble() || v < 1 || v > 65535 || v != std::floor(v))
+                fail(JsonPath().child("ports").child(it.key().toStdString()),
+                     "ports." + it.key().toStdString(), "expected a port number from 1 to 65535");
+            ports_[it.key().toStdString()] = int(v);
+        }
+    }
+
+    // A switch port by its full name: the mapping file's, else a name that is one word and
+    // one number ("Ethernet17", "swp17"); management, loopback and VLAN interfaces, and names
+    // like "Ethernet1/1" that a number alone does not identify, need the mapping file.
+    int portOf(const std::string& name) const {
+        if (auto it = ports_.find(name); it != ports_.end()) return it->second;
+        size_t i = 0;
+        while (i < name.size() && std::isalpha(static_cast<unsigned char>(name[i])))
+            ++i;
+        if (i == 0 || i == name.size() ||
+            name.find_first_not_of("0123456789", i) != std::string::npos)
+            return -1;
+        std::string word = name.substr(0, i);
+        for (char& c : word)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        for (const char* other : {"management", "mgmt", "loopback", "lo", "vlan", "portchannel"})
+            if (word == other) return -1;
+        return trailingNumber(name);
     }
 
     std::optional<Endpoint> entity(std::string name, EntityKind kind) {
@@ -196,8 +229,7 @@ public:
             const auto sw =
                 entity(label(s.labels, {"instance", "target", "device", "switch", "entity"}),
                        EntityKind::Switch);
-            const int port =
-                trailingNumber(label(s.labels, {"ifName", "name", "interface", "port"}));
+            const int port = portOf(label(s.labels, {"ifName", "name", "interface", "port"}));
             if (!sw || port < 0) return std::nullopt;
             for (int32_t l : doc_.index().linksOf(*sw)) {
                 const Link& k = t.links[size_t(l)];
@@ -212,6 +244,7 @@ public:
 private:
     const TopologyDocument& doc_;
     std::unordered_map<std::string, std::string> rename_;
+    std::unordered_map<std::string, int> ports_;
     std::unordered_map<std::string, std::optional<Endpoint>> cache_;
 };
 

@@ -54,6 +54,7 @@ private slots:
     void detectsFormats();
     void prometheusText();
     void mappingFileMapsOtherNames();
+    void switchPortsMatchByFullName();
     void openMetricsSecondsAndEof();
     void longOpenMetricsIsDetectedByItsEnd();
     void openMetricsExemplarsAreAccepted();
@@ -148,6 +149,63 @@ void TestTelemetryImport::mappingFileMapsOtherNames() {
         QFAIL("expected an InputException");
     } catch (const InputException& e) {
         QCOMPARE(QString::fromStdString(e.error().field), QString("names.a"));
+        QCOMPARE(e.error().line, 1);
+    }
+}
+
+void TestTelemetryImport::switchPortsMatchByFullName() {
+    // Four interfaces that all end in 17: only "Ethernet17" is port 17 by its name; a
+    // breakout port ("Ethernet1/17") needs the mapping file's ports; "Management17" is none.
+    const Topology& t = doc_->topology();
+    const Endpoint sw = *doc_->index().find("demo.pod0.rack0.rtsw");
+    int32_t on17 = -1, onOther = -1, other = -1;
+    for (int32_t l : doc_->index().linksOf(sw)) {
+        const Link& k = t.links[size_t(l)];
+        const int port = k.a == sw ? k.portA : k.portB;
+        if (port == 17)
+            on17 = l;
+        else if (other < 0 && port > 0)
+            other = port, onOther = l;
+    }
+    QVERIFY(on17 >= 0 && onOther >= 0);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("snmp.prom");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    for (const char* name : {"Ethernet17", "Ethernet1/17", "Ethernet2/17", "Management17"})
+        for (int k = 0; k < 2; ++k)
+            f.write(
+                QString("ifHCOutOctets{ifName=\"%1\",instance=\"demo.pod0.rack0.rtsw\"} %2 %3\n")
+                    .arg(name)
+                    .arg(1e9 + k * 15e9, 0, 'f', 0)
+                    .arg(1717200000000LL + k * 15000)
+                    .toUtf8());
+    f.close();
+    const Imported plain = importFiles(*doc_, {path}, dir.path());
+    QCOMPARE(plain.report.mappedSeries, 1LL);
+    QCOMPARE(plain.report.unmappedSeries, 3LL);
+    QCOMPARE(frameValue(*plain.reader, "link_bytes_per_s", 15'000'000'000, size_t(on17)), 1e9f);
+    // With the breakout port named in the mapping file, it lands on its own port.
+    QTemporaryDir dir2;
+    QFile map(dir2.filePath("ports.json"));
+    QVERIFY(map.open(QIODevice::WriteOnly));
+    map.write(QString("{\"ports\": {\"Ethernet1/17\": %1}}").arg(other).toUtf8());
+    map.close();
+    const Imported mapped = importFiles(*doc_, {path}, dir2.path(), map.fileName());
+    QCOMPARE(mapped.report.mappedSeries, 2LL);
+    QCOMPARE(frameValue(*mapped.reader, "link_bytes_per_s", 15'000'000'000, size_t(onOther)), 1e9f);
+    // A port that is no number is refused with its place.
+    QVERIFY(map.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    map.write("{\"ports\": {\"Ethernet1/17\": \"two\"}}");
+    map.close();
+    RunStore w = RunStore::openForWriting(dir2.filePath("other.sqlite"));
+    ImportOptions o;
+    o.mapFile = map.fileName();
+    try {
+        importTelemetry(*doc_, {path}, o, w);
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("ports.Ethernet1/17"));
         QCOMPARE(e.error().line, 1);
     }
 }
