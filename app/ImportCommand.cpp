@@ -3,21 +3,59 @@
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "NewStoreFile.h"
+#include "PrometheusSource.h"
 #include "RunSpecJson.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 
 #include <cstdio>
 
 namespace cs::app {
 
+namespace {
+
+// A time as --start / --end take it: Unix seconds, or RFC 3339 (2024-06-01T12:00:00Z).
+int64_t timeArgS(const CommandArgs& a, const char* flag) {
+    const QString text = a.value(flag);
+    if (text.isEmpty()) throw UsageError(std::string(flag) + ": expected a time");
+    bool ok = false;
+    const qlonglong seconds = text.toLongLong(&ok);
+    if (ok && seconds >= 0 && seconds < 9'200'000'000LL) return seconds;
+    const QDateTime when = QDateTime::fromString(text, Qt::ISODate);
+    if (when.isValid() && when.timeSpec() != Qt::LocalTime && when.toSecsSinceEpoch() >= 0)
+        return when.toSecsSinceEpoch();
+    throw UsageError(std::string(flag) +
+                     ": expected Unix seconds or an RFC 3339 time such as 2024-06-01T12:00:00Z, "
+                     "got \"" +
+                     text.left(40).toStdString() + "\"");
+}
+
+PrometheusQuery prometheusQuery(const CommandArgs& a) {
+    PrometheusQuery q;
+    q.server = QUrl(a.value("--prometheus"));
+    q.startS = timeArgS(a, "--start");
+    q.endS = timeArgS(a, "--end");
+    if (a.has("--step")) {
+        const auto step = parseDurationS(a.value("--step").toStdString());
+        if (!step || *step < 0.001) throw UsageError("--step: expected a duration such as 15s");
+        q.stepS = *step;
+    }
+    return q;
+}
+
+} // namespace
+
 int importCommand(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "--out", "-o", "--format", "--map", "--tick"},
+    const CommandArgs a(args,
+                        {"--preset", "--out", "-o", "--format", "--map", "--tick", "--prometheus",
+                         "--start", "--end", "--step"},
                         {"--json"}, 100000);
+    const bool server = a.has("--prometheus");
     QStringList files = a.positionals();
     TopologySourceArgs src;
     src.preset = a.value("--preset").toStdString();
@@ -26,7 +64,10 @@ int importCommand(const QStringList& args) {
             throw UsageError("expected --preset NAME or a topology FILE, then telemetry FILES");
         src.file = files.takeFirst().toStdString();
     }
-    if (files.isEmpty()) throw UsageError("expected telemetry FILES to import");
+    if (files.isEmpty() && !server)
+        throw UsageError("expected telemetry FILES to import, or --prometheus URL");
+    if (!files.isEmpty() && server)
+        throw UsageError("--prometheus: imports from a server or from files, not both");
     const QString out = a.has("--out") ? a.value("--out") : a.value("-o");
     if (out.isEmpty()) throw UsageError("expected --out run.sqlite");
     ImportOptions o;
@@ -49,7 +90,8 @@ int importCommand(const QStringList& args) {
     const auto doc = openTopology(src.preset, src.file);
     NewStoreFile created(out);
     RunStore store = RunStore::openForWriting(out);
-    const ImportReport r = importTelemetry(*doc, files, o, store);
+    const ImportReport r = server ? importPrometheus(*doc, prometheusQuery(a), o, store)
+                                  : importTelemetry(*doc, files, o, store);
     created.keep();
     if (a.flag("--json")) {
         const QByteArray json = QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact);
@@ -63,8 +105,9 @@ int importCommand(const QStringList& args) {
 
 int generateTelemetryCommand(const QStringList& args) {
     const CommandArgs a(
-        args, {"--preset", "-o", "--output", "--duration", "--interval", "--hosts", "--seed"}, {},
-        1);
+        args,
+        {"--preset", "-o", "--output", "--duration", "--interval", "--hosts", "--seed", "--format"},
+        {}, 1);
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.prom");
@@ -86,6 +129,10 @@ int generateTelemetryCommand(const QStringList& args) {
     if (!ok || p.maxHosts < 0) throw UsageError("--hosts: expected a number of hosts (0: all)");
     if (a.has("--seed")) p.seed = a.value("--seed").toULongLong(&ok);
     if (!ok) throw UsageError("--seed: expected a number");
+    const QString format = a.has("--format") ? a.value("--format") : "prometheus";
+    if (format != "prometheus" && format != "openmetrics")
+        throw UsageError("--format: expected prometheus or openmetrics");
+    p.openMetrics = format == "openmetrics";
     const auto doc = openTopology(src.preset, src.file);
     const double lines = (p.durationS / p.intervalS + 1) *
                          double(p.maxHosts > 0 ? p.maxHosts : doc->topology().hosts.size()) * 8 * 6;

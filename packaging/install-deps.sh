@@ -12,6 +12,7 @@ packages=(
   libsqlite3-dev
   xvfb xauth fonts-dejavu-core
   desktop-file-utils appstream
+  prometheus             # tests import from a real server (prometheus + promtool)
 )
 
 missing=()

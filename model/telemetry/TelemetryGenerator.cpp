@@ -11,16 +11,42 @@ QByteArray generatePrometheusTelemetry(const Topology& t, const TelemetryGenerat
     const int hosts =
         p.maxHosts > 0 ? std::min<int>(p.maxHosts, int(t.hosts.size())) : int(t.hosts.size());
     const int samples = std::max(1, int(p.durationS / p.intervalS) + 1);
-    QByteArray out;
-    out.reserve(qsizetype(hosts) * samples * 8 * 3 * 90);
+    const bool om = p.openMetrics;
+    // Samples grouped by metric family, as both formats want them (OpenMetrics requires it).
+    struct Family {
+        QByteArray header, samples;
+    };
+    std::vector<std::pair<std::string, Family>> families;
+    auto familyOf = [&](const char* metric) -> Family& {
+        for (auto& [name, f] : families)
+            if (name == metric) return f;
+        families.push_back({metric, {}});
+        return families.back().second;
+    };
+    auto declare = [&](const char* metric, const char* type, const char* help) {
+        // OpenMetrics: a counter family is named without _total; a counter without the
+        // suffix (SNMP's ifHCOutOctets) can only be "unknown" there.
+        std::string name = metric, kind = type;
+        if (om && kind == "counter") {
+            if (name.size() > 6 && name.compare(name.size() - 6, 6, "_total") == 0)
+                name.resize(name.size() - 6);
+            else
+                kind = "unknown";
+        }
+        Family& f = familyOf(metric);
+        if (help) f.header += "# HELP " + QByteArray::fromStdString(name) + " " + help + "\n";
+        f.header += "# TYPE " + QByteArray::fromStdString(name) + " " +
+                    QByteArray::fromStdString(kind) + "\n";
+    };
     auto line = [&](const char* metric, const QByteArray& labels, double value, int64_t ms) {
+        QByteArray& out = familyOf(metric).samples;
         out += metric;
         out += '{';
         out += labels;
         out += "} ";
         out += QByteArray::number(value, 'g', 15);
         out += ' ';
-        out += QByteArray::number(ms);
+        out += om ? QByteArray::number(double(ms) / 1000, 'f', 3) : QByteArray::number(ms);
         out += '\n';
     };
     // How busy the job is at time s: collectives at the end of each step, checkpoints.
@@ -29,15 +55,12 @@ QByteArray generatePrometheusTelemetry(const Topology& t, const TelemetryGenerat
         const bool checkpoint = std::fmod(s, p.checkpointEveryS) < 4.0 && s > 1;
         return checkpoint ? 0.02 : (inStep > 0.92 ? 0.55 : 0.97);
     };
-    out +=
-        "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n";
-    out +=
-        "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n";
-    out +=
-        "# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n";
-    out += "# TYPE node_infiniband_port_data_transmitted_bytes_total counter\n";
-    out += "# TYPE node_infiniband_port_data_received_bytes_total counter\n";
-    out += "# TYPE ifHCOutOctets counter\n";
+    declare("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).");
+    declare("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).");
+    declare("DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).");
+    declare("node_infiniband_port_data_transmitted_bytes_total", "counter", nullptr);
+    declare("node_infiniband_port_data_received_bytes_total", "counter", nullptr);
+    declare("ifHCOutOctets", "counter", nullptr);
     std::vector<double> nicBytes(t.nics.size(), 0), portBytes(t.links.size(), 0);
     for (int k = 0; k < samples; ++k) {
         const double s = k * p.intervalS;
@@ -92,6 +115,10 @@ QByteArray generatePrometheusTelemetry(const Topology& t, const TelemetryGenerat
         // A login node that is not part of the cluster.
         line("DCGM_FI_DEV_GPU_UTIL", "gpu=\"0\",Hostname=\"login-node-1\"", 3, ms);
     }
+    QByteArray out;
+    for (const auto& [name, f] : families)
+        out += f.header + f.samples;
+    if (om) out += "# EOF\n";
     return out;
 }
 

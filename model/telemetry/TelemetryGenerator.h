@@ -22,6 +22,9 @@ struct TelemetryGeneratorParams {
     double checkpointEveryS = 900;
     uint64_t seed = 1;
     int64_t startMs = 1'717'200'000'000; // 2024-06-01, during Llama 3 training
+    // OpenMetrics (seconds, counter families without _total, "# EOF"), which
+    // `promtool tsdb create-blocks-from openmetrics` loads into Prometheus; else Prometheus text.
+    bool openMetrics = false;
 };
 
 QByteArray generatePrometheusTelemetry(const Topology& t, const TelemetryGeneratorParams& p);

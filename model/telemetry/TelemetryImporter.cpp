@@ -259,16 +259,41 @@ std::string seriesKey(const RawSample& s) {
 
 ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& files,
                              const ImportOptions& options, RunStore& store) {
+    int i = 0;
+    return importTelemetryTexts(
+        doc,
+        [&](TelemetryText& t) {
+            if (i >= files.size()) return false;
+            const QString& path = files[i++];
+            t.name = path.toStdString();
+            t.text = readFileBounded(path, 4LL * 1024 * 1024 * 1024); // split larger files
+            t.format = options.format;
+            t.defaultHost = QFileInfo(path).completeBaseName().toStdString();
+            t.source = QFileInfo(path).fileName().toStdString();
+            return true;
+        },
+        options, store);
+}
+
+ImportReport importTelemetryTexts(const TopologyDocument& doc,
+                                  const std::function<bool(TelemetryText&)>& next,
+                                  const ImportOptions& options, RunStore& store) {
     ImportReport report;
     std::unordered_map<std::string, Series> series;
     std::vector<std::string> counterTypes;
     std::vector<RejectedLine> rejected;
     const int64_t fileTimeNs = 0;
-    for (const QString& path : files) {
-        const QByteArray text = readFileBounded(path, 4LL * 1024 * 1024 * 1024); // split larger
+    TelemetryText in;
+    std::string firstName;
+    QStringList names; // the run's sources
+    while (next(in)) {
+        const QByteArray& text = in.text;
         const TelemetryFormat format =
-            options.format == TelemetryFormat::Auto ? detectFormat(text) : options.format;
-        const std::string name = path.toStdString();
+            in.format == TelemetryFormat::Auto ? detectFormat(text) : in.format;
+        const std::string& name = in.name;
+        if (firstName.empty()) firstName = name;
+        if (!in.source.empty() && !names.contains(QString::fromStdString(in.source)))
+            names << QString::fromStdString(in.source);
         auto add = [&](RawSample&& s) {
             if (!s.hasTimestamp) s.tsNs = fileTimeNs; // an untimed scrape: one instant
             ++report.samples;
@@ -284,13 +309,13 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
             parseLongCsv(text, name, options.limits, add, rejected);
             break;
         case TelemetryFormat::NvidiaSmiCsv:
-            parseNvidiaSmiCsv(text, name, QFileInfo(path).completeBaseName().toStdString(),
-                              options.limits, add, rejected);
+            parseNvidiaSmiCsv(text, name, in.defaultHost, options.limits, add, rejected);
             break;
         default:
             parseExposition(text, format == TelemetryFormat::OpenMetrics, name, options.limits, add,
                             rejected, counterTypes);
         }
+        in.text.clear(); // one text in memory at a time
     }
     report.rejectedCount = (long long)rejected.size();
     rejected.resize(std::min<size_t>(rejected.size(), 100));
@@ -303,7 +328,7 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
                    rejected[i].reason;
         if (report.rejectedCount > 3)
             why += " (" + std::to_string(report.rejectedCount) + " lines rejected in all)";
-        throw InputException({files.value(0).toStdString(), 0, 0, {}, why});
+        throw InputException({firstName, 0, 0, {}, why});
     }
 
     Mapper mapper(doc, options.mapFile);
@@ -356,7 +381,7 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
         why += "; GPU and NIC series need a host label (Hostname, hostname, instance or entity), "
                "switch ports a switch label (instance, target, device or switch), naming "
                "entities of the topology (or renamed by a mapping file)";
-        throw InputException({files.value(0).toStdString(), 0, 0, {}, why});
+        throw InputException({firstName, 0, 0, {}, why});
     }
     std::nth_element(deltas.begin(), deltas.begin() + long(deltas.size() / 2), deltas.end());
     report.tickNs = options.tickNs > 0 ? options.tickNs
@@ -386,9 +411,6 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
                 put(*m.target.stored, m.target.index, ts, v * m.target.scale, link);
     }
 
-    QStringList names;
-    for (const QString& f : files)
-        names << QFileInfo(f).fileName();
     const QJsonObject params{{"files", QJsonArray::fromStringList(names)},
                              {"startNs", QString::number(report.firstNs)},
                              {"tickNs", double(report.tickNs)}};

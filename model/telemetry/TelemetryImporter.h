@@ -39,6 +39,19 @@ struct ImportReport {
 ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& files,
                              const ImportOptions& options, RunStore& store);
 
+// One text to parse: a file's, or a server's answer.
+struct TelemetryText {
+    std::string name;   // for messages: the file, or the request
+    std::string source; // for the run's name: the file's name, or the server
+    QByteArray text;
+    TelemetryFormat format = TelemetryFormat::Auto;
+    std::string defaultHost; // nvidia-smi files: the host the file is named after
+};
+// The same import over texts handed over one at a time (false: no more).
+ImportReport importTelemetryTexts(const TopologyDocument& doc,
+                                  const std::function<bool(TelemetryText&)>& next,
+                                  const ImportOptions& options, RunStore& store);
+
 // DCGM's "no data" values: int64 >= 0x7ffffffffffffff0 (e.g. not supported) and the float
 // blank 2^47.
 bool isDcgmSentinel(double v);
