@@ -53,7 +53,7 @@ PrometheusQuery prometheusQuery(const CommandArgs& a) {
 int importCommand(const QStringList& args) {
     const CommandArgs a(args,
                         {"--preset", "--out", "-o", "--format", "--map", "--tick", "--prometheus",
-                         "--start", "--end", "--step"},
+                         "--start", "--end", "--step", "--at"},
                         {"--json"}, 100000);
     const bool server = a.has("--prometheus");
     QStringList files = a.positionals();
@@ -87,6 +87,7 @@ int importCommand(const QStringList& args) {
         if (!tick || *tick <= 0) throw UsageError("--tick: expected a duration such as 15s");
         o.tickNs = int64_t(*tick * 1e9);
     }
+    if (a.has("--at")) o.untimedAtNs = timeArgS(a, "--at") * 1'000'000'000LL; // untimed scrapes
     const auto doc = openTopology(src.preset, src.file);
     NewStoreFile created(out);
     RunStore store = RunStore::openForWriting(out);

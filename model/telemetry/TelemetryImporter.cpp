@@ -5,10 +5,12 @@
 #include "EntitySearch.h"
 #include "JsonObjectReader.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTimeZone>
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +49,7 @@ struct Series {
     std::string metric;
     Labels labels;
     std::vector<std::pair<int64_t, double>> samples;
+    std::vector<uint32_t> textOf; // per sample: which text (file, answer) it came from
 };
 
 std::string label(const Labels& l, std::initializer_list<const char*> names) {
@@ -270,6 +273,7 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
             t.format = options.format;
             t.defaultHost = QFileInfo(path).completeBaseName().toStdString();
             t.source = QFileInfo(path).fileName().toStdString();
+            t.untimedNs = QFileInfo(path).lastModified().toMSecsSinceEpoch() * 1'000'000;
             return true;
         },
         options, store);
@@ -282,8 +286,8 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
     std::unordered_map<std::string, Series> series;
     std::vector<std::string> counterTypes;
     std::vector<RejectedLine> rejected;
-    const int64_t fileTimeNs = 0;
     TelemetryText in;
+    std::vector<std::string> textNames; // per text, for warnings
     std::string firstName;
     QStringList names; // the run's sources
     while (next(in)) {
@@ -294,12 +298,18 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
         if (firstName.empty()) firstName = name;
         if (!in.source.empty() && !names.contains(QString::fromStdString(in.source)))
             names << QString::fromStdString(in.source);
+        const auto textIndex = uint32_t(textNames.size());
+        textNames.push_back(name);
+        // A scrape without times is one instant: --at, else the file's modification time.
+        const int64_t untimedNs = options.untimedAtNs ? *options.untimedAtNs : in.untimedNs;
+        long long untimed = 0;
         auto add = [&](RawSample&& s) {
-            if (!s.hasTimestamp) s.tsNs = fileTimeNs; // an untimed scrape: one instant
+            if (!s.hasTimestamp) s.tsNs = untimedNs, ++untimed;
             ++report.samples;
             auto& ser = series[seriesKey(s)];
             if (ser.metric.empty()) ser.metric = s.metric, ser.labels = s.labels;
             ser.samples.emplace_back(s.tsNs, isDcgmSentinel(s.value) ? std::nan("") : s.value);
+            ser.textOf.push_back(textIndex);
         };
         switch (format) {
         case TelemetryFormat::PromJson:
@@ -316,6 +326,15 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
                             rejected, counterTypes);
         }
         in.text.clear(); // one text in memory at a time
+        if (untimed > 0) {
+            report.untimedSamples += untimed;
+            report.warnings.push_back(
+                name + ": " + std::to_string(untimed) + " samples without a time, placed at " +
+                QDateTime::fromMSecsSinceEpoch(untimedNs / 1'000'000, QTimeZone::utc())
+                    .toString(Qt::ISODateWithMs)
+                    .toStdString() +
+                (options.untimedAtNs ? " (--at)" : " (the file's modification time)"));
+        }
     }
     report.rejectedCount = (long long)rejected.size();
     rejected.resize(std::min<size_t>(rejected.size(), 100));
@@ -343,7 +362,36 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
     report.lastNs = std::numeric_limits<int64_t>::min();
     std::vector<int64_t> deltas;
     for (auto& [key, s] : series) {
-        std::sort(s.samples.begin(), s.samples.end());
+        // Time order; two samples of one series at one time (from two files, or one file
+        // twice): the later text's wins, with a warning naming both.
+        std::vector<uint32_t> order(s.samples.size());
+        for (uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return s.samples[a].first != s.samples[b].first
+                       ? s.samples[a].first < s.samples[b].first
+                       : s.textOf[a] < s.textOf[b];
+        });
+        std::vector<std::pair<int64_t, double>> sorted;
+        sorted.reserve(order.size());
+        for (size_t k = 0; k < order.size(); ++k) {
+            const uint32_t i = order[k];
+            if (k + 1 < order.size() && s.samples[order[k + 1]].first == s.samples[i].first) {
+                ++report.duplicateSamples;
+                std::string labels;
+                for (const auto& [k2, v2] : s.labels)
+                    labels += (labels.empty() ? "" : ",") + k2 + "=\"" + v2 + "\"";
+                if (report.warnings.size() < 50)
+                    report.warnings.push_back(
+                        s.metric + "{" + labels + "} at " + std::to_string(s.samples[i].first) +
+                        " ns: in " + textNames[s.textOf[i]] + " and in " +
+                        textNames[s.textOf[order[k + 1]]] + "; the later kept");
+                continue;
+            }
+            sorted.push_back(s.samples[i]);
+        }
+        s.samples = std::move(sorted);
+        s.textOf.clear();
         for (const auto& [ts, v] : s.samples) {
             report.firstNs = std::min(report.firstNs, ts);
             report.lastNs = std::max(report.lastNs, ts);
@@ -444,6 +492,9 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
 }
 
 QJsonObject ImportReport::toJson() const {
+    QJsonArray warningsJson;
+    for (const std::string& w : warnings)
+        warningsJson.append(QString::fromStdString(w));
     QJsonObject unmapped;
     for (const auto& [m, n] : unmappedByMetric)
         unmapped.insert(QString::fromStdString(m), double(n));
@@ -464,6 +515,9 @@ QJsonObject ImportReport::toJson() const {
                        {"lastNs", QString::number(lastNs)},
                        {"tickNs", double(tickNs)},
                        {"rejectedLines", double(rejectedCount)},
+                       {"untimedSamples", double(untimedSamples)},
+                       {"duplicateSamples", double(duplicateSamples)},
+                       {"warnings", warningsJson},
                        {"rejected", rej}};
 }
 
@@ -480,6 +534,9 @@ std::string ImportReport::toText() const {
     s += "rejected lines " + std::to_string(rejectedCount) + "\n";
     for (const RejectedLine& r : rejected)
         s += "  " + r.file + ":" + std::to_string(r.line) + ": " + r.reason + "\n";
+    if (duplicateSamples > 0) s += "duplicate samples " + std::to_string(duplicateSamples) + "\n";
+    for (const std::string& w : warnings)
+        s += "  warning: " + w + "\n";
     return s;
 }
 

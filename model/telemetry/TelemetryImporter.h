@@ -20,6 +20,8 @@ struct ImportOptions {
     TelemetryFormat format = TelemetryFormat::Auto;
     QString mapFile;    // {"names": {"name in the telemetry": "topology id", ...}}
     int64_t tickNs = 0; // 0: the median scrape interval of the data
+    // Where samples without a time go: this instant, else each file's modification time.
+    std::optional<int64_t> untimedAtNs;
     ParseLimits limits;
 };
 
@@ -31,6 +33,8 @@ struct ImportReport {
     std::map<std::string, long long> unmappedByMetric;
     long long rejectedCount = 0;
     std::vector<RejectedLine> rejected; // the first 100
+    long long untimedSamples = 0, duplicateSamples = 0;
+    std::vector<std::string> warnings; // untimed files, duplicate samples (the first 50)
     QJsonObject toJson() const;
     std::string toText() const;
 };
@@ -46,6 +50,7 @@ struct TelemetryText {
     QByteArray text;
     TelemetryFormat format = TelemetryFormat::Auto;
     std::string defaultHost; // nvidia-smi files: the host the file is named after
+    int64_t untimedNs = 0;   // samples without a time: the file's modification time
 };
 // The same import over texts handed over one at a time (false: no more).
 ImportReport importTelemetryTexts(const TopologyDocument& doc,

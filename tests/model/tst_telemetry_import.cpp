@@ -6,8 +6,10 @@
 #include "TelemetryImporter.h"
 #include "TelemetryParsers.h"
 
+#include <QDateTime>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 
 #include <cmath>
 
@@ -63,6 +65,7 @@ private slots:
     void nvidiaSmiWideCsv();
     void realNvidiaSmiCaptureLandsOnItsHost();
     void nicCountersLandOnTheirOwnCable();
+    void untimedScrapesAndDuplicatesAreSaid();
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
@@ -360,6 +363,54 @@ void TestTelemetryImport::nicCountersLandOnTheirOwnCable() {
     QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, fe), 2e9f);
     QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be1), 2e9f);
     QVERIFY(std::isnan(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be0)));
+}
+
+void TestTelemetryImport::untimedScrapesAndDuplicatesAreSaid() {
+    QTemporaryDir dir;
+    auto write = [&](const QString& name, const QByteArray& text, qint64 mtimeS) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly)) return QString();
+        f.write(text);
+        f.close();
+        QFile touch(f.fileName());
+        if (!touch.open(QIODevice::ReadWrite) ||
+            !touch.setFileTime(QDateTime::fromSecsSinceEpoch(mtimeS, QTimeZone::utc()),
+                               QFileDevice::FileModificationTime))
+            return QString();
+        return f.fileName();
+    };
+    const QByteArray gpu0 = "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"}";
+    // Two untimed scrapes: each at its file's modification time, 15 s apart, both said.
+    const QString a = write("a.prom", gpu0 + " 40\n", 1717200000),
+                  b = write("b.prom", gpu0 + " 80\n", 1717200015);
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    const Imported untimed = importFiles(*doc_, {a, b}, dir.path());
+    QCOMPARE(untimed.report.untimedSamples, 2LL);
+    QCOMPARE(untimed.report.lastNs - untimed.report.firstNs, 15'000'000'000LL);
+    QCOMPARE(untimed.report.firstNs, 1717200000'000'000'000LL);
+    QCOMPARE(untimed.report.warnings.size(), size_t(2));
+    QVERIFY(QString::fromStdString(untimed.report.warnings[0]).contains("modification time"));
+    const size_t g = size_t(doc_->index().find("demo.pod0.rack0.host0.gpu0")->index);
+    QCOMPARE(frameValue(*untimed.reader, "gpu_busy", 15'000'000'000, g), 0.8f);
+    // Two files with a sample of one series at one time: one kept (the later file's), and a
+    // warning naming both files.
+    const QString c = write("c.prom", gpu0 + " 30 1717200000000\n", 0),
+                  d = write("d.prom", gpu0 + " 60 1717200000000\n", 0);
+    QTemporaryDir dir2;
+    const Imported twice = importFiles(*doc_, {c, d}, dir2.path());
+    QCOMPARE(twice.report.duplicateSamples, 1LL);
+    QCOMPARE(twice.report.warnings.size(), size_t(1));
+    const QString w = QString::fromStdString(twice.report.warnings[0]);
+    QVERIFY2(w.contains("c.prom") && w.contains("d.prom"), qPrintable(w));
+    QCOMPARE(frameValue(*twice.reader, "gpu_busy", 0, g), 0.6f);
+    // --at places untimed samples at the given instant.
+    ImportOptions o;
+    o.untimedAtNs = 1800000000'000'000'000LL;
+    QTemporaryDir dir3;
+    RunStore store = RunStore::openForWriting(dir3.filePath("run.sqlite"));
+    const ImportReport at = importTelemetry(*doc_, {a}, o, store);
+    QCOMPARE(at.firstNs, 1800000000'000'000'000LL);
+    QVERIFY(QString::fromStdString(at.warnings.at(0)).contains("--at"));
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
