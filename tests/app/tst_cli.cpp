@@ -413,6 +413,23 @@ void TestCli::importReportsAndKeepsGoing() {
 }
 
 void TestCli::failedRunsLeaveNoStoreBehind() {
+    {
+        // --at places a scrape without times (RFC 3339 or Unix seconds).
+        QTemporaryDir d;
+        QFile scrape(d.filePath("now.prom"));
+        QVERIFY(scrape.open(QIODevice::WriteOnly));
+        scrape.write("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"} 50\n");
+        scrape.close();
+        const Result r = run({"import", "--preset", "small-256", scrape.fileName(), "--at",
+                              "2027-01-01T00:00:00Z", "--out", d.filePath("r.sqlite"), "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object()["firstNs"].toString(),
+                 QString("1798761600000000000"));
+        QCOMPARE(run({"import", "--preset", "small-256", scrape.fileName(), "--at", "yesterday",
+                      "--out", d.filePath("s.sqlite")})
+                     .code,
+                 2);
+    }
     QTemporaryDir dir;
     const QString junk = dir.filePath("junk.prom"), store = dir.filePath("new.sqlite");
     QFile f(junk);
