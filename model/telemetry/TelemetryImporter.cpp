@@ -438,25 +438,49 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
 
     // Frames: per catalogue metric, per tick, one value per entity (NaN where nothing
     // reported). Engine activity stands for busy on GPUs that report no utilisation.
+    // Several series on one entity (the MIG instances of a GPU) are combined per tick: a
+    // GPU's memory used is their sum, its busy (and power, temperature, clock) their mean; a
+    // link keeps the busier of its directions. Within one series the tick's last sample wins.
     std::map<Metric, std::map<int64_t, std::vector<float>>> frames;
-    auto put = [&](Metric metric, int32_t index, int64_t ts, double v, bool keepMax) {
-        const int64_t tick = (ts - report.firstNs) / report.tickNs * report.tickNs;
+    std::unordered_map<uint64_t, uint16_t> merged; // (metric, tick, entity) -> series so far
+    auto put = [&](Metric metric, int32_t index, int64_t tick, double v, bool link) {
         auto& frame = frames[metric][tick];
         if (frame.empty()) frame.assign(entityCount(metricDef(metric).entity, t), kNaN);
         float& slot = frame[size_t(index)];
-        slot = (keepMax && !std::isnan(slot)) ? std::max(slot, float(v)) : float(v);
+        if (std::isnan(slot)) {
+            slot = float(v);
+            return;
+        }
+        if (link) {
+            slot = std::max(slot, float(v));
+            return;
+        }
+        const uint64_t key = (uint64_t(metric) << 56) ^ (uint64_t(tick / report.tickNs) << 24) ^
+                             uint64_t(uint32_t(index));
+        uint16_t& n = merged.try_emplace(key, uint16_t(1)).first->second;
+        slot = metric == Metric::GpuMemoryUsedBytes ? slot + float(v)
+                                                    : float((double(slot) * n + v) / (n + 1));
+        ++n;
     };
     std::vector<bool> hasUtil(t.gpus.size(), false);
     for (const Mapped& m : mapped)
         if (m.target.metric == "DCGM_FI_DEV_GPU_UTIL") hasUtil[size_t(m.target.index)] = true;
     for (const Mapped& m : mapped) {
         if (!m.target.stored) continue;
+        // Engine activity stands for busy on GPUs that report no utilisation (MIG), per GPU.
         if (m.target.metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE" && hasUtil[size_t(m.target.index)])
             continue;
         const bool link = m.target.kind == EntityKind::Link;
+        std::map<int64_t, double> perTick;
         for (const auto& [ts, v] : m.values)
-            if (!std::isnan(v)) // links: tx and rx land on one cable, keep the busier direction
-                put(*m.target.stored, m.target.index, ts, v * m.target.scale, link);
+            if (!std::isnan(v)) {
+                const int64_t tick = (ts - report.firstNs) / report.tickNs * report.tickNs;
+                double& slot = perTick.try_emplace(tick, v).first->second;
+                // links: tx and rx land on one cable, keep the busier direction
+                slot = link ? std::max(slot, v) : v;
+            }
+        for (const auto& [tick, v] : perTick)
+            put(*m.target.stored, m.target.index, tick, v * m.target.scale, link);
     }
 
     const QJsonObject params{{"files", QJsonArray::fromStringList(names)},

@@ -66,6 +66,7 @@ private slots:
     void realNvidiaSmiCaptureLandsOnItsHost();
     void nicCountersLandOnTheirOwnCable();
     void untimedScrapesAndDuplicatesAreSaid();
+    void migInstancesCombineOnTheirGpu();
     void countersToRatesHandlesResetsAndWraps();
     void generatedTelemetryImportsWhole();
     void nothingToImportIsAnError();
@@ -411,6 +412,39 @@ void TestTelemetryImport::untimedScrapesAndDuplicatesAreSaid() {
     const ImportReport at = importTelemetry(*doc_, {a}, o, store);
     QCOMPARE(at.firstNs, 1800000000'000'000'000LL);
     QVERIFY(QString::fromStdString(at.warnings.at(0)).contains("--at"));
+}
+
+void TestTelemetryImport::migInstancesCombineOnTheirGpu() {
+    // dcgm-exporter under MIG: one series per GPU instance (GPU_I_ID), engine activity and
+    // no GPU_UTIL. GPU 0's two instances: busy is their mean, memory used their sum. GPU 1
+    // reports GPU_UTIL and keeps it; GPU 2 has engine activity only and gets it.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("mig.prom");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const char* h = "Hostname=\"demo.pod0.rack0.host0\"";
+    f.write(QString("DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"1\",%1} 0.2 1717200000000\n"
+                    "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"0\",GPU_I_ID=\"2\",%1} 0.6 1717200000000\n"
+                    "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"1\",%1} 1000 1717200000000\n"
+                    "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"2\",%1} 3000 1717200000000\n"
+                    "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",%1} 90 1717200000000\n"
+                    "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"1\",%1} 0.1 1717200000000\n"
+                    "DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu=\"2\",%1} 0.7 1717200000000\n")
+                .arg(h)
+                .toUtf8());
+    f.close();
+    const Imported r = importFiles(*doc_, {path}, dir.path());
+    QCOMPARE(r.report.series, 7LL); // the instances stay separate series
+    QCOMPARE(r.report.mappedSeries, 7LL);
+    auto gpu = [&](int local) {
+        return size_t(doc_->index()
+                          .find(("demo.pod0.rack0.host0.gpu" + std::to_string(local)).c_str())
+                          ->index);
+    };
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(0)), 0.4f);
+    QCOMPARE(frameValue(*r.reader, "gpu_memory_used_bytes", 0, gpu(0)), 4000.0f * 1024 * 1024);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(1)), 0.9f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(2)), 0.7f);
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
