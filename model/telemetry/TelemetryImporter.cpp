@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTimeZone>
 
 #include <algorithm>
@@ -119,29 +120,111 @@ public:
             const TextPosition p = locateJsonPath(text, at);
             throw InputException({mapFile.toStdString(), p.line, p.column, field, what});
         };
-        if (!root.contains("names") && !root.contains("ports"))
+        static const std::vector<std::string> kFields{"names",   "ports", "hostLabel",
+                                                      "devices", "uuids", "patterns"};
+        bool any = false;
+        for (auto it = root.begin(); it != root.end(); ++it) {
+            const std::string key = it.key().toStdString();
+            if (std::find(kFields.begin(), kFields.end(), key) == kFields.end())
+                fail(JsonPath().child(key), key,
+                     "unknown field: a mapping file has names, ports, hostLabel, devices, uuids "
+                     "and patterns");
+            any = true;
+        }
+        if (!any)
             throw InputException({mapFile.toStdString(), 1, 1, "names",
                                   "expected {\"names\": {\"telemetry name\": \"topology id\"}} "
-                                  "and/or {\"ports\": {\"port name\": port number}}"});
-        for (auto it = root.begin(); it != root.end(); ++it)
-            if (it.key() != "names" && it.key() != "ports")
-                fail(JsonPath().child(it.key().toStdString()), it.key().toStdString(),
-                     "unknown field: a mapping file has names and ports");
-        const QJsonObject names = root.value("names").toObject();
-        for (auto it = names.begin(); it != names.end(); ++it) {
-            if (!it.value().isString())
-                fail(JsonPath().child("names").child(it.key().toStdString()),
-                     "names." + it.key().toStdString(), "expected a topology id (a string)");
-            rename_[it.key().toStdString()] = it.value().toString().toStdString();
+                                  "or another mapping field"});
+        auto objectOf = [&](const char* field) {
+            const QJsonValue v = root.value(field);
+            if (!v.isUndefined() && !v.isObject())
+                fail(JsonPath().child(field), field, "expected an object");
+            return v.toObject();
+        };
+        auto strings = [&](const char* field, std::unordered_map<std::string, std::string>& out,
+                           const char* what) {
+            const QJsonObject o = objectOf(field);
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                if (!it.value().isString())
+                    fail(JsonPath().child(field).child(it.key().toStdString()),
+                         std::string(field) + "." + it.key().toStdString(), what);
+                out[it.key().toStdString()] = it.value().toString().toStdString();
+            }
+        };
+        auto numbers = [&](const char* field, std::unordered_map<std::string, int>& out, int lo,
+                           int hi, const char* what) {
+            const QJsonObject o = objectOf(field);
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const double v = it.value().toDouble(-1);
+                if (!it.value().isDouble() || v < lo || v > hi || v != std::floor(v))
+                    fail(JsonPath().child(field).child(it.key().toStdString()),
+                         std::string(field) + "." + it.key().toStdString(), what);
+                out[it.key().toStdString()] = int(v);
+            }
+        };
+        strings("names", rename_, "expected a topology id (a string)");
+        numbers("ports", ports_, 1, 65535, "expected a port number from 1 to 65535");
+        numbers("devices", devices_, 0, 1023,
+                "expected a rail (the backend NIC's index, 0 to 1023)");
+        strings("uuids", uuids_, "expected a GPU id (a string)");
+        if (root.contains("hostLabel")) {
+            if (!root.value("hostLabel").isString() || root.value("hostLabel").toString().isEmpty())
+                fail(JsonPath().child("hostLabel"), "hostLabel", "expected a label name");
+            hostLabel_ = root.value("hostLabel").toString().toStdString();
         }
-        const QJsonObject ports = root.value("ports").toObject();
-        for (auto it = ports.begin(); it != ports.end(); ++it) {
-            const double v = it.value().toDouble(-1);
-            if (!it.value().isDouble() || v < 1 || v > 65535 || v != std::floor(v))
-                fail(JsonPath().child("ports").child(it.key().toStdString()),
-                     "ports." + it.key().toStdString(), "expected a port number from 1 to 65535");
-            ports_[it.key().toStdString()] = int(v);
+        // patterns: [["regex", "replacement with \\1"], ...], tried in order on names that no
+        // exact name matches.
+        const QJsonValue patterns = root.value("patterns");
+        if (!patterns.isUndefined() && !patterns.isArray())
+            fail(JsonPath().child("patterns"), "patterns",
+                 "expected a list of [regex, replacement]");
+        const QJsonArray list = patterns.toArray();
+        for (qsizetype i = 0; i < list.size() && i < 1000; ++i) {
+            const QJsonArray pair = list[i].toArray();
+            const std::string field = "patterns[" + std::to_string(i) + "]";
+            if (pair.size() != 2 || !pair[0].isString() || !pair[1].isString())
+                fail(JsonPath().child("patterns").child(int(i)), field,
+                     "expected [\"regex\", \"replacement\"]");
+            QRegularExpression re("^(?:" + pair[0].toString() + ")$");
+            if (!re.isValid())
+                fail(JsonPath().child("patterns").child(int(i)), field,
+                     "not a valid regular expression: " + re.errorString().toStdString());
+            patterns_.emplace_back(std::move(re), pair[1].toString());
         }
+    }
+
+    // The host a series names: the mapping file's label, else the first of instance,
+    // Hostname, hostname, node, host, entity that names a host of the topology.
+    std::optional<Endpoint> hostOf(const Labels& labels) {
+        static const char* const kLabels[] = {"instance", "Hostname", "hostname",
+                                              "node",     "host",     "entity"};
+        if (!hostLabel_.empty()) {
+            for (const auto& [k, v] : labels)
+                if (k == hostLabel_) return entity(v, EntityKind::Host);
+            return std::nullopt;
+        }
+        for (const char* name : kLabels)
+            for (const auto& [k, v] : labels)
+                if (k == name)
+                    if (auto e = entity(v, EntityKind::Host)) return e;
+        return std::nullopt;
+    }
+
+    // The rail of a NIC device: the mapping file's, else the number it ends in (mlx5_3: 3).
+    int railOf(const std::string& device) const {
+        if (auto it = devices_.find(device); it != devices_.end()) return it->second;
+        return trailingNumber(device);
+    }
+    // A GPU named by its UUID in the mapping file.
+    std::optional<Endpoint> gpuOfUuid(const Labels& labels) {
+        if (uuids_.empty()) return std::nullopt;
+        for (const auto& [k, v] : labels)
+            if (k == "UUID" || k == "uuid")
+                if (auto it = uuids_.find(v); it != uuids_.end()) {
+                    std::optional<Endpoint> e = findEntity(doc_, it->second);
+                    if (e && e->kind == EntityKind::Gpu) return e;
+                }
+        return std::nullopt;
     }
 
     // A switch port by its full name: the mapping file's, else a name that is one word and
@@ -165,7 +248,17 @@ public:
 
     std::optional<Endpoint> entity(std::string name, EntityKind kind) {
         name = stripPort(name);
-        if (auto it = rename_.find(name); it != rename_.end()) name = it->second;
+        if (auto it = rename_.find(name); it != rename_.end()) {
+            name = it->second;
+        } else {
+            for (const auto& [re, replacement] : patterns_) {
+                const QString q = QString::fromStdString(name);
+                if (re.match(q).hasMatch()) {
+                    name = QString(q).replace(re, replacement).toStdString();
+                    break;
+                }
+            }
+        }
         const auto key = std::to_string(int(kind)) + "/" + name;
         if (auto it = cache_.find(key); it != cache_.end()) return it->second;
         std::optional<Endpoint> e = findEntity(doc_, name);
@@ -182,8 +275,13 @@ public:
             m == "ifHCInOctets" || m == "ifHCOutOctets" ||
             m.find("in_octets") != std::string::npos || m.find("out_octets") != std::string::npos;
         if (m.rfind("DCGM_FI_", 0) == 0) {
-            const auto host = entity(
-                label(s.labels, {"Hostname", "hostname", "instance", "entity"}), EntityKind::Host);
+            if (const auto byUuid = gpuOfUuid(s.labels)) {
+                const auto field = dcgmField(m);
+                if (!field) return std::nullopt;
+                return Target{m,      field->first, EntityKind::Gpu, byUuid->index, field->second,
+                              counter};
+            }
+            const auto host = hostOf(s.labels);
             const std::string gpu = label(s.labels, {"gpu", "GPU", "index"});
             if (!host || gpu.empty() || gpu.find_first_not_of("0123456789") != std::string::npos ||
                 gpu.size() > 3)
@@ -199,8 +297,7 @@ public:
         if (m.rfind("node_infiniband_port_data_", 0) == 0 || m.rfind("node_network_", 0) == 0) {
             // Only byte counters are throughput: not speed, MTU, flags, "up" or packets.
             const bool bytes = m.size() > 12 && m.compare(m.size() - 12, 12, "_bytes_total") == 0;
-            const auto host = entity(
-                label(s.labels, {"instance", "hostname", "Hostname", "entity"}), EntityKind::Host);
+            const auto host = hostOf(s.labels);
             const std::string device = label(s.labels, {"device"});
             if (!bytes || !host || device.empty()) return std::nullopt;
             const std::string& hostName = t.hosts[size_t(host->index)].name;
@@ -215,7 +312,7 @@ public:
             } else {
                 // mlx5_N port 1: the backend NIC of rail N (a second port is another cable
                 // that this topology does not have).
-                const int dev = trailingNumber(device);
+                const int dev = railOf(device);
                 const std::string port = label(s.labels, {"port"});
                 if (dev < 0 || (!port.empty() && port != "1")) return std::nullopt;
                 nicName = hostName + ".be" + std::to_string(dev);
@@ -247,7 +344,10 @@ public:
 private:
     const TopologyDocument& doc_;
     std::unordered_map<std::string, std::string> rename_;
-    std::unordered_map<std::string, int> ports_;
+    std::unordered_map<std::string, int> ports_, devices_;
+    std::unordered_map<std::string, std::string> uuids_;
+    std::string hostLabel_;
+    std::vector<std::pair<QRegularExpression, QString>> patterns_;
     std::unordered_map<std::string, std::optional<Endpoint>> cache_;
 };
 
@@ -426,9 +526,11 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
                 labels += (labels.empty() ? "" : ",") + k + "=\"" + v + "\"";
             why += (labels.empty() ? "none" : "{" + labels + "}") + ")";
         }
-        why += "; GPU and NIC series need a host label (Hostname, hostname, instance or entity), "
-               "switch ports a switch label (instance, target, device or switch), naming "
-               "entities of the topology (or renamed by a mapping file)";
+        why +=
+            "; GPU and NIC series need a host label (instance, Hostname, hostname, node, host or "
+            "entity, or the mapping file's hostLabel) or a GPU UUID in the mapping file, "
+            "switch ports a switch label (instance, target, device or switch), naming "
+            "entities of the topology (or renamed by a mapping file)";
         throw InputException({firstName, 0, 0, {}, why});
     }
     std::nth_element(deltas.begin(), deltas.begin() + long(deltas.size() / 2), deltas.end());

@@ -57,6 +57,7 @@ private slots:
     void prometheusText();
     void mappingFileMapsOtherNames();
     void switchPortsMatchByFullName();
+    void mappingFileNamesLabelsUuidsDevicesAndPatterns();
     void openMetricsSecondsAndEof();
     void longOpenMetricsIsDetectedByItsEnd();
     void openMetricsExemplarsAreAccepted();
@@ -212,6 +213,68 @@ void TestTelemetryImport::switchPortsMatchByFullName() {
         QCOMPARE(QString::fromStdString(e.error().field), QString("ports.Ethernet1/17"));
         QCOMPARE(e.error().line, 1);
     }
+}
+
+void TestTelemetryImport::mappingFileNamesLabelsUuidsDevicesAndPatterns() {
+    QTemporaryDir dir;
+    auto write = [&](const QString& name, const QByteArray& text) {
+        QFile f(dir.filePath(name));
+        if (f.open(QIODevice::WriteOnly)) f.write(text);
+        return f.fileName();
+    };
+    const QString scrape =
+        write("s.prom",
+              // The exporter's address in instance, the node in `node` (a pattern renames it).
+              "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\",instance=\"10.0.0.5:9400\",node=\"gpu-node-1\"} 70 "
+              "1717200000000\n"
+              // Two host labels that disagree: the default order takes Hostname.
+              "DCGM_FI_DEV_GPU_UTIL{gpu=\"2\",Hostname=\"demo.pod0.rack0.host0\","
+              "node=\"demo.pod0.rack0.host1\"} 20 1717200000000\n"
+              // A GPU by its UUID.
+              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-1234\",Hostname=\"elsewhere\"} 500 "
+              "1717200000000\n"
+              // An HCA whose number is not its rail.
+              "node_infiniband_port_data_received_bytes_total{device=\"mlx5_9\",port=\"1\","
+              "instance=\"demo.pod0.rack0.host0:9100\"} 0 1717200000000\n"
+              "node_infiniband_port_data_received_bytes_total{device=\"mlx5_9\",port=\"1\","
+              "instance=\"demo.pod0.rack0.host0:9100\"} 30000000000 1717200015000\n");
+    const QString map = write("map.json", R"json({"patterns": [["gpu-node-(\\d+)", "demo.pod0.rack0.host\\1"]],
+ "uuids": {"GPU-1234": "demo.pod0.rack0.host0.gpu5"}, "devices": {"mlx5_9": 2}})json");
+    const Imported r = importFiles(*doc_, {scrape}, dir.path(), map);
+QCOMPARE(r.report.unmappedSeries, 0LL);
+auto gpu = [&](const char* id) { return size_t(doc_->index().find(id)->index); };
+QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host1.gpu1")), 0.7f);
+QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host0.gpu2")), 0.2f);
+QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu("demo.pod0.rack0.host0.gpu5")), 500.f);
+const auto be2 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be2"));
+QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be2), 2e9f);
+// hostLabel: that label, and only it.
+QTemporaryDir dir2;
+const QString byNode = write("node.json", R"({"hostLabel": "node"})");
+const Imported n = importFiles(*doc_, {scrape}, dir2.path(), byNode);
+QCOMPARE(frameValue(*n.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host1.gpu2")), 0.2f);
+QVERIFY(std::isnan(frameValue(*n.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host0.gpu2"))));
+// Each field checked, with its place.
+const struct {
+    const char* text;
+    const char* field;
+} bad[] = {{R"({"patterns": [["(", "x"]]})", "patterns[0]"},
+           {R"({"devices": {"mlx5_9": -1}})", "devices.mlx5_9"},
+           {R"({"uuids": {"GPU-1": 5}})", "uuids.GPU-1"},
+           {R"({"hostLabel": 3})", "hostLabel"},
+           {R"({"nmes": {}})", "nmes"}};
+for (const auto& b : bad) {
+    ImportOptions o;
+    o.mapFile = write("bad.json", b.text);
+    RunStore w = RunStore::openForWriting(dir2.filePath("bad.sqlite"));
+    try {
+        importTelemetry(*doc_, {scrape}, o, w);
+        QFAIL(b.text);
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString(b.field));
+        QCOMPARE(e.error().line, 1);
+    }
+}
 }
 
 void TestTelemetryImport::openMetricsSecondsAndEof() {
