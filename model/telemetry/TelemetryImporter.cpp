@@ -403,7 +403,19 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
         // A scrape without times is one instant: --at, else the file's modification time.
         const int64_t untimedNs = options.untimedAtNs ? *options.untimedAtNs : in.untimedNs;
         long long untimed = 0;
+        // A raw scrape names no host or switch (node_exporter, snmp_exporter and
+        // dcgm-exporter as curl shows them): it is the file's, by the file's name.
+        auto addFileName = [&](RawSample& s) {
+            static const char* const kNaming[] = {"instance", "Hostname", "hostname", "node",
+                                                  "host",     "entity",   "target",   "switch"};
+            for (const auto& [k, v] : s.labels)
+                for (const char* n : kNaming)
+                    if (k == n) return;
+            s.labels.emplace_back("instance", in.defaultHost);
+            std::sort(s.labels.begin(), s.labels.end());
+        };
         auto add = [&](RawSample&& s) {
+            if (!in.defaultHost.empty()) addFileName(s);
             if (!s.hasTimestamp) s.tsNs = untimedNs, ++untimed;
             ++report.samples;
             auto& ser = series[seriesKey(s)];

@@ -65,6 +65,7 @@ private slots:
     void longCsv();
     void nvidiaSmiWideCsv();
     void realNvidiaSmiCaptureLandsOnItsHost();
+    void rawScrapeLandsOnTheHostItsFileIsNamedAfter();
     void nicCountersLandOnTheirOwnCable();
     void untimedScrapesAndDuplicatesAreSaid();
     void migInstancesCombineOnTheirGpu();
@@ -238,43 +239,44 @@ void TestTelemetryImport::mappingFileNamesLabelsUuidsDevicesAndPatterns() {
               "instance=\"demo.pod0.rack0.host0:9100\"} 0 1717200000000\n"
               "node_infiniband_port_data_received_bytes_total{device=\"mlx5_9\",port=\"1\","
               "instance=\"demo.pod0.rack0.host0:9100\"} 30000000000 1717200015000\n");
-    const QString map = write("map.json", R"json({"patterns": [["gpu-node-(\\d+)", "demo.pod0.rack0.host\\1"]],
+    const QString map =
+        write("map.json", R"json({"patterns": [["gpu-node-(\\d+)", "demo.pod0.rack0.host\\1"]],
  "uuids": {"GPU-1234": "demo.pod0.rack0.host0.gpu5"}, "devices": {"mlx5_9": 2}})json");
     const Imported r = importFiles(*doc_, {scrape}, dir.path(), map);
-QCOMPARE(r.report.unmappedSeries, 0LL);
-auto gpu = [&](const char* id) { return size_t(doc_->index().find(id)->index); };
-QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host1.gpu1")), 0.7f);
-QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host0.gpu2")), 0.2f);
-QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu("demo.pod0.rack0.host0.gpu5")), 500.f);
-const auto be2 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be2"));
-QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be2), 2e9f);
-// hostLabel: that label, and only it.
-QTemporaryDir dir2;
-const QString byNode = write("node.json", R"({"hostLabel": "node"})");
-const Imported n = importFiles(*doc_, {scrape}, dir2.path(), byNode);
-QCOMPARE(frameValue(*n.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host1.gpu2")), 0.2f);
-QVERIFY(std::isnan(frameValue(*n.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host0.gpu2"))));
-// Each field checked, with its place.
-const struct {
-    const char* text;
-    const char* field;
-} bad[] = {{R"({"patterns": [["(", "x"]]})", "patterns[0]"},
-           {R"({"devices": {"mlx5_9": -1}})", "devices.mlx5_9"},
-           {R"({"uuids": {"GPU-1": 5}})", "uuids.GPU-1"},
-           {R"({"hostLabel": 3})", "hostLabel"},
-           {R"({"nmes": {}})", "nmes"}};
-for (const auto& b : bad) {
-    ImportOptions o;
-    o.mapFile = write("bad.json", b.text);
-    RunStore w = RunStore::openForWriting(dir2.filePath("bad.sqlite"));
-    try {
-        importTelemetry(*doc_, {scrape}, o, w);
-        QFAIL(b.text);
-    } catch (const InputException& e) {
-        QCOMPARE(QString::fromStdString(e.error().field), QString(b.field));
-        QCOMPARE(e.error().line, 1);
+    QCOMPARE(r.report.unmappedSeries, 0LL);
+    auto gpu = [&](const char* id) { return size_t(doc_->index().find(id)->index); };
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host1.gpu1")), 0.7f);
+    QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host0.gpu2")), 0.2f);
+    QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu("demo.pod0.rack0.host0.gpu5")), 500.f);
+    const auto be2 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be2"));
+    QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be2), 2e9f);
+    // hostLabel: that label, and only it.
+    QTemporaryDir dir2;
+    const QString byNode = write("node.json", R"({"hostLabel": "node"})");
+    const Imported n = importFiles(*doc_, {scrape}, dir2.path(), byNode);
+    QCOMPARE(frameValue(*n.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host1.gpu2")), 0.2f);
+    QVERIFY(std::isnan(frameValue(*n.reader, "gpu_busy", 0, gpu("demo.pod0.rack0.host0.gpu2"))));
+    // Each field checked, with its place.
+    const struct {
+        const char* text;
+        const char* field;
+    } bad[] = {{R"({"patterns": [["(", "x"]]})", "patterns[0]"},
+               {R"({"devices": {"mlx5_9": -1}})", "devices.mlx5_9"},
+               {R"({"uuids": {"GPU-1": 5}})", "uuids.GPU-1"},
+               {R"({"hostLabel": 3})", "hostLabel"},
+               {R"({"nmes": {}})", "nmes"}};
+    for (const auto& b : bad) {
+        ImportOptions o;
+        o.mapFile = write("bad.json", b.text);
+        RunStore w = RunStore::openForWriting(dir2.filePath("bad.sqlite"));
+        try {
+            importTelemetry(*doc_, {scrape}, o, w);
+            QFAIL(b.text);
+        } catch (const InputException& e) {
+            QCOMPARE(QString::fromStdString(e.error().field), QString(b.field));
+            QCOMPARE(e.error().line, 1);
+        }
     }
-}
 }
 
 void TestTelemetryImport::openMetricsSecondsAndEof() {
@@ -508,6 +510,21 @@ void TestTelemetryImport::migInstancesCombineOnTheirGpu() {
     QCOMPARE(frameValue(*r.reader, "gpu_memory_used_bytes", 0, gpu(0)), 4000.0f * 1024 * 1024);
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(1)), 0.9f);
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, gpu(2)), 0.7f);
+}
+
+void TestTelemetryImport::rawScrapeLandsOnTheHostItsFileIsNamedAfter() {
+    // dcgm-exporter's README sample, as `curl localhost:9400/metrics` prints it: no host
+    // label, no times, and a "..." line. Saved as one file per host, it lands on that host.
+    QTemporaryDir dir;
+    const QString file = dir.filePath("demo.pod0.rack0.host0.prom");
+    QVERIFY(QFile::copy(
+        QStringLiteral(CS_SOURCE_DIR "/tests/fixtures/real/dcgm-exporter-README-quickstart.prom"),
+        file));
+    const Imported r = importFiles(*doc_, {file}, dir.path());
+    QCOMPARE(r.report.rejectedCount, 1LL); // "..."
+    QCOMPARE(r.report.untimedSamples, r.report.samples);
+    const size_t gpu = size_t(doc_->index().find("demo.pod0.rack0.host0.gpu0")->index);
+    QCOMPARE(frameValue(*r.reader, "gpu_sm_clock_hz", 0, gpu), 139e6f); // 139 MHz
 }
 
 void TestTelemetryImport::countersToRatesHandlesResetsAndWraps() {
