@@ -1,14 +1,19 @@
 // `clusterscope frame`: one frame of a stored run, read through the run reader, for scripts
 // and tests (the GUI reads frames the same way).
 #include "CommandArgs.h"
+
 #include "CommandLine.h"
 #include "Duration.h"
 #include "EntitySearch.h"
 #include "RunReader.h"
 #include "TopologyDocument.h"
+#include <QDateTime>
+#include <QTimeZone>
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimeZone>
 
 #include <cmath>
 #include <cstdio>
@@ -45,9 +50,13 @@ int frameCommand(const QStringList& args) {
     if (pos.size() != (preset ? 1 : 2))
         throw UsageError("expected (--preset NAME | FILE) RUN.sqlite");
     if (!a.has("--at")) throw UsageError("--at: expected a time such as 0s, 100ms, 90s or 1h30m");
-    const auto at = parseDurationNs(a.value("--at").toStdString());
-    if (!at)
-        throw UsageError("--at: expected a time such as 0s, 100ms, 90s or 1h30m, got \"" +
+    // An offset from the run's start, or a date and time (RFC 3339) for recorded runs.
+    std::optional<int64_t> at = parseDurationNs(a.value("--at").toStdString());
+    const QDateTime wall = QDateTime::fromString(a.value("--at"), Qt::ISODateWithMs);
+    const bool absolute = !at && wall.isValid() && wall.timeSpec() != Qt::LocalTime;
+    if (!at && !absolute)
+        throw UsageError("--at: expected an offset such as 0s, 100ms, 90s or 1h30m, or an "
+                         "RFC 3339 time such as 2024-06-01T12:00:15Z, got \"" +
                          a.value("--at").toStdString() + "\"");
     const std::string metricName =
         a.has("--metric") ? a.value("--metric").toStdString() : metricDef(Metric::GpuBusy).name;
@@ -60,6 +69,23 @@ int frameCommand(const QStringList& args) {
     const auto doc = openTopology(preset ? a.value("--preset").toStdString() : std::string(),
                                   preset ? std::string() : pos.front().toStdString());
     RunReader reader(pos.back(), doc->topology());
+    if (absolute) {
+        const int64_t startNs = reader.info().wallStartNs;
+        if (startNs <= 0)
+            throw InputException({pos.back().toStdString(), 0, 0, "--at",
+                                  "this run has no date (a simulated run): give an offset"});
+        const int64_t wallNs = wall.toMSecsSinceEpoch() * 1'000'000;
+        if (wallNs < startNs || wallNs - startNs > reader.info().endNs)
+            throw InputException(
+                {pos.back().toStdString(), 0, 0, "--at",
+                 "the run covers " +
+                     QDateTime::fromMSecsSinceEpoch(startNs / 1'000'000, QTimeZone::utc())
+                         .toString(Qt::ISODate)
+                         .toStdString() +
+                     " and the " + std::to_string(reader.info().endNs / 1'000'000'000) +
+                     " s after it"});
+        at = wallNs - startNs;
+    }
     if (!reader.has(*metric))
         throw InputException(
             {pos.back().toStdString(), 0, 0, "--metric", "the run holds no " + metricName});

@@ -100,6 +100,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     clock_->setRange(0, overview_->info.endNs);
     clock_->seek(0);
     timeline_->setEvents(overview_->events);
+    timeline_->setWallStartNs(overview_->info.wallStartNs);
     charts_->setOverview(overview_);
     timelineDock_->setWindowTitle(
         tr("Timeline: %1 (%2)")
@@ -119,6 +120,7 @@ void ReplayController::close() {
     doc_ = nullptr;
     controls_->clearRun();
     view_->scene().setMarked({});
+    timeline_->setWallStartNs(0);
     timelineDock_->hide();
     chartsDock_->hide();
 }

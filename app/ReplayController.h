@@ -35,6 +35,7 @@ public:
     void close();
     bool isOpen() const { return overview_ != nullptr; }
     PlaybackClock* clock() const { return clock_; }
+    views::TimelineWidget* timeline() const { return timeline_; }
     views::RunChartsWidget* charts() const { return charts_; }
     const RunOverview* overview() const { return overview_.get(); }
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series

@@ -1,11 +1,14 @@
 #include "TimelineWidget.h"
 
+
 #include <QCheckBox>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QStyle>
+#include <QTimeZone>
 #include <QToolButton>
 
 namespace cs::views {
@@ -90,6 +93,16 @@ TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)
     auto* faster = new QToolButton;
     faster->setText("+");
     faster->setToolTip(tr("Faster (+)"));
+    zone_ = new QToolButton;
+    zone_->setCheckable(true);
+    zone_->setChecked(true);
+    zone_->setText("UTC");
+    zone_->setToolTip(tr("Show recorded times in UTC or in local time"));
+    zone_->setVisible(false);
+    connect(zone_, &QToolButton::toggled, this, [this](bool utc) {
+        zone_->setText(utc ? "UTC" : tr("local"));
+        refresh();
+    });
     time_->setMinimumWidth(110);
     time_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     rate_->setMinimumWidth(44);
@@ -100,6 +113,7 @@ TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)
     layout->addWidget(loop_);
     layout->addWidget(bar_, 1);
     layout->addWidget(time_);
+    layout->addWidget(zone_);
     connect(play_, &QToolButton::clicked, clock_, &PlaybackClock::togglePlay);
     connect(slower, &QToolButton::clicked, clock_, &PlaybackClock::slower);
     connect(faster, &QToolButton::clicked, clock_, &PlaybackClock::faster);
@@ -113,9 +127,28 @@ void TimelineWidget::refresh() {
     play_->setIcon(
         style()->standardIcon(clock_->playing() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
     rate_->setText(QStringLiteral("%1x").arg(clock_->rate()));
-    time_->setText(formatTime(clock_->nowNs() - clock_->startNs()) + " / " +
-                   formatTime(clock_->endNs() - clock_->startNs()));
+    time_->setText(timeText());
     loop_->setChecked(clock_->loop());
+}
+
+void TimelineWidget::setWallStartNs(int64_t ns) {
+    wallStartNs_ = std::max<int64_t>(0, ns);
+    zone_->setVisible(wallStartNs_ > 0);
+    refresh();
+}
+
+QString TimelineWidget::timeText() const {
+    const int64_t offsetNs = clock_->nowNs() - clock_->startNs();
+    QString text = formatTime(offsetNs) + " / " + formatTime(clock_->endNs() - clock_->startNs());
+    if (wallStartNs_ > 0) {
+        // Milliseconds since the epoch fit easily: the store refuses times after 2261.
+        const QDateTime when = QDateTime::fromMSecsSinceEpoch(
+            (wallStartNs_ + std::max<int64_t>(0, offsetNs)) / 1'000'000,
+            zone_->isChecked() ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+        text = when.toString("yyyy-MM-dd HH:mm:ss") + (zone_->isChecked() ? " UTC" : "") + "   +" +
+               text;
+    }
+    return text;
 }
 
 } // namespace cs::views

@@ -38,6 +38,11 @@ public:
     TimelineWidget(PlaybackClock* clock, QWidget* parent = nullptr);
     TimelineBar* bar() const { return bar_; }
     void setEvents(std::vector<RunEvent> events) { bar_->setEvents(std::move(events)); }
+    // A recorded run's absolute start (ns since the epoch; 0: none, as for simulated runs):
+    // the label then shows date and time, in UTC or local time (the toggle), with the offset.
+    void setWallStartNs(int64_t ns);
+    QString timeText() const;
+    QToolButton* zoneButton() const { return zone_; }
     static QString formatTime(int64_t ns);
 
 private:
@@ -45,6 +50,8 @@ private:
     PlaybackClock* clock_;
     QToolButton* play_;
     QLabel* time_;
+    QToolButton* zone_ = nullptr; // checked: UTC, else local time
+    int64_t wallStartNs_ = 0;
     QLabel* rate_;
     QCheckBox* loop_;
     TimelineBar* bar_;

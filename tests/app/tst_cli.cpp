@@ -52,6 +52,7 @@ private slots:
     void simulateReadsRunFilesFlagsOverride();
     void importReportsAndKeepsGoing();
     void failedRunsLeaveNoStoreBehind();
+    void frameOfARecordedRunAtADate();
     void smallFilesNeedLittleMemory();
     void killedImportLeavesTheStoreAsItWas();
 };
@@ -280,7 +281,9 @@ void TestCli::frameShowsLinkLoadInBytesPerSecond() {
 void TestCli::frameRefusesBadInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
-    QTest::newRow("bad time") << QStringList{"--at", "1.2.3h"} << "--at: expected a time";
+    QTest::newRow("bad time") << QStringList{"--at", "1.2.3h"} << "--at: expected an offset";
+    QTest::newRow("a date on a simulated run")
+        << QStringList{"--at", "2024-06-01T00:00:30Z"} << "has no date";
     QTest::newRow("no time") << QStringList{} << "--at";
     QTest::newRow("unknown metric")
         << QStringList{"--at", "1s", "--metric", "gpu_fun"} << "gpu_busy, gpu_power_w";
@@ -410,6 +413,26 @@ void TestCli::importReportsAndKeepsGoing() {
         run({"import", "--preset", "small-256", CS_SOURCE_DIR "/tests/fixtures/telemetry/long.csv",
              "--out", foreign.fileName()});
     QCOMPARE(bad.code, 2);
+}
+
+void TestCli::frameOfARecordedRunAtADate() {
+    // The shipped sample starts 2024-06-01T00:00:00Z: a date and the offset read one frame.
+    QTemporaryDir dir;
+    const QString store = dir.filePath("rec.sqlite");
+    QCOMPARE(run({"import", "--preset", "small-256",
+                  CS_SOURCE_DIR "/resources/telemetry/small-256-4hosts-3m.prom", "--out", store})
+                 .code,
+             0);
+    const QStringList common{"frame", "--preset", "small-256",
+                             store,   "--select", "demo.pod0.rack0.host0.gpu0",
+                             "--json"};
+    const Result byDate = run(common + QStringList{"--at", "2024-06-01T00:00:30Z"});
+    const Result byOffset = run(common + QStringList{"--at", "30s"});
+    QCOMPARE(byDate.code, 0);
+    QCOMPARE(byDate.out, byOffset.out);
+    const Result before = run(common + QStringList{"--at", "2024-05-31T23:59:00Z"});
+    QCOMPARE(before.code, 2);
+    QVERIFY2(before.err.contains("the run covers 2024-06-01T00:00:00"), before.err.constData());
 }
 
 void TestCli::failedRunsLeaveNoStoreBehind() {

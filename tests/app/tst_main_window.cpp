@@ -8,6 +8,8 @@
 #include "RunReader.h"
 #include "SimulationDialog.h"
 #include "SimulationRun.h"
+#include "TelemetryImporter.h"
+#include "TimelineWidget.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
@@ -22,6 +24,7 @@
 #include <QMenuBar>
 #include <QSpinBox>
 #include <QTimer>
+#include <QToolButton>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
@@ -59,6 +62,7 @@ private slots:
     void replayFollowsTheClockAndKeys();
     void replayOutlinesFailuresAndShowsLiveValues();
     void hostileStoresAreRefusedAndTheWindowStaysUsable();
+    void recordedRunsShowTheirDateAndTime();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
 };
@@ -295,6 +299,32 @@ void TestMainWindow::hostileStoresAreRefusedAndTheWindowStaysUsable() {
     cs::PlaybackClock* clock = w.replay()->clock();
     clock->seek(clock->startNs() + (clock->endNs() - clock->startNs()) / 2);
     QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(clock->nowNs()));
+}
+
+void TestMainWindow::recordedRunsShowTheirDateAndTime() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("rec.sqlite");
+    {
+        cs::RunStore store = cs::RunStore::openForWriting(path);
+        cs::importTelemetry(*w.document(),
+                            {CS_SOURCE_DIR "/resources/telemetry/small-256-4hosts-3m.prom"}, {},
+                            store);
+    }
+    QVERIFY(w.openRun(path, false));
+    w.show();
+    cs::views::TimelineWidget* timeline = w.replay()->timeline();
+    cs::PlaybackClock* clock = w.replay()->clock();
+    clock->seek(clock->startNs() + 30'000'000'000LL);
+    // What the label shows: the recording's date and time in UTC, and the offset.
+    QTRY_VERIFY2(timeline->timeText().startsWith("2024-06-01 00:00:30 UTC"),
+                 qPrintable(timeline->timeText()));
+    QVERIFY(timeline->timeText().contains("+30.00 s"));
+    QVERIFY(timeline->zoneButton()->isVisible());
+    timeline->zoneButton()->click(); // local time: no "UTC"
+    QVERIFY(!timeline->timeText().contains("UTC"));
+    QVERIFY(timeline->timeText().contains("+30.00 s"));
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
