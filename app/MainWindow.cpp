@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "PrometheusImportDialog.h"
+
 #include "AboutDialog.h"
 #include "DefaultRun.h"
 #include "EntitySearch.h"
@@ -125,6 +127,14 @@ void MainWindow::buildMenus() {
             this, tr("Open Run Description"), {},
             tr("ClusterScope run descriptions (*.json);;All files (*)"));
         if (!path.isEmpty()) openRunDescription(path);
+    });
+    file->addAction(tr("Import from &Prometheus..."), this, [this] {
+        if (!document()) return;
+        PrometheusImportDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const auto query = dialog.query();
+        if (query && importPrometheusWithProgress(this, *document(), *query, dialog.storePath()))
+            openRun(dialog.storePath());
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);

@@ -4,10 +4,13 @@
 #include "CameraBookmarks.h"
 #include "DefaultRun.h"
 #include "MainWindow.h"
+#include "PrometheusImportDialog.h"
+#include "PrometheusServer.h"
 #include "ReplayController.h"
 #include "RunReader.h"
 #include "SimulationDialog.h"
 #include "SimulationRun.h"
+#include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
 #include "TimelineWidget.h"
 #include "ViewControls.h"
@@ -17,12 +20,16 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDateTimeEdit>
+#include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QTimeZone>
 #include <QTimer>
 #include <QToolButton>
 #include <vtkCamera.h>
@@ -63,6 +70,7 @@ private slots:
     void replayOutlinesFailuresAndShowsLiveValues();
     void hostileStoresAreRefusedAndTheWindowStaysUsable();
     void recordedRunsShowTheirDateAndTime();
+    void importsFromAPrometheusServer();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
 };
@@ -325,6 +333,53 @@ void TestMainWindow::recordedRunsShowTheirDateAndTime() {
     timeline->zoneButton()->click(); // local time: no "UTC"
     QVERIFY(!timeline->timeText().contains("UTC"));
     QVERIFY(timeline->timeText().contains("+30.00 s"));
+}
+
+void TestMainWindow::importsFromAPrometheusServer() {
+    // File -> Import from Prometheus... against a real server: the form filled as a user
+    // would, the import runs, the run opens and replays with the recording's date.
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    cs::TelemetryGeneratorParams p;
+    p.durationS = 300;
+    p.maxHosts = 2;
+    p.openMetrics = true;
+    PrometheusServer server;
+    QVERIFY2(server.start(cs::generatePrometheusTelemetry(w.document()->topology(), p), dir.path()),
+             qPrintable(server.error()));
+    QAction* action = nullptr;
+    for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+        if (a->text().contains("Prometheus")) action = a;
+    QVERIFY(action);
+    const QString store = dir.filePath("imported.sqlite");
+    bool filled = false;
+    QTimer::singleShot(0, &w, [&] {
+        auto* dialog = qobject_cast<cs::app::PrometheusImportDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        // A step that is no duration: the form says so and stays open.
+        dialog->stepEdit()->setText("soon");
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->problemLabel()->text().startsWith("Step"));
+        dialog->urlEdit()->setText(server.url().toString());
+        dialog->stepEdit()->setText("15s");
+        const QDateTime from = QDateTime::fromMSecsSinceEpoch(p.startMs, QTimeZone::utc());
+        dialog->startEdit()->setDateTime(from);
+        dialog->endEdit()->setDateTime(from.addSecs(300));
+        dialog->storeEdit()->setText(store);
+        filled = true;
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    });
+    action->trigger();
+    QVERIFY(filled);
+    QTRY_VERIFY(w.replay()->isOpen());
+    QVERIFY(QFileInfo::exists(store));
+    QTRY_VERIFY2(w.replay()->timeline()->timeText().startsWith("2024-06-01 00:00:00 UTC"),
+                 qPrintable(w.replay()->timeline()->timeText()));
+    const cs::Endpoint gpu = *w.document()->index().find("demo.pod0.rack0.host0.gpu0");
+    w.replay()->selectEntity(gpu);
+    QTRY_VERIFY(!w.replay()->selectedValues().empty());
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {

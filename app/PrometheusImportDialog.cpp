@@ -1,0 +1,129 @@
+#include "PrometheusImportDialog.h"
+
+#include "Duration.h"
+#include "NewStoreFile.h"
+#include "SimulationDialog.h"
+
+#include <QDateTimeEdit>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QEventLoop>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <atomic>
+
+namespace cs::app {
+
+namespace {
+struct Cancelled {};
+} // namespace
+
+PrometheusImportDialog::PrometheusImportDialog(QWidget* parent)
+    : QDialog(parent), url_(new QLineEdit("http://localhost:9090")), step_(new QLineEdit("15s")),
+      store_(new QLineEdit(QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                               .filePath("prometheus-import.sqlite"))),
+      start_(new QDateTimeEdit), end_(new QDateTimeEdit), problem_(new QLabel) {
+    setWindowTitle(tr("Import from Prometheus"));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (QDateTimeEdit* e : {start_, end_}) {
+        e->setTimeSpec(Qt::UTC);
+        e->setDisplayFormat("yyyy-MM-dd HH:mm:ss 'UTC'");
+        e->setCalendarPopup(true);
+    }
+    start_->setDateTime(now.addSecs(-3600));
+    end_->setDateTime(now);
+    url_->setToolTip(tr("Prometheus, Thanos, Mimir or VictoriaMetrics: the base URL of its API"));
+    step_->setToolTip(tr("The server-side step of the range query, such as 15s or 1m"));
+    problem_->setStyleSheet("color: #b00020");
+    problem_->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Server URL"), url_);
+    form->addRow(tr("From"), start_);
+    form->addRow(tr("To"), end_);
+    form->addRow(tr("Step"), step_);
+    form->addRow(tr("Save run as"), store_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (query() && !storePath().isEmpty()) accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(problem_);
+    layout->addWidget(buttons);
+}
+
+std::optional<PrometheusQuery> PrometheusImportDialog::query() {
+    PrometheusQuery q;
+    q.server = QUrl(url_->text().trimmed());
+    q.startS = start_->dateTime().toSecsSinceEpoch();
+    q.endS = end_->dateTime().toSecsSinceEpoch();
+    const auto step = parseDurationS(step_->text().trimmed().toStdString());
+    QString problem;
+    if (!q.server.isValid() || (q.server.scheme() != "http" && q.server.scheme() != "https"))
+        problem = tr("Server URL: expected an http:// or https:// URL");
+    else if (q.endS <= q.startS)
+        problem = tr("To: expected a time after From");
+    else if (!step || *step < 0.001)
+        problem = tr("Step: expected a duration such as 15s");
+    else if (storePath().isEmpty())
+        problem = tr("Save run as: expected a file name");
+    problem_->setText(problem);
+    if (!problem.isEmpty()) return std::nullopt;
+    q.stepS = *step;
+    return q;
+}
+
+QString PrometheusImportDialog::storePath() const {
+    return store_->text().trimmed();
+}
+
+bool importPrometheusWithProgress(QWidget* parent, const TopologyDocument& doc,
+                                  const PrometheusQuery& query, const QString& storePath) {
+    QProgressDialog progress(QObject::tr("Importing from %1...").arg(query.server.toString()),
+                             QObject::tr("Cancel"), 0, 1000, parent);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    std::atomic<bool> cancel{false};
+    bool ok = false;
+    QString error;
+    QThread* worker = QThread::create([&] {
+        try {
+            NewStoreFile created(storePath);
+            RunStore store = RunStore::openForWriting(storePath);
+            importPrometheus(doc, query, {}, store, [&](double f) {
+                if (cancel) throw Cancelled{};
+                QMetaObject::invokeMethod(
+                    &progress, [&progress, f] { progress.setValue(int(f * 1000)); },
+                    Qt::QueuedConnection);
+            });
+            created.keep();
+            ok = true;
+        } catch (const Cancelled&) {
+        } catch (const std::exception& e) {
+            error = dialogMessage(e);
+        }
+    });
+    QEventLoop loop;
+    QObject::connect(worker, &QThread::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&progress, &QProgressDialog::canceled, &loop, [&] { cancel = true; });
+    worker->start();
+    loop.exec();
+    worker->wait();
+    delete worker;
+    QObject::disconnect(&progress, nullptr, nullptr, nullptr);
+    progress.close();
+    if (!error.isEmpty()) QMessageBox::critical(parent, QObject::tr("Import failed"), error);
+    return ok && !cancel;
+}
+
+} // namespace cs::app

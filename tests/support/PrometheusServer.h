@@ -1,0 +1,22 @@
+#pragma once
+// A real Prometheus server for tests (Debian's prometheus and promtool): a TSDB backfilled
+// by promtool from OpenMetrics text, served on 127.0.0.1 at a free port, stopped on
+// destruction.
+#include <QProcess>
+#include <QString>
+#include <QUrl>
+
+class PrometheusServer {
+public:
+    ~PrometheusServer();
+    // False with error() set when the tools are missing or the server does not come up.
+    bool start(const QByteArray& openMetrics, const QString& workDir);
+    QUrl url() const { return url_; }
+    QString error() const { return error_; }
+    static int freePort();
+
+private:
+    QProcess server_;
+    QUrl url_;
+    QString error_;
+};
