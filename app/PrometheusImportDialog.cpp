@@ -2,29 +2,21 @@
 
 #include "Duration.h"
 #include "NewStoreFile.h"
+#include "ProgressTask.h"
 #include "SimulationDialog.h"
 
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QEventLoop>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QStandardPaths>
-#include <QThread>
 #include <QVBoxLayout>
 
-#include <atomic>
-
 namespace cs::app {
-
-namespace {
-struct Cancelled {};
-} // namespace
 
 PrometheusImportDialog::PrometheusImportDialog(QWidget* parent)
     : QDialog(parent), url_(new QLineEdit("http://localhost:9090")), step_(new QLineEdit("15s")),
@@ -89,41 +81,16 @@ QString PrometheusImportDialog::storePath() const {
 
 bool importPrometheusWithProgress(QWidget* parent, const TopologyDocument& doc,
                                   const PrometheusQuery& query, const QString& storePath) {
-    QProgressDialog progress(QObject::tr("Importing from %1...").arg(query.server.toString()),
-                             QObject::tr("Cancel"), 0, 1000, parent);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(0);
-    std::atomic<bool> cancel{false};
-    bool ok = false;
-    QString error;
-    QThread* worker = QThread::create([&] {
-        try {
-            NewStoreFile created(storePath);
+    const ProgressOutcome o = runWithProgressDialog(
+        parent, QObject::tr("Importing from %1...").arg(query.server.toString()),
+        [&](std::function<void(double)> progress) {
+            NewStoreFile created(storePath); // a cancelled or failed import leaves no file
             RunStore store = RunStore::openForWriting(storePath);
-            importPrometheus(doc, query, {}, store, [&](double f) {
-                if (cancel) throw Cancelled{};
-                QMetaObject::invokeMethod(
-                    &progress, [&progress, f] { progress.setValue(int(f * 1000)); },
-                    Qt::QueuedConnection);
-            });
+            importPrometheus(doc, query, {}, store, std::move(progress));
             created.keep();
-            ok = true;
-        } catch (const Cancelled&) {
-        } catch (const std::exception& e) {
-            error = dialogMessage(e);
-        }
-    });
-    QEventLoop loop;
-    QObject::connect(worker, &QThread::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&progress, &QProgressDialog::canceled, &loop, [&] { cancel = true; });
-    worker->start();
-    loop.exec();
-    worker->wait();
-    delete worker;
-    QObject::disconnect(&progress, nullptr, nullptr, nullptr);
-    progress.close();
-    if (!error.isEmpty()) QMessageBox::critical(parent, QObject::tr("Import failed"), error);
-    return ok && !cancel;
+        });
+    if (!o.error.isEmpty()) QMessageBox::critical(parent, QObject::tr("Import failed"), o.error);
+    return o.done && !o.cancelled;
 }
 
 } // namespace cs::app

@@ -1,6 +1,7 @@
 #include "SimulationDialog.h"
 
 #include "NewStoreFile.h"
+#include "ProgressTask.h"
 
 #include "RankPlacement.h"
 #include "RunOptions.h"
@@ -18,18 +19,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QPushButton>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <atomic>
 
 namespace cs::app {
 namespace {
-
-struct Cancelled {};
 
 // The widget of an option: a line edit for numbers and durations, a combo box for choices,
 // a check box for bools; its text is what setRunOption reads.
@@ -238,43 +234,19 @@ void SimulationDialog::saveRunFileAs() {
 
 std::optional<RunResult> runWithProgress(QWidget* parent, const TopologyDocument& doc,
                                          const RunSpec& spec, const QString& storePath) {
-    QProgressDialog progress(
-        QObject::tr("Simulating %1...").arg(QString::fromStdString(spec.model)),
-        QObject::tr("Cancel"), 0, 1000, parent);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(0);
-    std::atomic<bool> cancel{false};
     std::optional<RunResult> result;
-    QString error;
-    QThread* worker = QThread::create([&] {
-        try {
+    const ProgressOutcome o = runWithProgressDialog(
+        parent, QObject::tr("Simulating %1...").arg(QString::fromStdString(spec.model)),
+        [&](std::function<void(double)> progress) {
             NewStoreFile created(storePath); // a cancelled or refused run leaves no file
             RunStore store = RunStore::openForWriting(storePath);
-            result = simulateRun(doc, spec, &store, [&](double f) {
-                if (cancel) throw Cancelled{};
-                QMetaObject::invokeMethod(
-                    &progress, [&progress, f] { progress.setValue(int(f * 1000)); },
-                    Qt::QueuedConnection);
-            });
+            result = simulateRun(doc, spec, &store, progress);
             created.keep();
-        } catch (const Cancelled&) {
-            result.reset();
-        } catch (const std::exception& e) {
-            error = dialogMessage(e);
-        }
-    });
-    QEventLoop loop;
-    QObject::connect(worker, &QThread::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&progress, &QProgressDialog::canceled, &loop, [&] { cancel = true; });
-    worker->start();
-    loop.exec();
-    worker->wait();
-    delete worker;
-    const bool cancelled = cancel; // closing the progress dialog emits canceled()
-    QObject::disconnect(&progress, nullptr, nullptr, nullptr);
-    progress.close();
-    if (!error.isEmpty()) QMessageBox::critical(parent, QObject::tr("Simulation failed"), error);
-    return cancelled ? std::nullopt : result;
+        });
+    if (!o.error.isEmpty())
+        QMessageBox::critical(parent, QObject::tr("Simulation failed"), o.error);
+    if (!o.done || o.cancelled) return std::nullopt;
+    return result;
 }
 
 } // namespace cs::app
