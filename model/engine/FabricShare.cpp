@@ -18,7 +18,8 @@ int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     Class c;
     std::vector<int32_t> route;
     const int qps = std::max(1, flowsPerPair);
-    std::vector<double> flowsOn(capacity_.size(), 0.0);
+    std::vector<double>& flowsOn = flowsOn_; // zero outside the links this class touches
+    flowsOn.resize(capacity_.size(), 0.0);
     std::vector<int32_t> touched;
     for (const Edge& e : edges) {
         if (t_.gpus[size_t(e.src)].host == t_.gpus[size_t(e.dst)].host) {
@@ -39,8 +40,10 @@ int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
         }
     }
     std::sort(touched.begin(), touched.end());
-    for (int32_t r : touched)
+    for (int32_t r : touched) {
         c.load.emplace_back(r, flowsOn[size_t(r)] / qps);
+        flowsOn[size_t(r)] = 0;
+    }
     classes_.push_back(std::move(c));
     return int(classes_.size()) - 1;
 }

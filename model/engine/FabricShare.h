@@ -51,7 +51,7 @@ private:
     std::vector<double> capacity_;
     std::vector<Class> classes_;
     std::map<std::vector<int>, std::vector<double>> memo_;
-    std::vector<double> scratchLoad_, scratchWeight_;
+    std::vector<double> scratchLoad_, scratchWeight_, flowsOn_;
     bool contention_ = true;
     long long solves_ = 0, flowsSolved_ = 0;
 };
