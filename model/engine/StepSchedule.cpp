@@ -83,7 +83,6 @@ public:
         out_.passes.resize(size_t(p_));
         out_.gathers.resize(size_t(p_));
         out_.reduces.resize(size_t(p_));
-        out_.sends.resize(size_t(classes_.boundaries));
         streams_.resize(size_t(classes_.count()));
         out_.rates.resize(size_t(classes_.count()));
         inputFwd_.assign(size_t(p_) * v_ * m_, kNever);
@@ -351,7 +350,6 @@ private:
         case Kind::SendForward:
         case Kind::SendBackward:
             deliver(t, now_);
-            out_.sends[size_t(boundaryOf(t))].push_back({q.startS, now_});
             sendTotalS_ += now_ - q.startS;
             ++sendCount_;
             if (t.blocksSender) stages_[size_t(t.stage)].state = StageState::Idle;
@@ -359,11 +357,6 @@ private:
         }
         q.current = -1;
         q.inLatency = false;
-    }
-
-    int boundaryOf(const Transfer& t) const {
-        if (t.kind == Kind::SendForward) return t.target == t.stage + 1 ? t.stage : p_ - 1;
-        return t.target == t.stage - 1 ? t.target : p_ - 1;
     }
 
     void deliver(const Transfer& t, double at) {
@@ -425,9 +418,6 @@ private:
             out_.gatherBusyS = std::max(out_.gatherBusyS, gatherBusy_[size_t(s)]);
             out_.reduceBusyS = std::max(out_.reduceBusyS, reduceBusy_[size_t(s)]);
         }
-        for (auto& list : out_.sends)
-            std::sort(list.begin(), list.end(),
-                      [](const Interval& a, const Interval& b) { return a.fromS < b.fromS; });
         out_.meanSendS = sendCount_ > 0 ? sendTotalS_ / double(sendCount_) : 0;
         out_.stepS = std::max(out_.computeEndS, lastReduceS_) + in_.optimizerS;
     }

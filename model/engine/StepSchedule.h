@@ -78,7 +78,6 @@ struct ScheduleResult {
     std::vector<std::vector<Interval>> compute;          // per stage, in time order
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
-    std::vector<std::vector<Interval>> sends;            // per boundary, both directions
     std::vector<TransferRecord> transfers;               // in the order they finished
     std::vector<std::vector<RateSegment>> rates;         // per class, in time order
     double gatherBusyS = 0, reduceBusyS = 0;             // the busiest stage's DP streams
