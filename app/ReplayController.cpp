@@ -44,6 +44,11 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
         if (overview_) window_->statusBar()->showMessage(message, 10000);
     });
     connect(controls_, &ViewControls::runColourChosen, this, &ReplayController::applyFrame);
+    // The zone toggle sets how every recorded time reads: timeline, charts, inspector.
+    connect(timeline_, &views::TimelineWidget::zoneChanged, this, [this](bool utc) {
+        charts_->setWallClock(timeline_->wallStartNs(), utc);
+        emit nowShown();
+    });
     // Keyboard: space plays / pauses, arrows step, + / - change the speed.
     auto key = [&](QKeySequence k, auto fn) {
         auto* s = new QShortcut(k, window);
@@ -101,6 +106,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     clock_->seek(0);
     timeline_->setEvents(overview_->events);
     timeline_->setWallStartNs(overview_->info.wallStartNs);
+    charts_->setWallClock(timeline_->wallStartNs(), timeline_->utc());
     charts_->setOverview(overview_);
     timelineDock_->setWindowTitle(
         tr("Timeline: %1 (%2)")
@@ -121,6 +127,7 @@ void ReplayController::close() {
     controls_->clearRun();
     view_->scene().setMarked({});
     timeline_->setWallStartNs(0);
+    charts_->setWallClock(0, true);
     timelineDock_->hide();
     chartsDock_->hide();
 }
@@ -134,7 +141,10 @@ void ReplayController::selectEntity(Endpoint e) {
 
 std::vector<std::pair<std::string, std::string>> ReplayController::selectedValues() const {
     if (!frame_ || !doc_ || selected_.index < 0) return {};
-    return liveValues(frame_->frame, doc_->topology(), selected_);
+    auto values = liveValues(frame_->frame, doc_->topology(), selected_);
+    values.insert(values.begin(),
+                  {"time (shown)", timeline_->wallText(frame_->frame.tsNs).toStdString()});
+    return values;
 }
 
 std::optional<int64_t> ReplayController::shownNs() const {

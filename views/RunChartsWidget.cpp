@@ -13,15 +13,21 @@ namespace {
 const QColor kBlue(0, 114, 178), kOrange(230, 159, 0), kGreen(0, 158, 115), kPurple(204, 121, 167),
     kVermillion(213, 94, 0), kSky(86, 180, 233);
 
-// Times in ns, shown in units of xUnitS (1 or 3600); y multiplied by yScale.
-void setSeries(QCPGraph* g, const Series& s, double yScale, double xUnitS, double x1, int pixels) {
+// Where run time lands on the x axis: x = x0 + t / unitS, t in seconds since the run's start
+// (x0: the wall-clock start in seconds since the epoch for recorded runs, else 0).
+struct XAxisMap {
+    double x0 = 0, unitS = 1, x1 = 1;
+};
+
+// Times in ns, placed by the axis map; y multiplied by yScale.
+void setSeries(QCPGraph* g, const Series& s, double yScale, const XAxisMap& m, int pixels) {
     const std::vector<double>& y = s.value;
     std::vector<double> x(s.tsNs.size()), scaled(y.size());
     for (size_t i = 0; i < s.tsNs.size(); ++i)
-        x[i] = double(s.tsNs[i]) / 1e9 / xUnitS;
+        x[i] = m.x0 + double(s.tsNs[i]) / 1e9 / m.unitS;
     for (size_t i = 0; i < y.size(); ++i)
         scaled[i] = y[i] * yScale;
-    const XY d = downsampleMinMax(x, scaled, 0, x1, pixels);
+    const XY d = downsampleMinMax(x, scaled, m.x0, m.x1, pixels);
     g->setData(QVector<double>(d.x.begin(), d.x.end()), QVector<double>(d.y.begin(), d.y.end()),
                true);
     g->setLineStyle(QCPGraph::lsStepLeft); // a frame holds until the next one
@@ -66,7 +72,7 @@ QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabe
     // Clicking a chart seeks the clock.
     connect(p, &QCustomPlot::mousePress, this, [this, p](QMouseEvent* e) {
         const double x = p->xAxis->pixelToCoord(e->position().x());
-        clock_->seek(clock_->startNs() + int64_t(x * unitS() * 1e9));
+        clock_->seek(clock_->startNs() + int64_t((x - x0()) * unitS() * 1e9));
     });
     plots_ << p;
     return p;
@@ -77,6 +83,16 @@ void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
     selected_ = {EntityKind::Cluster, -1};
     selectedSeries_ = {};
     rebuild();
+}
+
+void RunChartsWidget::setWallClock(int64_t wallStartNs, bool utc) {
+    wallStartNs_ = std::max<int64_t>(0, wallStartNs);
+    utc_ = utc;
+    rebuild();
+}
+
+double RunChartsWidget::x0() const {
+    return double(wallStartNs_) / 1e9;
 }
 
 void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Series& s) {
@@ -101,20 +117,36 @@ void RunChartsWidget::rebuild() {
             p->replot();
         return;
     }
-    // Long runs read in hours: seconds, scaled.
+    // Recorded runs read in date and time; long simulated runs in hours.
     const RunOverview& o = *overview_;
     const double spanS = double(o.info.endNs) / 1e9;
-    hours_ = spanS > 3 * 3600;
-    const double x1 = spanS / unitS();
+    hours_ = wallStartNs_ == 0 && spanS > 3 * 3600;
+    XAxisMap m;
+    m.x0 = x0();
+    m.unitS = unitS();
+    m.x1 = m.x0 + spanS / unitS();
     const int px = std::max(50, width());
+    for (QCustomPlot* p : plots_) {
+        if (wallStartNs_ > 0) {
+            auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+            ticker->setTimeZone(utc_ ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+            ticker->setDateTimeFormat(spanS > 86400 ? "MM-dd HH:mm" : "HH:mm:ss");
+            p->xAxis->setTicker(ticker);
+            const QDateTime start = QDateTime::fromMSecsSinceEpoch(
+                wallStartNs_ / 1'000'000, utc_ ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+            p->xAxis->setLabel((utc_ ? tr("time (UTC) from %1") : tr("local time from %1"))
+                                   .arg(start.toString("yyyy-MM-dd HH:mm:ss")));
+        } else {
+            p->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+            p->xAxis->setLabel(hours_ ? tr("time since start, h") : tr("time since start, s"));
+        }
+    }
     // GPU busy: band, mean, selected GPU.
     QCustomPlot* g = plots_[0];
-    for (QCustomPlot* p : plots_)
-        p->xAxis->setLabel(hours_ ? tr("time since start, h") : tr("time since start, s"));
     QCPGraph* low = g->addGraph();
     QCPGraph* high = g->addGraph();
-    setSeries(low, o.busyLow, 100, unitS(), x1, px);
-    setSeries(high, o.busyHigh, 100, unitS(), x1, px);
+    setSeries(low, o.busyLow, 100, m, px);
+    setSeries(high, o.busyHigh, 100, m, px);
     low->setPen(Qt::NoPen);
     high->setPen(Qt::NoPen);
     high->setBrush(QColor(kOrange.red(), kOrange.green(), kOrange.blue(), 70));
@@ -122,12 +154,12 @@ void RunChartsWidget::rebuild() {
     high->setName(tr("p5 to p95"));
     g->legend->removeItem(g->legend->itemCount() - 2); // the band's lower edge needs no entry
     QCPGraph* mean = g->addGraph();
-    setSeries(mean, o.busyMean, 100, unitS(), x1, px);
+    setSeries(mean, o.busyMean, 100, m, px);
     mean->setPen(QPen(kVermillion, 2));
     mean->setName(tr("mean"));
     if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {
         QCPGraph* sel = g->addGraph();
-        setSeries(sel, selectedSeries_, 100, unitS(), x1, px);
+        setSeries(sel, selectedSeries_, 100, m, px);
         sel->setPen(QPen(kBlue, 1.5));
         sel->setName(selectedName_);
     }
@@ -136,36 +168,36 @@ void RunChartsWidget::rebuild() {
     const QColor tierColours[3] = {kGreen, kBlue, kPurple};
     for (int k = 0; k < kTierCount; ++k) {
         QCPGraph* t = plots_[1]->addGraph();
-        setSeries(t, o.tiers[size_t(k)], 1e-12, unitS(), x1, px);
+        setSeries(t, o.tiers[size_t(k)], 1e-12, m, px);
         t->setPen(QPen(tierColours[k], 1.5));
         t->setName(tr(tierName(k)));
     }
     if (selected_.kind == EntityKind::Link && !selectedSeries_.tsNs.empty()) {
         QCPGraph* sel = plots_[1]->addGraph();
-        setSeries(sel, selectedSeries_, 1e-12, unitS(), x1, px);
+        setSeries(sel, selectedSeries_, 1e-12, m, px);
         sel->setPen(QPen(kVermillion, 1.5));
         sel->setName(tr("selected link"));
     }
     plots_[1]->rescaleAxes();
     QCPGraph* st = plots_[2]->addGraph();
-    setSeries(st, o.storage, 1e-9, unitS(), x1, px);
+    setSeries(st, o.storage, 1e-9, m, px);
     st->setPen(QPen(kSky, 1.5));
     st->setName(tr("Tectonic + Hammerspace"));
     plots_[2]->rescaleAxes();
     QCustomPlot* sm = plots_[3];
     QCPGraph* step = sm->addGraph();
-    setSeries(step, o.stepTime, 1, unitS(), x1, px);
+    setSeries(step, o.stepTime, 1, m, px);
     step->setPen(QPen(kBlue, 1.5));
     step->setName(tr("step time (s)"));
     sm->yAxis2->setVisible(true);
     sm->yAxis2->setLabel("MFU %");
     QCPGraph* mfu = sm->addGraph(sm->xAxis, sm->yAxis2);
-    setSeries(mfu, o.mfu, 100, unitS(), x1, px);
+    setSeries(mfu, o.mfu, 100, m, px);
     mfu->setPen(QPen(kOrange, 1.5));
     mfu->setName(tr("MFU (%)"));
     sm->rescaleAxes();
     for (QCustomPlot* p : plots_) {
-        p->xAxis->setRange(0, std::max(1e-9, x1));
+        p->xAxis->setRange(m.x0, std::max(m.x0 + 1e-9, m.x1));
         if (p == g) continue;
         // Rates and times start at zero; leave headroom above the data for the legend.
         const double top = std::max(p->yAxis->range().upper, 1e-9);
@@ -177,7 +209,7 @@ void RunChartsWidget::rebuild() {
 }
 
 void RunChartsWidget::moveCursor() {
-    const double s = double(clock_->nowNs() - clock_->startNs()) / 1e9 / unitS();
+    const double s = x0() + double(clock_->nowNs() - clock_->startNs()) / 1e9 / unitS();
     for (QCPItemStraightLine* c : cursors_) {
         c->point1->setCoords(s, 0);
         c->point2->setCoords(s, 1);

@@ -23,6 +23,9 @@ public:
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
     // series (GPUs: fraction, links: B/s); an empty series hides it.
     void setEntitySeries(Endpoint e, const QString& name, const Series& s);
+    // A recorded run's absolute start (ns since the epoch; 0: none): the time axes then show
+    // the time of day in UTC or local time, and their label the start's date.
+    void setWallClock(int64_t wallStartNs, bool utc);
     QList<QCustomPlot*> plots() const { return plots_; }
 
 protected:
@@ -39,7 +42,10 @@ private:
     QString selectedName_;
     Series selectedSeries_;
     bool hours_ = false;
+    int64_t wallStartNs_ = 0;
+    bool utc_ = true;
     double unitS() const { return hours_ ? 3600.0 : 1.0; }
+    double x0() const;
     QList<QCustomPlot*> plots_;
     QList<QCPItemStraightLine*> cursors_;
 };

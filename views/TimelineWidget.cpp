@@ -1,6 +1,5 @@
 #include "TimelineWidget.h"
 
-
 #include <QCheckBox>
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -102,6 +101,7 @@ TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)
     connect(zone_, &QToolButton::toggled, this, [this](bool utc) {
         zone_->setText(utc ? "UTC" : tr("local"));
         refresh();
+        emit zoneChanged(utc);
     });
     time_->setMinimumWidth(110);
     time_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -137,18 +137,23 @@ void TimelineWidget::setWallStartNs(int64_t ns) {
     refresh();
 }
 
+bool TimelineWidget::utc() const {
+    return zone_->isChecked();
+}
+
+QString TimelineWidget::wallText(int64_t offsetNs) const {
+    if (wallStartNs_ <= 0) return formatTime(offsetNs);
+    // Milliseconds since the epoch fit easily: the store refuses times after 2261.
+    const QDateTime when =
+        QDateTime::fromMSecsSinceEpoch((wallStartNs_ + std::max<int64_t>(0, offsetNs)) / 1'000'000,
+                                       utc() ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+    return when.toString("yyyy-MM-dd HH:mm:ss") + (utc() ? " UTC" : "") + "   +" +
+           formatTime(offsetNs);
+}
+
 QString TimelineWidget::timeText() const {
     const int64_t offsetNs = clock_->nowNs() - clock_->startNs();
-    QString text = formatTime(offsetNs) + " / " + formatTime(clock_->endNs() - clock_->startNs());
-    if (wallStartNs_ > 0) {
-        // Milliseconds since the epoch fit easily: the store refuses times after 2261.
-        const QDateTime when = QDateTime::fromMSecsSinceEpoch(
-            (wallStartNs_ + std::max<int64_t>(0, offsetNs)) / 1'000'000,
-            zone_->isChecked() ? QTimeZone::utc() : QTimeZone::systemTimeZone());
-        text = when.toString("yyyy-MM-dd HH:mm:ss") + (zone_->isChecked() ? " UTC" : "") + "   +" +
-               text;
-    }
-    return text;
+    return wallText(offsetNs) + " / " + formatTime(clock_->endNs() - clock_->startNs());
 }
 
 } // namespace cs::views

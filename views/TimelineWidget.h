@@ -42,8 +42,16 @@ public:
     // the label then shows date and time, in UTC or local time (the toggle), with the offset.
     void setWallStartNs(int64_t ns);
     QString timeText() const;
+    // An offset into the run as the user reads it: date and time in the chosen zone with the
+    // offset for recorded runs, the offset alone otherwise.
+    QString wallText(int64_t offsetNs) const;
+    int64_t wallStartNs() const { return wallStartNs_; }
+    bool utc() const;
     QToolButton* zoneButton() const { return zone_; }
     static QString formatTime(int64_t ns);
+
+signals:
+    void zoneChanged(bool utc);
 
 private:
     void refresh();

@@ -7,6 +7,7 @@
 #include "PrometheusImportDialog.h"
 #include "PrometheusServer.h"
 #include "ReplayController.h"
+#include "RunChartsWidget.h"
 #include "RunReader.h"
 #include "SimulationDialog.h"
 #include "SimulationRun.h"
@@ -40,6 +41,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <qcustomplot.h>
 
 using cs::app::MainWindow;
 
@@ -330,9 +332,35 @@ void TestMainWindow::recordedRunsShowTheirDateAndTime() {
                  qPrintable(timeline->timeText()));
     QVERIFY(timeline->timeText().contains("+30.00 s"));
     QVERIFY(timeline->zoneButton()->isVisible());
-    timeline->zoneButton()->click(); // local time: no "UTC"
+    // The charts read in time of day, their axis naming the recording's start date.
+    QCustomPlot* busy = w.replay()->charts()->plots().front();
+    busy->replot();
+    QVERIFY2(busy->xAxis->label().contains("UTC") &&
+                 busy->xAxis->label().contains("2024-06-01 00:00:00"),
+             qPrintable(busy->xAxis->label()));
+    const QVector<QString> ticks = busy->xAxis->tickVectorLabels();
+    QVERIFY(!ticks.isEmpty());
+    for (const QString& tick : ticks)
+        QVERIFY2(QRegularExpression("^00:0[0-3]:[0-5][0-9]$").match(tick).hasMatch(),
+                 qPrintable(tick));
+    // The inspector says when the values it shows were recorded.
+    QVERIFY(w.selectById("#0"));
+    auto* table = w.findChild<QTableView*>();
+    auto rowText = [&](const QString& name) {
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data().toString() == name)
+                return table->model()->index(r, 1).data().toString();
+        return QString();
+    };
+    QTRY_VERIFY2(rowText("time (shown)").startsWith("2024-06-01 00:00:30 UTC"),
+                 qPrintable(rowText("time (shown)")));
+    timeline->zoneButton()->click(); // local time: no "UTC" anywhere
     QVERIFY(!timeline->timeText().contains("UTC"));
     QVERIFY(timeline->timeText().contains("+30.00 s"));
+    QTRY_VERIFY2(!rowText("time (shown)").contains("UTC") &&
+                     rowText("time (shown)").contains("+30.00 s"),
+                 qPrintable(rowText("time (shown)")));
+    QVERIFY2(busy->xAxis->label().startsWith("local time from"), qPrintable(busy->xAxis->label()));
 }
 
 void TestMainWindow::importsFromAPrometheusServer() {
@@ -355,7 +383,8 @@ void TestMainWindow::importsFromAPrometheusServer() {
     const QString store = dir.filePath("imported.sqlite");
     bool filled = false;
     QTimer::singleShot(0, &w, [&] {
-        auto* dialog = qobject_cast<cs::app::PrometheusImportDialog*>(QApplication::activeModalWidget());
+        auto* dialog =
+            qobject_cast<cs::app::PrometheusImportDialog*>(QApplication::activeModalWidget());
         if (!dialog) return;
         // A step that is no duration: the form says so and stays open.
         dialog->stepEdit()->setText("soon");
