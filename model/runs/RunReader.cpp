@@ -61,10 +61,24 @@ struct RunReader::ChangeList {
 
 RunReader::RunReader(const QString& path, const Topology& t, std::optional<int64_t> run)
     : t_(t), store_(RunStore::openForReading(path)) {
-    const std::string file = path.toStdString();
-    auto refuse = [&](const std::string& why) { throw InputException({file, 0, 0, {}, why}); };
     std::string problem;
-    if (!store_.quickCheckOk(&problem)) refuse("damaged: " + problem);
+    if (!store_.quickCheckOk(&problem))
+        throw InputException({path.toStdString(), 0, 0, {}, "damaged: " + problem});
+    load(run);
+}
+
+bool RunReader::refresh() {
+    const int64_t endNs = info_.endNs;
+    const size_t segments = timeline_.size(), events = events_.size();
+    load(info_.run);
+    return info_.endNs != endNs || timeline_.size() != segments || events_.size() != events;
+}
+
+void RunReader::load(std::optional<int64_t> run) {
+    const Topology& t = t_;
+    auto refuse = [&](const std::string& why) {
+        throw InputException({store_.path(), 0, 0, {}, why});
+    };
     const std::vector<StoredRun> runs = store_.runs();
     if (runs.empty()) refuse("holds no runs");
     const StoredRun* r = &runs.back();
@@ -78,8 +92,10 @@ RunReader::RunReader(const QString& path, const Topology& t, std::optional<int64
         refuse("the run was recorded on topology \"" + r->topology +
                "\", not on the open topology \"" + t.name +
                (r->topology == t.name ? "\" (same name, other entities)" : "\""));
-    info_ = {r->id,    r->kind,       r->name,        r->topology, r->wallStartNs,
-             r->endNs, r->paramsJson, r->summaryJson, {}};
+    // Read everything first: a refused refresh leaves the reader as it was.
+    RunInfo info{r->id,    r->kind,       r->name,        r->topology, r->wallStartNs,
+                 r->endNs, r->paramsJson, r->summaryJson, {}};
+    std::array<std::optional<StoredMetric>, kMetricCount> metrics;
     for (const StoredMetric& m : store_.metrics(r->id)) {
         const auto metric = metricByName(m.name);
         if (!metric)
@@ -90,15 +106,18 @@ RunReader::RunReader(const QString& path, const Topology& t, std::optional<int64
             refuse("metric " + m.name + " holds " + std::to_string(m.entities) + " " +
                    m.entityKind + " values, the topology has " +
                    std::to_string(entityCount(d.entity, t)));
-        metrics_[size_t(*metric)] = m;
-        info_.metrics.push_back(*metric);
+        metrics[size_t(*metric)] = m;
+        info.metrics.push_back(*metric);
     }
-    patterns_ = store_.patterns(r->id);
-    timeline_ = store_.timeline(r->id);
-    for (const StoredSegment& s : timeline_)
-        if (s.pattern < 0 || size_t(s.pattern) >= patterns_.size() || s.endNs <= s.startNs ||
+    std::vector<StoredPattern> patterns = store_.patterns(r->id);
+    std::vector<StoredSegment> timeline = store_.timeline(r->id);
+    for (const StoredSegment& s : timeline)
+        if (s.pattern < 0 || size_t(s.pattern) >= patterns.size() || s.endNs <= s.startNs ||
             s.periodNs < 0)
             refuse("timeline segment at " + std::to_string(s.startNs) + " ns is malformed");
+    std::vector<RunEvent> events;
+    std::vector<int64_t> restarts;
+    std::vector<std::pair<int64_t, Endpoint>> failures;
     for (const StoredEvent& e : store_.events(r->id, false, 1'000'000)) {
         const auto kind = parseEventKind(e.kind);
         if (!kind) refuse("unknown event kind \"" + e.kind + "\"");
@@ -107,10 +126,17 @@ RunReader::RunReader(const QString& path, const Topology& t, std::optional<int64
             if (e.entity >= 0 &&
                 size_t(e.entity) < (*k == EntityKind::Link ? t.links.size() : t.count(*k)))
                 ev.entity = Endpoint{*k, int32_t(e.entity)};
-        if (*kind == EventKind::Restart) restartsNs_.push_back(e.tsNs);
-        if (*kind == EventKind::Failure && ev.entity) failuresNs_.emplace_back(e.tsNs, *ev.entity);
-        events_.push_back(std::move(ev));
+        if (*kind == EventKind::Restart) restarts.push_back(e.tsNs);
+        if (*kind == EventKind::Failure && ev.entity) failures.emplace_back(e.tsNs, *ev.entity);
+        events.push_back(std::move(ev));
     }
+    info_ = std::move(info);
+    metrics_ = metrics;
+    patterns_ = std::move(patterns);
+    timeline_ = std::move(timeline);
+    events_ = std::move(events);
+    restartsNs_ = std::move(restarts);
+    failuresNs_ = std::move(failures);
 }
 
 RunReader::~RunReader() = default;

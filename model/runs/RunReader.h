@@ -55,6 +55,11 @@ public:
     RunReader(const QString& path, const Topology& t, std::optional<int64_t> run = {});
     ~RunReader();
 
+    // Reads the run's end, timeline, metrics and events again (a live recording grew); what
+    // was stored before is unchanged, so frames already read stay valid. True when the run
+    // changed. Throws InputException as the constructor does, keeping the reader as it was.
+    bool refresh();
+
     const RunInfo& info() const { return info_; }
     const Topology& topology() const { return t_; }
     bool has(Metric m) const;
@@ -86,6 +91,7 @@ public:
 private:
     struct Stream;
     struct ChangeList;
+    void load(std::optional<int64_t> run);
     Stream* stream(Metric m, int32_t pattern);
     void loadComposed(Stream& s);
     const std::vector<float>& decoded(Metric m, Stream& s, int32_t frame);

@@ -89,6 +89,32 @@ RunWriter::RunWriter(RunStore& store, const Topology& t, const RunHeader& h)
     run_ = store_.addRun(r);
 }
 
+RunWriter::RunWriter(RunStore& store, const Topology& t, int64_t existingRun)
+    : store_(store), t_(t), run_(existingRun) {
+    std::optional<StoredRun> found;
+    for (const StoredRun& r : store_.runs())
+        if (r.id == existingRun) found = r;
+    if (!found)
+        throw InputException(
+            {store_.path(), 0, 0, {}, "has no run " + std::to_string(existingRun)});
+    if (found->topology != t.name || found->fingerprint != topologyFingerprint(t))
+        throw InputException({store_.path(),
+                              0,
+                              0,
+                              {},
+                              "run " + std::to_string(existingRun) +
+                                  " was recorded on topology \"" + found->topology +
+                                  "\", not on \"" + t.name + "\""});
+    store_.begin();
+    for (const StoredMetric& m : store_.metrics(run_))
+        if (const auto metric = metricByName(m.name)) metricIds_[*metric] = m.id;
+    // Ids continue after the highest stored, known to this build or not.
+    for (const StoredMetric& m : store_.metrics(run_))
+        nextMetricId_ = std::max(nextMetricId_, m.id + 1);
+    for (const StoredPattern& p : store_.patterns(run_))
+        patterns_ = std::max(patterns_, p.pattern + 1);
+}
+
 RunWriter::~RunWriter() {
     if (finished_) return;
     try {
@@ -100,7 +126,7 @@ RunWriter::~RunWriter() {
 int64_t RunWriter::metricId(Metric m) {
     if (auto it = metricIds_.find(m); it != metricIds_.end()) return it->second;
     const MetricDef& d = metricDef(m);
-    const int64_t id = int64_t(metricIds_.size()) + 1;
+    const int64_t id = nextMetricId_++;
     store_.addMetric(run_, {id, d.name, d.unit, std::string(toString(d.entity)),
                             int64_t(entityCount(d.entity, t_))});
     metricIds_[m] = id;

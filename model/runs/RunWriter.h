@@ -25,6 +25,10 @@ struct RunHeader {
 class RunWriter {
 public:
     RunWriter(RunStore& store, const Topology& t, const RunHeader& h);
+    // Continues a run already in the store (a live recording growing poll by poll): new
+    // patterns and segments after the ones stored, the run's metrics kept. Throws
+    // InputException when the store has no such run or it belongs to another topology.
+    RunWriter(RunStore& store, const Topology& t, int64_t existingRun);
     ~RunWriter();
     RunWriter(const RunWriter&) = delete;
     RunWriter& operator=(const RunWriter&) = delete;
@@ -65,6 +69,7 @@ private:
     bool finished_ = false;
     int32_t patterns_ = 0;
     std::map<Metric, int64_t> metricIds_;
+    int64_t nextMetricId_ = 1;
     std::map<std::pair<int32_t, Metric>, std::unique_ptr<Stream>> streams_;
     struct Composed {
         ComposedTraffic traffic;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <unordered_map>
 
 namespace cs {
@@ -452,7 +453,9 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
     rejected.resize(std::min<size_t>(rejected.size(), 100));
     report.rejected = rejected;
     report.series = (long long)series.size();
-    if (series.empty()) { // say why, with the parser's own first reasons
+    const std::optional<ImportAppend>& append = options.append;
+    if (series.empty() && append) return report; // nothing new on the server yet
+    if (series.empty()) {                        // say why, with the parser's own first reasons
         std::string why = "no samples to import";
         for (size_t i = 0; i < rejected.size() && i < 3; ++i)
             why += (i == 0 ? ": line " : "; line ") + std::to_string(rejected[i].line) + ": " +
@@ -546,9 +549,13 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
         throw InputException({firstName, 0, 0, {}, why});
     }
     std::nth_element(deltas.begin(), deltas.begin() + long(deltas.size() / 2), deltas.end());
-    report.tickNs = options.tickNs > 0 ? options.tickNs
-                    : deltas.empty()   ? 15'000'000'000LL
-                                       : deltas[deltas.size() / 2];
+    report.tickNs = append               ? append->tickNs
+                    : options.tickNs > 0 ? options.tickNs
+                    : deltas.empty()     ? 15'000'000'000LL
+                                         : deltas[deltas.size() / 2];
+    // Ticks count from the run's start: this recording's first sample, or the run appended to.
+    const int64_t originNs = append ? append->wallStartNs : report.firstNs;
+    const int64_t storedEndNs = append ? append->endNs : 0;
 
     // Frames: per catalogue metric, per tick, one value per entity (NaN where nothing
     // reported). Engine activity stands for busy on GPUs that report no utilisation.
@@ -587,8 +594,8 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
         const bool link = m.target.kind == EntityKind::Link;
         std::map<int64_t, double> perTick;
         for (const auto& [ts, v] : m.values)
-            if (!std::isnan(v)) {
-                const int64_t tick = (ts - report.firstNs) / report.tickNs * report.tickNs;
+            if (!std::isnan(v) && ts >= originNs + storedEndNs) {
+                const int64_t tick = (ts - originNs) / report.tickNs * report.tickNs;
                 double& slot = perTick.try_emplace(tick, v).first->second;
                 // links: tx and rx land on one cable, keep the busier direction
                 slot = link ? std::max(slot, v) : v;
@@ -597,29 +604,41 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
             put(*m.target.stored, m.target.index, tick, v * m.target.scale, link);
     }
 
+    if (append && frames.empty()) return report; // every sample was stored before
+    int64_t endNs = report.lastNs - report.firstNs + report.tickNs;
+    if (append) {
+        endNs = storedEndNs;
+        for (const auto& [metric, ticks] : frames)
+            endNs = std::max(endNs, ticks.rbegin()->first + report.tickNs);
+    }
     const QJsonObject params{{"files", QJsonArray::fromStringList(names)},
                              {"startNs", QString::number(report.firstNs)},
                              {"tickNs", double(report.tickNs)}};
-    RunWriter w(store, t,
-                {"recorded", names.join(", ").toStdString(),
-                 QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString(),
-                 report.firstNs});
+    std::unique_ptr<RunWriter> writer =
+        append ? std::make_unique<RunWriter>(store, t, append->run)
+               : std::make_unique<RunWriter>(
+                     store, t,
+                     RunHeader{"recorded", names.join(", ").toStdString(),
+                               QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString(),
+                               report.firstNs});
+    RunWriter& w = *writer;
     report.run = w.run();
-    const int64_t endNs = report.lastNs - report.firstNs + report.tickNs;
-    const int32_t recording = w.addPattern("recording", endNs);
+    report.endNs = endNs;
+    // A recording is one stretch of frames; each append adds the next stretch after it.
+    const int32_t recording = w.addPattern(append ? "live" : "recording", endNs - storedEndNs);
     for (const auto& [metric, ticks] : frames)
         for (const auto& [tick, values] : ticks) {
-            w.addFrame(recording, metric, tick, values);
+            w.addFrame(recording, metric, tick - storedEndNs, values);
             ++report.frames;
         }
-    w.addSegment(0, endNs, recording, 0);
+    w.addSegment(storedEndNs, endNs, recording, 0);
     // XID errors (DCGM_FI_DEV_XID_ERRORS holds the last XID) become failure events on the GPU.
     for (const Mapped& m : mapped) {
         if (m.target.metric != "DCGM_FI_DEV_XID_ERRORS") continue;
         double last = 0;
         for (const auto& [ts, v] : m.values) {
-            if (!std::isnan(v) && v != 0 && v != last)
-                w.addEvent(ts - report.firstNs, EventKind::Failure,
+            if (!std::isnan(v) && v != 0 && v != last && ts >= originNs + storedEndNs)
+                w.addEvent(ts - originNs, EventKind::Failure,
                            Endpoint{EntityKind::Gpu, m.target.index},
                            "XID " + std::to_string(int64_t(v)));
             if (!std::isnan(v)) last = v;
@@ -652,6 +671,7 @@ QJsonObject ImportReport::toJson() const {
                        {"firstNs", QString::number(firstNs)},
                        {"lastNs", QString::number(lastNs)},
                        {"tickNs", double(tickNs)},
+                       {"endNs", QString::number(endNs)},
                        {"rejectedLines", double(rejectedCount)},
                        {"untimedSamples", double(untimedSamples)},
                        {"duplicateSamples", double(duplicateSamples)},

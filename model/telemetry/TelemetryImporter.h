@@ -16,6 +16,16 @@
 
 namespace cs {
 
+// Appending to a recorded run (a live recording, poll by poll): the run, its time grid and
+// how far it reaches. Samples before the run's end are already stored and are skipped;
+// they still give counters the previous sample their first new rate needs.
+struct ImportAppend {
+    int64_t run = 0;
+    int64_t wallStartNs = 0; // the run's t = 0, since the epoch
+    int64_t tickNs = 0;
+    int64_t endNs = 0; // the run's end, from its t = 0
+};
+
 struct ImportOptions {
     TelemetryFormat format = TelemetryFormat::Auto;
     QString mapFile;    // {"names": {"name in the telemetry": "topology id", ...}}
@@ -23,6 +33,9 @@ struct ImportOptions {
     // Where samples without a time go: this instant, else each file's modification time.
     std::optional<int64_t> untimedAtNs;
     ParseLimits limits;
+    // Set: the frames go onto the end of that run as a new stretch (report.frames 0 and
+    // nothing written when nothing new arrived); the summary becomes this report.
+    std::optional<ImportAppend> append;
 };
 
 struct ImportReport {
@@ -30,6 +43,7 @@ struct ImportReport {
     long long samples = 0, series = 0, mappedSeries = 0, unmappedSeries = 0, frames = 0,
               missingValues = 0;
     int64_t firstNs = 0, lastNs = 0, tickNs = 0;
+    int64_t endNs = 0; // the run's end after the import, from its t = 0
     std::map<std::string, long long> unmappedByMetric;
     long long rejectedCount = 0;
     std::vector<RejectedLine> rejected; // the first 100

@@ -3,6 +3,7 @@
 // and stopped by it. The import through the server must give the same run as importing the
 // file directly, frame by frame.
 #include "InputError.h"
+#include "PrometheusLive.h"
 #include "PrometheusServer.h"
 #include "PrometheusSource.h"
 #include "RunReader.h"
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace cs;
@@ -22,6 +24,7 @@ class TestPrometheusImport : public QObject {
 private slots:
     void initTestCase();
     void serverImportEqualsFileImport();
+    void liveRecordingEqualsFileImport();
     void unreachableAndWrongServersAreNamed();
 
 private:
@@ -82,6 +85,87 @@ void TestPrometheusImport::serverImportEqualsFileImport() {
     }
     QVERIFY(compared > 10000);
     QCOMPARE(differences, 0LL);
+}
+
+// Counts the frames of two runs that differ at the ticks of [0, endNs].
+static long long differingValues(const QString& a, const QString& b, const Topology& t,
+                                 int64_t endNs, int64_t tickNs, long long* compared) {
+    RunReader x(a, t), y(b, t);
+    long long differences = 0;
+    for (const MetricDef& m : metricCatalogue()) {
+        if (x.has(m.metric) != y.has(m.metric)) return -1;
+        if (!x.has(m.metric)) continue;
+        for (int64_t at = 0; at <= endNs; at += tickNs) {
+            const std::vector<float> u = x.frame(m.metric, at), v = y.frame(m.metric, at);
+            if (u.size() != v.size()) return -1;
+            for (size_t i = 0; i < u.size(); ++i, ++*compared)
+                differences += !(u[i] == v[i] || (std::isnan(u[i]) && std::isnan(v[i])));
+        }
+    }
+    return differences;
+}
+
+void TestPrometheusImport::liveRecordingEqualsFileImport() {
+    // Live: the first two minutes, then polls as "now" moves on (a tick at a time, nothing
+    // new, several ticks at once) up to the end of the data. The run recorded so must hold
+    // what a file import of the whole range holds.
+    const QString live = dir_.filePath("live.sqlite"), viaFile = dir_.filePath("file2.sqlite");
+    const int64_t startS = params_.startMs / 1000, endS = startS + int64_t(params_.durationS);
+    PrometheusQuery q;
+    q.server = url_;
+    q.startS = startS;
+    q.endS = startS + 120;
+    q.stepS = params_.intervalS;
+    ImportReport file;
+    {
+        RunStore store = RunStore::openForWriting(viaFile);
+        file = importTelemetry(*doc_, {telemetry_}, {}, store);
+    }
+    {
+        PrometheusLive recording(*doc_, q, {}, live);
+        const ImportReport first = recording.start();
+        QCOMPARE(first.endNs, 135'000'000'000LL); // 9 ticks of 15 s
+        QCOMPARE(recording.endNs(), first.endNs);
+        // A reader opened while recording follows the run as it grows.
+        RunReader watching(live, doc_->topology());
+        QCOMPARE(recording.poll(startS + 120).frames, 0LL); // nothing new yet
+        QVERIFY(!watching.refresh());
+        long long appended = 0;
+        int64_t now = startS + 135;
+        for (; now <= startS + 300; now += 15) {
+            const ImportReport r = recording.poll(now);
+            QVERIFY2(r.frames > 0, qPrintable(QString::number(now - startS)));
+            QCOMPARE(recording.endNs(), (now - startS) * 1'000'000'000 + 15'000'000'000LL);
+            appended += r.frames;
+            QVERIFY(watching.refresh());
+            QCOMPARE(watching.info().endNs, recording.endNs());
+            const std::vector<float> power =
+                watching.frame(Metric::GpuPowerW, recording.endNs() - 1);
+            QVERIFY(std::any_of(power.begin(), power.end(), [](float v) { return v > 0; }));
+        }
+        QCOMPARE(recording.poll(now - 15).frames, 0LL);       // asked again: nothing new
+        QVERIFY(recording.poll(endS).frames > appended / 12); // 20 ticks at once
+        QCOMPARE(recording.endNs(), file.endNs);
+        // The store is readable while the recording holds it open for writing.
+        RunReader reader(live, doc_->topology());
+        QCOMPARE(reader.info().endNs, file.endNs);
+        QCOMPARE(reader.info().wallStartNs, file.firstNs);
+    }
+    long long compared = 0;
+    QCOMPARE(differingValues(live, viaFile, doc_->topology(), file.endNs - file.tickNs, file.tickNs,
+                             &compared),
+             0LL);
+    QVERIFY(compared > 10000);
+    RunReader a(live, doc_->topology()), b(viaFile, doc_->topology());
+    QCOMPARE(a.events().size(), b.events().size());
+    for (const MetricDef& m : metricCatalogue()) {
+        if (!a.has(m.metric) || metricDef(m.metric).entity == MetricEntity::Run) continue;
+        // Charts read the same: the per-frame mean over the whole run.
+        const Series x = a.statHistory(m.metric, FrameStat::Mean, 0, file.endNs, 100000),
+                     y = b.statHistory(m.metric, FrameStat::Mean, 0, file.endNs, 100000);
+        QCOMPARE(x.tsNs, y.tsNs);
+        QCOMPARE(x.value.size(), y.value.size());
+    }
 }
 
 void TestPrometheusImport::unreachableAndWrongServersAreNamed() {
