@@ -7,6 +7,7 @@
 #include "EntitySearch.h"
 #include "InputError.h"
 #include "InspectorWidget.h"
+#include "LiveRecording.h"
 #include "Presets.h"
 #include "ReplayController.h"
 #include "SimulationDialog.h"
@@ -103,6 +104,7 @@ MainWindow::MainWindow()
 
 MainWindow::~MainWindow() {
     delete background_; // simulating on the document: cancel and wait before it goes
+    live_.reset();      // recording on the document: wait for a poll in flight
     // Views hold raw pointers into the document: detach them before it goes.
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
@@ -133,9 +135,14 @@ void MainWindow::buildMenus() {
         PrometheusImportDialog dialog(this);
         if (dialog.exec() != QDialog::Accepted) return;
         const auto query = dialog.query();
-        if (query && importPrometheusWithProgress(this, *document(), *query, dialog.storePath()))
+        if (!query) return;
+        if (dialog.live())
+            startLive(*query, dialog.storePath());
+        else if (importPrometheusWithProgress(this, *document(), *query, dialog.storePath()))
             openRun(dialog.storePath());
     });
+    stopLive_ = file->addAction(tr("S&top Live Recording"), this, &MainWindow::stopLive);
+    stopLive_->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -182,6 +189,7 @@ bool MainWindow::openSource(const QString& source, bool showErrors) {
     delete background_; // it simulates on the document about to go: cancel and wait
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
+    stopLive(); // the recording maps onto the document that goes
     replay_->close();
     controls_->setDocument(nullptr);
     doc_ = std::move(next);
@@ -274,8 +282,35 @@ void MainWindow::exportDialog() {
     }
 }
 
+bool MainWindow::startLive(const PrometheusQuery& query, const QString& storePath,
+                           std::function<int64_t()> nowS, int pollMs) {
+    if (!doc_) return false;
+    stopLive();
+    std::shared_ptr<PrometheusLive> recording =
+        startLiveWithProgress(this, *doc_, query, storePath);
+    if (!recording || !openRun(storePath)) return false;
+    live_ = std::make_unique<LiveRecording>(std::move(recording), std::move(nowS), pollMs);
+    connect(live_.get(), &LiveRecording::appended, replay_, &ReplayController::refreshRun);
+    connect(live_.get(), &LiveRecording::failed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Live: %1 (trying again at the next step)").arg(message),
+                                 10000);
+    });
+    replay_->setLive(true);
+    stopLive_->setEnabled(true);
+    statusBar()->showMessage(tr("Recording live into %1").arg(storePath), 8000);
+    return true;
+}
+
+void MainWindow::stopLive() {
+    if (!live_) return;
+    live_.reset();
+    replay_->setLive(false);
+    stopLive_->setEnabled(false);
+}
+
 bool MainWindow::openRun(const QString& path, bool showErrors) {
     if (!doc_) return false;
+    if (live_ && path != live_->storePath()) stopLive(); // another run: the recording ends
     try {
         replay_->open(path, *doc_);
     } catch (const std::exception& e) {

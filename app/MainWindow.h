@@ -2,12 +2,14 @@
 // The main window: topology tree and inspector docks around the central view, File menu
 // with Open / Open Preset / Recent, Help -> About.
 #include "DefaultRun.h"
+#include "PrometheusSource.h"
 #include "RecentFiles.h"
 #include "TopologyDocument.h"
 
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -23,6 +25,7 @@ class VtkViewWidget;
 
 namespace cs::app {
 
+class LiveRecording;
 class SimulationDialog;
 
 class ViewControls;
@@ -51,6 +54,14 @@ public:
     // cache or simulated in the background first, with progress in the status bar.
     void startDefaultRun();
     bool defaultRunPending() const { return background_ != nullptr; }
+    // A live recording from a Prometheus-compatible server: the first import (progress and
+    // cancel), then the run opens and grows every step with the timeline following it. `nowS`
+    // and `pollMs` are for tests (default: the system clock, every step). False when the
+    // start failed or was cancelled (the error shown unless told not to).
+    bool startLive(const PrometheusQuery& query, const QString& storePath,
+                   std::function<int64_t()> nowS = {}, int pollMs = 0);
+    void stopLive();
+    LiveRecording* liveRecording() const { return live_.get(); }
 
 private:
     void buildMenus();
@@ -84,6 +95,8 @@ private:
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
     QPointer<BackgroundSimulation> background_;
+    std::unique_ptr<LiveRecording> live_;
+    QAction* stopLive_ = nullptr;
 };
 
 } // namespace cs::app

@@ -1,12 +1,15 @@
 #pragma once
 // File → Import from Prometheus...: a Prometheus-compatible server's URL, a time range (UTC)
 // and a step; the import runs off the GUI thread with progress and cancel, into a run store.
-#include "PrometheusSource.h"
+// Live: the range runs from From to now, and the recording goes on, polled every step.
+#include "PrometheusLive.h"
 
 #include <QDialog>
 
+#include <memory>
 #include <optional>
 
+class QCheckBox;
 class QDateTimeEdit;
 class QLabel;
 class QLineEdit;
@@ -26,11 +29,14 @@ public:
     QDateTimeEdit* endEdit() const { return end_; }
     QLineEdit* stepEdit() const { return step_; }
     QLineEdit* storeEdit() const { return store_; }
+    QCheckBox* liveCheck() const { return live_; }
+    bool live() const;
     QLabel* problemLabel() const { return problem_; }
 
 private:
     QLineEdit *url_, *step_, *store_;
     QDateTimeEdit *start_, *end_;
+    QCheckBox* live_;
     QLabel* problem_;
 };
 
@@ -38,5 +44,9 @@ private:
 // error shown). A cancelled or failed import leaves no new store behind.
 bool importPrometheusWithProgress(QWidget* parent, const TopologyDocument& doc,
                                   const PrometheusQuery& query, const QString& storePath);
+// The first import of a live recording, the same way; null when cancelled or failed.
+std::shared_ptr<PrometheusLive> startLiveWithProgress(QWidget* parent, const TopologyDocument& doc,
+                                                      const PrometheusQuery& query,
+                                                      const QString& storePath);
 
 } // namespace cs::app

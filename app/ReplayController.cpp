@@ -13,6 +13,7 @@
 #include <QMainWindow>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QToolButton>
 
 namespace cs::app {
 
@@ -33,6 +34,13 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     chartsDock_->hide();
     connect(clock_, &PlaybackClock::nowChanged, this, [this] {
         if (overview_) reader_->requestFrame(clock_->nowNs());
+        // The user went back in a live recording: stop following the newest frame.
+        if (!followingEnd_ && timeline_->followsNow() && clock_->nowNs() < clock_->endNs())
+            timeline_->liveButton()->setChecked(false);
+    });
+    connect(reader_, &RunReaderThread::refreshed, this, &ReplayController::extend);
+    connect(timeline_, &views::TimelineWidget::followToggled, this, [this](bool follow) {
+        if (follow) followEnd();
     });
     connect(reader_, &RunReaderThread::frameReady, this, &ReplayController::showFrame);
     connect(reader_, &RunReaderThread::historyReady, this, [this](Endpoint e, const Series& s) {
@@ -117,7 +125,37 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     reader_->requestFrame(clock_->nowNs());
 }
 
+void ReplayController::setLive(bool live) {
+    timeline_->setLive(live && overview_);
+    if (live && overview_) followEnd();
+}
+
+void ReplayController::refreshRun() {
+    if (overview_) reader_->refresh();
+}
+
+void ReplayController::followEnd() {
+    followingEnd_ = true;
+    clock_->pause();
+    clock_->seek(clock_->endNs());
+    followingEnd_ = false;
+}
+
+void ReplayController::extend(std::shared_ptr<const RunOverview> overview) {
+    if (!overview_ || !doc_) return;
+    overview_ = std::move(overview);
+    followingEnd_ = true; // a longer range is not the user seeking
+    clock_->setRange(0, overview_->info.endNs);
+    followingEnd_ = false;
+    timeline_->setEvents(overview_->events);
+    charts_->extendOverview(overview_);
+    if (selected_.index >= 0) reader_->requestHistory(selected_);
+    if (timeline_->followsNow()) followEnd();
+    emit runExtended();
+}
+
 void ReplayController::close() {
+    timeline_->setLive(false);
     clock_->pause();
     reader_->close();
     charts_->setOverview(nullptr);

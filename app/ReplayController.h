@@ -43,12 +43,20 @@ public:
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
     // The time of the frame the view shows, once one arrived.
     std::optional<int64_t> shownNs() const;
+    // A live recording: the open run grows. refreshRun() reads it again; while the timeline's
+    // Live button is checked the clock follows the newest frame, and seeking elsewhere
+    // unchecks it.
+    void setLive(bool live);
+    void refreshRun();
 
 signals:
-    void nowShown(); // the view shows a new "now": the inspector refreshes its values
+    void nowShown();    // the view shows a new "now": the inspector refreshes its values
+    void runExtended(); // a refresh found the run grown
 
 private:
     void showFrame(std::shared_ptr<const FrameResult> f);
+    void extend(std::shared_ptr<const RunOverview> overview);
+    void followEnd();
     void applyFrame();
 
     QMainWindow* window_;
@@ -60,6 +68,7 @@ private:
     std::shared_ptr<const FrameResult> frame_;
     const TopologyDocument* doc_ = nullptr;
     Endpoint selected_{EntityKind::Cluster, -1};
+    bool followingEnd_ = false; // the clock moves to the newest frame: not the user seeking
     views::TimelineWidget* timeline_;
     views::RunChartsWidget* charts_;
     QDockWidget* timelineDock_;

@@ -56,6 +56,25 @@ void RunReaderThread::close() {
         context_, [this] { reader_.reset(); }, Qt::BlockingQueuedConnection);
 }
 
+void RunReaderThread::refresh() {
+    post([this](int generation) {
+        if (!reader_) return;
+        std::shared_ptr<const RunOverview> overview;
+        QString message;
+        try {
+            if (reader_->refresh())
+                overview = std::make_shared<const RunOverview>(overviewOf(*reader_));
+        } catch (const std::exception& e) {
+            message = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(this, [this, overview, message, generation] {
+            if (generation != generation_) return;
+            if (!message.isEmpty()) emit failed(message);
+            if (overview) emit refreshed(overview);
+        });
+    });
+}
+
 void RunReaderThread::requestFrame(int64_t tsNs) {
     wantedFrameNs_ = tsNs;
     if (framePending_.exchange(true)) return; // the read queued already takes the latest time

@@ -30,12 +30,16 @@ public:
     // still on its way; close() returns once the reader is gone.
     void open(const QString& path, const Topology& t);
     void close();
+    // Reads the open run again (a live recording grew); answers with refreshed() when it
+    // changed.
+    void refresh();
     void requestFrame(int64_t tsNs);
     void requestHistory(Endpoint e);
 
 signals:
     void opened(std::shared_ptr<const cs::RunOverview> overview);
     void failed(QString message);
+    void refreshed(std::shared_ptr<const cs::RunOverview> overview);
     void frameReady(std::shared_ptr<const cs::app::FrameResult> frame);
     void historyReady(cs::Endpoint e, cs::Series series);
 

@@ -66,6 +66,14 @@ QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabe
     p->legend->setBorderPen(Qt::NoPen);
     p->legend->setRowSpacing(-3);
     p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // Said on a chart whose series the run does not hold (a recording without storage).
+    auto* empty = new QCPItemText(p);
+    empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    empty->position->setCoords(0.5, 0.5);
+    empty->setText(tr("not in this run"));
+    empty->setColor(Qt::gray);
+    empty->setVisible(false);
+    emptyLabels_ << empty;
     auto* cursor = new QCPItemStraightLine(p);
     cursor->setPen(QPen(Qt::black, 1, Qt::DashLine));
     cursors_ << cursor;
@@ -82,6 +90,11 @@ void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
     overview_ = std::move(overview);
     selected_ = {EntityKind::Cluster, -1};
     selectedSeries_ = {};
+    rebuild();
+}
+
+void RunChartsWidget::extendOverview(std::shared_ptr<const RunOverview> overview) {
+    overview_ = std::move(overview);
     rebuild();
 }
 
@@ -113,6 +126,8 @@ void RunChartsWidget::rebuild() {
         p->yAxis2->setVisible(false);
     }
     if (!overview_) {
+        for (QCPItemText* t : emptyLabels_)
+            t->setVisible(false);
         for (QCustomPlot* p : plots_)
             p->replot();
         return;
@@ -131,6 +146,8 @@ void RunChartsWidget::rebuild() {
             auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
             ticker->setTimeZone(utc_ ? QTimeZone::utc() : QTimeZone::systemTimeZone());
             ticker->setDateTimeFormat(spanS > 86400 ? "MM-dd HH:mm" : "HH:mm:ss");
+            // A label is about 60 px wide: as many ticks as fit with room between them.
+            ticker->setTickCount(std::clamp(p->width() / 140, 2, 8));
             p->xAxis->setTicker(ticker);
             const QDateTime start = QDateTime::fromMSecsSinceEpoch(
                 wallStartNs_ / 1'000'000, utc_ ? QTimeZone::utc() : QTimeZone::systemTimeZone());
@@ -196,7 +213,22 @@ void RunChartsWidget::rebuild() {
     mfu->setPen(QPen(kOrange, 1.5));
     mfu->setName(tr("MFU (%)"));
     sm->rescaleAxes();
-    for (QCustomPlot* p : plots_) {
+    for (int k = 0; k < plots_.size(); ++k) {
+        QCustomPlot* p = plots_[k];
+        bool hasData = false;
+        for (int i = 0; i < p->graphCount(); ++i)
+            hasData = hasData || !p->graph(i)->data()->isEmpty();
+        emptyLabels_[k]->setVisible(!hasData);
+        p->legend->setVisible(hasData);
+        if (!hasData) {
+            p->xAxis->setRange(m.x0, std::max(m.x0 + 1e-9, m.x1));
+            p->yAxis->setRange(0, 1);
+            p->yAxis->setTicks(false);
+            p->yAxis2->setTicks(false);
+            continue;
+        }
+        p->yAxis->setTicks(true);
+        p->yAxis2->setTicks(true);
         p->xAxis->setRange(m.x0, std::max(m.x0 + 1e-9, m.x1));
         if (p == g) continue;
         // Rates and times start at zero; leave headroom above the data for the legend.

@@ -12,6 +12,7 @@
 
 class QCustomPlot;
 class QCPItemStraightLine;
+class QCPItemText;
 
 namespace cs::views {
 
@@ -20,6 +21,8 @@ class RunChartsWidget : public QWidget {
 public:
     RunChartsWidget(PlaybackClock* clock, QWidget* parent = nullptr);
     void setOverview(std::shared_ptr<const RunOverview> overview); // null clears the charts
+    // The same run, grown (a live recording): the selected entity stays selected.
+    void extendOverview(std::shared_ptr<const RunOverview> overview);
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
     // series (GPUs: fraction, links: B/s); an empty series hides it.
     void setEntitySeries(Endpoint e, const QString& name, const Series& s);
@@ -48,6 +51,7 @@ private:
     double x0() const;
     QList<QCustomPlot*> plots_;
     QList<QCPItemStraightLine*> cursors_;
+    QList<QCPItemText*> emptyLabels_; // per plot: "not in this run"
 };
 
 } // namespace cs::views

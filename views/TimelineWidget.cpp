@@ -103,6 +103,13 @@ TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)
         refresh();
         emit zoneChanged(utc);
     });
+    live_ = new QToolButton;
+    live_->setCheckable(true);
+    live_->setText(tr("Live"));
+    live_->setToolTip(tr("Recording live: follow the newest frame"));
+    live_->setStyleSheet("QToolButton:checked { color: white; background: #c0392b; }");
+    live_->setVisible(false);
+    connect(live_, &QToolButton::toggled, this, &TimelineWidget::followToggled);
     time_->setMinimumWidth(110);
     time_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     rate_->setMinimumWidth(44);
@@ -114,6 +121,7 @@ TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)
     layout->addWidget(bar_, 1);
     layout->addWidget(time_);
     layout->addWidget(zone_);
+    layout->addWidget(live_);
     connect(play_, &QToolButton::clicked, clock_, &PlaybackClock::togglePlay);
     connect(slower, &QToolButton::clicked, clock_, &PlaybackClock::slower);
     connect(faster, &QToolButton::clicked, clock_, &PlaybackClock::faster);
@@ -135,6 +143,15 @@ void TimelineWidget::setWallStartNs(int64_t ns) {
     wallStartNs_ = std::max<int64_t>(0, ns);
     zone_->setVisible(wallStartNs_ > 0);
     refresh();
+}
+
+void TimelineWidget::setLive(bool live) {
+    live_->setVisible(live);
+    live_->setChecked(live);
+}
+
+bool TimelineWidget::followsNow() const {
+    return !live_->isHidden() && live_->isChecked();
 }
 
 bool TimelineWidget::utc() const {

@@ -48,10 +48,15 @@ public:
     int64_t wallStartNs() const { return wallStartNs_; }
     bool utc() const;
     QToolButton* zoneButton() const { return zone_; }
+    // A live recording: the Live button shows; checked, the clock follows the newest frame.
+    void setLive(bool live);
+    QToolButton* liveButton() const { return live_; }
+    bool followsNow() const;
     static QString formatTime(int64_t ns);
 
 signals:
     void zoneChanged(bool utc);
+    void followToggled(bool follow);
 
 private:
     void refresh();
@@ -59,6 +64,7 @@ private:
     QToolButton* play_;
     QLabel* time_;
     QToolButton* zone_ = nullptr; // checked: UTC, else local time
+    QToolButton* live_ = nullptr; // checked: follow the newest frame
     int64_t wallStartNs_ = 0;
     QLabel* rate_;
     QCheckBox* loop_;

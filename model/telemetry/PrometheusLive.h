@@ -26,6 +26,7 @@ public:
     int64_t endNs() const { return endNs_; } // from the run's t = 0
     int64_t tickNs() const { return tickNs_; }
     const PrometheusQuery& query() const { return query_; }
+    const std::string& storePath() const { return store_.path(); }
 
 private:
     const TopologyDocument& doc_;

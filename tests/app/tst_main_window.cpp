@@ -3,6 +3,7 @@
 #include "AboutDialog.h"
 #include "CameraBookmarks.h"
 #include "DefaultRun.h"
+#include "LiveRecording.h"
 #include "MainWindow.h"
 #include "PrometheusImportDialog.h"
 #include "PrometheusServer.h"
@@ -20,6 +21,7 @@
 #include "VtkSurfaceFormat.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
@@ -33,6 +35,7 @@
 #include <QTimeZone>
 #include <QTimer>
 #include <QToolButton>
+#include <cmath>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 
@@ -73,6 +76,7 @@ private slots:
     void hostileStoresAreRefusedAndTheWindowStaysUsable();
     void recordedRunsShowTheirDateAndTime();
     void importsFromAPrometheusServer();
+    void recordsLiveFromAPrometheusServer();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
 };
@@ -343,6 +347,12 @@ void TestMainWindow::recordedRunsShowTheirDateAndTime() {
     for (const QString& tick : ticks)
         QVERIFY2(QRegularExpression("^00:0[0-3]:[0-5][0-9]$").match(tick).hasMatch(),
                  qPrintable(tick));
+    // A recording without storage servers says so on the storage chart, with no legend.
+    QCustomPlot* storage = w.replay()->charts()->plots()[2];
+    auto* note = qobject_cast<QCPItemText*>(storage->item(0));
+    QVERIFY(note && note->visible() && note->text() == "not in this run");
+    QVERIFY(!storage->legend->visible());
+    QVERIFY(!qobject_cast<QCPItemText*>(busy->item(0))->visible());
     // The inspector says when the values it shows were recorded.
     QVERIFY(w.selectById("#0"));
     auto* table = w.findChild<QTableView*>();
@@ -409,6 +419,96 @@ void TestMainWindow::importsFromAPrometheusServer() {
     const cs::Endpoint gpu = *w.document()->index().find("demo.pod0.rack0.host0.gpu0");
     w.replay()->selectEntity(gpu);
     QTRY_VERIFY(!w.replay()->selectedValues().empty());
+}
+
+void TestMainWindow::recordsLiveFromAPrometheusServer() {
+    // Live against a real server: the first minute, then a poll every 100 ms while a test
+    // clock moves "now" on 15 s per poll. The timeline follows the newest frame until the
+    // user seeks back; Live checked again returns to it; Stop ends the recording.
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    cs::TelemetryGeneratorParams p;
+    p.durationS = 300;
+    p.maxHosts = 2;
+    p.openMetrics = true;
+    PrometheusServer server;
+    QVERIFY2(server.start(cs::generatePrometheusTelemetry(w.document()->topology(), p), dir.path()),
+             qPrintable(server.error()));
+    const int64_t startS = p.startMs / 1000;
+    cs::PrometheusQuery q;
+    q.server = server.url();
+    q.startS = startS;
+    q.endS = startS + 60;
+    q.stepS = 15;
+    // What the whole range gives, imported at once.
+    cs::ImportReport whole;
+    {
+        cs::PrometheusQuery all = q;
+        all.endS = startS + 300;
+        cs::RunStore store = cs::RunStore::openForWriting(dir.filePath("whole.sqlite"));
+        whole = cs::importPrometheus(*w.document(), all, {}, store);
+    }
+    // The dialog's Live switch: the range runs to now, the button says what happens.
+    {
+        cs::app::PrometheusImportDialog dialog;
+        dialog.liveCheck()->setChecked(true);
+        QVERIFY(!dialog.endEdit()->isEnabled());
+        QCOMPARE(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->text(),
+                 QString("Start Live"));
+        dialog.stepEdit()->setText("1.5s");
+        QVERIFY(!dialog.query());
+        QVERIFY(dialog.problemLabel()->text().contains("whole seconds"));
+    }
+    w.show();
+    int64_t now = startS + 60;
+    const QString store = dir.filePath("live.sqlite");
+    QVERIFY(w.startLive(
+        q, store, [&] { return now = std::min(now + 15, startS + 300); }, 100));
+    cs::PlaybackClock* clock = w.replay()->clock();
+    cs::views::TimelineWidget* timeline = w.replay()->timeline();
+    QVERIFY(!timeline->liveButton()->isHidden());
+    QVERIFY(timeline->followsNow());
+    // The run grows to the whole range and the view shows its newest frame.
+    QTRY_COMPARE_WITH_TIMEOUT(clock->endNs(), whole.endNs, 20000);
+    QCOMPARE(clock->nowNs(), clock->endNs());
+    QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(whole.endNs));
+    QTRY_VERIFY2(
+        timeline->timeText().startsWith(
+            QDateTime::fromMSecsSinceEpoch(p.startMs + whole.endNs / 1'000'000, QTimeZone::utc())
+                .toString("yyyy-MM-dd HH:mm:ss")),
+        qPrintable(timeline->timeText()));
+    QVERIFY(w.liveRecording()->polls() >= (300 - 60) / 15);
+    // Seeking back stops following; Live checked again returns to the newest frame.
+    clock->seek(0);
+    QVERIFY(!timeline->followsNow());
+    QCOMPARE(clock->nowNs(), 0LL);
+    timeline->liveButton()->click();
+    QVERIFY(timeline->followsNow());
+    QCOMPARE(clock->nowNs(), clock->endNs());
+    // Stop: the recording ends, the run stays open for replay.
+    QAction* stop = nullptr;
+    for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+        if (a->text().contains("Live Recording")) stop = a;
+    QVERIFY(stop && stop->isEnabled());
+    stop->trigger();
+    QVERIFY(!w.liveRecording());
+    QVERIFY(timeline->liveButton()->isHidden());
+    QVERIFY(w.replay()->isOpen());
+    QVERIFY(!stop->isEnabled());
+    // The recorded store holds what the one-off import holds.
+    cs::RunReader live(store, w.document()->topology()),
+        once(dir.filePath("whole.sqlite"), w.document()->topology());
+    QCOMPARE(live.info().endNs, once.info().endNs);
+    const std::vector<float> a = live.frame(cs::Metric::GpuPowerW, whole.endNs - 1),
+                             b = once.frame(cs::Metric::GpuPowerW, whole.endNs - 1);
+    QCOMPARE(a.size(), b.size());
+    int powered = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        QVERIFY(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])));
+        powered += a[i] > 0;
+    }
+    QCOMPARE(powered, 16); // the two hosts' GPUs
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {

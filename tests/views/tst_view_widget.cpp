@@ -120,8 +120,8 @@ void TestViewWidget::framingAnEntityOpensItsRack() {
     auto offCentre = [&] {
         return (w.projectToWidget(box.center) - w.rect().center()).manhattanLength();
     };
-    QTest::qWaitFor([&] { return offCentre() < 40; }, 3000);
-    QVERIFY2(offCentre() < 40, "the host is not in the middle of the view");
+    QVERIFY2(QTest::qWaitFor([&] { return offCentre() < 40; }, 3000),
+             "the host is not in the middle of the view");
 }
 
 void TestViewWidget::survivesResize() {
