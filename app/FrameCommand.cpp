@@ -6,14 +6,11 @@
 #include "Duration.h"
 #include "EntitySearch.h"
 #include "RunReader.h"
+#include "RunTimeArgument.h"
 #include "TopologyDocument.h"
-#include <QDateTime>
-#include <QTimeZone>
 
-#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTimeZone>
 
 #include <cmath>
 #include <cstdio>
@@ -51,13 +48,7 @@ int frameCommand(const QStringList& args) {
         throw UsageError("expected (--preset NAME | FILE) RUN.sqlite");
     if (!a.has("--at")) throw UsageError("--at: expected a time such as 0s, 100ms, 90s or 1h30m");
     // An offset from the run's start, or a date and time (RFC 3339) for recorded runs.
-    std::optional<int64_t> at = parseDurationNs(a.value("--at").toStdString());
-    const QDateTime wall = QDateTime::fromString(a.value("--at"), Qt::ISODateWithMs);
-    const bool absolute = !at && wall.isValid() && wall.timeSpec() != Qt::LocalTime;
-    if (!at && !absolute)
-        throw UsageError("--at: expected an offset such as 0s, 100ms, 90s or 1h30m, or an "
-                         "RFC 3339 time such as 2024-06-01T12:00:15Z, got \"" +
-                         a.value("--at").toStdString() + "\"");
+    const RunTimeArgument atArg = parseRunTimeArgument(a.value("--at"));
     const std::string metricName =
         a.has("--metric") ? a.value("--metric").toStdString() : metricDef(Metric::GpuBusy).name;
     const auto metric = metricByName(metricName);
@@ -69,27 +60,11 @@ int frameCommand(const QStringList& args) {
     const auto doc = openTopology(preset ? a.value("--preset").toStdString() : std::string(),
                                   preset ? std::string() : pos.front().toStdString());
     RunReader reader(pos.back(), doc->topology());
-    if (absolute) {
-        const int64_t startNs = reader.info().wallStartNs;
-        if (startNs <= 0)
-            throw InputException({pos.back().toStdString(), 0, 0, "--at",
-                                  "this run has no date (a simulated run): give an offset"});
-        const int64_t wallNs = wall.toMSecsSinceEpoch() * 1'000'000;
-        if (wallNs < startNs || wallNs - startNs > reader.info().endNs)
-            throw InputException(
-                {pos.back().toStdString(), 0, 0, "--at",
-                 "the run covers " +
-                     QDateTime::fromMSecsSinceEpoch(startNs / 1'000'000, QTimeZone::utc())
-                         .toString(Qt::ISODate)
-                         .toStdString() +
-                     " and the " + std::to_string(reader.info().endNs / 1'000'000'000) +
-                     " s after it"});
-        at = wallNs - startNs;
-    }
+    const int64_t at = resolveRunTime(atArg, reader.info(), pos.back().toStdString());
     if (!reader.has(*metric))
         throw InputException(
             {pos.back().toStdString(), 0, 0, "--metric", "the run holds no " + metricName});
-    const std::vector<float> v = reader.frame(*metric, *at);
+    const std::vector<float> v = reader.frame(*metric, at);
     const Topology& t = doc->topology();
     long long count = 0;
     double lo = INFINITY, hi = -INFINITY, sum = 0, maxFraction = 0;
@@ -109,7 +84,7 @@ int frameCommand(const QStringList& args) {
         const float x = v[size_t(*index)];
         values.insert(id, std::isnan(x) ? QJsonValue() : QJsonValue(double(x)));
     }
-    QJsonObject o{{"atS", double(*at) / 1e9},
+    QJsonObject o{{"atS", double(at) / 1e9},
                   {"metric", def.name},
                   {"unit", def.unit},
                   {"count", double(count)}};
@@ -123,7 +98,7 @@ int frameCommand(const QStringList& args) {
         std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
         return kExitOk;
     }
-    std::printf("%s at %s: %lld %s values", def.name, formatDuration(*at).c_str(), count,
+    std::printf("%s at %s: %lld %s values", def.name, formatDuration(at).c_str(), count,
                 std::string(toString(def.entity)).c_str());
     if (count) std::printf(", min %g, mean %g, max %g %s", lo, sum / double(count), hi, def.unit);
     if (hasCapacity && count) std::printf(", at most %.1f%% of capacity", maxFraction * 100);

@@ -1,10 +1,10 @@
 #include "CommandArgs.h"
 #include "CommandLine.h"
-#include "Duration.h"
 #include "GuiOptions.h"
 #include "MainWindow.h"
 #include "Presets.h"
 #include "ReplayController.h"
+#include "RunTimeArgument.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -26,34 +26,36 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.screenshot = a.value("--screenshot");
     o.run = a.value("--run");
     o.at = a.value("--at");
+    if (a.has("--at")) parseRunTimeArgument(o.at); // refused before a window opens
     o.noRun = a.flag("--no-run");
     if (o.noRun && !o.run.isEmpty()) throw UsageError("--no-run and --run exclude each other");
     return o;
 }
 
+QString openFromOptions(MainWindow& w, const GuiOptions& o) {
+    if (!w.openSource(o.source, false))
+        return QString("cannot open %1 (see the message above)").arg(o.source);
+    if (!o.selectId.isEmpty() && !w.selectById(o.selectId))
+        return QString("--select: no entity has the id \"%1\"").arg(o.selectId);
+    if (o.run.isEmpty()) return {};
+    if (!w.openRun(o.run, false))
+        return QString("cannot open %1 (see the message above)").arg(o.run);
+    if (o.at.isEmpty()) return {};
+    try {
+        w.replay()->clock()->seek(resolveRunTime(
+            parseRunTimeArgument(o.at), w.replay()->overview()->info, o.run.toStdString()));
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
 int runGui(const GuiOptions& o) {
     MainWindow w;
-    if (!w.openSource(o.source, false)) {
-        std::fprintf(stderr, "clusterscope: cannot open %s (see the message above)\n",
-                     qPrintable(o.source));
+    const QString problem = openFromOptions(w, o);
+    if (!problem.isEmpty()) {
+        std::fprintf(stderr, "clusterscope: %s\n", qPrintable(problem));
         return kExitBadInput;
-    }
-    if (!o.selectId.isEmpty() && !w.selectById(o.selectId)) {
-        std::fprintf(stderr, "clusterscope: --select: no entity has the id \"%s\"\n",
-                     qPrintable(o.selectId));
-        return kExitBadInput;
-    }
-    if (!o.run.isEmpty()) {
-        if (!w.openRun(o.run, false)) return kExitBadInput;
-        if (!o.at.isEmpty()) {
-            const auto at = parseDurationNs(o.at.toStdString());
-            if (!at) {
-                std::fprintf(stderr, "clusterscope: --at: expected a time such as 0s, 100ms, 90s "
-                                     "or 1h30m\n");
-                return kExitBadInput;
-            }
-            w.replay()->clock()->seek(*at);
-        }
     }
     w.show();
     // A new user sees the main job at once: the default run plays on the default preset.

@@ -11,7 +11,7 @@ struct GuiOptions {
     QString selectId;   // entity to select at start
     QString screenshot; // where to save a picture of the window, then exit
     QString run;        // a run store to replay
-    QString at;         // replay position, a duration from the start (90s, 2h)
+    QString at;         // replay position: an offset (90s, 2h) or an RFC 3339 time
     bool noRun = false; // without a run: no default run on the default preset
 };
 
@@ -19,5 +19,10 @@ struct GuiOptions {
 GuiOptions parseGuiOptions(const QStringList& args);
 
 int runGui(const GuiOptions& options);
+
+class MainWindow;
+// Opens the options' topology, selection and run in a window; the error, as the command line
+// prints it, when one is refused (empty: all opened).
+QString openFromOptions(MainWindow& w, const GuiOptions& options);
 
 } // namespace cs::app

@@ -6,6 +6,7 @@
 #include "HeadlessRenderer.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "RunTimeArgument.h"
 #include "TopologyDocument.h"
 
 #include <QRegularExpression>
@@ -58,14 +59,12 @@ int renderCommand(const QStringList& args) {
         scene.setValueTitle("Link speed, log %");
     }
     if (values == "run") {
-        // The frame of a stored run at --at (a duration from its start: 90s, 2h, 3d).
-        const auto at = a.has("--at") ? parseDurationNs(a.value("--at").toStdString())
-                                      : std::optional<int64_t>(0);
-        if (!at)
-            throw UsageError(
-                "--at: expected a time from the run's start such as 0s, 100ms, 90s or 1h30m");
+        // The frame of a stored run at --at (an offset from its start, or an RFC 3339 time).
+        const RunTimeArgument atArg =
+            parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
         RunReader reader(a.value("--run"), doc->topology());
-        v = fractionsOfCapacity(reader.frameAt(*at), doc->topology());
+        const int64_t at = resolveRunTime(atArg, reader.info(), a.value("--run").toStdString());
+        v = fractionsOfCapacity(reader.frameAt(at), doc->topology());
         scene.setValueTitle("Busy / load, %");
     }
     scene.setValues(v);

@@ -433,6 +433,19 @@ void TestCli::frameOfARecordedRunAtADate() {
     const Result before = run(common + QStringList{"--at", "2024-05-31T23:59:00Z"});
     QCOMPARE(before.code, 2);
     QVERIFY2(before.err.contains("the run covers 2024-06-01T00:00:00"), before.err.constData());
+    // render takes the same times: the picture at a date is the picture at its offset.
+    const QStringList render{"render", "--preset", "small-256", "--run",
+                             store,    "--size",   "320x240"};
+    const QString byDatePng = dir.filePath("date.png"), byOffsetPng = dir.filePath("offset.png");
+    QCOMPARE(run(render + QStringList{"--at", "2024-06-01T00:00:30Z", "-o", byDatePng}).code, 0);
+    QCOMPARE(run(render + QStringList{"--at", "30s", "-o", byOffsetPng}).code, 0);
+    QFile a(byDatePng), b(byOffsetPng);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QVERIFY(a.size() > 1000);
+    QVERIFY(a.readAll() == b.readAll());
+    const Result late = run(render + QStringList{"--at", "2024-06-02T00:00:00Z", "-o", byDatePng});
+    QCOMPARE(late.code, 2);
+    QVERIFY2(late.err.contains("the run covers"), late.err.constData());
 }
 
 void TestCli::failedRunsLeaveNoStoreBehind() {

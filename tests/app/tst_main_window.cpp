@@ -2,7 +2,9 @@
 // file that leaves the open topology untouched.
 #include "AboutDialog.h"
 #include "CameraBookmarks.h"
+#include "CommandArgs.h"
 #include "DefaultRun.h"
+#include "GuiOptions.h"
 #include "LiveRecording.h"
 #include "MainWindow.h"
 #include "PrometheusImportDialog.h"
@@ -77,6 +79,8 @@ private slots:
     void recordedRunsShowTheirDateAndTime();
     void importsFromAPrometheusServer();
     void recordsLiveFromAPrometheusServer();
+    void atOpensARunAtAnOffsetOrADate_data();
+    void atOpensARunAtAnOffsetOrADate();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
 };
@@ -509,6 +513,50 @@ void TestMainWindow::recordsLiveFromAPrometheusServer() {
         powered += a[i] > 0;
     }
     QCOMPARE(powered, 16); // the two hosts' GPUs
+}
+
+void TestMainWindow::atOpensARunAtAnOffsetOrADate_data() {
+    QTest::addColumn<QString>("at");
+    QTest::addColumn<qint64>("expectedNs"); // -1: refused
+    QTest::addColumn<QString>("message");
+    QTest::newRow("offset") << "45s" << qint64(45'000'000'000) << QString();
+    QTest::newRow("start") << "0s" << qint64(0) << QString();
+    QTest::newRow("RFC 3339") << "2024-06-01T00:00:30Z" << qint64(30'000'000'000) << QString();
+    QTest::newRow("RFC 3339 with an offset zone")
+        << "2024-06-01T02:01:00+02:00" << qint64(60'000'000'000) << QString();
+    QTest::newRow("before the run")
+        << "2024-05-31T23:59:00Z" << qint64(-1) << "the run covers 2024-06-01T00:00:00";
+    QTest::newRow("no zone") << "2024-06-01T00:00:30" << qint64(-1) << "RFC 3339";
+    QTest::newRow("not a time") << "1.2.3h" << qint64(-1) << "expected an offset";
+}
+
+void TestMainWindow::atOpensARunAtAnOffsetOrADate() {
+    QFETCH(QString, at);
+    QFETCH(qint64, expectedNs);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("rec.sqlite");
+    {
+        const auto doc = cs::openTopology("small-256", {});
+        cs::RunStore store = cs::RunStore::openForWriting(path);
+        cs::importTelemetry(*doc, {CS_SOURCE_DIR "/resources/telemetry/small-256-4hosts-3m.prom"},
+                            {}, store);
+    }
+    const QStringList args{"gui", "--preset", "small-256", "--run", path, "--at", at};
+    QString problem;
+    MainWindow w;
+    try {
+        problem = cs::app::openFromOptions(w, cs::app::parseGuiOptions(args));
+    } catch (const cs::app::UsageError& e) {
+        problem = e.what();
+    }
+    if (expectedNs < 0) {
+        QVERIFY2(problem.contains(message), qPrintable(problem));
+        return;
+    }
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QCOMPARE(w.replay()->clock()->nowNs(), expectedNs);
+    QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(expectedNs));
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
