@@ -2,11 +2,14 @@
 
 #include "InputError.h"
 
+#include <QDateTime>
 #include <QEventLoop>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QTimeZone>
 #include <QTimer>
 #include <QUrlQuery>
 
@@ -17,7 +20,7 @@ namespace cs {
 
 namespace {
 // Prometheus refuses more than 11,000 points per series in one answer.
-constexpr double kPointsPerRequest = 10000;
+constexpr long long kPointsPerSeries = 10000;
 } // namespace
 
 const std::vector<std::string>& placeableMetrics() {
@@ -46,13 +49,13 @@ PrometheusSource::PrometheusSource(PrometheusQuery query, std::function<void(dou
         throw InputException({where, 0, 0, "--end", "expected an end after the start"});
     if (!(q_.stepS >= 0.001))
         throw InputException({where, 0, 0, "--step", "expected a step of at least 1ms"});
-    chunkStartS_ = q_.startS;
-    const double chunkS = q_.stepS * kPointsPerRequest;
-    total_ = (long long)placeableMetrics().size() *
-             std::max<long long>(1, (long long)std::ceil(double(q_.endS - q_.startS + 1) / chunkS));
+    if (q_.maxPointsPerAnswer < 1)
+        throw InputException({where, 0, 0, "maxPointsPerAnswer", "expected at least 1"});
+    chunkStartS_ = double(q_.startS);
 }
 
-QByteArray PrometheusSource::get(const QUrl& url) const {
+QByteArray PrometheusSource::get(const QUrl& url) {
+    ++requests_;
     const std::string where = q_.server.toString().toStdString();
     QNetworkAccessManager net;
     for (int attempt = 0;; ++attempt) {
@@ -94,33 +97,71 @@ QByteArray PrometheusSource::get(const QUrl& url) const {
     }
 }
 
+QUrl PrometheusSource::api(const char* endpoint, const QUrlQuery& query) const {
+    QUrl url = q_.server;
+    url.setPath((url.path().endsWith('/') ? url.path() : url.path() + "/") + "api/v1/" + endpoint);
+    url.setQuery(query);
+    return url;
+}
+
+long long PrometheusSource::seriesOf(const std::string& metric) {
+    // Every series with a sample in the range, counted where the range ends.
+    const int64_t rangeS = q_.endS - q_.startS + std::max<int64_t>(1, int64_t(std::ceil(q_.stepS)));
+    QUrlQuery query;
+    query.addQueryItem(
+        "query",
+        QString("count(last_over_time(%1[%2s]))").arg(QString::fromStdString(metric)).arg(rangeS));
+    query.addQueryItem("time", QString::number(q_.endS));
+    const QJsonObject data =
+        QJsonDocument::fromJson(get(api("query", query))).object().value("data").toObject();
+    const QJsonArray result = data.value("result").toArray();
+    if (result.isEmpty()) return 0;
+    // [{"metric": {}, "value": [time, "24576"]}]
+    return result.first().toObject().value("value").toArray().at(1).toString().toLongLong();
+}
+
+void PrometheusSource::nextMetric() {
+    ++metric_;
+    chunkStartS_ = double(q_.startS);
+    counted_ = false;
+}
+
 bool PrometheusSource::next(TelemetryText& out) {
     const auto& metrics = placeableMetrics();
+    while (metric_ < metrics.size() && !counted_) {
+        const long long series = seriesOf(metrics[metric_]);
+        if (series == 0) { // not on this server: nothing to ask
+            nextMetric();
+            if (progress_) progress_(double(metric_) / double(metrics.size()));
+            continue;
+        }
+        const long long points =
+            std::clamp<long long>(q_.maxPointsPerAnswer / series, 1, kPointsPerSeries);
+        chunkS_ = q_.stepS * double(points);
+        counted_ = true;
+    }
     if (metric_ >= metrics.size()) return false;
-    const double chunkS = q_.stepS * kPointsPerRequest;
-    const int64_t endS = std::min<int64_t>(q_.endS, chunkStartS_ + int64_t(chunkS) - 1);
-    QUrl url = q_.server;
-    url.setPath(url.path().endsWith('/') ? url.path() + "api/v1/query_range"
-                                         : url.path() + "/api/v1/query_range");
+    // The answer's points sit at start + k * step: a chunk ends half a step before the next
+    // one starts, which is the point after its last.
+    const double endS = std::min(double(q_.endS), chunkStartS_ + chunkS_ - q_.stepS / 2);
     QUrlQuery query;
     query.addQueryItem("query", QString::fromStdString(metrics[metric_]));
-    query.addQueryItem("start", QString::number(chunkStartS_));
-    query.addQueryItem("end", QString::number(endS));
+    query.addQueryItem("start", QString::number(chunkStartS_, 'f', 3));
+    query.addQueryItem("end", QString::number(endS, 'f', 3));
     query.addQueryItem("step", QString::number(q_.stepS, 'g', 12));
-    url.setQuery(query);
+    const QUrl url = api("query_range", query);
     out.name = url.toString().toStdString();
     out.text = get(url);
     out.format = TelemetryFormat::PromJson;
     out.defaultHost.clear();
     out.source = "prometheus " + q_.server.toString().toStdString();
-    if (endS >= q_.endS) {
-        ++metric_;
-        chunkStartS_ = q_.startS;
-    } else {
-        chunkStartS_ = endS + 1;
-    }
-    ++done_;
-    if (progress_) progress_(double(done_) / double(std::max(1LL, total_)));
+    const double within = (endS - double(q_.startS)) / std::max(1.0, double(q_.endS - q_.startS));
+    const double done = (double(metric_) + std::clamp(within, 0.0, 1.0)) / double(metrics.size());
+    if (endS >= double(q_.endS))
+        nextMetric();
+    else
+        chunkStartS_ += chunkS_;
+    if (progress_) progress_(done);
     return true;
 }
 
@@ -128,8 +169,31 @@ ImportReport importPrometheus(const TopologyDocument& doc, const PrometheusQuery
                               const ImportOptions& options, RunStore& store,
                               std::function<void(double)> progress) {
     PrometheusSource source(query, std::move(progress));
-    return importTelemetryTexts(
-        doc, [&](TelemetryText& t) { return source.next(t); }, options, store);
+    long long answers = 0;
+    bool asked = false; // every request made: the server answered them all
+    try {
+        return importTelemetryTexts(
+            doc,
+            [&](TelemetryText& t) {
+                const bool more = source.next(t);
+                answers += more;
+                asked = !more;
+                return more;
+            },
+            options, store);
+    } catch (const InputException&) {
+        if (answers > 0 || !asked) throw;
+        // Nothing was asked for: say which server and range had none of the metrics.
+        auto when = [](int64_t s) {
+            return QDateTime::fromSecsSinceEpoch(s, QTimeZone::utc())
+                .toString("yyyy-MM-dd'T'HH:mm:ss'Z'")
+                .toStdString();
+        };
+        throw InputException({query.server.toString().toStdString(), 0, 0, "--prometheus",
+                              "the server holds none of the metrics ClusterScope places (" +
+                                  placeableMetrics().front() + ", ...) between " +
+                                  when(query.startS) + " and " + when(query.endS)});
+    }
 }
 
 } // namespace cs

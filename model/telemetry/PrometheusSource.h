@@ -1,8 +1,11 @@
 #pragma once
 // Telemetry from a Prometheus-compatible server (Prometheus, Thanos, Mimir, VictoriaMetrics):
 // the metrics the importer can place, asked through /api/v1/query_range at the server's
-// step, in time chunks that keep each answer bounded (at most 10,000 points per series), each
-// answer handed on as Prometheus range-query JSON. Transient failures (timeouts, 5xx) are
+// step, in time chunks that keep each answer bounded: the series of a metric are counted
+// first (an instant `count(last_over_time(...))`), and a chunk holds at most
+// maxPointsPerAnswer points over all of them and 10,000 per series (Prometheus's own limit
+// is 11,000). Metrics the server does not hold are skipped. Each answer is handed on as
+// Prometheus range-query JSON. Transient failures (timeouts, 5xx) are
 // retried; HTTP errors, answers that are not Prometheus's and servers that cannot be reached
 // are InputExceptions that say which.
 #include "TelemetryImporter.h"
@@ -19,8 +22,9 @@ struct PrometheusQuery {
     QUrl server; // http://host:9090 (a path prefix is kept)
     int64_t startS = 0, endS = 0;
     double stepS = 15;
-    double timeoutS = 30; // per request
-    int retries = 2;      // per request, after transient failures
+    double timeoutS = 30;                   // per request
+    int retries = 2;                        // per request, after transient failures
+    long long maxPointsPerAnswer = 500'000; // about 15 MB of JSON
 };
 
 // The metric names the importer maps onto the topology (DCGM fields, NIC and switch port
@@ -34,13 +38,20 @@ public:
     // The next answer, as text the importer parses; false when every request was made.
     bool next(TelemetryText& out);
 
+    long long requests() const { return requests_; }
+
 private:
-    QByteArray get(const QUrl& url) const;
+    QByteArray get(const QUrl& url);
+    QUrl api(const char* endpoint, const QUrlQuery& query) const;
+    // The number of series of a metric in the range (0: the server has none).
+    long long seriesOf(const std::string& metric);
+    void nextMetric();
     PrometheusQuery q_;
     std::function<void(double)> progress_;
     size_t metric_ = 0;
-    int64_t chunkStartS_ = 0;
-    long long done_ = 0, total_ = 0;
+    double chunkStartS_ = 0, chunkS_ = 0; // on the step's grid: fractional steps stay on it
+    bool counted_ = false;                // the current metric's series are counted, chunkS_ set
+    long long requests_ = 0;
 };
 
 // Imports [start, end] of every placeable metric from the server into a run.

@@ -23,6 +23,7 @@ class TestPrometheusImport : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void serverImportEqualsFileImport_data();
     void serverImportEqualsFileImport();
     void liveRecordingEqualsFileImport();
     void unreachableAndWrongServersAreNamed();
@@ -48,25 +49,44 @@ void TestPrometheusImport::initTestCase() {
     telemetry_ = dir_.filePath("telemetry.om"); // the file the server was backfilled from
 }
 
+void TestPrometheusImport::serverImportEqualsFileImport_data() {
+    QTest::addColumn<qlonglong>("maxPoints");
+    QTest::addColumn<int>("minAnswers"); // range answers at least, besides the series counts
+    // 32 GPUs' series: one answer per metric the server holds, or answers of 3 points a series.
+    QTest::newRow("an answer per metric") << qlonglong(500'000) << 6;
+    QTest::newRow("small answers") << qlonglong(100) << 6 * 41 / 3;
+}
+
 void TestPrometheusImport::serverImportEqualsFileImport() {
-    const QString viaServer = dir_.filePath("server.sqlite"),
-                  viaFile = dir_.filePath("file.sqlite");
+    QFETCH(qlonglong, maxPoints);
+    QFETCH(int, minAnswers);
+    const QString viaServer = dir_.filePath(QString("server-%1.sqlite").arg(maxPoints)),
+                  viaFile = dir_.filePath(QString("file-%1.sqlite").arg(maxPoints));
     PrometheusQuery q;
     q.server = url_;
     q.startS = params_.startMs / 1000;
     q.endS = q.startS + int64_t(params_.durationS);
     q.stepS = params_.intervalS;
+    q.maxPointsPerAnswer = maxPoints;
     int progressCalls = 0;
+    double lastProgress = 0;
+    bool monotonic = true;
     ImportReport server, file;
     {
         RunStore store = RunStore::openForWriting(viaServer);
-        server = importPrometheus(*doc_, q, {}, store, [&](double) { ++progressCalls; });
+        server = importPrometheus(*doc_, q, {}, store, [&](double f) {
+            ++progressCalls;
+            monotonic = monotonic && f >= lastProgress && f <= 1;
+            lastProgress = f;
+        });
     }
+    QVERIFY(monotonic);
+    QCOMPARE(lastProgress, 1.0);
+    QVERIFY2(progressCalls >= minAnswers, qPrintable(QString::number(progressCalls)));
     {
         RunStore store = RunStore::openForWriting(viaFile);
         file = importTelemetry(*doc_, {telemetry_}, {}, store);
     }
-    QVERIFY(progressCalls >= int(placeableMetrics().size()));
     QCOMPARE(server.samples, file.samples);
     QCOMPARE(server.mappedSeries, file.mappedSeries);
     QCOMPARE(server.firstNs, file.firstNs);
@@ -190,6 +210,21 @@ void TestPrometheusImport::unreachableAndWrongServersAreNamed() {
     QVERIFY2(notFound.contains("HTTP 404"), qPrintable(notFound));
     const QString notHttp = messageOf(QUrl("ftp://127.0.0.1/"));
     QVERIFY2(notHttp.contains("http://"), qPrintable(notHttp));
+    // A range the server has nothing in: the server and the range are named.
+    PrometheusQuery q;
+    q.server = url_;
+    q.startS = params_.startMs / 1000 - 86400 * 30;
+    q.endS = q.startS + 600;
+    RunStore store = RunStore::openForWriting(dir_.filePath("empty.sqlite"));
+    try {
+        importPrometheus(*doc_, q, {}, store);
+        QFAIL("an empty range imported");
+    } catch (const InputException& e) {
+        const QString m = QString::fromStdString(e.error().file + ": " + e.error().message);
+        QVERIFY2(m.startsWith(url_.toString()) && m.contains("holds none of the metrics") &&
+                     m.contains("2024-05-02T00:00:00Z"),
+                 qPrintable(m));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPrometheusImport)
