@@ -7,6 +7,7 @@
 #include "RunSpecJson.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
+#include "TerminalProgress.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
 
@@ -91,7 +92,8 @@ int importCommand(const QStringList& args) {
     const auto doc = openTopology(src.preset, src.file);
     NewStoreFile created(out);
     RunStore store = RunStore::openForWriting(out);
-    const ImportReport r = server ? importPrometheus(*doc, prometheusQuery(a), o, store)
+    const ImportReport r = server ? importPrometheus(*doc, prometheusQuery(a), o, store,
+                                                     terminalProgress(a.flag("--json")))
                                   : importTelemetry(*doc, files, o, store);
     created.keep();
     if (a.flag("--json")) {

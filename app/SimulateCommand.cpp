@@ -3,24 +3,16 @@
 #include "CommandLine.h"
 #include "NewStoreFile.h"
 #include "SimulateArgs.h"
+#include "TerminalProgress.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
 
 #include <QJsonDocument>
 
 #include <cstdio>
-#include <unistd.h>
 
 namespace cs::app {
 namespace {
-
-void progressBar(double f) {
-    const int width = 40, done = int(f * width + 0.5);
-    std::fprintf(stderr, "\r[%s%s] %3d%%", std::string(size_t(done), '#').c_str(),
-                 std::string(size_t(width - done), ' ').c_str(), int(f * 100 + 0.5));
-    if (f >= 1.0) std::fputc('\n', stderr);
-    std::fflush(stderr);
-}
 
 void printText(const QJsonObject& s) {
     auto num = [&](const char* k) { return s.value(k).toDouble(); };
@@ -61,11 +53,9 @@ int simulateCommand(const QStringList& args) {
     NewStoreFile created(a.value("--out"));
     std::optional<RunStore> store;
     if (a.has("--out")) store.emplace(RunStore::openForWriting(a.value("--out")));
-    const bool tty = isatty(2) && !a.flag("--json");
     RunResult r;
     try {
-        r = simulateRun(*doc, spec, store ? &*store : nullptr,
-                        tty ? ProgressFn(progressBar) : ProgressFn());
+        r = simulateRun(*doc, spec, store ? &*store : nullptr, terminalProgress(a.flag("--json")));
     } catch (const InputException& e) {
         throw withFlag(e); // "--tp: TP must divide ...", not the run-file key
     }

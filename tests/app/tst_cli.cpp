@@ -1,6 +1,9 @@
 // The command line, run as a user would: exit codes, JSON keys, and errors naming the place.
+#include "PrometheusServer.h"
 #include "RunOptions.h"
 #include "RunStore.h"
+#include "TelemetryGenerator.h"
+#include "TopologyDocument.h"
 
 #include <QFileInfo>
 #include <QImage>
@@ -33,6 +36,7 @@ private slots:
     void statsJsonHasTheKeys_data();
     void statsJsonHasTheKeys();
     void exportThenStatsAgree();
+    void importsFromAPrometheusServer();
     void badInputExitsTwo_data();
     void badInputExitsTwo();
     void unwritableOutputExitsOne();
@@ -94,6 +98,43 @@ void TestCli::exportThenStatsAgree() {
     const QString params = dir.filePath("params.json");
     QCOMPARE(run({"export", "--preset", "small-256", "--params", "-o", params}).code, 0);
     QCOMPARE(run({"stats", params, "--json"}).out, fromPreset.out);
+}
+
+void TestCli::importsFromAPrometheusServer() {
+    // import --prometheus against a real server; on a terminal it draws a progress bar
+    // (`script` gives the command one), in a pipe it draws none.
+    QTemporaryDir dir;
+    const auto doc = cs::openTopology("small-256", {});
+    cs::TelemetryGeneratorParams p;
+    p.durationS = 300;
+    p.maxHosts = 2;
+    p.openMetrics = true;
+    PrometheusServer server;
+    QVERIFY2(server.start(cs::generatePrometheusTelemetry(doc->topology(), p), dir.path()),
+             qPrintable(server.error()));
+    const QString startS = QString::number(p.startMs / 1000),
+                  endS = QString::number(p.startMs / 1000 + 300);
+    const QStringList args{
+        "import", "--preset", "small-256", "--prometheus", server.url().toString(), "--start",
+        startS,   "--end",    endS};
+    const Result piped = run(args + QStringList{"--out", dir.filePath("piped.sqlite")});
+    QCOMPARE(piped.code, 0);
+    // The same counts as importing the file the server was loaded from.
+    const Result file = run({"import", "--preset", "small-256", dir.filePath("telemetry.om"),
+                             "--out", dir.filePath("file.sqlite")});
+    QCOMPARE(file.code, 0);
+    QCOMPARE(piped.out.split('\n').front(), file.out.split('\n').front());
+    QVERIFY2(piped.out.startsWith("samples "), piped.out.constData());
+    QVERIFY(!piped.err.contains('\r'));
+    QStringList quoted{CS_BINARY};
+    for (const QString& a : args + QStringList{"--out", dir.filePath("tty.sqlite")})
+        quoted << "'" + a + "'";
+    QProcess terminal;
+    terminal.start("script", {"-qfec", quoted.join(' '), "/dev/null"});
+    QVERIFY(terminal.waitForFinished(60000));
+    const QByteArray seen = terminal.readAll();
+    QCOMPARE(terminal.exitCode(), 0);
+    QVERIFY2(seen.contains("] 100%") && seen.contains("\r[####"), seen.constData());
 }
 
 void TestCli::badInputExitsTwo_data() {

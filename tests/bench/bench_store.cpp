@@ -2,11 +2,13 @@
 // one entity's history over an hour at 1 Hz, bytes per sample, beside a naive
 // one-row-per-sample table; and a 54-day 16K-GPU simulated run with 10 ms detail in its steps.
 #include "BenchUtil.h"
+#include "PrometheusImportBench.h"
 
 #include "RunReader.h"
 #include "RunWriter.h"
 #include "TopologyDocument.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QTemporaryDir>
 
@@ -151,7 +153,8 @@ void benchLongSimulatedRun(const QTemporaryDir& dir, std::mt19937& rng) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv); // the Prometheus rows talk HTTP
     QTemporaryDir dir;
     std::printf("| %-22s | %-52s | %-23s | notes\n", "store", "measure", "value");
     std::printf(
@@ -281,5 +284,6 @@ int main() {
     row("naive row per sample", "one GPU's history (60 s at 1 Hz)", nhist / 50 * 1e3, "ms",
         std::to_string(rows / 50) + " points");
     sqlite3_close(db);
+    benchPrometheusImport(dir.path());
     return 0;
 }

@@ -1,6 +1,7 @@
 #include "PrometheusServer.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QNetworkAccessManager>
@@ -50,8 +51,12 @@ bool PrometheusServer::start(const QByteArray& openMetrics, const QString& workD
     c.write("global:\n  scrape_interval: 15s\n"); // nothing scraped: the backfill only
     c.close();
     QProcess backfill;
+    QElapsedTimer took;
+    took.start();
     backfill.start(promtool, {"tsdb", "create-blocks-from", "openmetrics", data, tsdb});
-    if (!backfill.waitForFinished(60000) || backfill.exitCode() != 0) {
+    const bool finished = backfill.waitForFinished(backfillTimeoutMs_);
+    backfillS_ = double(took.elapsed()) / 1000;
+    if (!finished || backfill.exitCode() != 0) {
         error_ = "promtool: " + QString::fromUtf8(backfill.readAllStandardError());
         return false;
     }

@@ -11,6 +11,9 @@ public:
     ~PrometheusServer();
     // False with error() set when the tools are missing or the server does not come up.
     bool start(const QByteArray& openMetrics, const QString& workDir);
+    // How long promtool may take to backfill (default one minute; benchmarks load hours).
+    void setBackfillTimeoutMs(int ms) { backfillTimeoutMs_ = ms; }
+    double backfillSeconds() const { return backfillS_; }
     QUrl url() const { return url_; }
     QString error() const { return error_; }
     static int freePort();
@@ -19,4 +22,6 @@ private:
     QProcess server_;
     QUrl url_;
     QString error_;
+    int backfillTimeoutMs_ = 60000;
+    double backfillS_ = 0;
 };
