@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QTimeZone>
 
+#include <limits>
+
 namespace cs::app {
 
 RunTimeArgument parseRunTimeArgument(const QString& text) {
@@ -16,7 +18,12 @@ RunTimeArgument parseRunTimeArgument(const QString& text) {
     // machines.
     const QDateTime wall = QDateTime::fromString(text, Qt::ISODateWithMs);
     if (wall.isValid() && wall.timeSpec() != Qt::LocalTime) {
-        at.wallNs = wall.toMSecsSinceEpoch() * 1'000'000;
+        // int64 nanoseconds since the epoch end in April 2262.
+        const qint64 ms = wall.toMSecsSinceEpoch();
+        if (ms < 0 || ms > std::numeric_limits<int64_t>::max() / 1'000'000)
+            throw UsageError("--at: expected a time from 1970 to 2262, got \"" +
+                             text.toStdString() + "\"");
+        at.wallNs = ms * 1'000'000;
         return at;
     }
     throw UsageError("--at: expected an offset such as 0s, 100ms, 90s or 1h30m, or an RFC 3339 "

@@ -1,5 +1,7 @@
 #include "TimelineWidget.h"
 
+#include "SaturatingTime.h"
+
 #include <QCheckBox>
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -25,8 +27,10 @@ void TimelineBar::setEvents(std::vector<RunEvent> events) {
 }
 
 int TimelineBar::xOf(int64_t ts) const {
-    const int64_t span = std::max<int64_t>(1, clock_->endNs() - clock_->startNs());
-    return 6 + int(double(ts - clock_->startNs()) / double(span) * (width() - 12));
+    // In doubles: a hostile run's range may not fit an int64 difference.
+    const double span = std::max(1.0, double(clock_->endNs()) - double(clock_->startNs()));
+    const double f = std::clamp((double(ts) - double(clock_->startNs())) / span, 0.0, 1.0);
+    return 6 + int(f * (width() - 12));
 }
 
 void TimelineBar::paintEvent(QPaintEvent*) {
@@ -59,7 +63,8 @@ void TimelineBar::paintEvent(QPaintEvent*) {
 
 void TimelineBar::seekTo(int x) {
     const double f = std::clamp(double(x - 6) / std::max(1, width() - 12), 0.0, 1.0);
-    clock_->seek(clock_->startNs() + int64_t(f * double(clock_->endNs() - clock_->startNs())));
+    const double span = double(clock_->endNs()) - double(clock_->startNs());
+    clock_->seek(addSaturating(clock_->startNs(), toNsSaturating(f * span)));
 }
 
 void TimelineBar::mousePressEvent(QMouseEvent* e) {

@@ -1,5 +1,7 @@
 #include "PlaybackClock.h"
 
+#include "SaturatingTime.h"
+
 #include <QTimer>
 
 #include <algorithm>
@@ -32,7 +34,7 @@ void PlaybackClock::seek(int64_t tsNs) {
 
 void PlaybackClock::step(int64_t deltaNs) {
     pause();
-    seek(nowNs_ + deltaNs);
+    seek(addSaturating(nowNs_, deltaNs));
 }
 
 void PlaybackClock::setRate(double rate) {
@@ -80,10 +82,13 @@ void PlaybackClock::tick() {
 
 void PlaybackClock::advance(int64_t wallNs) {
     if (!playing_) return;
-    int64_t next = nowNs_ + int64_t(std::llround(double(wallNs) * rate_));
+    int64_t next = addSaturating(nowNs_, toNsSaturating(std::round(double(wallNs) * rate_)));
     if (next >= endNs_) {
         if (loop_ && endNs_ > startNs_) {
-            next = startNs_ + (next - endNs_) % (endNs_ - startNs_);
+            // In unsigned arithmetic: a range wider than int64 (a negative start) wraps too.
+            const uint64_t span = uint64_t(endNs_) - uint64_t(startNs_);
+            const uint64_t over = uint64_t(next) - uint64_t(endNs_);
+            next = int64_t(uint64_t(startNs_) + over % span);
         } else {
             seek(endNs_);
             pause();

@@ -527,6 +527,8 @@ void TestMainWindow::atOpensARunAtAnOffsetOrADate_data() {
     QTest::newRow("before the run")
         << "2024-05-31T23:59:00Z" << qint64(-1) << "the run covers 2024-06-01T00:00:00";
     QTest::newRow("no zone") << "2024-06-01T00:00:30" << qint64(-1) << "RFC 3339";
+    QTest::newRow("after 2262") << "9999-12-31T00:00:00Z" << qint64(-1) << "from 1970 to 2262";
+    QTest::newRow("before 1970") << "1969-12-31T23:59:59Z" << qint64(-1) << "from 1970 to 2262";
     QTest::newRow("not a time") << "1.2.3h" << qint64(-1) << "expected an offset";
 }
 

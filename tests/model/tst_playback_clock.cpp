@@ -4,6 +4,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <limits>
+
 using cs::PlaybackClock;
 
 class TestPlaybackClock : public QObject {
@@ -15,6 +17,8 @@ private slots:
     void playingAdvancesAtTheRate();
     void stopsAtTheEndOrLoops();
     void runsOnItsTimer();
+    void extremeRangesDoNotOverflow_data();
+    void extremeRangesDoNotOverflow();
 };
 
 void TestPlaybackClock::seekClampsToTheRange() {
@@ -87,6 +91,42 @@ void TestPlaybackClock::runsOnItsTimer() {
     c.setRate(64);
     c.play();
     QTRY_VERIFY_WITH_TIMEOUT(c.nowNs() > 1'000'000'000, 3000); // 64x: a second of run in ~16 ms
+}
+
+void TestPlaybackClock::extremeRangesDoNotOverflow_data() {
+    // A hostile store's range, as wide as int64 allows; every move ends inside it.
+    constexpr qint64 kMax = std::numeric_limits<qint64>::max(),
+                     kMin = std::numeric_limits<qint64>::min();
+    QTest::addColumn<qint64>("start");
+    QTest::addColumn<qint64>("end");
+    QTest::addColumn<bool>("loop");
+    QTest::newRow("0 to int64 max") << qint64(0) << kMax << false;
+    QTest::newRow("0 to int64 max, looping") << qint64(0) << kMax << true;
+    QTest::newRow("int64 min to max") << kMin << kMax << false;
+    QTest::newRow("int64 min to max, looping") << kMin << kMax << true;
+    QTest::newRow("near the top") << kMax - 1000 << kMax << true;
+}
+
+void TestPlaybackClock::extremeRangesDoNotOverflow() {
+    QFETCH(qint64, start);
+    QFETCH(qint64, end);
+    QFETCH(bool, loop);
+    PlaybackClock c;
+    c.setRange(start, end);
+    c.setLoop(loop);
+    c.seek(end);
+    c.step(std::numeric_limits<int64_t>::max()); // past the end: stays at it
+    QCOMPARE(c.nowNs(), end);
+    c.step(std::numeric_limits<int64_t>::min()); // twice: before any start, stays at it
+    c.step(std::numeric_limits<int64_t>::min());
+    QCOMPARE(c.nowNs(), start);
+    c.seek(end - 1);
+    c.setRate(64);
+    c.play();
+    c.advance(std::numeric_limits<int64_t>::max()); // 64 x the longest wall time
+    QVERIFY(c.nowNs() >= start && c.nowNs() <= end);
+    QCOMPARE(c.playing(), loop);
+    if (!loop) QCOMPARE(c.nowNs(), end);
 }
 
 QTEST_GUILESS_MAIN(TestPlaybackClock)

@@ -15,6 +15,9 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
+#include <limits>
+
 using namespace cs;
 using namespace cs::views;
 
@@ -25,6 +28,7 @@ private slots:
     void twoTimesRenderDifferently();
     void downsamplingKeepsExtremes();
     void timelineAndChartsFollowTheClock();
+    void timelineSeeksAcrossTheWidestRange();
 
 private:
     QTemporaryDir dir_;
@@ -140,6 +144,24 @@ void TestReplay::timelineAndChartsFollowTheClock() {
     QTest::mouseClick(p, Qt::LeftButton, {},
                       QPoint(int(p->xAxis->coordToPixel(target)), p->height() / 2));
     QVERIFY(std::fabs(double(clock.nowNs()) / 1e9 - target) < 0.02 * target + 0.05);
+}
+
+void TestReplay::timelineSeeksAcrossTheWidestRange() {
+    // A hostile store's run may end at int64's end: the bar still seeks to its ends and
+    // draws the marker inside itself.
+    PlaybackClock clock;
+    clock.setRange(0, std::numeric_limits<int64_t>::max());
+    TimelineWidget timeline(&clock);
+    timeline.resize(600, 40);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    TimelineBar* bar = timeline.bar();
+    QTest::mouseClick(bar, Qt::LeftButton, {}, QPoint(bar->width() - 1, bar->height() / 2));
+    QCOMPARE(clock.nowNs(), clock.endNs());
+    QCOMPARE(bar->xOf(clock.nowNs()), bar->width() - 6);
+    QTest::mouseClick(bar, Qt::LeftButton, {}, QPoint(0, bar->height() / 2));
+    QCOMPARE(clock.nowNs(), 0);
+    QVERIFY(timeline.timeText().startsWith("0.00 s / 106751d"));
 }
 
 int main(int argc, char** argv) {
