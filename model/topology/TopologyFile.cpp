@@ -38,7 +38,7 @@ JsonPath parseFieldPath(const std::string& field) {
     return p;
 }
 
-LoadedTopology parseDocument(const QJsonDocument& doc) {
+LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus) {
     const JsonPath root;
     JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), root);
     const std::string format = r.string("format");
@@ -62,6 +62,13 @@ LoadedTopology parseDocument(const QJsonDocument& doc) {
         r.finish();
         if (auto e = checkSiteParams(p, "generator"))
             throw JsonFieldError(parseFieldPath(e->field), e->message);
+        long long gpus = 0;
+        for (const ClusterParams& c : p.clusters)
+            gpus += 1LL * c.pods * c.racksPerPod * c.hostsPerRack * c.gpusPerHost;
+        if (gpus > maxGpus)
+            throw JsonFieldError(parseFieldPath("generator.clusters"),
+                                 "the site would hold " + std::to_string(gpus) + " GPUs; at most " +
+                                     std::to_string(maxGpus) + " are read here");
         out.topology = generateSite(p);
         out.params = std::move(p);
     } else {
@@ -77,7 +84,8 @@ LoadedTopology parseDocument(const QJsonDocument& doc) {
 
 } // namespace
 
-LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName) {
+LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName,
+                                 long long maxGpus) {
     if (text.size() > kMaxTopologyFileBytes)
         throw InputException({fileName,
                               0,
@@ -85,8 +93,9 @@ LoadedTopology parseTopologyText(const QByteArray& text, const std::string& file
                               {},
                               "file is " + std::to_string(text.size()) + " bytes; at most " +
                                   std::to_string(kMaxTopologyFileBytes) + " are read"});
-    return readJsonDocument(text, fileName,
-                            [](const QJsonDocument& doc) { return parseDocument(doc); });
+    return readJsonDocument(text, fileName, [maxGpus](const QJsonDocument& doc) {
+        return parseDocument(doc, maxGpus);
+    });
 }
 
 LoadedTopology loadTopologyFile(const QString& path) {

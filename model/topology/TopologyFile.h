@@ -21,9 +21,11 @@ struct LoadedTopology {
     std::optional<SiteParams> params; // set when the file holds generator parameters
 };
 
-// Both throw InputException; `fileName` is only used in messages.
+// Both throw InputException; `fileName` is only used in messages. Generator parameters may
+// ask for at most maxGpus GPUs (fuzzing asks for fewer: a small file cannot then cost seconds).
 LoadedTopology loadTopologyFile(const QString& path);
-LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName);
+LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName,
+                                 long long maxGpus = kMaxGpus);
 
 QByteArray explicitTopologyDocument(const Topology& t);
 QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p);
