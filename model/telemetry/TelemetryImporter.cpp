@@ -476,7 +476,8 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
     report.firstNs = std::numeric_limits<int64_t>::max();
     report.lastNs = std::numeric_limits<int64_t>::min();
     std::vector<int64_t> deltas;
-    for (auto& [key, s] : series) {
+    for (auto& entry : series) {
+        auto& s = entry.second; // a plain reference: the sort below captures it
         // Time order; two samples of one series at one time (from two files, or one file
         // twice): the later text's wins, with a warning naming both.
         std::vector<uint32_t> order(s.samples.size());

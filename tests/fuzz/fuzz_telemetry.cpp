@@ -1,0 +1,51 @@
+// Recorded telemetry in each format, imported onto small-256 into a run store as `import`
+// does (parse, map, rates, ticks, frames), then read back. The first byte picks the format
+// (auto-detection included), the rest is the file.
+#include "FuzzSupport.h"
+#include "InputError.h"
+#include "RunReader.h"
+#include "TelemetryImporter.h"
+
+#include <QFile>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size < 1) return 0;
+    static const cs::TelemetryFormat formats[] = {
+        cs::TelemetryFormat::Auto,        cs::TelemetryFormat::Prometheus,
+        cs::TelemetryFormat::OpenMetrics, cs::TelemetryFormat::PromJson,
+        cs::TelemetryFormat::Csv,         cs::TelemetryFormat::NvidiaSmiCsv};
+    cs::TelemetryText text;
+    text.name = "fuzz-telemetry";
+    text.source = "fuzz";
+    text.format = formats[data[0] % (sizeof formats / sizeof formats[0])];
+    text.text = fuzz::bytesOf(data + 1, size - 1);
+    text.defaultHost = "demo.pod0.rack0.host0";
+    text.untimedNs = 1'717'200'000'000'000'000LL;
+    const QString store = fuzz::scratchDir() + "/telemetry.sqlite";
+    for (const char* suffix : {"", "-wal", "-shm"})
+        QFile::remove(store + suffix);
+    const cs::TopologyDocument& doc = fuzz::smallTopology();
+    try {
+        bool given = false;
+        cs::ImportReport r;
+        {
+            cs::RunStore s = cs::RunStore::openForWriting(store);
+            r = cs::importTelemetryTexts(
+                doc,
+                [&](cs::TelemetryText& out) {
+                    if (given) return false;
+                    out = text;
+                    given = true;
+                    return true;
+                },
+                {}, s);
+        }
+        // What was stored reads back: every frame, failures, one history.
+        cs::RunReader reader(store, doc.topology());
+        for (int64_t at = 0; at <= reader.info().endNs; at += std::max<int64_t>(1, r.tickNs))
+            (void)reader.frameAt(at), (void)reader.failedAt(at);
+        (void)reader.history(cs::Metric::GpuBusy, 0, 0, reader.info().endNs, 100);
+    } catch (const cs::InputException&) {
+    }
+    return 0;
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of each fuzz target into corpus/<target>/: files from
+tests/fixtures and resources (real captures, see corpus/SOURCES.md), and the hostile inputs
+that issue 12 found, kept as regression cases. Run from anywhere; rerun after adding seeds.
+Telemetry seeds start with one byte choosing the format (0 auto, 1 Prometheus text,
+2 OpenMetrics, 3 range-query JSON, 4 long CSV, 5 nvidia-smi CSV)."""
+import json
+import pathlib
+import struct
+
+here = pathlib.Path(__file__).resolve().parent
+root = here.parent.parent
+corpus = here / "corpus"
+
+
+def put(target, name, data):
+    d = corpus / target
+    d.mkdir(parents=True, exist_ok=True)
+    (d / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+# Topologies: generator parameters, an explicit file, and the findings.
+small = {"format": "clusterscope-topology", "version": 1, "name": "tiny", "generator": {
+    "name": "tiny", "clusters": [{"name": "c", "pods": 1, "racksPerPod": 2, "hostsPerRack": 2,
+                                  "gpusPerHost": 8}]}}
+put("topology", "params-tiny.json", json.dumps(small))
+put("topology", "custom-clos.json", (root / "resources/examples/custom-clos.json").read_bytes())
+huge = json.loads(json.dumps(small))
+huge["generator"]["clusters"][0].update(pods=1562, racksPerPod=16, hostsPerRack=10)
+put("topology", "finding-1999872-gpus.json", json.dumps(huge))  # refused, not generated
+put("topology", "finding-not-json.json", "<?xml version='1.0'?><graph/>")
+put("topology", "explicit-empty.json", json.dumps(
+    {"format": "clusterscope-topology", "version": 1, "explicit": {"hosts": [], "links": []}}))
+
+# Run descriptions.
+run = {"format": "clusterscope-run", "version": 2, "model": "llama3-8b", "gpu": "h100-sxm",
+       "parallel": {"tp": 8, "pp": 4, "dp": 8, "seq": 8192, "batchSeqs": 64,
+                    "microBatchSeqs": 1, "zeroStage": 1, "recompute": "selective",
+                    "overlap": {"dpGradReduce": True, "ppComm": True}},
+       "steps": 2}
+put("run_spec", "llama3-8b.json", json.dumps(run))
+custom = dict(run, model={"name": "m", "layers": 4, "hidden": 1024, "ffnHidden": 4096,
+                          "ffnKind": "gelu", "heads": 16, "kvHeads": 16, "vocab": 32000,
+                          "tiedEmbeddings": True})
+put("run_spec", "custom-model.json", json.dumps(custom))
+put("run_spec", "finding-span-dot.json", json.dumps(dict(run, steps=None, span=".")))
+put("run_spec", "finding-span-1.2.3h.json", json.dumps({**run, "span": "1.2.3h"}))
+put("run_spec", "finding-huge-dp.json", json.dumps(
+    {**run, "parallel": {**run["parallel"], "dp": 2**62}}))
+put("run_spec", "version-1.json", json.dumps({"format": "clusterscope-run", "version": 1,
+                                              "model": "llama3-405b", "gpu": "h100"}))
+
+# Durations.
+for i, d in enumerate(["0s", "100ms", "90s", "1h30m", "2d", "2.5s", "54d", "1.2.3h", ".s",
+                       ".", "1e300s", "9223372036854775807ns", "-5s", "106751d", "1h-30m"]):
+    put("durations", f"d{i:02d}", d)
+
+# Telemetry: the real captures and fixtures, then the findings.
+def tel(name, fmt, data):
+    put("telemetry", name, bytes([fmt]) + data)
+
+for f in ["tests/fixtures/real/dcgm-exporter-README-quickstart.prom",
+          "tests/fixtures/real/nvsmi__linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01__load.csv",
+          "tests/fixtures/telemetry/dcgm-node-snmp.prom", "tests/fixtures/telemetry/dcgm.openmetrics",
+          "tests/fixtures/telemetry/long.csv", "tests/fixtures/telemetry/range-query.json"]:
+    tel(pathlib.Path(f).name, 0, (root / f).read_bytes())
+head = (root / "resources/telemetry/small-256-4hosts-3m.prom").read_bytes()[:16000]
+tel("small-256-head.prom", 1, head[:head.rfind(b"\n") + 1])
+tel("finding-1e300-ms.prom", 1,
+    b'DCGM_FI_DEV_GPU_UTIL{gpu="0",Hostname="demo.pod0.rack0.host0"} 97 1e300\n')
+tel("finding-csv-far-future.csv", 4,
+    b"ts,metric,entity,labels,value\n9.3e9,DCGM_FI_DEV_GPU_UTIL,demo.pod0.rack0.host0,gpu=0,97\n"
+    b"-9.3e9,DCGM_FI_DEV_GPU_UTIL,demo.pod0.rack0.host0,gpu=0,97\n")
+tel("finding-nvsmi-2263.csv", 5,
+    b"timestamp, index, utilization.gpu [%], power.draw [W]\n"
+    b"2263/01/01 00:00:00.000, 0, 100 %, 631.95 W\n")
+tel("finding-om-prefix.om", 0, b"# TYPE up gauge\n" + b"up 1 1717200000\n" * 2000 + b"# EOF\n")
+tel("finding-exemplar.om", 2,
+    b'# TYPE foo counter\nfoo_total 17 1717200000 # {trace_id="x"} 1 1717200000\n# EOF\n')
+
+# Mapping files.
+put("map_file", "names.map.json", (root / "tests/fixtures/telemetry/names.map.json").read_bytes())
+put("map_file", "everything.json", json.dumps({
+    "names": {"node-7": "demo.pod0.rack0.host0", "rsw-3": "demo.pod0.rack0.rsw"},
+    "patterns": [["node-(\\d+)", "demo.pod0.rack0.host\\1"]], "hostLabel": "Hostname",
+    "uuids": {"GPU-1": "demo.pod0.rack0.host0.gpu5"}, "devices": {"mlx5_3": 2},
+    "ports": {"Ethernet1/1": 1}}))
+put("map_file", "finding-bad-regex.json", json.dumps({"patterns": [["(", "x"]]}))
+put("map_file", "finding-catastrophic-regex.json",
+    json.dumps({"patterns": [["(a+)+$", "x"]], "names": {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!": 3}}))
+
+# Run stores: change programs (see fuzz_run_store.cpp): run byte, op count, then per op
+# table, row, op, column and the value; then (offset, byte) patches of the file.
+T = {t: i for i, t in enumerate(["meta", "runs", "run_metrics", "patterns", "timeline", "frames",
+                                  "frame_stats", "history", "composed_sources", "composed_frames",
+                                  "scalars", "events"])}
+def op(table, row, kind, col, value=b""):
+    return bytes([T[table], row, kind, col]) + value
+put("run_store", "unchanged-recorded", bytes([0, 0]))
+put("run_store", "unchanged-simulated", bytes([1, 0]))
+put("run_store", "finding-3-byte-frame", bytes([0, 0]) + op("frames", 3, 4, 6, bytes([3]) + b"abc"))
+put("run_store", "finding-null-event-detail",
+    bytes([0, 2]) + op("events", 0, 7, 0) + op("events", 0, 0, 5))
+put("run_store", "finding-end-near-2-63",
+    bytes([1, 0]) + op("runs", 1, 1, 6, struct.pack(">q", 2**63 - 1)))
+put("run_store", "finding-frame-size-changes",
+    bytes([0, 0]) + op("run_metrics", 0, 1, 5, struct.pack(">q", 7)))
+put("run_store", "finding-no-frame-at-start",
+    bytes([0, 2]) + op("frames", 0, 6, 0) + op("frames", 0, 6, 0))
+put("run_store", "finding-damaged-pages",
+    bytes([0, 0]) + b"".join(struct.pack(">IB", 100 + 4099 * i, 0xff) for i in range(64)))
