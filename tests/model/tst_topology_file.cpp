@@ -230,6 +230,18 @@ void TestTopologyFile::limitsBoundWhatIsRead() {
     }
     QByteArray huge(int(kMaxTopologyFileBytes) + 1, ' ');
     QVERIFY_THROWS_EXCEPTION(InputException, parseTopologyText(huge, "huge.json"));
+    // Parameters asking for more GPUs than the reader allows are refused before generating.
+    const QByteArray params = R"({"format": "clusterscope-topology", "version": 1, "generator":
+        {"name": "s", "clusters": [{"name": "c", "pods": 2, "racksPerPod": 2,
+                                    "hostsPerRack": 2, "gpusPerHost": 8}]}})";
+    QCOMPARE(parseTopologyText(params, "p.json", 64).topology.gpus.size(), size_t(64));
+    try {
+        parseTopologyText(params, "p.json", 63);
+        QFAIL("64 GPUs read with a limit of 63");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("generator.clusters"));
+        QVERIFY2(QString(e.what()).contains("64 GPUs; at most 63"), e.what());
+    }
 }
 
 void TestTopologyFile::saveIsAtomic() {
