@@ -67,7 +67,7 @@ RunSpec runSpecOfArgs(const CommandArgs& a) {
     try {
         validateRunSpec(spec);
     } catch (const InputException& e) {
-        throw withFlag(e);
+        throw withFlag(e, a);
     }
     return spec;
 }
@@ -76,11 +76,16 @@ RunSpec parseSimulateArgs(const QStringList& args) {
     return runSpecOfArgs(simulateCommandArgs(args));
 }
 
-InputException withFlag(const InputException& e) {
+InputException withFlag(const InputException& e, const CommandArgs& a) {
     InputError err = e.error();
     const RunOption* o = err.file.empty() ? findRunOption(err.field) : nullptr;
     if (!o) return e;
-    err.field = o->flag;
+    // Where the value came from: the flag, else the run file (its field), else the default
+    // (which the flag changes).
+    if (!a.has(QString::fromStdString(o->flag)) && a.has("--run"))
+        err.file = a.value("--run").toStdString();
+    else
+        err.field = o->flag;
     return InputException(err);
 }
 

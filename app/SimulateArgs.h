@@ -19,9 +19,10 @@ RunSpec runSpecOfArgs(const CommandArgs& a);
 // Both of the above: what `clusterscope simulate ARGS...` would run.
 RunSpec parseSimulateArgs(const QStringList& args);
 
-// An error from model/ naming a run option by its key ("parallel.tp"), renamed to its flag
-// ("--tp") for the command line; others (located in a file, unknown fields) as they are.
-InputException withFlag(const InputException& e);
+// An error from model/ naming a run option by its key ("parallel.tp") says where the value
+// came from: its flag ("--tp") when given, else the run file and the key, else the flag (the
+// default); others (located in a file, unknown fields) as they are.
+InputException withFlag(const InputException& e, const CommandArgs& a);
 
 // `clusterscope simulate --help`: the options, generated from the table.
 std::string simulateHelp();

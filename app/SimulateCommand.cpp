@@ -57,7 +57,7 @@ int simulateCommand(const QStringList& args) {
     try {
         r = simulateRun(*doc, spec, store ? &*store : nullptr, terminalProgress(a.flag("--json")));
     } catch (const InputException& e) {
-        throw withFlag(e); // "--tp: TP must divide ...", not the run-file key
+        throw withFlag(e, a); // "--tp: TP must divide ..." or "run.json: parallel.tp: ..."
     }
     created.keep();
     if (a.has("--trace")) writeFileAtomically(a.value("--trace"), chromeTraceOfStep(r, spec));

@@ -157,6 +157,15 @@ void TestCli::badInputExitsTwo_data() {
                                 << "FILE:3:";
     QTest::newRow("export without -o")
         << QStringList{"export", "--preset", "small-256"} << QByteArray() << "-o OUT";
+    // A configuration refused names where its value came from: the run file's field, the flag.
+    const QByteArray tooBig = R"({"format": "clusterscope-run", "version": 2, "model": "llama3-8b",
+        "parallel": {"tp": 8, "pp": 4, "dp": 64}, "steps": 1})";
+    QTest::newRow("run file too big for the topology")
+        << QStringList{"simulate", "--preset", "small-256", "--run", "FILE"} << tooBig
+        << "input.json: parallel.dp: the job needs 2048 GPUs";
+    QTest::newRow("flag too big for the topology")
+        << QStringList{"simulate", "--preset", "small-256", "--run", "FILE", "--dp", "32"} << tooBig
+        << "--dp: the job needs 1024 GPUs";
     QTest::newRow("GUI: --no-run with --run")
         << QStringList{"--preset", "small-256", "--no-run", "--run", "x.sqlite"} << QByteArray()
         << "--no-run and --run exclude each other";
