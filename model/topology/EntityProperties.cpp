@@ -1,5 +1,6 @@
 #include "EntityProperties.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace cs {
@@ -28,6 +29,7 @@ std::string formatGbps(double gbps) {
 namespace {
 
 std::string ratio(double v) {
+    if (std::isnan(v)) return "not applicable (no tier above the pod)";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f : 1", v);
     return buf;

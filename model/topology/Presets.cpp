@@ -81,6 +81,69 @@ ClusterParams dgxA100Cluster() {
     return c;
 }
 
+// Rail-optimised DGX SuperPODs: leaf k of a scalable unit (SU) takes NIC k of every node
+// of the SU, so rail traffic inside an SU is one leaf away; between rails and SUs it crosses
+// the spines. One pod without a core tier, a two-level fat tree.
+//
+// DGX H100 SuperPOD [paper: NVIDIA DGX SuperPOD reference architecture with DGX H100,
+// RA-11333-001, "Network Fabrics", docs.nvidia.com/dgx-superpod/
+// reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html]: SUs of 32
+// DGX H100 (8 H100 SXM, NVLink 4, 8 x 400G NDR), 4 SUs, Quantum-2 QM9700 switches of 64 NDR
+// ports; 32 leaves and 16 spines, 1,024 leaf-spine cables, rail-aligned SUs. The RA fields
+// 127 nodes (one SU slot holds the fabric manager); here all 128 [derived]. 32 leaf uplinks
+// to 16 spines: 2 per spine [derived]; 4 nodes per rack, 8 racks per SU [assumption].
+ClusterParams dgxH100SuperPodCluster() {
+    ClusterParams c;
+    c.name = "superpod";
+    c.fabric = Fabric::InfiniBand;
+    c.pods = 1;
+    c.racksPerPod = 32;
+    c.hostsPerRack = 4;
+    c.racksPerRow = 8;
+    c.railGroupRacks = 8; // 32 nodes per SU
+    c.planes = 16;        // a plane per spine
+    c.spinesPerPlane = 1;
+    c.leafUplinksPerPlane = 2;
+    c.leafRadix = 64;
+    c.spineRadix = 64;
+    c.coresPerPlane = 0;
+    c.oversubscription = 1.0;
+    c.spinesPerNetworkRack = 8;
+    c.frontendFabricPerPod = 2;
+    return c;
+}
+
+// DGX A100 SuperPOD [paper: NVIDIA DGX SuperPOD reference architecture with DGX A100,
+// RA-09950-001, 2020]: SUs of 20 DGX A100 (8 A100 SXM, NVLink 3, 8 x 200G HDR), 7 SUs, 140
+// nodes, Quantum QM8790 switches of 40 HDR ports, leaves 20 down and 20 up [derived:
+// non-blocking]. The RA's 140-node fabric has a third tier; here the 56 leaves reach 20
+// spines of 112 ports directly, a two-level fat tree with the same bisection [assumption].
+// 4 nodes per rack, 5 racks per SU [assumption].
+ClusterParams dgxA100SuperPodCluster() {
+    ClusterParams c;
+    c.name = "superpod";
+    c.fabric = Fabric::InfiniBand;
+    c.pods = 1;
+    c.racksPerPod = 35;
+    c.hostsPerRack = 4;
+    c.racksPerRow = 5;
+    c.railGroupRacks = 5; // 20 nodes per SU
+    c.planes = 20;
+    c.spinesPerPlane = 1;
+    c.leafUplinksPerPlane = 1;
+    c.leafRadix = 40;
+    c.spineRadix = 112;
+    c.coresPerPlane = 0;
+    c.oversubscription = 1.0;
+    c.spinesPerNetworkRack = 8;
+    c.nicGbps = 200;
+    c.fabricGbps = 200;
+    c.nvlinkGbps = 2400;
+    c.pcieGbps = 256; // PCIe Gen4 x16
+    c.frontendFabricPerPod = 2;
+    return c;
+}
+
 } // namespace
 
 const std::vector<PresetInfo>& presets() {
@@ -91,6 +154,8 @@ const std::vector<PresetInfo>& presets() {
         {"small-256", "Demo: 256 GPUs, RoCE-style, 2 pods, 1:2 between pods"},
         {"small-ib-256", "Demo: 256 GPUs on an InfiniBand fat tree"},
         {"dgx-a100-1k", "DGX A100 SuperPOD-like: 1,024 A100 on 8 x 200G HDR per node, fat tree"},
+        {"dgx-a100-superpod", "DGX A100 SuperPOD: 140 nodes, 1,120 A100, rail-optimised HDR"},
+        {"dgx-h100-superpod", "DGX H100 SuperPOD: 128 nodes, 1,024 H100, rail-optimised NDR"},
     };
     return list;
 }
@@ -110,6 +175,12 @@ std::optional<SiteParams> presetParams(const std::string& name) {
         p.name = "dgx-a100-1k";
         p.gpuModel = "A100-SXM-80GB";
         p.clusters = {dgxA100Cluster()};
+        p.storage = smallStorage();
+    } else if (name == "dgx-a100-superpod" || name == "dgx-h100-superpod") {
+        const bool a100 = name == "dgx-a100-superpod";
+        p.name = name;
+        p.gpuModel = a100 ? "A100-SXM-80GB" : "H100-SXM-80GB";
+        p.clusters = {a100 ? dgxA100SuperPodCluster() : dgxH100SuperPodCluster()};
         p.storage = smallStorage();
     } else if (name == "small-ib-256") {
         p.clusters = {smallCluster("demo-ib", Fabric::InfiniBand)};

@@ -2,6 +2,8 @@
 
 #include "TopologyBuilder.h"
 
+#include <algorithm>
+
 namespace cs {
 namespace {
 
@@ -16,11 +18,12 @@ Endpoint sw(int32_t i) {
 // Places switches into network racks of one row, `perRack` to a rack.
 class NetworkRackFiller {
 public:
-    NetworkRackFiller(TopologyBuilder& b, int32_t row, std::string prefix, int perRack)
-        : b_(b), row_(row), prefix_(std::move(prefix)), perRack_(perRack) {}
+    NetworkRackFiller(TopologyBuilder& b, int32_t row, std::string prefix, int perRack,
+                      int32_t firstPosition = 0)
+        : b_(b), row_(row), prefix_(std::move(prefix)), perRack_(perRack), first_(firstPosition) {}
     int32_t nextRack() {
         if (used_ % perRack_ == 0)
-            rack_ = b_.addRack(prefix_ + num(used_ / perRack_), row_, used_ / perRack_,
+            rack_ = b_.addRack(prefix_ + num(used_ / perRack_), row_, first_ + used_ / perRack_,
                                RackRole::Network);
         ++used_;
         return rack_;
@@ -31,6 +34,7 @@ private:
     int32_t row_;
     std::string prefix_;
     int perRack_;
+    int32_t first_;
     int used_ = 0;
     int32_t rack_ = kNone;
 };
@@ -48,8 +52,10 @@ ClusterRoles rolesOf(Fabric f) {
 }
 
 // Hosts of one rack with their GPUs, NVSwitch, NICs and the links inside the rack.
+// leafOfNic[g]: the leaf NIC g of each host plugs into (the rack's, or rail g's).
 void buildComputeRack(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int32_t pod,
-                      int32_t rack, const std::string& rackName, int32_t leaf, int32_t tor) {
+                      int32_t rack, const std::string& rackName,
+                      const std::vector<int32_t>& leafOfNic, int32_t tor) {
     for (int h = 0; h < c.hostsPerRack; ++h) {
         const std::string hostName = rackName + ".host" + num(h);
         const int32_t host = b.addHost(hostName, rack, c.gpusPerHost, c.cpusPerHost, h);
@@ -69,8 +75,11 @@ void buildComputeRack(TopologyBuilder& b, const ClusterParams& c, int32_t cluste
             const int32_t nic =
                 b.addNic(hostName + ".be" + num(g), host, gpu.index, NicRole::Backend, c.nicGbps);
             b.link(gpu, {EntityKind::Nic, nic}, LinkMedium::Pcie, c.pcieGbps, c.pcieLatencyNs);
-            b.link({EntityKind::Nic, nic}, sw(leaf), LinkMedium::CopperDac, c.nicGbps,
-                   c.dacLatencyNs);
+            // A rail leaf sits in a network rack of the unit: fibre, not a DAC in the rack.
+            const bool inRack = c.railGroupRacks == 0;
+            b.link({EntityKind::Nic, nic}, sw(leafOfNic[size_t(g)]),
+                   inRack ? LinkMedium::CopperDac : LinkMedium::Fibre, c.nicGbps,
+                   inRack ? c.dacLatencyNs : c.podFibreLatencyNs);
         }
         const int32_t fe =
             b.addNic(hostName + ".fe0", host, kNone, NicRole::Frontend, c.frontendNicGbps);
@@ -102,10 +111,10 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
             x.ports = uint16_t(c.spineRadix);
             spines.push_back(b.addSwitch(x));
         }
+    const int32_t feRackPosition =
+        (int32_t(spines.size()) + c.spinesPerNetworkRack - 1) / c.spinesPerNetworkRack;
     const int32_t feRack =
-        b.addRack(podName + ".fe-rack", netRow,
-                  (int32_t(spines.size()) + c.spinesPerNetworkRack - 1) / c.spinesPerNetworkRack,
-                  RackRole::Network);
+        b.addRack(podName + ".fe-rack", netRow, feRackPosition, RackRole::Network);
     std::vector<int32_t> fsws;
     for (int f = 0; f < c.frontendFabricPerPod; ++f) {
         Switch x;
@@ -121,31 +130,62 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
                    c.coreFibreLatencyNs);
     }
 
-    // Compute racks, row by row; each rack switch has one uplink per plane.
-    const int leavesPerSpine = (c.racksPerPod + c.spinesPerPlane - 1) / c.spinesPerPlane;
+    // Compute racks, row by row. Leaves: one in each rack, or gpusPerHost per scalable unit
+    // in the unit's network rack (rail wiring); each has leafUplinksPerPlane uplinks per plane
+    // to the plane's spine serving its block of leaves.
+    const bool rail = c.railGroupRacks > 0;
+    const long long leafCount = leavesPerPod(c);
+    const long long leavesPerSpine = (leafCount + c.spinesPerPlane - 1) / c.spinesPerPlane;
+    int32_t leavesUp = 0; // leaves linked up so far: their blocks of spines
+    auto addLeaf = [&](const std::string& name, int32_t rack) {
+        Switch leaf;
+        leaf.name = name;
+        leaf.role = roles.leaf;
+        leaf.rack = rack;
+        leaf.cluster = cluster;
+        leaf.pod = pod;
+        leaf.ports = uint16_t(c.leafRadix);
+        return b.addSwitch(leaf);
+    };
+    auto linkLeafUp = [&](int32_t leaf) {
+        for (int pl = 0; pl < c.planes; ++pl)
+            for (int u = 0; u < c.leafUplinksPerPlane; ++u)
+                b.link(sw(leaf),
+                       sw(spines[size_t(pl * c.spinesPerPlane + leavesUp / leavesPerSpine)]),
+                       LinkMedium::Fibre, c.fabricGbps, c.podFibreLatencyNs);
+        ++leavesUp;
+    };
+    // Rail leaves sit in network racks after the spines' and the frontend's.
+    NetworkRackFiller railRacks(b, netRow, podName + ".railrack", c.spinesPerNetworkRack,
+                                feRackPosition + 1);
+    std::vector<int32_t> leafOfNic(size_t(c.gpusPerHost), kNone);
     int32_t row = kNone;
     for (int r = 0; r < c.racksPerPod; ++r) {
         if (r % c.racksPerRow == 0)
             row = b.addRow(podName + ".row" + num(r / c.racksPerRow), cluster, pod);
         const std::string rackName = podName + ".rack" + num(r);
         const int32_t rack = b.addRack(rackName, row, r % c.racksPerRow, RackRole::Compute);
-        Switch leaf;
-        leaf.name = rackName + "." + roles.leafName;
-        leaf.role = roles.leaf;
-        leaf.rack = rack;
-        leaf.cluster = cluster;
-        leaf.pod = pod;
-        leaf.ports = uint16_t(c.leafRadix);
-        const int32_t leafIndex = b.addSwitch(leaf);
-        Switch tor = leaf;
+        if (!rail) {
+            std::fill(leafOfNic.begin(), leafOfNic.end(),
+                      addLeaf(rackName + "." + roles.leafName, rack));
+        } else if (r % c.railGroupRacks == 0) {
+            const std::string unit = podName + ".su" + num(r / c.railGroupRacks);
+            for (int g = 0; g < c.gpusPerHost; ++g) {
+                leafOfNic[size_t(g)] =
+                    addLeaf(unit + ".rail" + num(g) + "-" + roles.leafName, railRacks.nextRack());
+                linkLeafUp(leafOfNic[size_t(g)]);
+            }
+        }
+        Switch tor;
         tor.name = rackName + ".fe-tor";
         tor.role = SwitchRole::FrontendTor;
+        tor.rack = rack;
+        tor.cluster = cluster;
+        tor.pod = pod;
         tor.ports = uint16_t(c.hostsPerRack + c.frontendFabricPerPod);
         const int32_t torIndex = b.addSwitch(tor);
-        buildComputeRack(b, c, cluster, pod, rack, rackName, leafIndex, torIndex);
-        for (int pl = 0; pl < c.planes; ++pl)
-            b.link(sw(leafIndex), sw(spines[size_t(pl * c.spinesPerPlane + r / leavesPerSpine)]),
-                   LinkMedium::Fibre, c.fabricGbps, c.podFibreLatencyNs);
+        buildComputeRack(b, c, cluster, pod, rack, rackName, leafOfNic, torIndex);
+        if (!rail) linkLeafUp(leafOfNic.front());
         for (int32_t fsw : fsws)
             b.link(sw(torIndex), sw(fsw), LinkMedium::Fibre, c.frontendUplinkGbps,
                    c.podFibreLatencyNs);
@@ -153,7 +193,8 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
 
     // Pod uplinks, spread evenly over the spines; uplink j of a spine goes to core j mod cores
     // of its plane, so each spine reaches every core of its plane (a fat tree when they match).
-    const long long total = podUplinkCount(c);
+    // None without a core tier.
+    const long long total = c.coresPerPlane == 0 ? 0 : podUplinkCount(c);
     const auto nSpines = (long long)spines.size();
     for (long long k = 0; k < nSpines; ++k) {
         const long long up = total / nSpines + (k < total % nSpines ? 1 : 0);
@@ -170,7 +211,8 @@ void buildCluster(TopologyBuilder& b, const ClusterParams& c,
                   const std::vector<int32_t>& siteSpines) {
     const ClusterRoles roles = rolesOf(c.fabric);
     const int32_t cluster = b.addCluster(c.name, c.fabric);
-    const int32_t coreRow = b.addRow(c.name + ".corerow", cluster, kNone);
+    const int32_t coreRow =
+        c.coresPerPlane > 0 ? b.addRow(c.name + ".corerow", cluster, kNone) : kNone;
     NetworkRackFiller coreRacks(b, coreRow, c.name + ".corerack", c.spinesPerNetworkRack);
     std::vector<int32_t> cores;
     for (int pl = 0; pl < c.planes; ++pl)

@@ -18,5 +18,9 @@ Topology generateSite(const SiteParams& p);
 // Uplinks from one pod to the tier above, rounded to whole links:
 // pod injection / (oversubscription x link speed). 3,072 x 400G / (7 x 400G) = 438.9 -> 439.
 long long podUplinkCount(const ClusterParams& c);
+// Backend leaves of one pod: one per rack, or gpusPerHost per scalable unit (rail wiring).
+long long leavesPerPod(const ClusterParams& c);
+// NICs under one leaf: a rack's, or one per host of the scalable unit (rail wiring).
+long long leafDownlinks(const ClusterParams& c);
 
 } // namespace cs

@@ -26,7 +26,14 @@ struct ClusterParams {
     int leafRadix = 64;     // [2nd] Minipack2 / Wedge400 class: 64 ports at 400G (assumed)
     int spineRadix = 576;   // [paper] Arista 7800 CTSW: up to 576 x 400G ports
     int coresPerPlane = 1;  // [assumption] one ATSW per plane joins that plane's CTSWs of all pods
-    int coreRadix = 576;    // [assumption] ATSW also an Arista 7800 class chassis
+                            // (0: no core tier, for a single pod)
+    int leafUplinksPerPlane = 1; // parallel links from a leaf to its spine of each plane
+    // Leaf wiring. 0: one leaf per rack takes every NIC of its rack (Meta's RTSW). N > 0:
+    // rail-optimised, as DGX SuperPOD and MegaScale wire it: the hosts of N consecutive racks
+    // form a scalable unit with gpusPerHost leaves, and leaf k takes NIC k of every host in
+    // the unit, so GPU k of two hosts of a unit is one leaf apart.
+    int railGroupRacks = 0;
+    int coreRadix = 576;           // [assumption] ATSW also an Arista 7800 class chassis
     double oversubscription = 7.0; // [paper] pod injection : pod uplink bandwidth = 7 : 1
     int spinesPerNetworkRack = 1;  // [assumption] a chassis fills a rack; 1U switches pack 8
     double nicGbps = 400;          // [paper] one 400G RDMA NIC per GPU

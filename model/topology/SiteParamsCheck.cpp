@@ -43,7 +43,13 @@ void checkClusterRanges(Checker& ck, const std::string& f, const ClusterParams& 
     ck.range(f + "spinesPerPlane", c.spinesPerPlane, 1, 4096);
     ck.range(f + "leafRadix", c.leafRadix, 2, 65535);
     ck.range(f + "spineRadix", c.spineRadix, 2, 65535);
-    ck.range(f + "coresPerPlane", c.coresPerPlane, 1, 4096);
+    ck.range(f + "coresPerPlane", c.coresPerPlane, c.pods == 1 ? 0 : 1, 4096);
+    ck.range(f + "leafUplinksPerPlane", c.leafUplinksPerPlane, 1, 64);
+    ck.range(f + "railGroupRacks", c.railGroupRacks, 0, 60000);
+    if (c.railGroupRacks > 0 && c.racksPerPod % c.railGroupRacks != 0)
+        ck.fail(f + "railGroupRacks", "expected a divisor of racksPerPod (" +
+                                          std::to_string(c.racksPerPod) +
+                                          "): every scalable unit is whole");
     ck.range(f + "coreRadix", c.coreRadix, 2, 65535);
     ck.range(f + "spinesPerNetworkRack", c.spinesPerNetworkRack, 1, 64);
     ck.range(f + "frontendFabricPerPod", c.frontendFabricPerPod, 1, 64);
@@ -67,20 +73,26 @@ void checkClusterRanges(Checker& ck, const std::string& f, const ClusterParams& 
 
 void checkClusterPorts(Checker& ck, const std::string& f, const ClusterParams& c) {
     // The switches must have the ports the wiring asks of them.
-    const long long leafPorts = 1LL * c.hostsPerRack * c.gpusPerHost + c.planes;
+    const bool rail = c.railGroupRacks > 0;
+    const long long up = 1LL * c.planes * c.leafUplinksPerPlane;
+    const long long leafPorts = leafDownlinks(c) + up;
     if (leafPorts > c.leafRadix)
-        ck.fail(f + "leafRadix", "a rack switch needs " + std::to_string(leafPorts) +
-                                     " ports (hostsPerRack x gpusPerHost down + planes up), has " +
-                                     std::to_string(c.leafRadix));
+        ck.fail(f + "leafRadix",
+                (rail ? "a rail leaf needs " : "a rack switch needs ") + std::to_string(leafPorts) +
+                    (rail ? " ports (hostsPerRack x railGroupRacks down"
+                          : " ports (hostsPerRack x gpusPerHost down") +
+                    " + planes x leafUplinksPerPlane up), has " + std::to_string(c.leafRadix));
     const long long spines = 1LL * c.planes * c.spinesPerPlane;
-    const long long uplinks = podUplinkCount(c);
+    const long long uplinks = c.coresPerPlane == 0 ? 0 : podUplinkCount(c);
     const long long upPerSpine = (uplinks + spines - 1) / spines;
-    const long long leavesPerSpine = (c.racksPerPod + c.spinesPerPlane - 1) / c.spinesPerPlane;
+    const long long leavesPerSpine =
+        (leavesPerPod(c) + c.spinesPerPlane - 1) / c.spinesPerPlane * c.leafUplinksPerPlane;
     if (leavesPerSpine + upPerSpine > c.spineRadix)
         ck.fail(f + "spineRadix",
                 "a spine switch needs " + std::to_string(leavesPerSpine + upPerSpine) + " ports (" +
-                    std::to_string(leavesPerSpine) + " rack switches + " +
+                    std::to_string(leavesPerSpine) + " from leaves + " +
                     std::to_string(upPerSpine) + " uplinks), has " + std::to_string(c.spineRadix));
+    if (c.coresPerPlane == 0) return; // a single pod without a core tier
     const long long perCore =
         1LL * c.pods * c.spinesPerPlane * ((upPerSpine + c.coresPerPlane - 1) / c.coresPerPlane);
     if (perCore > c.coreRadix)
@@ -89,6 +101,16 @@ void checkClusterPorts(Checker& ck, const std::string& f, const ClusterParams& c
 }
 
 } // namespace
+
+long long leavesPerPod(const ClusterParams& c) {
+    return c.railGroupRacks > 0 ? 1LL * c.racksPerPod / c.railGroupRacks * c.gpusPerHost
+                                : c.racksPerPod;
+}
+
+long long leafDownlinks(const ClusterParams& c) {
+    return c.railGroupRacks > 0 ? 1LL * c.hostsPerRack * c.railGroupRacks
+                                : 1LL * c.hostsPerRack * c.gpusPerHost;
+}
 
 long long podUplinkCount(const ClusterParams& c) {
     const double podInjectionGbps =

@@ -18,6 +18,8 @@ template <typename Visit> void visitNumbers(ClusterParams& c, Visit&& v) {
     v("leafRadix", c.leafRadix);
     v("spineRadix", c.spineRadix);
     v("coresPerPlane", c.coresPerPlane);
+    v("leafUplinksPerPlane", c.leafUplinksPerPlane);
+    v("railGroupRacks", c.railGroupRacks);
     v("coreRadix", c.coreRadix);
     v("oversubscription", c.oversubscription);
     v("spinesPerNetworkRack", c.spinesPerNetworkRack);

@@ -3,6 +3,7 @@
 #include "MaxFlow.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace cs {
@@ -112,11 +113,15 @@ TopologyStats computeStats(const Topology& t) {
     }
     for (size_t p = 0; p < t.pods.size(); ++p) {
         PodStats& ps = s.podStats[p];
-        ps.oversubscription = ps.uplinkGbps > 0 ? ps.injectionGbps / ps.uplinkGbps : 0;
+        // Undefined (NaN) for a pod with no tier above it: nothing to oversubscribe.
+        ps.oversubscription = ps.uplinkGbps > 0 ? ps.injectionGbps / ps.uplinkGbps : std::nan("");
         ps.bisectionGbps = podBisection(t, podLeaves[p], leafDownGbps, podFabric[p]);
         const double halfInjection = ps.injectionGbps / 2;
         ps.fullBisection = halfInjection > 0 && ps.bisectionGbps >= halfInjection * (1 - 1e-9);
-        s.oversubscription = std::max(s.oversubscription, ps.oversubscription);
+        if (!std::isnan(ps.oversubscription))
+            s.oversubscription = std::isnan(s.oversubscription)
+                                     ? ps.oversubscription
+                                     : std::max(s.oversubscription, ps.oversubscription);
     }
     return s;
 }

@@ -4,6 +4,7 @@
 #include "Topology.h"
 
 #include <array>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ struct PodStats {
     long long gpus = 0;
     double injectionGbps = 0;    // backend NICs of the pod's hosts
     double uplinkGbps = 0;       // backend links from the pod's switches to switches above pods
-    double oversubscription = 0; // injection / uplink
+    double oversubscription = 0; // injection / uplink; NaN: no uplinks (not applicable)
     double bisectionGbps = 0;    // max flow between the two halves of the pod's rack switches
     bool fullBisection = false;  // bisection >= half the injection
 };
@@ -29,8 +30,9 @@ struct TopologyStats {
     std::array<long long, kSwitchRoleCount> switchesByRole{};
     std::array<long long, kLinkMediumCount> linksByMedium{};
     std::array<double, kLinkMediumCount> gbpsByMedium{};
-    double injectionGbps = 0;    // all backend NICs
-    double oversubscription = 0; // the largest over pods (pod injection / pod uplink)
+    double injectionGbps = 0; // all backend NICs
+    // The largest over pods (pod injection / pod uplink); NaN when no pod has uplinks.
+    double oversubscription = std::numeric_limits<double>::quiet_NaN();
     std::vector<PodStats> podStats;
 };
 

@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 
+#include <cmath>
 #include <cstdio>
 
 namespace cs {
@@ -48,7 +49,9 @@ QJsonObject statsToJson(const Topology& t, const TopologyStats& s) {
     o.insert("linksByMedium", media);
     o.insert("gbpsByMedium", mediaGbps);
     o.insert("injectionGbps", s.injectionGbps);
-    o.insert("oversubscription", s.oversubscription);
+    // null: not applicable (no pod has a tier above it), never 0.
+    auto ratio = [](double r) { return std::isnan(r) ? QJsonValue() : QJsonValue(r); };
+    o.insert("oversubscription", ratio(s.oversubscription));
     o.insert("fullBisectionInPods", allPodsFull(s));
     QJsonArray pods;
     for (const PodStats& p : s.podStats)
@@ -58,7 +61,7 @@ QJsonObject statsToJson(const Topology& t, const TopologyStats& s) {
                         {"gpus", p.gpus},
                         {"injectionGbps", p.injectionGbps},
                         {"uplinkGbps", p.uplinkGbps},
-                        {"oversubscription", p.oversubscription},
+                        {"oversubscription", ratio(p.oversubscription)},
                         {"bisectionGbps", p.bisectionGbps},
                         {"fullBisection", p.fullBisection}});
     o.insert("podStats", pods);
@@ -94,14 +97,22 @@ std::string statsToText(const Topology& t, const TopologyStats& s) {
             line(("  " + std::string(toString(LinkMedium(i)))).c_str(),
                  n(s.linksByMedium[size_t(i)]));
     line("backend injection", formatGbps(s.injectionGbps));
-    std::snprintf(buf, sizeof buf, "%.2f : 1 (worst pod)", s.oversubscription);
+    if (std::isnan(s.oversubscription))
+        std::snprintf(buf, sizeof buf, "not applicable (no tier above the pods)");
+    else
+        std::snprintf(buf, sizeof buf, "%.2f : 1 (worst pod)", s.oversubscription);
     line("pod oversubscription", buf);
     out +=
         "\npod                  GPUs  injection Tb/s  uplink Tb/s  oversub  bisection Tb/s  full\n";
     for (const PodStats& p : s.podStats) {
-        std::snprintf(buf, sizeof buf, "%-16s %8lld %15.1f %12.1f %8.2f %15.1f  %s\n",
-                      p.name.c_str(), p.gpus, p.injectionGbps / 1000, p.uplinkGbps / 1000,
-                      p.oversubscription, p.bisectionGbps / 1000, p.fullBisection ? "yes" : "no");
+        char ratio[16];
+        if (std::isnan(p.oversubscription))
+            std::snprintf(ratio, sizeof ratio, "%8s", "n/a");
+        else
+            std::snprintf(ratio, sizeof ratio, "%8.2f", p.oversubscription);
+        std::snprintf(buf, sizeof buf, "%-16s %8lld %15.1f %12.1f %s %15.1f  %s\n", p.name.c_str(),
+                      p.gpus, p.injectionGbps / 1000, p.uplinkGbps / 1000, ratio,
+                      p.bisectionGbps / 1000, p.fullBisection ? "yes" : "no");
         out += buf;
     }
     return out;

@@ -1,8 +1,10 @@
 // The generic Clos generator: structure follows the parameters, and the derived figures
 // respond to them the way the network would (oversubscription, planes, bisection).
+#include "FabricRouter.h"
 #include "MaxFlow.h"
 #include "Presets.h"
 #include "SiteGenerator.h"
+#include "TopologyIndex.h"
 #include "TopologyStats.h"
 
 #include <QTest>
@@ -26,6 +28,8 @@ private slots:
     void badParametersNameTheField_data();
     void badParametersNameTheField();
     void maxFlowOnKnownGraph();
+    void railWiringPutsARailOneLeafApart_data();
+    void railWiringPutsARailOneLeafApart();
 };
 
 void TestGenerator::countsFollowParameters_data() {
@@ -111,6 +115,12 @@ void TestGenerator::badParametersNameTheField_data() {
                           << "above 0";
     QTest::newRow("duplicate") << "generator.clusters[1].name"
                                << "used twice";
+    QTest::newRow("rail units not whole") << "generator.clusters[0].railGroupRacks"
+                                          << "divisor of racksPerPod (8)";
+    QTest::newRow("rail leaf ports") << "generator.clusters[0].leafRadix"
+                                     << "a rail leaf needs 24 ports";
+    QTest::newRow("no cores with 2 pods") << "generator.clusters[0].coresPerPlane"
+                                          << "from 1 to 4096";
 }
 
 void TestGenerator::badParametersNameTheField() {
@@ -123,11 +133,71 @@ void TestGenerator::badParametersNameTheField() {
     if (tag == "huge") p.clusters[0].pods = 4000, p.clusters[0].racksPerPod = 60000;
     if (tag == "gbps") p.clusters[0].nicGbps = -400;
     if (tag == "duplicate") p.clusters.push_back(p.clusters[0]);
+    if (tag == "rail units not whole") p.clusters[0].railGroupRacks = 3;
+    if (tag == "rail leaf ports") // 4 racks x 2 hosts down + 16 planes up
+        p.clusters[0].railGroupRacks = 4, p.clusters[0].planes = 16, p.clusters[0].leafRadix = 20;
+    if (tag == "no cores with 2 pods") p.clusters[0].coresPerPlane = 0;
     const auto e = checkSiteParams(p);
     QVERIFY(e.has_value());
     QCOMPARE(QString::fromStdString(e->field), field);
     QVERIFY2(QString::fromStdString(e->message).contains(message), e->message.c_str());
     QVERIFY_THROWS_EXCEPTION(InputException, generateSite(p));
+}
+
+void TestGenerator::railWiringPutsARailOneLeafApart_data() {
+    QTest::addColumn<int>("railGroupRacks");
+    QTest::newRow("a leaf per rack") << 0;
+    QTest::newRow("rails of 4 racks") << 4;
+    QTest::newRow("rails of the whole pod") << 8;
+}
+
+void TestGenerator::railWiringPutsARailOneLeafApart() {
+    // small-256's pods of 8 racks x 2 hosts x 8 GPUs, wired by rack or by rail. Rail wiring:
+    // gpusPerHost leaves per unit, NIC k of every host of the unit on leaf k, so GPU k of two
+    // hosts of a unit is one leaf apart; another rail or another unit crosses a spine.
+    QFETCH(int, railGroupRacks);
+    SiteParams p = smallSite();
+    ClusterParams& c = p.clusters[0];
+    c.railGroupRacks = railGroupRacks;
+    c.spineRadix = 576;
+    const Topology t = generateSite(p);
+    const TopologyIndex ix(t);
+    const TopologyStats s = computeStats(t);
+    const long long units = railGroupRacks ? c.racksPerPod / railGroupRacks : 0;
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Rtsw)],
+             railGroupRacks ? c.pods * units * c.gpusPerHost : s.racks);
+    QCOMPARE(s.hosts, 32LL);               // the same hosts either way
+    for (const PodStats& pod : s.podStats) // still a non-blocking pod
+        QCOMPARE(pod.bisectionGbps, pod.injectionGbps / 2);
+    FabricRouter router(t, ix);
+    auto hops = [&](int32_t a, int32_t b) {
+        std::vector<int32_t> path;
+        if (!router.route(a, b, 1, path)) return -1;
+        return int(path.size()); // directed fabric links, NIC -> ... -> NIC
+    };
+    const int perHost = c.gpusPerHost, perRack = c.hostsPerRack * perHost;
+    // GPU 3 of host 0 and of the first host of the next rack.
+    const int sameRailNextRack = hops(3, perRack + 3);
+    // GPU 3 of host 0 and GPU 4 of that next host: another rail.
+    const int otherRail = hops(3, perRack + 4);
+    QCOMPARE(otherRail, 4); // NIC, leaf, spine, leaf, NIC
+    QCOMPARE(sameRailNextRack, railGroupRacks >= 2 ? 2 : 4); // NIC, leaf, NIC when one rail
+    if (railGroupRacks == 4) // the first host of the second unit: across the spine
+        QCOMPARE(hops(3, 4 * perRack + 3), 4);
+    // Every backend NIC on the leaf of its rail (or of its rack).
+    for (size_t l = 0; l < t.links.size(); ++l) {
+        const Link& k = t.links[l];
+        if (k.a.kind != EntityKind::Nic || k.b.kind != EntityKind::Switch) continue;
+        const Nic& nic = t.nics[size_t(k.a.index)];
+        if (nic.role != NicRole::Backend) continue;
+        const std::string leaf = t.switches[size_t(k.b.index)].name;
+        const int local = t.gpus[size_t(nic.gpu)].local;
+        if (railGroupRacks)
+            QVERIFY2(leaf.find(".rail" + std::to_string(local) + "-") != std::string::npos,
+                     leaf.c_str());
+        else
+            QCOMPARE(t.switches[size_t(k.b.index)].rack, t.hosts[size_t(nic.host)].rack);
+    }
 }
 
 void TestGenerator::maxFlowOnKnownGraph() {

@@ -3,9 +3,11 @@
 #include "Presets.h"
 #include "SiteGenerator.h"
 #include "TopologyStats.h"
+#include "TopologyStatsJson.h"
 
 #include <QTest>
 
+#include <cmath>
 #include <set>
 
 using namespace cs;
@@ -18,6 +20,8 @@ private slots:
     void everyPresetIsConsistent_data();
     void everyPresetIsConsistent();
     void unknownPresetIsRejected();
+    void superPodsFollowTheReferenceArchitectures_data();
+    void superPodsFollowTheReferenceArchitectures();
 };
 
 void TestPresets::publishedNumbers_data() {
@@ -99,6 +103,60 @@ void TestPresets::everyPresetIsConsistent() {
     const TopologyStats s = computeStats(t);
     QCOMPARE(s.linksByMedium[size_t(LinkMedium::NvLink)], s.gpus);
     QCOMPARE(s.linksByMedium[size_t(LinkMedium::Pcie)], s.gpus);
+}
+
+void TestPresets::superPodsFollowTheReferenceArchitectures_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<qlonglong>("nodes");
+    QTest::addColumn<qlonglong>("leaves");
+    QTest::addColumn<qlonglong>("spines");
+    QTest::addColumn<qlonglong>("leafSpineCables");
+    QTest::addColumn<double>("nicGbps");
+    QTest::addColumn<qlonglong>("nodesPerUnit");
+    // [paper] DGX H100 SuperPOD RA (RA-11333-001) Table 4: 4 SUs of 32 nodes, 32 leaves,
+    // 16 spines, 1,024 spine-leaf cables, NDR 400G (128 nodes here, 127 in the RA).
+    QTest::newRow("dgx-h100-superpod")
+        << "dgx-h100-superpod" << 128LL << 32LL << 16LL << 1024LL << 400.0 << 32LL;
+    // [paper] DGX A100 SuperPOD RA (RA-09950-001): 7 SUs of 20 nodes, HDR 200G, 8 rails;
+    // two tiers here [assumption]: 56 leaves x 20 uplinks.
+    QTest::newRow("dgx-a100-superpod")
+        << "dgx-a100-superpod" << 140LL << 56LL << 20LL << 1120LL << 200.0 << 20LL;
+}
+
+void TestPresets::superPodsFollowTheReferenceArchitectures() {
+    QFETCH(QString, preset);
+    QFETCH(qlonglong, nodesPerUnit);
+    const Topology t = generatePreset(preset.toStdString());
+    const TopologyStats s = computeStats(t);
+    QTEST(s.hosts, "nodes");
+    QCOMPARE(s.gpus, s.hosts * 8);
+    QTEST(s.switchesByRole[size_t(SwitchRole::IbLeaf)], "leaves");
+    QTEST(s.switchesByRole[size_t(SwitchRole::IbSpine)], "spines");
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::IbCore)], 0LL); // two tiers
+    long long leafSpine = 0;
+    std::vector<long long> downlinks(t.switches.size(), 0);
+    for (const Link& l : t.links) {
+        const bool aLeaf = l.a.kind == EntityKind::Switch &&
+                           t.switches[size_t(l.a.index)].role == SwitchRole::IbLeaf;
+        const bool bSpine = l.b.kind == EntityKind::Switch &&
+                            t.switches[size_t(l.b.index)].role == SwitchRole::IbSpine;
+        leafSpine += aLeaf && bSpine;
+        if (l.a.kind == EntityKind::Nic && t.nics[size_t(l.a.index)].role == NicRole::Backend) {
+            QFETCH(double, nicGbps);
+            QCOMPARE(double(l.gbps), nicGbps);
+            ++downlinks[size_t(l.b.index)];
+        }
+    }
+    QTEST(leafSpine, "leafSpineCables");
+    // Rail-optimised: each leaf takes one NIC from every node of its scalable unit.
+    for (size_t i = 0; i < t.switches.size(); ++i)
+        if (t.switches[i].role == SwitchRole::IbLeaf) QCOMPARE(downlinks[i], nodesPerUnit);
+    // Non-blocking, and one pod without a tier above: oversubscription does not apply.
+    QCOMPARE(s.podStats.size(), size_t(1));
+    QCOMPARE(s.podStats[0].bisectionGbps, s.podStats[0].injectionGbps / 2);
+    QVERIFY(std::isnan(s.oversubscription));
+    QVERIFY(statsToText(t, s).find("not applicable") != std::string::npos);
+    QVERIFY(statsToJson(t, s).value("oversubscription").isNull());
 }
 
 void TestPresets::unknownPresetIsRejected() {

@@ -57,6 +57,7 @@ std::unique_ptr<TopologyDocument> smallWithOversubscription(double ratio) {
 class TestSimulator : public QObject {
     Q_OBJECT
 private slots:
+    void railWiringKeepsRingsOffOversubscribedUplinks();
     void memoryFollowsTheSwitches();
     void contextParallelTrafficShowsDuringCompute();
     void resolutionSetsTheFrameInterval();
@@ -895,6 +896,32 @@ void TestSimulator::runDescriptionsNameTheirMistakes() {
     QByteArray noSpan = good;
     noSpan.replace("\"54d\"", "\"someday\"");
     QVERIFY_THROWS_EXCEPTION(InputException, parseRunSpec(noSpan, "run.json"));
+}
+
+void TestSimulator::railWiringKeepsRingsOffOversubscribedUplinks() {
+    // The DGX H100 SuperPOD preset with leaves oversubscribed 2:1 (8 planes x 2 uplinks for 32
+    // NICs), wired by rail or by rack. DP rings join GPU k of every node: on rail leaves they
+    // cross the spines only between scalable units, on rack leaves between every rack, so the
+    // rack-wired gradient reduction is slower; without oversubscription both are the same.
+    auto docOf = [](int railGroupRacks, int planes) {
+        SiteParams p = *presetParams("dgx-h100-superpod");
+        p.clusters[0].railGroupRacks = railGroupRacks;
+        p.clusters[0].planes = planes;
+        return std::make_unique<TopologyDocument>(generateSite(p), p, "test");
+    };
+    ParallelConfig c;
+    c.tp = 8, c.pp = 1, c.dp = 128, c.virtualStages = 1;
+    const StepEstimate rail = step(*docOf(8, 8), "llama3-8b", c),
+                       rack = step(*docOf(0, 8), "llama3-8b", c),
+                       railFull = step(*docOf(8, 16), "llama3-8b", c),
+                       rackFull = step(*docOf(0, 16), "llama3-8b", c);
+    QVERIFY2(rack.dpReduceScatterS > rail.dpReduceScatterS * 1.02,
+             qPrintable(QString("rack %1 s, rail %2 s")
+                            .arg(rack.dpReduceScatterS)
+                            .arg(rail.dpReduceScatterS)));
+    QCOMPARE(rail.dpReduceScatterS, railFull.dpReduceScatterS); // rail rings fit the uplinks
+    QVERIFY(std::fabs(rackFull.dpReduceScatterS - railFull.dpReduceScatterS) <
+            1e-6 * railFull.dpReduceScatterS);
 }
 
 QTEST_APPLESS_MAIN(TestSimulator)
