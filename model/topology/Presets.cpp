@@ -83,34 +83,39 @@ ClusterParams dgxA100Cluster() {
 
 // Rail-optimised DGX SuperPODs: leaf k of a scalable unit (SU) takes NIC k of every node
 // of the SU, so rail traffic inside an SU is one leaf away; between rails and SUs it crosses
-// the spines. One pod without a core tier, a two-level fat tree.
-//
+// the spines. One pod without a core tier: a two-level fat tree, 4 nodes per rack
+// [assumption]. `units` SUs of `racksPerUnit` racks; every leaf has `uplinks` links up,
+// `perSpine` to each spine.
+ClusterParams railSuperPod(ClusterParams c, int units, int racksPerUnit, int uplinks, int perSpine,
+                           int leafRadix, int spineRadix) {
+    c.name = "superpod";
+    c.pods = 1;
+    c.hostsPerRack = 4;
+    c.racksPerPod = units * racksPerUnit;
+    c.racksPerRow = racksPerUnit;
+    c.railGroupRacks = racksPerUnit;
+    c.planes = uplinks / perSpine; // a plane per spine
+    c.leafUplinksPerPlane = perSpine;
+    c.spinesPerPlane = 1;
+    c.leafRadix = leafRadix;
+    c.spineRadix = spineRadix;
+    c.coresPerPlane = 0;
+    return c;
+}
+
 // DGX H100 SuperPOD [paper: NVIDIA DGX SuperPOD reference architecture with DGX H100,
 // RA-11333-001, "Network Fabrics", docs.nvidia.com/dgx-superpod/
 // reference-architecture-scalable-infrastructure-h100/latest/network-fabrics.html]: SUs of 32
 // DGX H100 (8 H100 SXM, NVLink 4, 8 x 400G NDR), 4 SUs, Quantum-2 QM9700 switches of 64 NDR
 // ports; 32 leaves and 16 spines, 1,024 leaf-spine cables, rail-aligned SUs. The RA fields
 // 127 nodes (one SU slot holds the fabric manager); here all 128 [derived]. 32 leaf uplinks
-// to 16 spines: 2 per spine [derived]; 4 nodes per rack, 8 racks per SU [assumption].
+// to 16 spines: 2 per spine [derived].
 ClusterParams dgxH100SuperPodCluster() {
-    ClusterParams c;
-    c.name = "superpod";
-    c.fabric = Fabric::InfiniBand;
-    c.pods = 1;
-    c.racksPerPod = 32;
-    c.hostsPerRack = 4;
-    c.racksPerRow = 8;
-    c.railGroupRacks = 8; // 32 nodes per SU
-    c.planes = 16;        // a plane per spine
-    c.spinesPerPlane = 1;
-    c.leafUplinksPerPlane = 2;
-    c.leafRadix = 64;
-    c.spineRadix = 64;
-    c.coresPerPlane = 0;
-    c.oversubscription = 1.0;
-    c.spinesPerNetworkRack = 8;
-    c.frontendFabricPerPod = 2;
-    return c;
+    ClusterParams c = dgxA100Cluster(); // the same non-blocking InfiniBand, at NDR speeds
+    c.nicGbps = c.fabricGbps = 400;
+    c.nvlinkGbps = ClusterParams{}.nvlinkGbps; // NVLink 4, PCIe Gen5 as in the H100 defaults
+    c.pcieGbps = ClusterParams{}.pcieGbps;
+    return railSuperPod(c, 4, 8, 32, 2, 64, 64);
 }
 
 // DGX A100 SuperPOD [paper: NVIDIA DGX SuperPOD reference architecture with DGX A100,
@@ -118,30 +123,8 @@ ClusterParams dgxH100SuperPodCluster() {
 // nodes, Quantum QM8790 switches of 40 HDR ports, leaves 20 down and 20 up [derived:
 // non-blocking]. The RA's 140-node fabric has a third tier; here the 56 leaves reach 20
 // spines of 112 ports directly, a two-level fat tree with the same bisection [assumption].
-// 4 nodes per rack, 5 racks per SU [assumption].
 ClusterParams dgxA100SuperPodCluster() {
-    ClusterParams c;
-    c.name = "superpod";
-    c.fabric = Fabric::InfiniBand;
-    c.pods = 1;
-    c.racksPerPod = 35;
-    c.hostsPerRack = 4;
-    c.racksPerRow = 5;
-    c.railGroupRacks = 5; // 20 nodes per SU
-    c.planes = 20;
-    c.spinesPerPlane = 1;
-    c.leafUplinksPerPlane = 1;
-    c.leafRadix = 40;
-    c.spineRadix = 112;
-    c.coresPerPlane = 0;
-    c.oversubscription = 1.0;
-    c.spinesPerNetworkRack = 8;
-    c.nicGbps = 200;
-    c.fabricGbps = 200;
-    c.nvlinkGbps = 2400;
-    c.pcieGbps = 256; // PCIe Gen4 x16
-    c.frontendFabricPerPod = 2;
-    return c;
+    return railSuperPod(dgxA100Cluster(), 7, 5, 20, 1, 40, 112);
 }
 
 } // namespace

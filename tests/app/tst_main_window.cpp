@@ -58,6 +58,14 @@ cs::RunSpec smallRunSpec() {
     spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
     return spec;
 }
+// What the Prometheus tests load into their server: 5 minutes of 2 hosts, as OpenMetrics.
+cs::TelemetryGeneratorParams fiveMinutesOfTwoHosts() {
+    cs::TelemetryGeneratorParams p;
+    p.durationS = 300;
+    p.maxHosts = 2;
+    p.openMetrics = true;
+    return p;
+}
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -383,10 +391,7 @@ void TestMainWindow::importsFromAPrometheusServer() {
     MainWindow w;
     QVERIFY(w.openSource("preset:small-256", false));
     QTemporaryDir dir;
-    cs::TelemetryGeneratorParams p;
-    p.durationS = 300;
-    p.maxHosts = 2;
-    p.openMetrics = true;
+    const cs::TelemetryGeneratorParams p = fiveMinutesOfTwoHosts();
     PrometheusServer server;
     QVERIFY2(server.start(cs::generatePrometheusTelemetry(w.document()->topology(), p), dir.path()),
              qPrintable(server.error()));
@@ -432,10 +437,7 @@ void TestMainWindow::recordsLiveFromAPrometheusServer() {
     MainWindow w;
     QVERIFY(w.openSource("preset:small-256", false));
     QTemporaryDir dir;
-    cs::TelemetryGeneratorParams p;
-    p.durationS = 300;
-    p.maxHosts = 2;
-    p.openMetrics = true;
+    const cs::TelemetryGeneratorParams p = fiveMinutesOfTwoHosts();
     PrometheusServer server;
     QVERIFY2(server.start(cs::generatePrometheusTelemetry(w.document()->topology(), p), dir.path()),
              qPrintable(server.error()));
