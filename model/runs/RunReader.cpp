@@ -88,6 +88,10 @@ void RunReader::load(std::optional<int64_t> run) {
             if (x.id == *run) r = &x;
         if (!r) refuse("has no run " + std::to_string(*run));
     }
+    // Times beyond 2^62 ns (146 years) are refused: any two of them then add up inside int64.
+    auto outside = [](int64_t ns) { return ns < 0 || ns > kMaxRunNs; };
+    if (outside(r->endNs))
+        refuse("the run's end (" + std::to_string(r->endNs) + " ns) is not from 0 to 146 years");
     if (r->topology != t.name || r->fingerprint != topologyFingerprint(t))
         refuse("the run was recorded on topology \"" + r->topology +
                "\", not on the open topology \"" + t.name +
@@ -110,10 +114,14 @@ void RunReader::load(std::optional<int64_t> run) {
         info.metrics.push_back(*metric);
     }
     std::vector<StoredPattern> patterns = store_.patterns(r->id);
+    for (const StoredPattern& p : patterns)
+        if (outside(p.durationNs))
+            refuse("pattern " + std::to_string(p.pattern) + " lasts " +
+                   std::to_string(p.durationNs) + " ns, not from 0 to 146 years");
     std::vector<StoredSegment> timeline = store_.timeline(r->id);
     for (const StoredSegment& s : timeline)
         if (s.pattern < 0 || size_t(s.pattern) >= patterns.size() || s.endNs <= s.startNs ||
-            s.periodNs < 0)
+            s.periodNs < 0 || outside(s.startNs) || outside(s.endNs) || outside(s.periodNs))
             refuse("timeline segment at " + std::to_string(s.startNs) + " ns is malformed");
     std::vector<RunEvent> events;
     std::vector<int64_t> restarts;
@@ -158,9 +166,10 @@ std::optional<RunReader::Position> RunReader::locate(int64_t tsNs) const {
 }
 
 RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
-    auto& slot = streams_[{m, pattern}];
-    if (!slot) {
-        slot = std::make_unique<Stream>();
+    auto& kept = streams_[{m, pattern}];
+    if (!kept) {
+        // Built aside: a stream refused half-way is not kept, so asking again refuses again.
+        auto slot = std::make_unique<Stream>();
         slot->metric = metrics_[size_t(m)]->id;
         slot->pattern = pattern;
         slot->entities = entityCount(metricDef(m).entity, t_);
@@ -178,8 +187,9 @@ RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
             slot->offsetNs.push_back(f.offsetNs);
             slot->keyOf.push_back(key);
         }
+        kept = std::move(slot);
     }
-    return slot.get();
+    return kept.get();
 }
 
 void RunReader::loadComposed(Stream& s) {
@@ -285,6 +295,9 @@ RunFrame RunReader::frameAt(int64_t tsNs) {
 template <class ListFn>
 Series RunReader::bucketed(const ListFn& listOf, int64_t fromNs, int64_t toNs, int maxPoints) {
     Series out;
+    // Inside the times a run can hold: the sums below then stay in int64.
+    fromNs = std::clamp<int64_t>(fromNs, 0, kMaxRunNs);
+    toNs = std::clamp<int64_t>(toNs, 0, kMaxRunNs);
     if (toNs < fromNs || timeline_.empty()) return out;
     const int buckets = std::max(1, maxPoints / 2);
     const double width = std::max(1.0, double(toNs - fromNs + 1) / buckets);
@@ -427,7 +440,7 @@ Series RunReader::scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints)
         }
         return out;
     }
-    const double width = double(toNs - fromNs + 1) / double(buckets);
+    const double width = (double(toNs) - double(fromNs) + 1) / double(buckets); // no int64 sum
     size_t i = 0;
     for (size_t b = 0; b < buckets && i < all.size(); ++b) {
         const double end = double(fromNs) + double(b + 1) * width;
