@@ -200,17 +200,33 @@ void RunReader::loadComposed(Stream& s) {
     store_.readComposedSources(
         info_.run, s.metric, s.pattern, [&](int32_t source, bool, const void* data, size_t bytes) {
             const auto* p = static_cast<const unsigned char*>(data);
+            auto damaged = [&](const std::string& what) {
+                throw InputException(
+                    {store_.path(), 0, 0, "composed_sources",
+                     "damaged: traffic source " + std::to_string(source) + " " + what});
+            };
+            // Sorted, in range, whole entries: readers search them and index links by them.
             if (source < 0) {
+                if (bytes % 4 != 0) damaged("holds " + std::to_string(bytes) + " bytes");
                 traffic->noData.resize(bytes / 4);
-                std::memcpy(traffic->noData.data(), p, traffic->noData.size() * 4);
+                if (bytes > 0) std::memcpy(traffic->noData.data(), p, bytes);
+                for (size_t i = 0; i < traffic->noData.size(); ++i)
+                    if (traffic->noData[i] >= t_.links.size() ||
+                        (i > 0 && traffic->noData[i] <= traffic->noData[i - 1]))
+                        damaged("names links out of order or range");
                 return;
             }
             if (source != int32_t(traffic->sources.size()))
                 throw InputException(
                     {store_.path(), 0, 0, {}, "damaged: traffic sources are not contiguous"});
+            if (bytes % 8 != 0) damaged("holds " + std::to_string(bytes) + " bytes");
             TrafficSource src;
             src.rates.resize(bytes / 8);
-            std::memcpy(src.rates.data(), p, src.rates.size() * 8);
+            if (bytes > 0) std::memcpy(src.rates.data(), p, bytes);
+            for (size_t i = 0; i < src.rates.size(); ++i)
+                if (src.rates[i].first >= 2 * t_.links.size() ||
+                    (i > 0 && src.rates[i].first <= src.rates[i - 1].first))
+                    damaged("has link directions out of order or range");
             traffic->sources.push_back(std::move(src));
         });
     for (RunStore::ComposedFrame& f : frames) {
