@@ -17,9 +17,6 @@
 
 namespace cs {
 
-// The longest time a run may hold, 2^62 ns (about 146 years); stores beyond it are refused.
-constexpr int64_t kMaxRunNs = int64_t(1) << 62;
-
 struct RunInfo {
     int64_t run = 0;
     std::string kind, name, topology;

@@ -43,6 +43,9 @@ struct sqlite3_stmt;
 namespace cs {
 
 constexpr int kRunStoreSchemaVersion = 2;
+// The longest time a run may hold, 2^62 ns (about 146 years): readers refuse stores beyond
+// it and writers refuse to write them, so that any two times add up inside int64.
+constexpr int64_t kMaxRunNs = int64_t(1) << 62;
 constexpr int kHistoryChunkFrames = 256; // frames per history row: a step pattern is a few rows
 
 struct StoredRun {

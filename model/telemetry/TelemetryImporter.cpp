@@ -606,6 +606,18 @@ ImportReport importTelemetryTexts(const TopologyDocument& doc,
     }
 
     if (append && frames.empty()) return report; // every sample was stored before
+    // A run holds at most 2^62 ns (146 years, RunStore.h): refuse more than that, before any
+    // sum can leave int64.
+    const int64_t spanNs = report.lastNs - (append ? originNs : report.firstNs);
+    if (report.tickNs > kMaxRunNs || spanNs > kMaxRunNs - report.tickNs)
+        throw InputException({firstName,
+                              0,
+                              0,
+                              {},
+                              "the samples span " + std::to_string(spanNs / 1'000'000'000) +
+                                  " s with a tick of " +
+                                  std::to_string(report.tickNs / 1'000'000'000) +
+                                  " s; a run holds at most 146 years"});
     int64_t endNs = report.lastNs - report.firstNs + report.tickNs;
     if (append) {
         endNs = storedEndNs;
