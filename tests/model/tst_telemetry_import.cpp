@@ -643,6 +643,12 @@ void TestTelemetryImport::nothingToImportIsAnError() {
                  unmapped.contains("Hostname=\"gpu-node-17\""),
              qPrintable(unmapped));
     QVERIFY(w.runs().empty());
+    // Samples of 1971 and 2200 (each a valid time) span more than a run holds: refused.
+    const QString span = messageOf(
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"} 50 31536000000\n"
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"} 50 7258118400000\n");
+    QVERIFY2(span.contains("a run holds at most 146 years"), qPrintable(span));
+    QVERIFY(w.runs().empty());
 }
 
 void TestTelemetryImport::dcgmFieldsLandInTheCatalogueUnits() {
