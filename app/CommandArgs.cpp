@@ -37,6 +37,8 @@ TopologySourceArgs topologySource(const CommandArgs& a) {
     TopologySourceArgs s;
     s.preset = a.value("--preset").toStdString();
     if (!a.positionals().isEmpty()) s.file = a.positionals().front().toStdString();
+    s.read.nodeNameMap = a.value("--node-name-map").toStdString();
+    s.read.structureFile = a.value("--structure").toStdString();
     if (s.preset.empty() == s.file.empty())
         throw UsageError("expected either --preset NAME or a topology FILE");
     return s;

@@ -1,6 +1,8 @@
 #pragma once
 // Small option scanner shared by the subcommands: `--name value`, `--flag`, positionals.
 // Anything it does not know is an error that names the argument.
+#include "TopologyFile.h"
+
 #include <QStringList>
 
 #include <map>
@@ -35,7 +37,9 @@ private:
 struct TopologySourceArgs {
     std::string preset;
     std::string file;
+    TopologyReadOptions read; // --node-name-map, --structure (foreign fabric formats)
 };
+
 TopologySourceArgs topologySource(const CommandArgs& a);
 
 } // namespace cs::app

@@ -1,22 +1,71 @@
 // `clusterscope export`: writes a topology in the native format, explicit entity and link
-// lists by default, or generator parameters with --params.
+// lists by default, or generator parameters with --params; --format writes it for graph
+// tools (graphml, dot), an inventory (netbox: a directory of CSV files) or the fabric formats
+// of other tools (ibnetdiscover, infragraph, networkx, ns3).
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "FabricWriters.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
+
+#include <QDir>
 
 #include <cstdio>
 
 namespace cs::app {
 
 int exportCommand(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "-o", "--output"}, {"--params"}, 1);
+    const CommandArgs a(
+        args, {"--preset", "-o", "--output", "--format", "--node-name-map", "--structure"},
+        {"--params"}, 1);
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT, the file to write");
-    const auto doc = openTopology(src.preset, src.file);
+    const auto doc = openTopology(src.preset, src.file, src.read);
     QByteArray bytes;
-    if (a.flag("--params")) {
+    if (a.has("--format")) {
+        if (a.flag("--params")) throw UsageError("--params and --format exclude each other");
+        const auto format = parseExportFormat(a.value("--format").toStdString());
+        if (!format)
+            throw UsageError("--format: expected " + std::string(exportFormatChoices()) +
+                             ", got \"" + a.value("--format").toStdString() + "\"");
+        const Topology& t = doc->topology();
+        switch (*format) {
+        case ExportFormat::GraphML:
+            bytes = graphmlDocument(t);
+            break;
+        case ExportFormat::Dot:
+            bytes = dotDocument(t);
+            break;
+        case ExportFormat::IbNetDiscover:
+            bytes = ibnetdiscoverDocument(t);
+            break;
+        case ExportFormat::InfraGraph:
+            bytes = infragraphDocument(t);
+            break;
+        case ExportFormat::NetworkX:
+            bytes = networkxDocument(t);
+            break;
+        case ExportFormat::Ns3:
+            try {
+                bytes = ns3Document(t);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(std::string("--format ns3: ") + e.what());
+            }
+            break;
+        case ExportFormat::NetBox: {
+            if (!QDir().mkpath(out))
+                throw std::runtime_error("cannot create the directory " + out.toStdString());
+            long long total = 0;
+            for (const auto& [name, content] : netboxCsvFiles(t)) {
+                writeFileAtomically(QDir(out).filePath(QString::fromStdString(name)), content);
+                total += content.size();
+            }
+            std::fprintf(stderr, "wrote %s/ (8 CSV files, %lld bytes)\n", qPrintable(out), total);
+            return kExitOk;
+        }
+        }
+    } else if (a.flag("--params")) {
         if (!doc->params())
             throw UsageError(
                 "--params: this topology was given explicitly and has no generator parameters");

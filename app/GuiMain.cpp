@@ -14,8 +14,10 @@
 namespace cs::app {
 
 GuiOptions parseGuiOptions(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "--select", "--screenshot", "--run", "--at"},
-                        {"--no-run"}, 1);
+    const CommandArgs a(
+        args,
+        {"--preset", "--select", "--screenshot", "--run", "--at", "--node-name-map", "--structure"},
+        {"--no-run"}, 1);
     GuiOptions o;
     if (a.has("--preset") && !a.positionals().isEmpty())
         throw UsageError("expected either --preset NAME or a topology FILE, not both");
@@ -28,12 +30,17 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.at = a.value("--at");
     if (a.has("--at")) parseRunTimeArgument(o.at); // refused before a window opens
     o.noRun = a.flag("--no-run");
+    o.nodeNameMap = a.value("--node-name-map");
+    o.structure = a.value("--structure");
     if (o.noRun && !o.run.isEmpty()) throw UsageError("--no-run and --run exclude each other");
     return o;
 }
 
 QString openFromOptions(MainWindow& w, const GuiOptions& o) {
-    if (!w.openSource(o.source, false))
+    TopologyReadOptions read;
+    read.nodeNameMap = o.nodeNameMap.toStdString();
+    read.structureFile = o.structure.toStdString();
+    if (!w.openSource(o.source, false, read))
         return QString("cannot open %1 (see the message above)").arg(o.source);
     if (!o.selectId.isEmpty() && !w.selectById(o.selectId))
         return QString("--select: no entity has the id \"%1\"").arg(o.selectId);

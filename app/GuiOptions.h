@@ -1,18 +1,20 @@
 #pragma once
 // Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--select ID]
-// [--screenshot OUT.png] [--run RUN.sqlite [--at T]] [--no-run]`. --screenshot saves the window
+// [--screenshot OUT.png] [--run RUN.sqlite [--at T]] [--no-run] [--node-name-map F]
+// [--structure F]`. --screenshot saves the window
 // once shown, then quits.
 #include <QStringList>
 
 namespace cs::app {
 
 struct GuiOptions {
-    QString source;     // "preset:NAME" or a file path
-    QString selectId;   // entity to select at start
-    QString screenshot; // where to save a picture of the window, then exit
-    QString run;        // a run store to replay
-    QString at;         // replay position: an offset (90s, 2h) or an RFC 3339 time
-    bool noRun = false; // without a run: no default run on the default preset
+    QString source;                 // "preset:NAME" or a file path
+    QString selectId;               // entity to select at start
+    QString screenshot;             // where to save a picture of the window, then exit
+    QString run;                    // a run store to replay
+    QString at;                     // replay position: an offset (90s, 2h) or an RFC 3339 time
+    bool noRun = false;             // without a run: no default run on the default preset
+    QString nodeNameMap, structure; // foreign fabric formats: a node-name map, the sidecar
 };
 
 // Throws UsageError on unknown options.

@@ -168,14 +168,15 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->setEnabled(!list.isEmpty());
 }
 
-bool MainWindow::openSource(const QString& source, bool showErrors) {
+bool MainWindow::openSource(const QString& source, bool showErrors,
+                            const TopologyReadOptions& read) {
     std::unique_ptr<TopologyDocument> next;
     try {
         QApplication::setOverrideCursor(Qt::WaitCursor);
         if (source.startsWith("preset:"))
             next = openTopology(source.mid(7).toStdString(), {});
         else
-            next = openTopology({}, source.toStdString());
+            next = openTopology({}, source.toStdString(), read);
         QApplication::restoreOverrideCursor();
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
@@ -243,7 +244,8 @@ void MainWindow::startDefaultRun() {
 
 void MainWindow::showSummary() {
     const TopologyStats& s = doc_->stats();
-    summary_->setPlainText(QString::fromStdString(statsToText(doc_->topology(), s)));
+    summary_->setPlainText(QString::fromStdString(statsToText(doc_->topology(), s) +
+                                                  inferredToText(doc_->inferred())));
     statusBar()->showMessage(tr("%1: %2 GPUs, %3 hosts, %4 pods, %5 switches, %6 links")
                                  .arg(QString::fromStdString(doc_->topology().name))
                                  .arg(QLocale().toString(s.gpus), QLocale().toString(s.hosts),
@@ -252,8 +254,8 @@ void MainWindow::showSummary() {
 }
 
 void MainWindow::openFileDialog() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Topology"), {}, tr("ClusterScope topology (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Topology"), {},
+                                                      QString::fromStdString(topologyOpenFilter()));
     if (!path.isEmpty()) openSource(path);
 }
 

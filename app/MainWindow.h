@@ -39,7 +39,8 @@ public:
 
     // Opens "preset:NAME" or a file path; on failure shows the error and keeps the current
     // topology. Returns whether it opened.
-    bool openSource(const QString& source, bool showErrors = true);
+    bool openSource(const QString& source, bool showErrors = true,
+                    const TopologyReadOptions& read = {});
     const TopologyDocument* document() const { return doc_.get(); }
     QTreeView* treeView() const { return tree_; }
     // Selects an entity by id in the tree, the 3D view and the inspector; false if there is

@@ -17,8 +17,9 @@ namespace cs::app {
 
 int renderCommand(const QStringList& args) {
     const CommandArgs a(args,
-                        {"--preset", "--layout", "--camera", "--size", "-o", "--output", "--color",
-                         "--values", "--aggregate", "--select", "--time", "--run", "--at"},
+                        {"--preset", "--node-name-map", "--structure", "--layout", "--camera",
+                         "--size", "-o", "--output", "--color", "--values", "--aggregate",
+                         "--select", "--time", "--run", "--at"},
                         {}, 1);
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
@@ -47,7 +48,7 @@ int renderCommand(const QStringList& args) {
     const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
     if (!timeOk) throw UsageError("--time: expected seconds");
 
-    const auto doc = openTopology(src.preset, src.file);
+    const auto doc = openTopology(src.preset, src.file, src.read);
     views::HeadlessRenderer r(m.captured(1).toInt(), m.captured(2).toInt());
     views::ClusterScene& scene = r.scene();
     scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);

@@ -7,7 +7,8 @@ namespace cs::app {
 namespace {
 
 // Options of the command that are not run options.
-const char* const kOtherValued[] = {"--preset", "--run", "--gpus", "--out", "--trace"};
+const char* const kOtherValued[] = {"--preset", "--node-name-map", "--structure", "--run",
+                                    "--gpus",   "--out",           "--trace"};
 
 std::string metavar(const RunOption& o) {
     switch (o.type) {

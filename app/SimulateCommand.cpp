@@ -49,7 +49,7 @@ int simulateCommand(const QStringList& args) {
     const TopologySourceArgs src = topologySource(a);
     const RunSpec spec = runSpecOfArgs(a);
 
-    const auto doc = openTopology(src.preset, src.file);
+    const auto doc = openTopology(src.preset, src.file, src.read);
     NewStoreFile created(a.value("--out"));
     std::optional<RunStore> store;
     if (a.has("--out")) store.emplace(RunStore::openForWriting(a.value("--out")));

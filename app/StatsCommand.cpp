@@ -11,16 +11,20 @@
 namespace cs::app {
 
 int statsCommand(const QStringList& args) {
-    const CommandArgs a(args, {"--preset"}, {"--json"}, 1);
+    const CommandArgs a(args, {"--preset", "--node-name-map", "--structure"}, {"--json"}, 1);
     const TopologySourceArgs src = topologySource(a);
-    const auto doc = openTopology(src.preset, src.file);
+    const auto doc = openTopology(src.preset, src.file, src.read);
     if (a.flag("--json")) {
-        const QByteArray json = QJsonDocument(statsToJson(doc->topology(), doc->stats()))
-                                    .toJson(QJsonDocument::Compact);
+        QJsonObject o = statsToJson(doc->topology(), doc->stats());
+        o.insert("format", QString::fromUtf8(topologyFormatName(doc->format()).data(),
+                                             qsizetype(topologyFormatName(doc->format()).size())));
+        o.insert("inferred", inferredToJson(doc->inferred()));
+        const QByteArray json = QJsonDocument(o).toJson(QJsonDocument::Compact);
         std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
         std::fputc('\n', stdout);
     } else {
         std::fputs(statsToText(doc->topology(), doc->stats()).c_str(), stdout);
+        std::fputs(inferredToText(doc->inferred()).c_str(), stdout);
     }
     return kExitOk;
 }

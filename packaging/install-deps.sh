@@ -10,6 +10,7 @@ packages=(
   libvtk9-dev            # VTK 9.1 core modules only; never libvtk9-qt-dev (Qt 5)
   libqcustomplot-dev     # ships the Qt 6 build (QCustomPlotQt6)
   libsqlite3-dev
+  libyaml-cpp-dev        # InfraGraph fabric descriptions (YAML)
   xvfb xauth fonts-dejavu-core
   desktop-file-utils appstream
   prometheus             # tests import from a real server (prometheus + promtool)

@@ -156,6 +156,9 @@ PropertyList entityProperties(const TopologyDocument& doc, Endpoint e) {
         break;
     }
     }
+    // What a foreign fabric file did not say and the importer inferred, per fact.
+    for (const InferredFact* f : inferredFactsFor(doc.inferred(), e.kind))
+        out.emplace_back("inferred: " + f->what, f->how);
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "TopologyBuilder.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -79,6 +80,25 @@ void TopologyBuilder::link(Endpoint a, Endpoint b, LinkMedium medium, double gbp
     l.b = b;
     l.portA = nextPort(a);
     l.portB = nextPort(b);
+    l.medium = medium;
+    l.gbps = float(gbps);
+    l.latencyNs = float(latencyNs);
+    t_.links.push_back(l);
+}
+
+void TopologyBuilder::link(Endpoint a, Endpoint b, uint16_t portA, uint16_t portB,
+                           LinkMedium medium, double gbps, double latencyNs) {
+    auto port = [this](Endpoint e, uint16_t given) {
+        if (given == 0 || e.kind != EntityKind::Switch) return nextPort(e);
+        uint16_t& used = usedPorts_[size_t(e.index)];
+        used = std::max(used, given); // later unnumbered links go above it
+        return given;
+    };
+    Link l;
+    l.a = a;
+    l.b = b;
+    l.portA = port(a, portA);
+    l.portB = port(b, portB);
     l.medium = medium;
     l.gbps = float(gbps);
     l.latencyNs = float(latencyNs);

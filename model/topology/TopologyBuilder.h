@@ -19,6 +19,9 @@ public:
     int32_t addStorage(std::string name, StorageKind kind, int32_t rack, double gbps);
     // Connects a and b; a switch endpoint gets its next free port (from 1).
     void link(Endpoint a, Endpoint b, LinkMedium medium, double gbps, double latencyNs);
+    // The same with the ports a file names (0: the next free one, as above).
+    void link(Endpoint a, Endpoint b, uint16_t portA, uint16_t portB, LinkMedium medium,
+              double gbps, double latencyNs);
 
     const Topology& topology() const { return t_; }
     void reserve(size_t gpus, size_t links);

@@ -11,20 +11,33 @@ TopologyDocument::TopologyDocument(Topology t, std::optional<SiteParams> params,
     : topology_(std::make_unique<const Topology>(std::move(t))), index_(*topology_),
       params_(std::move(params)), source_(std::move(source)) {}
 
+TopologyDocument::TopologyDocument(LoadedTopology loaded, std::string source)
+    : TopologyDocument(std::move(loaded.topology), std::move(loaded.params), std::move(source)) {
+    format_ = loaded.format;
+    inferred_ = std::move(loaded.inferred);
+}
+
 const TopologyStats& TopologyDocument::stats() const {
     if (!stats_) stats_ = computeStats(*topology_);
     return *stats_;
 }
 
 std::unique_ptr<TopologyDocument> openTopology(const std::string& presetName,
-                                               const std::string& filePath) {
+                                               const std::string& filePath,
+                                               const TopologyReadOptions& o) {
     if (!presetName.empty()) {
+        if (!o.nodeNameMap.empty() || !o.structureFile.empty())
+            throw InputException({"preset:" + presetName,
+                                  0,
+                                  0,
+                                  {},
+                                  "--node-name-map and --structure apply to fabric files, not "
+                                  "presets"});
         Topology t = generatePreset(presetName);
         return std::make_unique<TopologyDocument>(std::move(t), presetParams(presetName),
                                                   "preset:" + presetName);
     }
-    LoadedTopology loaded = loadTopologyFile(QString::fromStdString(filePath));
-    return std::make_unique<TopologyDocument>(std::move(loaded.topology), std::move(loaded.params),
+    return std::make_unique<TopologyDocument>(loadTopologyFile(QString::fromStdString(filePath), o),
                                               filePath);
 }
 

@@ -7,6 +7,7 @@
 #include "SiteParamsJson.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 
@@ -82,10 +83,7 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus) {
     return out;
 }
 
-} // namespace
-
-LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName,
-                                 long long maxGpus) {
+void checkSize(const QByteArray& text, const std::string& fileName) {
     if (text.size() > kMaxTopologyFileBytes)
         throw InputException({fileName,
                               0,
@@ -93,13 +91,98 @@ LoadedTopology parseTopologyText(const QByteArray& text, const std::string& file
                               {},
                               "file is " + std::to_string(text.size()) + " bytes; at most " +
                                   std::to_string(kMaxTopologyFileBytes) + " are read"});
+}
+
+TopologyFormat formatOf(const QByteArray& text, const std::string& fileName) {
+    const auto format = detectTopologyFormat(text);
+    if (!format) throw InputException({fileName, 1, 1, {}, unknownTopologyFormatMessage(text)});
+    return *format;
+}
+
+LoadedTopology parseNative(const QByteArray& text, const std::string& fileName, long long maxGpus) {
     return readJsonDocument(text, fileName, [maxGpus](const QJsonDocument& doc) {
         return parseDocument(doc, maxGpus);
     });
 }
 
-LoadedTopology loadTopologyFile(const QString& path) {
-    return parseTopologyText(readFileBounded(path, kMaxTopologyFileBytes), path.toStdString());
+} // namespace
+
+LoadedTopology parseForeignTopology(const QByteArray& text, const std::string& fileName,
+                                    TopologyFormat format, const FabricReadOptions& read,
+                                    const StructureOverrides& overrides, long long maxGpus) {
+    FabricGraph g;
+    switch (format) {
+    case TopologyFormat::Native:
+        return parseNative(text, fileName, maxGpus);
+    case TopologyFormat::IbNetDiscover:
+        g = readIbNetDiscover(text, fileName, read);
+        break;
+    case TopologyFormat::InfraGraph:
+        g = readInfraGraph(text, fileName, read);
+        break;
+    case TopologyFormat::NetworkX:
+        g = readNetworkX(text, fileName, read);
+        break;
+    case TopologyFormat::Ns3:
+        g = readNs3Topology(text, fileName, read);
+        break;
+    }
+    InferredTopology t = inferFabricStructure(g, overrides);
+    if ((long long)t.topology.gpus.size() > maxGpus)
+        throw InputException({fileName,
+                              0,
+                              0,
+                              {},
+                              "the fabric holds " + std::to_string(t.topology.gpus.size()) +
+                                  " GPUs; at most " + std::to_string(maxGpus) + " are read"});
+    LoadedTopology out;
+    out.topology = std::move(t.topology);
+    out.format = format;
+    out.inferred = std::move(t.inferred);
+    return out;
+}
+
+LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName,
+                                 long long maxGpus) {
+    checkSize(text, fileName);
+    const TopologyFormat format = formatOf(text, fileName);
+    if (format == TopologyFormat::Native) return parseNative(text, fileName, maxGpus);
+    FabricReadOptions read;
+    read.maxNodes = std::min<long long>(read.maxNodes, maxGpus * 4 + 1000);
+    return parseForeignTopology(text, fileName, format, read, {}, maxGpus);
+}
+
+LoadedTopology loadTopologyFile(const QString& path, const TopologyReadOptions& o) {
+    const std::string fileName = path.toStdString();
+    const QByteArray text = readFileBounded(path, kMaxTopologyFileBytes);
+    const TopologyFormat format = formatOf(text, fileName);
+    if (format == TopologyFormat::Native) {
+        if (!o.nodeNameMap.empty() || !o.structureFile.empty())
+            throw InputException({fileName,
+                                  0,
+                                  0,
+                                  {},
+                                  "--node-name-map and --structure apply to foreign fabric "
+                                  "formats; this is a ClusterScope topology file"});
+        return parseNative(text, fileName, kMaxGpus);
+    }
+    FabricReadOptions read;
+    read.directory = QFileInfo(path).absolutePath().toStdString();
+    if (!o.nodeNameMap.empty()) {
+        read.nodeNameMap = readFileBounded(QString::fromStdString(o.nodeNameMap), 64 << 20);
+        read.nodeNameMapFile = o.nodeNameMap;
+    }
+    StructureOverrides overrides;
+    QString sidecar = QString::fromStdString(o.structureFile);
+    if (sidecar.isEmpty() && QFileInfo::exists(path + ".structure.json"))
+        sidecar = path + ".structure.json";
+    if (!sidecar.isEmpty())
+        overrides =
+            parseStructureOverrides(readFileBounded(sidecar, 64 << 20), sidecar.toStdString());
+    LoadedTopology out = parseForeignTopology(text, fileName, format, read, overrides, kMaxGpus);
+    if (!sidecar.isEmpty())
+        out.inferred.push_back({"source", "facts stated in " + sidecar.toStdString(), 1});
+    return out;
 }
 
 namespace {

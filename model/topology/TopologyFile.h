@@ -1,12 +1,16 @@
 #pragma once
 // The native topology file (JSON): either generator parameters or the explicit entity and
 // link lists. Both forms round-trip exactly. Errors name the file, line, column and field.
+#include "FabricInference.h"
 #include "InputError.h"
 #include "SiteParams.h"
 #include "Topology.h"
+#include "TopologyFormats.h"
 
 #include <QByteArray>
 #include <QString>
+
+#include "FabricReaders.h"
 
 #include <optional>
 
@@ -19,13 +23,26 @@ constexpr qint64 kMaxTopologyFileBytes = 256LL * 1024 * 1024; // 10x meta-both e
 struct LoadedTopology {
     Topology topology;
     std::optional<SiteParams> params; // set when the file holds generator parameters
+    TopologyFormat format = TopologyFormat::Native;
+    std::vector<InferredFact> inferred; // what a foreign format did not say (empty for ours)
 };
 
-// Both throw InputException; `fileName` is only used in messages. Generator parameters may
-// ask for at most maxGpus GPUs (fuzzing asks for fewer: a small file cannot then cost seconds).
-LoadedTopology loadTopologyFile(const QString& path);
+// What reading a foreign format may need besides the file.
+struct TopologyReadOptions {
+    std::string nodeNameMap;   // ibnetdiscover: a node-name map file (`GUID "name"`)
+    std::string structureFile; // the sidecar; empty: FILE.structure.json when it exists
+};
+
+// Both read every format of topologyFormats(), chosen by content, and throw InputException;
+// `fileName` is only used in messages. Generator parameters may ask for at most maxGpus GPUs
+// (fuzzing asks for fewer: a small file cannot then cost seconds).
+LoadedTopology loadTopologyFile(const QString& path, const TopologyReadOptions& o = {});
 LoadedTopology parseTopologyText(const QByteArray& text, const std::string& fileName,
                                  long long maxGpus = kMaxGpus);
+// A foreign format's text with what the options name already read.
+LoadedTopology parseForeignTopology(const QByteArray& text, const std::string& fileName,
+                                    TopologyFormat format, const FabricReadOptions& read,
+                                    const StructureOverrides& overrides, long long maxGpus);
 
 QByteArray explicitTopologyDocument(const Topology& t);
 QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p);

@@ -118,4 +118,22 @@ std::string statsToText(const Topology& t, const TopologyStats& s) {
     return out;
 }
 
+QJsonArray inferredToJson(const std::vector<InferredFact>& facts) {
+    QJsonArray out;
+    for (const InferredFact& f : facts)
+        out.append(QJsonObject{{"what", QString::fromStdString(f.what)},
+                               {"how", QString::fromStdString(f.how)},
+                               {"count", f.count}});
+    return out;
+}
+
+std::string inferredToText(const std::vector<InferredFact>& facts) {
+    if (facts.empty()) return {};
+    std::string out = "\ninferred (the file does not say; a FILE.structure.json sidecar can)\n";
+    for (const InferredFact& f : facts)
+        out += "  " + f.what + std::string(f.what.size() < 12 ? 12 - f.what.size() : 1, ' ') +
+               f.how + " (" + std::to_string(f.count) + ")\n";
+    return out;
+}
+
 } // namespace cs

@@ -1,0 +1,41 @@
+#pragma once
+// Writers of a topology for other tools: graph tools (GraphML, Graphviz DOT), an inventory
+// (NetBox bulk-import CSV files) and the fabric formats the importer reads (ibnetdiscover,
+// InfraGraph, NetworkX node-link JSON, SimAI / ASTRA-sim ns-3), so that a ClusterScope
+// design can be taken to a packet simulator and back. The four fabric formats carry the
+// backend fabric only (hosts, their backend NICs, the backend switches and links): they have
+// no frontend or storage network.
+#include "Topology.h"
+
+#include <QByteArray>
+
+#include <map>
+#include <string>
+
+namespace cs {
+
+enum class ExportFormat : uint8_t {
+    GraphML,
+    Dot,
+    NetBox,
+    IbNetDiscover,
+    InfraGraph,
+    NetworkX,
+    Ns3
+};
+
+// "graphml" | "dot" | "netbox" | "ibnetdiscover" | "infragraph" | "networkx" | "ns3".
+std::optional<ExportFormat> parseExportFormat(std::string_view s);
+std::string_view exportFormatChoices();
+
+QByteArray graphmlDocument(const Topology& t);
+QByteArray dotDocument(const Topology& t);
+// File name ("sites.csv", ...) -> content, in the order NetBox imports them.
+std::vector<std::pair<std::string, QByteArray>> netboxCsvFiles(const Topology& t);
+QByteArray ibnetdiscoverDocument(const Topology& t);
+QByteArray infragraphDocument(const Topology& t);
+QByteArray networkxDocument(const Topology& t);
+// Throws std::invalid_argument when hosts differ in GPU count (the format has one per server).
+QByteArray ns3Document(const Topology& t);
+
+} // namespace cs
