@@ -64,8 +64,8 @@ std::optional<TopologyFormat> detectTopologyFormat(const QByteArray& text) {
     while (i < head.size() && std::isspace((unsigned char)head[i]))
         ++i;
     if (i < head.size() && (head[i] == '{' || head[i] == '[')) {
-        if (head.contains("\"format\"") && head.contains("clusterscope-topology"))
-            return TopologyFormat::Native;
+        // Ours names its format; its reader then says what is wrong with the field.
+        if (head.contains("\"format\"")) return TopologyFormat::Native;
         if (head.contains("\"infrastructure\"") ||
             (head.contains("\"instances\"") && head.contains("\"devices\"")))
             return TopologyFormat::InfraGraph;

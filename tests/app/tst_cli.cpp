@@ -5,8 +5,10 @@
 #include "TelemetryGenerator.h"
 #include "TopologyDocument.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -36,6 +38,9 @@ private slots:
     void statsJsonHasTheKeys_data();
     void statsJsonHasTheKeys();
     void exportThenStatsAgree();
+    void statsAndRenderReadForeignFabrics_data();
+    void statsAndRenderReadForeignFabrics();
+    void exportWritesEveryFormat();
     void importsFromAPrometheusServer();
     void badInputExitsTwo_data();
     void badInputExitsTwo();
@@ -137,6 +142,74 @@ void TestCli::importsFromAPrometheusServer() {
     QVERIFY2(seen.contains("] 100%") && seen.contains("\r[####"), seen.constData());
 }
 
+void TestCli::statsAndRenderReadForeignFabrics_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<int>("gpus");
+    const QString real = CS_SOURCE_DIR "/tests/fixtures/real/";
+    QTest::newRow("ibnetdiscover") << real + "rdma-core-ibnetdiscover-topology-file-example.txt"
+                                   << "ibnetdiscover or ibsim output" << 5;
+    QTest::newRow("ibsim") << real + "ibsim-net-examples-net.txt"
+                           << "ibnetdiscover or ibsim output" << 2;
+    QTest::newRow("infragraph") << real + "infragraph-two-tier-clos-fabric-infrastructure.yaml"
+                                << "InfraGraph YAML or JSON" << 16;
+}
+
+void TestCli::statsAndRenderReadForeignFabrics() {
+    QFETCH(QString, file);
+    QFETCH(QString, format);
+    QFETCH(int, gpus);
+    const Result json = run({"stats", file, "--json"});
+    QCOMPARE(json.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+    QCOMPARE(o["format"].toString(), format);
+    QCOMPARE(o["gpus"].toInt(), gpus);
+    QVERIFY(o["oversubscription"].isNull()); // one pod each: not applicable
+    QStringList what;
+    for (const QJsonValue& f : o["inferred"].toArray())
+        what << f["what"].toString();
+    QVERIFY2(what.contains("switchTiers") && what.contains("racks"), qPrintable(what.join(",")));
+    const Result text = run({"stats", file});
+    QVERIFY(text.out.contains("pod oversubscription       not applicable"));
+    QVERIFY(text.out.contains("inferred (the file does not say"));
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QTemporaryDir dir;
+    const QString png = dir.filePath("fabric.png");
+    const Result r = run({"render", file, "--layout", "fabric", "--size", "320x200", "-o", png});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(QImage(png).size(), QSize(320, 200));
+}
+
+void TestCli::exportWritesEveryFormat() {
+    QTemporaryDir dir;
+    const QByteArray original = run({"stats", "--preset", "small-256", "--json"}).out;
+    const QJsonObject o = QJsonDocument::fromJson(original).object();
+    for (const char* format : {"ibnetdiscover", "infragraph", "networkx", "ns3"}) {
+        const QString out = dir.filePath(QString("fabric.") + format);
+        QCOMPARE(run({"export", "--preset", "small-256", "--format", format, "-o", out}).code, 0);
+        const Result back = run({"stats", out, "--json"});
+        QVERIFY2(back.code == 0, back.err.constData());
+        const QJsonObject b = QJsonDocument::fromJson(back.out).object();
+        for (const char* key :
+             {"gpus", "hosts", "pods", "racks", "injectionGbps", "oversubscription"})
+            QVERIFY2(b[key] == o[key], qPrintable(QString("%1 %2").arg(format, key)));
+    }
+    const QString graphml = dir.filePath("fabric.graphml");
+    QCOMPARE(run({"export", "--preset", "small-256", "--format", "graphml", "-o", graphml}).code,
+             0);
+    QFile g(graphml);
+    QVERIFY(g.open(QIODevice::ReadOnly));
+    QVERIFY(g.readAll().contains("<graphml"));
+    const QString netbox = dir.filePath("netbox");
+    const Result nb = run({"export", "--preset", "small-256", "--format", "netbox", "-o", netbox});
+    QCOMPARE(nb.code, 0);
+    QCOMPARE(QDir(netbox).entryList({"*.csv"}).size(), 8);
+    const Result bad = run({"export", "--preset", "small-256", "--format", "gml", "-o", graphml});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(bad.err.contains("graphml | dot | netbox"));
+}
+
 void TestCli::badInputExitsTwo_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("fileText");
@@ -155,6 +228,12 @@ void TestCli::badInputExitsTwo_data() {
                                        "{\"format\": \"clusterscope-topology\",\n \"version\": "
                                        "1,\n \"generator\": {\"clusters\": [{\"pods\": true}]}}\n")
                                 << "FILE:3:";
+    QTest::newRow("not a fabric description")
+        << QStringList{"stats", "FILE"} << QByteArray("hello\n")
+        << "FILE:1:1: not a fabric description ClusterScope reads";
+    QTest::newRow("node-name map on a preset")
+        << QStringList{"stats", "--preset", "small-256", "--node-name-map", "x"} << QByteArray()
+        << "apply to fabric files";
     QTest::newRow("export without -o")
         << QStringList{"export", "--preset", "small-256"} << QByteArray() << "-o OUT";
     // A configuration refused names where its value came from: the run file's field, the flag.
