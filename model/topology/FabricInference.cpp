@@ -155,10 +155,19 @@ private:
         const auto n = int32_t(g_.nodes.size());
         parent_.resize(size_t(n));
         std::iota(parent_.begin(), parent_.end(), 0);
-        for (const GraphLink& l : g_.links) {
-            const bool below =
-                (isHost(l.a) || tier_[size_t(l.a)] < 3) && (isHost(l.b) || tier_[size_t(l.b)] < 3);
-            if (below || !hasCore_) parent_[size_t(find(l.a))] = find(l.b);
+        // Pods the file names (on every host and switch below the core tier) are kept.
+        auto belowCore = [&](int32_t i) { return tier_[size_t(i)] < 3 || !hasCore_; };
+        bool stated = true;
+        for (int32_t i = 0; i < n && stated; ++i)
+            stated = !belowCore(i) || !g_.nodes[size_t(i)].pod.empty();
+        if (stated) {
+            std::unordered_map<std::string, int32_t> first;
+            for (int32_t i = 0; i < n; ++i)
+                if (belowCore(i))
+                    parent_[size_t(i)] = first.emplace(g_.nodes[size_t(i)].pod, i).first->second;
+        } else {
+            for (const GraphLink& l : g_.links)
+                if (belowCore(l.a) && belowCore(l.b)) parent_[size_t(find(l.a))] = find(l.b);
         }
         podOf_.assign(size_t(n), kNone);
         std::unordered_map<int32_t, int32_t> podOfRoot;
@@ -368,7 +377,7 @@ private:
                 gpus = std::max(1, int(nicLinks.size()));
                 ++gpusInferred;
             }
-            if (gpus > kMaxGpusPerHost)
+            if (gpus < 1 || gpus > kMaxGpusPerHost)
                 fail(h.line, "gpus",
                      "host " + h.name + " would hold " + std::to_string(gpus) + " GPUs; at most " +
                          std::to_string(kMaxGpusPerHost) +

@@ -328,7 +328,7 @@ private:
 
 double infinibandGbps(std::string_view s) {
     const size_t x = s.find('x');
-    if (x == 0 || x == std::string_view::npos) return 0;
+    if (x == 0 || x > 2 || x == std::string_view::npos) return 0; // widths 1x .. 12x
     int width = 0;
     for (size_t i = 0; i < x; ++i) {
         if (!std::isdigit((unsigned char)s[i])) return 0;

@@ -511,7 +511,16 @@ private:
 
 FabricGraph readInfraGraph(const QByteArray& text, const std::string& file,
                            const FabricReadOptions& o) {
-    return Reader(file, o).read(text);
+    try {
+        return Reader(file, o).read(text);
+    } catch (const YAML::Exception& e) {
+        // A key asked of a list, a text where a number belongs: yaml-cpp's own refusals.
+        throw InputException({file,
+                              e.mark.is_null() ? 0 : e.mark.line + 1,
+                              e.mark.is_null() ? 0 : e.mark.column + 1,
+                              {},
+                              "not an InfraGraph infrastructure: " + e.msg});
+    }
 }
 
 } // namespace cs

@@ -3,6 +3,8 @@
 // (the shape a first attempt often takes).
 #include "BenchUtil.h"
 
+#include "BackendFabric.h"
+#include "FabricWriters.h"
 #include "Presets.h"
 #include "TopologyFile.h"
 #include "TopologyIndex.h"
@@ -107,6 +109,56 @@ int main() {
         const double nv = bench::timeSeconds([&] { naive = buildNaive(t); });
         row(preset, "baseline: heap node per entity", nv, bench::rssMiB() - base,
             std::to_string(naive.nodes.size()) + " nodes + std::map by name");
+    }
+    // Foreign fabric formats (issue 11): the backend fabric of a 24K-GPU cluster written in
+    // each format and read back through detection, the reader and the structure inference.
+    for (const char* preset : {"meta-roce-24k", "meta-ib-24k"}) {
+        const Topology t = generatePreset(preset);
+        const BackendFabric original = backendFabric(t);
+        struct Format {
+            const char* name;
+            QByteArray (*write)(const Topology&);
+        };
+        for (const Format& f : {Format{"ibnetdiscover", ibnetdiscoverDocument},
+                                Format{"infragraph", infragraphDocument},
+                                Format{"networkx", networkxDocument}, Format{"ns3", ns3Document}}) {
+            QByteArray text;
+            const double wr = bench::timeSeconds([&] { text = f.write(t); });
+            row(preset, (std::string("write ") + f.name).c_str(), wr,
+                double(text.size()) / (1 << 20), "MiB = file size");
+            malloc_trim(0);
+            const double base = bench::rssMiB();
+            bench::resetPeak();
+            LoadedTopology back;
+            const double rd = bench::timeSeconds([&] { back = parseTopologyText(text, f.name); });
+            const BackendFabric read = backendFabric(back.topology);
+            std::string differ;
+            auto check = [&](const char* what, size_t got, size_t want) {
+                if (got != want)
+                    differ += std::string(differ.empty() ? "" : ", ") + what + " " +
+                              std::to_string(got) + " (not " + std::to_string(want) + ")";
+            };
+            check("GPUs", back.topology.gpus.size(), t.gpus.size());
+            check("hosts", back.topology.hosts.size(), t.hosts.size());
+            check("NICs", read.nics.size(), original.nics.size());
+            check("links", read.links.size(), original.links.size());
+            check("pods", back.topology.pods.size(), t.pods.size());
+            row(preset, (std::string("import ") + f.name + " (peak)").c_str(), rd,
+                bench::peakMiB() - base,
+                differ.empty() ? "same GPUs, hosts, NICs, links, pods" : differ);
+        }
+        for (const Format& f : {Format{"graphml", graphmlDocument}, Format{"dot", dotDocument}}) {
+            QByteArray text;
+            const double wr = bench::timeSeconds([&] { text = f.write(t); });
+            row(preset, (std::string("write ") + f.name).c_str(), wr,
+                double(text.size()) / (1 << 20), "MiB = file size");
+        }
+        size_t netbox = 0;
+        const double nb = bench::timeSeconds([&] {
+            for (const auto& [name, content] : netboxCsvFiles(t))
+                netbox += size_t(content.size());
+        });
+        row(preset, "write netbox CSV set", nb, double(netbox) / (1 << 20), "MiB = 8 files");
     }
     return 0;
 }

@@ -265,6 +265,9 @@ void TestFabricFormats::exportedPresetsReadBackTheSame_data() {
               std::tuple{"networkx", ExportFormat::NetworkX, true},
               std::tuple{"ns3", ExportFormat::Ns3, false}})
             QTest::addRow("%s %s", p, name) << QString(p) << int(f) << names;
+    // Pods the file names are kept: meta-ib-24k's pods hold six leaf-spine blocks each, joined
+    // only through the cores, which a format without pod names reads as 48 pods.
+    QTest::addRow("meta-ib-24k networkx") << "meta-ib-24k" << int(ExportFormat::NetworkX) << true;
 }
 
 void TestFabricFormats::exportedPresetsReadBackTheSame() {
