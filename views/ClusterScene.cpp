@@ -318,6 +318,40 @@ void ClusterScene::updateLegend() {
                    KindClass::RackSwitch,     KindClass::PodSwitch,   KindClass::CoreSwitch,
                    KindClass::FrontendSwitch, KindClass::BackendLink, KindClass::FrontendLink};
     }
+    // Only what this topology holds: a fabric read from another tool's file often has no
+    // storage, frontend or core tier, and a legend listing them misleads.
+    if (doc_) {
+        const TopologyStats& s = doc_->stats();
+        auto holds = [&](KindClass k) {
+            switch (k) {
+            case KindClass::ComputeRack:
+                return s.racks > 0;
+            case KindClass::NetworkRack:
+                return s.networkRacks > 0;
+            case KindClass::StorageRack:
+                return s.storageRacks > 0;
+            case KindClass::Gpu:
+                return s.gpus > 0;
+            case KindClass::Host:
+                return s.hosts > 0;
+            case KindClass::FrontendLink:
+                k = KindClass::FrontendSwitch;
+                [[fallthrough]];
+            case KindClass::RackSwitch:
+            case KindClass::PodSwitch:
+            case KindClass::CoreSwitch:
+            case KindClass::FrontendSwitch:
+                for (int r = 0; r < kSwitchRoleCount; ++r)
+                    if (s.switchesByRole[size_t(r)] > 0 && SwitchRole(r) != SwitchRole::NvSwitch &&
+                        classOf(SwitchRole(r)) == k)
+                        return true;
+                return false;
+            default:
+                return true;
+            }
+        };
+        std::erase_if(entries, [&](KindClass k) { return !holds(k); });
+    }
     vtkNew<vtkCubeSource> square;
     square->Update();
     legend_->SetNumberOfEntries(int(entries.size()));
@@ -338,8 +372,14 @@ void ClusterScene::updateTitle() {
     }
     const std::string text =
         doc_->topology().name + "  |  " + toString(kind_) + " layout  |  " +
-        (detail_.near ? std::to_string(detail_.openRacks.size()) + " racks open"
-                      : std::string("racks and link bundles"));
+        (detail_.near ? std::to_string(detail_.openRacks.size()) +
+                            (detail_.openRacks.size() == 1 ? " rack open" : " racks open")
+                      : std::string("racks and link bundles")) +
+        // A fabric read from another tool's file: its structure was partly inferred.
+        (doc_->format() == TopologyFormat::Native
+             ? std::string()
+             : "  |  " + std::string(topologyFormatName(doc_->format())) +
+                   (doc_->inferred().empty() ? "" : ", structure inferred"));
     title_->SetInput(text.c_str());
 }
 
@@ -506,7 +546,9 @@ void ClusterScene::frame(const Bounds& b, double closeness, bool closeUp) {
     // The distance at which every corner of the box is inside the view frustum.
     const int* size = renderer_->GetSize();
     const double aspect = size[1] > 0 ? double(size[0]) / double(size[1]) : 16.0 / 9.0;
-    const double tanV = std::tan(cam->GetViewAngle() * M_PI / 360.0), tanH = tanV * aspect;
+    // The top and bottom 6 % stay clear: the title line sits there, above the fabric.
+    const double tanH = std::tan(cam->GetViewAngle() * M_PI / 360.0) * aspect,
+                 tanV = std::tan(cam->GetViewAngle() * M_PI / 360.0) * 0.88;
     const Vec3 c = b.center();
     double distance = 0;
     for (int i = 0; i < 8; ++i) {

@@ -16,9 +16,17 @@ int32_t entityIndexOfId(quintptr id) {
     return int32_t(uint32_t(id & 0xffffffffu));
 }
 
-QString shortName(const std::string& id) {
-    const size_t dot = id.rfind('.');
-    return QString::fromStdString(dot == std::string::npos ? id : id.substr(dot + 1));
+// The id without the dotted segments it shares with its parent's ("roce.pod3.rack12.host1"
+// under "roce.pod3.rack12" is "host1"); ids from other tools' files ("server.1" in a rack
+// the importer named) keep every segment, so no two rows read the same.
+QString shortName(const std::string& id, const std::string& parentId) {
+    size_t common = 0;
+    for (size_t i = 0; i < id.size() && i < parentId.size() && id[i] == parentId[i]; ++i)
+        if (id[i] == '.') common = i + 1;
+    if (id.size() > parentId.size() && id.compare(0, parentId.size(), parentId) == 0 &&
+        id[parentId.size()] == '.')
+        common = parentId.size() + 1; // the parent's whole id, then a dot
+    return QString::fromStdString(id.substr(common));
 }
 
 } // namespace
@@ -171,7 +179,13 @@ QVariant TopologyTreeModel::data(const QModelIndex& index, int role) const {
     case NameColumn:
         if (k == EntityKind::Cluster) return QString::fromStdString(t.clusters[size_t(e)].name);
         if (k == EntityKind::Gpu) return QStringLiteral("gpu%1").arg(t.gpus[size_t(e)].local);
-        return shortName(t.nameOf({k, e}));
+        {
+            const QModelIndex up = parent(index);
+            const std::string parentId =
+                up.isValid() ? t.nameOf({kindOf(up.internalId()), entityIndexOfId(up.internalId())})
+                             : std::string();
+            return shortName(t.nameOf({k, e}), parentId);
+        }
     case KindColumn:
         if (k == EntityKind::Cluster)
             return QStringLiteral("cluster (%1)")

@@ -55,6 +55,12 @@ void TestRender::matchesBaseline_data() {
                                        << "rack:roce.pod2.rack40"
                                        << ""
                                        << "roce.pod2.rack40.host1.gpu3";
+    // A fabric from another tool's file: the title says so, the legend lists only what it holds.
+    QTest::newRow("ibsim-fabric") << "file:ibsim-net-examples-net.txt"
+                                  << "fabric"
+                                  << "overview"
+                                  << ""
+                                  << "";
     QTest::newRow("both-fabric") << "meta-both"
                                  << "fabric"
                                  << "overview"
@@ -68,7 +74,10 @@ void TestRender::matchesBaseline() {
     QFETCH(QString, camera);
     QFETCH(QString, values);
     QFETCH(QString, select);
-    const auto doc = openTopology(preset.toStdString(), {});
+    const auto doc =
+        preset.startsWith("file:")
+            ? openTopology({}, CS_SOURCE_DIR "/tests/fixtures/real/" + preset.mid(5).toStdString())
+            : openTopology(preset.toStdString(), {});
     HeadlessRenderer r(640, 360);
     ClusterScene& scene = r.scene();
     scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);

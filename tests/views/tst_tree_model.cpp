@@ -40,6 +40,7 @@ private slots:
     void countsMatchTheTopology();
     void indexOfFindsEntities();
     void propertyModelPassesTester();
+    void foreignIdsKeepTheirSegments();
 };
 
 void TestTreeModel::passesModelTester_data() {
@@ -99,6 +100,26 @@ void TestTreeModel::indexOfFindsEntities() {
     const QModelIndex rtsw = model.indexOf(*d->index().find("demo.pod1.rack5.rtsw"));
     QCOMPARE(rtsw.data(Qt::ToolTipRole).toString(), QString("demo.pod1.rack5"));
     QVERIFY(!model.indexOf({EntityKind::Gpu, 1 << 30}).isValid());
+}
+
+void TestTreeModel::foreignIdsKeepTheirSegments() {
+    // An InfraGraph file names hosts "server.1": shown whole, not as "1", and passing the tester.
+    const auto d =
+        openTopology({}, CS_SOURCE_DIR
+                     "/tests/fixtures/real/infragraph-two-tier-clos-fabric-infrastructure.yaml");
+    TopologyTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setDocument(d.get());
+    const QModelIndex pod = model.index(0, 0, model.index(0, 0));
+    QCOMPARE(pod.data().toString(), QString("pod0")); // shares "generic-clos-fabric." with it
+    const QModelIndex rack = model.index(1, 0, pod);
+    QCOMPARE(rack.data().toString(), QString("leafsw.1.rack"));
+    QCOMPARE(model.index(0, 0, rack).data().toString(), QString("server.1"));
+    // A generated id still drops what it shares with its parent's.
+    const auto small = doc("small-256");
+    model.setDocument(small.get());
+    const QModelIndex smallPod = model.index(1, 0, model.index(0, 0));
+    QCOMPARE(model.index(5, 0, smallPod).data().toString(), QString("rack5"));
 }
 
 void TestTreeModel::propertyModelPassesTester() {
