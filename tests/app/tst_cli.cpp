@@ -153,6 +153,12 @@ void TestCli::statsAndRenderReadForeignFabrics_data() {
                            << "ibnetdiscover or ibsim output" << 2;
     QTest::newRow("infragraph") << real + "infragraph-two-tier-clos-fabric-infrastructure.yaml"
                                 << "InfraGraph YAML or JSON" << 16;
+    // Small files of the two formats no project ships an example of here (the fuzz seeds).
+    const QString seeds = CS_SOURCE_DIR "/tests/fuzz/corpus/topology/";
+    QTest::newRow("networkx") << seeds + "networkx-tiny.json"
+                              << "NetworkX node-link JSON" << 2;
+    QTest::newRow("ns-3") << seeds + "ns3-tiny.txt"
+                          << "SimAI / ASTRA-sim ns-3 topology" << 2;
 }
 
 void TestCli::statsAndRenderReadForeignFabrics() {

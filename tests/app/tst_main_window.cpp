@@ -42,6 +42,7 @@
 #include <vtkRenderer.h>
 
 #include <QItemSelectionModel>
+#include <QPlainTextEdit>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -73,6 +74,7 @@ class TestMainWindow : public QObject {
 private slots:
     void opensPresetAndSelects();
     void badFileKeepsCurrentTopology();
+    void foreignFabricSaysWhatWasInferred();
     void aboutNamesVersions();
     void searchSelectsAndFrames_data();
     void searchSelectsAndFrames();
@@ -118,6 +120,24 @@ void TestMainWindow::badFileKeepsCurrentTopology() {
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("bad.json:1:"));
     QVERIFY(!w.openSource(f.fileName(), false));
     QCOMPARE(w.document()->topology().name, std::string("small-256"));
+}
+
+void TestMainWindow::foreignFabricSaysWhatWasInferred() {
+    MainWindow w;
+    QVERIFY(w.openSource(CS_SOURCE_DIR "/tests/fixtures/real/ibsim-net-examples-net.txt", false));
+    auto* summary = w.findChild<QPlainTextEdit*>("summary");
+    QVERIFY(summary);
+    const QString text = summary->toPlainText();
+    QVERIFY2(text.contains("inferred (the file does not say") && text.contains("switchTiers"),
+             qPrintable(text));
+    QVERIFY(text.contains("pod oversubscription       not applicable"));
+    QVERIFY(w.selectById("Hca1"));
+    auto* table = w.findChild<QTableView*>();
+    QStringList rows;
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        rows << table->model()->index(r, 0).data().toString();
+    QVERIFY2(rows.contains("inferred: racks") && rows.contains("inferred: gpusPerHost"),
+             qPrintable(rows.join(", ")));
 }
 
 void TestMainWindow::aboutNamesVersions() {

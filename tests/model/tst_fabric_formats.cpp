@@ -75,6 +75,8 @@ private slots:
     void readsTheInfraGraphClosWithoutItsDeviceFiles();
     void readsInfraGraphDeviceFilesBesideIt();
     void refusesHtsimParametersNamingTheFormats();
+    void readsInfraGraphEdgesWithSlices();
+    void guessesKindsAndPlacesStraySwitchesInTheCore();
     void exportedPresetsReadBackTheSame_data();
     void exportedPresetsReadBackTheSame();
     void locatesErrorsInCutAndCorruptedFiles_data();
@@ -158,7 +160,9 @@ void TestFabricFormats::readsTheRdmaCoreIbnetdiscoverExample() {
 void TestFabricFormats::appliesANodeNameMap() {
     QTemporaryDir dir;
     const QString map = dir.filePath("node-name-map");
+    // Two adapters of one host, named as infiniband-diags' maps name them.
     writeFile(map, "# guid name\n0x0008f10403960558 \"node01 HCA-1\"\n"
+                   "0x0008f10403960984 \"node01 mlx5_1\"\n"
                    "0x5442ba00003080 \"leaf-a\"\n");
     TopologyReadOptions o;
     o.nodeNameMap = map.toStdString();
@@ -167,8 +171,9 @@ void TestFabricFormats::appliesANodeNameMap() {
     QVERIFY(switchNamed(t, "leaf-a") != kNone);
     bool node01 = false;
     for (const Host& h : t.hosts)
-        node01 = node01 || (h.name == "node01" && h.gpuCount == 2);
+        node01 = node01 || (h.name == "node01" && h.gpuCount == 3);
     QVERIFY(node01);
+    QCOMPARE(t.hosts.size(), size_t(3));
     writeFile(map, "0x0008f10403960558 node01\n");
     try {
         loadTopologyFile(kReal + "rdma-core-ibnetdiscover-topology-file-example.txt", o);
@@ -193,6 +198,8 @@ void TestFabricFormats::readsTheIbsimExample() {
     for (const InferredFact& f : l.inferred)
         speeds = speeds || (f.what == "linkSpeeds" && f.count == 4);
     QVERIFY(speeds);
+    for (const Nic& n : t.nics)
+        QCOMPARE(n.gbps, 400.0f);
 }
 
 void TestFabricFormats::readsTheInfraGraphClosWithoutItsDeviceFiles() {
@@ -252,6 +259,65 @@ void TestFabricFormats::refusesHtsimParametersNamingTheFormats() {
     QVERIFY2(e.message.find("htsim") != std::string::npos, e.message.c_str());
     for (const TopologyFormatInfo& f : topologyFormats())
         QVERIFY2(e.message.find(std::string(f.name)) != std::string::npos, e.message.c_str());
+}
+
+void TestFabricFormats::readsInfraGraphEdgesWithSlices() {
+    const QByteArray text = R"(infrastructure:
+  name: e
+  devices:
+    - name: srv
+      components: [{name: npu, type: npu, count: 2}, {name: nic, type: nic, count: 2}]
+    - name: sw
+      components: [{name: port, type: port, count: 8}]
+  links: [{name: l, bandwidth: {gigabits_per_second: 200}}]
+  instances: [{name: h, device: srv, count: 2}, {name: leaf, device: sw, count: 2},
+              {name: spine, device: sw, count: 1}]
+  edges:
+    - {ep1: {instance: "h[0:2]", component: "nic[0]"}, ep2: {instance: leaf, component: "port[0]"},
+       link: l, scheme: one2one}
+    - {ep1: {instance: "leaf", component: "port[7]"}, ep2: {instance: "spine", component: "port[0:2]"},
+       link: l, scheme: one2one}
+)";
+    const Topology t = parseTopologyText(text, "edges.yaml").topology;
+    QCOMPARE(t.hosts.size(), size_t(2));
+    QCOMPARE(t.gpus.size(), size_t(4)); // the device says 2 NPUs per host
+    QCOMPARE(switchesOfTier(t, 1), 2LL);
+    QCOMPARE(switchesOfTier(t, 2), 1LL);
+    // one2one in order: h[0] to leaf[0], h[1] to leaf[1]; leaf[k]'s port 7 to spine port k.
+    QCOMPARE(backendFabric(t).nics.size(), size_t(2));
+    QCOMPARE(backendFabric(t).links.size(), size_t(2));
+    for (const Nic& n : t.nics)
+        QCOMPARE(n.gbps, 200.0f);
+    // many2many joins every end to every end: here one spine port twice, refused.
+    QByteArray many = text;
+    many.replace(many.lastIndexOf("one2one"), 7, "many2many");
+    QVERIFY(errorOf(many, "e.yaml").message.find("connected twice") != std::string::npos);
+    // A server wired straight to a server (a composed device) is refused.
+    QByteArray hostToHost = text;
+    hostToHost.replace("ep1: {instance: \"h[0:2]\", component: \"nic[0]\"}, ep2: {instance: leaf, "
+                       "component: \"port[0]\"}",
+                       "ep1: {instance: \"h[0]\", component: nic}, ep2: {instance: \"h[1]\", "
+                       "component: nic}");
+    QVERIFY(errorOf(hostToHost, "e.yaml").message.find("two hosts") != std::string::npos);
+}
+
+void TestFabricFormats::guessesKindsAndPlacesStraySwitchesInTheCore() {
+    const QByteArray text = R"({"nodes": [{"id": "a"}, {"id": "b"}, {"id": "tor-1"},
+        {"id": "x", "kind": "switch"}, {"id": "y", "kind": "switch"}],
+        "links": [{"source": "a", "target": "tor-1"}, {"source": "b", "target": "tor-1"},
+                  {"source": "x", "target": "y"}]})";
+    const LoadedTopology l = parseTopologyText(text, "g.json");
+    const Topology& t = l.topology;
+    QCOMPARE(t.hosts.size(), size_t(2)); // one link each, no switch-like name
+    QCOMPARE(toString(t.switches[size_t(switchNamed(t, "tor-1"))].role),
+             toString(SwitchRole::Rtsw)); // "tor" in its name
+    // x and y reach no host: the core tier, and said so.
+    QCOMPARE(toString(t.switches[size_t(switchNamed(t, "x"))].role), toString(SwitchRole::Atsw));
+    bool stray = false;
+    for (const InferredFact& f : l.inferred)
+        stray = stray || (f.what == "switchTiers" &&
+                          f.how.find("not reachable") != std::string::npos && f.count == 2);
+    QVERIFY(stray);
 }
 
 void TestFabricFormats::exportedPresetsReadBackTheSame_data() {
