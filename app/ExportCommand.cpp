@@ -30,30 +30,13 @@ int exportCommand(const QStringList& args) {
             throw UsageError("--format: expected " + std::string(exportFormatChoices()) +
                              ", got \"" + a.value("--format").toStdString() + "\"");
         const Topology& t = doc->topology();
-        switch (*format) {
-        case ExportFormat::GraphML:
-            bytes = graphmlDocument(t);
-            break;
-        case ExportFormat::Dot:
-            bytes = dotDocument(t);
-            break;
-        case ExportFormat::IbNetDiscover:
-            bytes = ibnetdiscoverDocument(t);
-            break;
-        case ExportFormat::InfraGraph:
-            bytes = infragraphDocument(t);
-            break;
-        case ExportFormat::NetworkX:
-            bytes = networkxDocument(t);
-            break;
-        case ExportFormat::Ns3:
+        if (*format != ExportFormat::NetBox) {
             try {
-                bytes = ns3Document(t);
+                bytes = exportDocument(*format, t);
             } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--format ns3: ") + e.what());
+                throw UsageError(std::string("--format: ") + e.what());
             }
-            break;
-        case ExportFormat::NetBox: {
+        } else {
             if (!QDir().mkpath(out))
                 throw std::runtime_error("cannot create the directory " + out.toStdString());
             long long total = 0;
@@ -63,7 +46,6 @@ int exportCommand(const QStringList& args) {
             }
             std::fprintf(stderr, "wrote %s/ (8 CSV files, %lld bytes)\n", qPrintable(out), total);
             return kExitOk;
-        }
         }
     } else if (a.flag("--params")) {
         if (!doc->params())

@@ -37,5 +37,7 @@ QByteArray infragraphDocument(const Topology& t);
 QByteArray networkxDocument(const Topology& t);
 // Throws std::invalid_argument when hosts differ in GPU count (the format has one per server).
 QByteArray ns3Document(const Topology& t);
+// The one-file formats by name (NetBox is a set of files: std::invalid_argument).
+QByteArray exportDocument(ExportFormat f, const Topology& t);
 
 } // namespace cs

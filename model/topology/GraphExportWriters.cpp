@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <set>
+#include <stdexcept>
 
 namespace cs {
 namespace {
@@ -154,6 +155,26 @@ std::optional<ExportFormat> parseExportFormat(std::string_view s) {
 
 std::string_view exportFormatChoices() {
     return "graphml | dot | netbox | ibnetdiscover | infragraph | networkx | ns3";
+}
+
+QByteArray exportDocument(ExportFormat f, const Topology& t) {
+    switch (f) {
+    case ExportFormat::GraphML:
+        return graphmlDocument(t);
+    case ExportFormat::Dot:
+        return dotDocument(t);
+    case ExportFormat::IbNetDiscover:
+        return ibnetdiscoverDocument(t);
+    case ExportFormat::InfraGraph:
+        return infragraphDocument(t);
+    case ExportFormat::NetworkX:
+        return networkxDocument(t);
+    case ExportFormat::Ns3:
+        return ns3Document(t);
+    case ExportFormat::NetBox:
+        break;
+    }
+    throw std::invalid_argument("NetBox is a set of CSV files: see netboxCsvFiles()");
 }
 
 QByteArray graphmlDocument(const Topology& t) {

@@ -341,23 +341,7 @@ void TestFabricFormats::exportedPresetsReadBackTheSame() {
     QFETCH(int, format);
     QFETCH(bool, namesCarried);
     const Topology original = generatePreset(preset.toStdString());
-    QByteArray text;
-    switch (ExportFormat(format)) {
-    case ExportFormat::IbNetDiscover:
-        text = ibnetdiscoverDocument(original);
-        break;
-    case ExportFormat::InfraGraph:
-        text = infragraphDocument(original);
-        break;
-    case ExportFormat::NetworkX:
-        text = networkxDocument(original);
-        break;
-    case ExportFormat::Ns3:
-        text = ns3Document(original);
-        break;
-    default:
-        QFAIL("not a fabric format");
-    }
+    const QByteArray text = exportDocument(ExportFormat(format), original);
     const LoadedTopology back = parseTopologyText(text, "exported");
     const Topology& t = back.topology;
     QCOMPARE(t.hosts.size(), original.hosts.size());
