@@ -18,11 +18,15 @@ void printUsage(FILE* out) {
         "  clusterscope [--preset NAME | FILE] [--run RUN.sqlite [--at T] | --no-run]\n"
         "        open the GUI (default preset: %s, playing a simulated Llama 3 405B run)\n"
         "  clusterscope stats (--preset NAME | FILE) [--json]\n"
-        "  clusterscope export (--preset NAME | FILE) -o OUT [--params]\n"
+        "  clusterscope export (--preset NAME | FILE) -o OUT [--params |\n"
+        "        --format graphml|dot|netbox|ibnetdiscover|infragraph|networkx|ns3]\n"
         "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"
         "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png\n"
         "        [--values none|test|speed] [--color kind|value] [--aggregate mean|max]\n"
         "        [--select ID] [--time S] [--run run.sqlite --at T]\n"
+        "  clusterscope movie (--preset NAME | FILE) --run RUN.sqlite -o OUT.mp4|OUT.webm\n"
+        "        [--from T] [--to T] [--speed X] [--fps 30] [--size WxH] [--layout floor|fabric]\n"
+        "        [--camera SPEC] [--aggregate mean|max]   a stored run as a movie (ffmpeg)\n"
         "  clusterscope simulate (--preset NAME | FILE) [--run RUN.json] --model llama3-405b\n"
         "        --gpus N --tp 8 --cp 1 --pp 16 --dp 128 --seq 8192 --batch-tokens 16777216\n"
         "        [--steps N | --span 54d] [--gpu h100|h200|a100] [--placement topology|linear]\n"
@@ -50,9 +54,9 @@ void printUsage(FILE* out) {
 } // namespace
 
 bool isCommand(const QString& a) {
-    return a == "stats" || a == "export" || a == "render" || a == "simulate" || a == "import" ||
-           a == "generate-telemetry" || a == "frame" || a == "presets" || a == "help" ||
-           a == "--help" || a == "-h" || a == "--version";
+    return a == "stats" || a == "export" || a == "render" || a == "movie" || a == "simulate" ||
+           a == "import" || a == "generate-telemetry" || a == "frame" || a == "presets" ||
+           a == "help" || a == "--help" || a == "-h" || a == "--version";
 }
 
 int presetsCommand(const QStringList& args) {
@@ -68,6 +72,7 @@ int runCommand(const QStringList& args) {
         if (cmd == "stats") return statsCommand(args);
         if (cmd == "export") return exportCommand(args);
         if (cmd == "render") return renderCommand(args);
+        if (cmd == "movie") return movieCommand(args);
         if (cmd == "simulate") return simulateCommand(args);
         if (cmd == "import") return importCommand(args);
         if (cmd == "frame") return frameCommand(args);

@@ -15,6 +15,7 @@ int runCommand(const QStringList& args); // args[0] is the subcommand
 int statsCommand(const QStringList& args);
 int exportCommand(const QStringList& args);
 int renderCommand(const QStringList& args);
+int movieCommand(const QStringList& args);
 int simulateCommand(const QStringList& args);
 int importCommand(const QStringList& args);
 int frameCommand(const QStringList& args);

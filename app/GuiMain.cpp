@@ -5,8 +5,10 @@
 #include "Presets.h"
 #include "ReplayController.h"
 #include "RunTimeArgument.h"
+#include "SessionFile.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QTimer>
 
 #include <cstdio>
@@ -24,6 +26,17 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.source = a.has("--preset")           ? "preset:" + a.value("--preset")
                : a.positionals().isEmpty() ? QStringLiteral("preset:") + kDefaultPreset
                                            : a.positionals().front();
+    // A session file (by its name or its content) opens as it was saved.
+    if (!a.positionals().isEmpty()) {
+        const QString path = a.positionals().front();
+        QFile f(path);
+        if (path.endsWith(QString(".") + kSessionSuffix) ||
+            (f.open(QIODevice::ReadOnly) && looksLikeSession(f.read(4096))))
+            o.session = path;
+    }
+    if (!o.session.isEmpty() && (a.has("--run") || a.has("--select") || a.has("--at")))
+        throw UsageError("a session holds its run, time and selection: give none of --run, "
+                         "--at, --select with it");
     o.selectId = a.value("--select");
     o.screenshot = a.value("--screenshot");
     o.run = a.value("--run");
@@ -37,6 +50,10 @@ GuiOptions parseGuiOptions(const QStringList& args) {
 }
 
 QString openFromOptions(MainWindow& w, const GuiOptions& o) {
+    if (!o.session.isEmpty())
+        return w.openSession(o.session, false)
+                   ? QString()
+                   : QString("cannot open the session %1 (see the message above)").arg(o.session);
     TopologyReadOptions read;
     read.nodeNameMap = o.nodeNameMap.toStdString();
     read.structureFile = o.structure.toStdString();
@@ -66,7 +83,7 @@ int runGui(const GuiOptions& o) {
     }
     w.show();
     // A new user sees the main job at once: the default run plays on the default preset.
-    if (o.run.isEmpty() && !o.noRun) w.startDefaultRun();
+    if (o.run.isEmpty() && !o.noRun && o.session.isEmpty()) w.startDefaultRun();
     if (!o.screenshot.isEmpty()) {
         // Once the default run (if any) plays, a moment of it; otherwise once shown.
         auto* poll = new QTimer(&w);

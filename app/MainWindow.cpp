@@ -1,4 +1,6 @@
 #include "MainWindow.h"
+#include "HeadlessRenderer.h"
+#include "MediaExportDialog.h"
 
 #include "PrometheusImportDialog.h"
 
@@ -32,6 +34,8 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QProgressDialog>
+#include <QSaveFile>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTreeView>
@@ -144,6 +148,55 @@ void MainWindow::buildMenus() {
     stopLive_ = file->addAction(tr("S&top Live Recording"), this, &MainWindow::stopLive);
     stopLive_->setEnabled(false);
     file->addSeparator();
+    file->addAction(tr("Open Sess&ion..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Session"), {}, tr("ClusterScope sessions (*.clusterscope)"));
+        if (!path.isEmpty()) openSession(path);
+    });
+    file->addAction(tr("Sa&ve Session..."), QKeySequence::Save, this, [this] {
+        if (!doc_) return;
+        QString path = QFileDialog::getSaveFileName(this, tr("Save Session"),
+                                                    QString::fromStdString(doc_->topology().name) +
+                                                        "." + kSessionSuffix,
+                                                    tr("ClusterScope sessions (*.clusterscope)"));
+        if (path.isEmpty()) return;
+        if (!path.endsWith(QString(".") + kSessionSuffix)) path += QString(".") + kSessionSuffix;
+        saveSession(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("Save Scree&nshot..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this] {
+        if (!doc_) return;
+        MediaExportDialog dialog(view_->size() * view_->devicePixelRatio(), -1, this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save Screenshot"), QString::fromStdString(doc_->topology().name) + ".png",
+            tr("PNG pictures (*.png)"));
+        if (!path.isEmpty()) saveScreenshot(path, dialog.pictureSize());
+    });
+    file->addAction(tr("Export &Movie..."), this, [this] {
+        if (!doc_ || runPath_.isEmpty()) {
+            QMessageBox::information(this, tr("Export Movie"),
+                                     tr("Open or simulate a run first: a movie replays one."));
+            return;
+        }
+        MediaExportDialog dialog(view_->size() * view_->devicePixelRatio(),
+                                 replay_->overview()->info.endNs, this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Movie"), QString::fromStdString(doc_->topology().name) + ".mp4",
+            tr("MP4 movies, H.264 (*.mp4);;WebM movies, VP9 (*.webm)"));
+        if (path.isEmpty()) return;
+        MovieRequest r;
+        r.out = path;
+        r.size = dialog.pictureSize();
+        r.fps = dialog.fps();
+        r.speed = dialog.speed();
+        const auto range = dialog.range(nullptr);
+        if (!range) return;
+        std::tie(r.fromNs, r.toNs) = *range;
+        exportMovie(r);
+    });
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Simulate Training..."), QKeySequence(tr("Ctrl+R")), this,
@@ -192,8 +245,10 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
     inspector_->setDocument(nullptr);
     stopLive(); // the recording maps onto the document that goes
     replay_->close();
+    runPath_.clear();
     controls_->setDocument(nullptr);
     doc_ = std::move(next);
+    read_ = read;
     treeModel_->setDocument(doc_.get());
     inspector_->setDocument(doc_.get());
     controls_->setDocument(doc_.get());
@@ -315,6 +370,7 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
     if (live_ && path != live_->storePath()) stopLive(); // another run: the recording ends
     try {
         replay_->open(path, *doc_);
+        runPath_ = path;
     } catch (const std::exception& e) {
         if (showErrors)
             QMessageBox::critical(this, tr("Cannot open run"), QString::fromStdString(e.what()));
@@ -325,6 +381,68 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
     statusBar()->showMessage(
         tr("Replaying %1: Space plays, arrows step, + and - change the speed").arg(path), 8000);
     return true;
+}
+
+bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors) {
+    if (!doc_) return false;
+    try {
+        const views::ClusterScene& shown = view_->scene();
+        views::HeadlessRenderer r(size.width(), size.height());
+        views::ClusterScene& scene = r.scene();
+        scene.setDocument(doc_.get(), shown.layoutKind());
+        scene.setAggregate(shown.aggregate());
+        scene.setValueTitle(shown.valueTitle());
+        scene.setValues(shown.values());
+        scene.setColorMode(shown.colorMode());
+        scene.setMarked(shown.marked());
+        scene.select(shown.selection());
+        r.setCameraPose(view_->cameraPose());
+        r.render();
+        QSaveFile f(path); // a failed save keeps the older picture
+        if (!f.open(QIODevice::WriteOnly) || !r.grab().save(&f, "PNG") || !f.commit())
+            throw std::runtime_error("cannot write " + path.toStdString() + ": " +
+                                     f.errorString().toStdString());
+    } catch (const std::exception& e) {
+        if (showErrors)
+            QMessageBox::critical(this, tr("Cannot save the screenshot"), e.what());
+        else
+            qWarning("%s", e.what());
+        return false;
+    }
+    statusBar()->showMessage(
+        tr("Saved %1 (%2 x %3)").arg(path).arg(size.width()).arg(size.height()), 8000);
+    return true;
+}
+
+bool MainWindow::exportMovie(MovieRequest request, bool showErrors) {
+    if (!doc_ || runPath_.isEmpty()) return false;
+    request.layout = view_->scene().layoutKind();
+    request.aggregate = view_->scene().aggregate();
+    request.pose = view_->cameraPose();
+    QProgressDialog progress(tr("Rendering %1...").arg(request.out), tr("Cancel"), 0, 1000, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    bool done = false;
+    try {
+        RunReader reader(runPath_, doc_->topology());
+        if (const std::string problem = checkMovieRequest(request, reader.info()); !problem.empty())
+            throw std::invalid_argument(problem);
+        done = writeMovie(*doc_, reader, request, [&](double f) {
+            progress.setValue(int(f * 1000));
+            QCoreApplication::processEvents();
+            return !progress.wasCanceled();
+        });
+    } catch (const std::exception& e) {
+        if (showErrors)
+            QMessageBox::critical(this, tr("Cannot export the movie"), e.what());
+        else
+            qWarning("%s", e.what());
+        return false;
+    }
+    if (done)
+        statusBar()->showMessage(
+            tr("Saved %1 (%2 frames)").arg(request.out).arg(movieFrameCount(request)), 8000);
+    return done;
 }
 
 bool MainWindow::openRunDescription(const QString& path, bool showErrors) {

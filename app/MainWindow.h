@@ -2,8 +2,10 @@
 // The main window: topology tree and inspector docks around the central view, File menu
 // with Open / Open Preset / Recent, Help -> About.
 #include "DefaultRun.h"
+#include "MovieWriter.h"
 #include "PrometheusSource.h"
 #include "RecentFiles.h"
+#include "SessionFile.h"
 #include "TopologyDocument.h"
 
 #include <QMainWindow>
@@ -51,6 +53,18 @@ public:
     ReplayController* replay() const { return replay_; }
     // Opens a run store for replay on the current topology; shows errors unless told not to.
     bool openRun(const QString& path, bool showErrors = true);
+    const QString& runPath() const { return runPath_; } // empty: no run open
+    // The 3D view as it stands (layout, camera, colours, selection) drawn off screen at
+    // `size` and saved as PNG (File → Save Screenshot). False on failure (shown unless not).
+    bool saveScreenshot(const QString& path, QSize size, bool showErrors = true);
+    // The open run as a movie from the view's layout and camera, with a progress dialog that
+    // can cancel (then nothing is written). False when refused, failed or cancelled.
+    bool exportMovie(MovieRequest request, bool showErrors = true);
+    // Sessions (SessionFile.h): what the window shows, saved atomically and reopened as it
+    // was. False on failure (the error shown unless told not to).
+    Session currentSession() const;
+    bool saveSession(const QString& path, bool showErrors = true);
+    bool openSession(const QString& path, bool showErrors = true);
     // On the default preset: plays the default run (Llama 3 405B, DefaultRun.h), from the
     // cache or simulated in the background first, with progress in the status bar.
     void startDefaultRun();
@@ -98,6 +112,8 @@ private:
     QPointer<BackgroundSimulation> background_;
     std::unique_ptr<LiveRecording> live_;
     QAction* stopLive_ = nullptr;
+    QString runPath_;
+    TopologyReadOptions read_; // how the open topology file was read
 };
 
 } // namespace cs::app

@@ -8,8 +8,7 @@
 #include "RunSpecJson.h"
 #include "RunTimeArgument.h"
 #include "TopologyDocument.h"
-
-#include <QRegularExpression>
+#include "ViewSizeArgument.h"
 
 #include <cstdio>
 
@@ -28,11 +27,7 @@ int renderCommand(const QStringList& args) {
     if (layout != "floor" && layout != "fabric")
         throw UsageError("--layout: expected floor or fabric, got \"" + layout.toStdString() +
                          "\"");
-    const QString size = a.has("--size") ? a.value("--size") : "1280x720";
-    const auto m = QRegularExpression("^(\\d{2,5})x(\\d{2,5})$").match(size);
-    if (!m.hasMatch() || m.captured(1).toInt() > 8192 || m.captured(2).toInt() > 8192)
-        throw UsageError("--size: expected WxH from 10x10 to 8192x8192, got \"" +
-                         size.toStdString() + "\"");
+    const QSize size = parseViewSize(a.has("--size") ? a.value("--size") : "1280x720");
     const QString values = a.has("--run")      ? "run"
                            : a.has("--values") ? a.value("--values")
                                                : "none";
@@ -49,7 +44,7 @@ int renderCommand(const QStringList& args) {
     if (!timeOk) throw UsageError("--time: expected seconds");
 
     const auto doc = openTopology(src.preset, src.file, src.read);
-    views::HeadlessRenderer r(m.captured(1).toInt(), m.captured(2).toInt());
+    views::HeadlessRenderer r(size.width(), size.height());
     views::ClusterScene& scene = r.scene();
     scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
     scene.setAggregate(aggregate == "max" ? Aggregate::Max : Aggregate::Mean);

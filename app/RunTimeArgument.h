@@ -15,9 +15,10 @@ struct RunTimeArgument {
 };
 
 // Throws UsageError when the text is neither.
-RunTimeArgument parseRunTimeArgument(const QString& text);
+RunTimeArgument parseRunTimeArgument(const QString& text, const char* flag = "--at");
 // The offset into the run: a date outside it, or a date for a run without one (simulated),
 // is an InputException naming the store.
-int64_t resolveRunTime(const RunTimeArgument& at, const RunInfo& run, const std::string& store);
+int64_t resolveRunTime(const RunTimeArgument& at, const RunInfo& run, const std::string& store,
+                       const char* flag = "--at");
 
 } // namespace cs::app

@@ -31,6 +31,7 @@ public:
     QLineEdit* searchBox() const { return search_; }
     QComboBox* layoutBox() const { return layout_; }
     QComboBox* colourBox() const { return colour_; }
+    QComboBox* aggregateBox() const { return aggregate_; }
     // Runs a search as if typed; returns whether it found something.
     bool search(const QString& text);
     // A run is open: its colouring is listed in the colour box as `title` and chosen. The

@@ -5,6 +5,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/packaging/org.clusterscope.ClusterScope.meta
         DESTINATION share/metainfo)
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/org.clusterscope.ClusterScope.svg
         DESTINATION share/icons/hicolor/scalable/apps)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/org.clusterscope.ClusterScope.mime.xml
+        DESTINATION share/mime/packages RENAME org.clusterscope.ClusterScope.xml)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME clusterscope)
@@ -17,4 +19,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # that are loaded at run time and so do not show up as link dependencies.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite, libqt6svg6, libgl1-mesa-dri")
+# `clusterscope movie` runs the ffmpeg program; everything else works without it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ffmpeg")
 include(CPack)

@@ -14,6 +14,7 @@ packages=(
   xvfb xauth fonts-dejavu-core
   desktop-file-utils appstream
   prometheus             # tests import from a real server (prometheus + promtool)
+  ffmpeg                 # `movie` encodes with it; tests read movies back with ffprobe
   clang libclang-rt-14-dev llvm-14   # the fuzz suite: libFuzzer, sanitizers, symbolizer
 )
 

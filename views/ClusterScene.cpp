@@ -123,6 +123,7 @@ ClusterScene::~ClusterScene() {
 }
 
 void ClusterScene::setValueTitle(const std::string& title) {
+    valueTitle_ = title;
     scalarBar_->SetTitle(title.c_str());
 }
 
@@ -365,6 +366,11 @@ void ClusterScene::updateLegend() {
     updateTitle();
 }
 
+void ClusterScene::setCaption(const std::string& caption) {
+    caption_ = caption;
+    updateTitle();
+}
+
 void ClusterScene::updateTitle() {
     if (!doc_) {
         title_->SetInput("");
@@ -379,7 +385,8 @@ void ClusterScene::updateTitle() {
         (doc_->format() == TopologyFormat::Native
              ? std::string()
              : "  |  " + std::string(topologyFormatName(doc_->format())) +
-                   (doc_->inferred().empty() ? "" : ", structure inferred"));
+                   (doc_->inferred().empty() ? "" : ", structure inferred")) +
+        (caption_.empty() ? std::string() : "  |  " + caption_);
     title_->SetInput(text.c_str());
 }
 

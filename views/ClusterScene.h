@@ -47,8 +47,12 @@ public:
     void setAggregate(Aggregate a);
     Aggregate aggregate() const { return aggregate_; }
     void setValueTitle(const std::string& title); // scalar bar title
+    // Text after the title line's own (a movie's run time and step); empty: none.
+    void setCaption(const std::string& caption);
     // Copies the values into the colour arrays (the per-frame path).
     void setValues(const FrameValues& v);
+    const FrameValues& values() const { return values_; }
+    const std::string& valueTitle() const { return valueTitle_; }
 
     void select(std::optional<PickHit> hit);
     // Entities shown as failed (red outlines), e.g. during a replay between failure and restart.
@@ -88,6 +92,7 @@ private:
     // Appends the outline of an entity (box edges, or a link's path) to points and lines.
     void outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const;
     void updateTitle();
+    std::string caption_, valueTitle_;
     void frame(const Bounds& b, double closeness, bool closeUp = false);
 
     vtkRenderer* renderer_;

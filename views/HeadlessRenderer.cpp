@@ -1,5 +1,6 @@
 #include "HeadlessRenderer.h"
 
+#include <vtkCamera.h>
 #include <vtkImageData.h>
 #include <vtkPointData.h>
 #include <vtkRenderWindow.h>
@@ -26,6 +27,15 @@ HeadlessRenderer::~HeadlessRenderer() {
 
 vtkRenderWindow* HeadlessRenderer::window() const {
     return window_.Get();
+}
+
+void HeadlessRenderer::setCameraPose(const CameraPose& p) {
+    vtkCamera* c = renderer_->GetActiveCamera();
+    c->SetPosition(p.position);
+    c->SetFocalPoint(p.focalPoint);
+    c->SetViewUp(p.viewUp);
+    renderer_->ResetCameraClippingRange();
+    scene_->updateDetail(); // the racks near this camera open, as in the window
 }
 
 void HeadlessRenderer::render() {

@@ -2,6 +2,7 @@
 // Renders a ClusterScene without a window (VTK's X render window, off screen; needs an X
 // server such as Xvfb) and returns the picture. Used by `clusterscope render`, the render
 // tests and the render benchmark.
+#include "CameraPose.h"
 #include "ClusterScene.h"
 
 #include <QImage>
@@ -19,8 +20,9 @@ public:
     ~HeadlessRenderer();
 
     ClusterScene& scene() { return *scene_; }
-    void render(); // draws one frame
-    QImage grab(); // the last frame as a QImage (top row first)
+    void setCameraPose(const CameraPose& pose); // as the window's view stands, say
+    void render();                              // draws one frame
+    QImage grab();                              // the last frame as a QImage (top row first)
     vtkRenderWindow* window() const;
 
 private:

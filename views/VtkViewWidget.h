@@ -4,6 +4,7 @@
 // into its own framebuffer inside paintGL; the result is blitted into the widget's. The
 // camera is driven from Qt events: left drag orbits, right or middle drag (or Shift+left)
 // pans, the wheel zooms, a click picks through the model's own lookup.
+#include "CameraPose.h"
 #include "ClusterScene.h"
 
 #include <QOpenGLWidget>
@@ -18,10 +19,6 @@ class vtkGenericOpenGLRenderWindow;
 class vtkRenderer;
 
 namespace cs::views {
-
-struct CameraPose {
-    double position[3], focalPoint[3], viewUp[3];
-};
 
 class VtkViewWidget : public QOpenGLWidget {
     Q_OBJECT

@@ -51,6 +51,9 @@ private slots:
     void renderRejectsBadOptions();
     void simulateJsonHasTheKeys();
     void simulateWritesStoreAndTrace();
+    void movieWritesTheFramesAsked_data();
+    void movieWritesTheFramesAsked();
+    void movieRefusesBadInput();
     void frameShowsLinkLoadInBytesPerSecond_data();
     void frameShowsLinkLoadInBytesPerSecond();
     void frameRefusesBadInput_data();
@@ -370,6 +373,80 @@ void TestCli::simulateWritesStoreAndTrace() {
     const Result wrong = run({"render", "--preset", "meta-roce-24k", "--run", store, "-o", png});
     QCOMPARE(wrong.code, 2);
     QVERIFY2(wrong.err.contains("recorded on topology"), wrong.err.constData());
+}
+
+namespace {
+// A short simulated run on small-256, written once for the movie tests.
+QString movieRun(QTemporaryDir& dir) {
+    const QString store = dir.filePath("run.sqlite");
+    const Result r = run({"simulate", "--preset", "small-256", "--model", "llama3-8b", "--tp", "8",
+                          "--pp", "4", "--dp", "8", "--steps", "2", "--out", store});
+    return r.code == 0 ? store : QString();
+}
+} // namespace
+
+void TestCli::movieWritesTheFramesAsked_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("codec");
+    QTest::newRow("mp4") << "run.mp4"
+                         << "h264";
+    QTest::newRow("webm") << "run.webm"
+                          << "vp9";
+}
+
+void TestCli::movieWritesTheFramesAsked() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY")) QFAIL("movie renders with VTK: run under xvfb-run");
+    QFETCH(QString, name);
+    QFETCH(QString, codec);
+    QTemporaryDir dir;
+    const QString store = movieRun(dir);
+    QVERIFY(!store.isEmpty());
+    const QString out = dir.filePath(name);
+    // 1.5 s of the run at half speed and 8 fps: 3 s of movie, 24 frames.
+    const Result r =
+        run({"movie", "--preset", "small-256", "--run", store, "--from", "0.5s", "--to", "2s",
+             "--speed", "0.5", "--fps", "8", "--size", "320x240", "--layout", "fabric", "-o", out});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.err.contains("24 frames"));
+    QProcess probe;
+    probe.start("ffprobe",
+                {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                 "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", out});
+    QVERIFY(probe.waitForFinished(60000));
+    QCOMPARE(QString::fromUtf8(probe.readAllStandardOutput()).trimmed(),
+             QString("%1,320,240,24").arg(codec));
+    QVERIFY(!QFileInfo::exists(out + ".partial"));
+}
+
+void TestCli::movieRefusesBadInput() {
+    QTemporaryDir dir;
+    const QString store = movieRun(dir);
+    QVERIFY(!store.isEmpty());
+    const QString out = dir.filePath("m.mp4");
+    const QStringList base{"movie", "--preset", "small-256", "--run", store};
+    for (const auto& [extra, says] :
+         {std::pair{QStringList{"-o", dir.filePath("m.gif")}, "ending in .mp4"},
+          std::pair{QStringList{"-o", out, "--size", "321x240"}, "even width and height"},
+          std::pair{QStringList{"-o", out, "--from", "2s", "--to", "1s"}, "after --from"},
+          std::pair{QStringList{"-o", out, "--fps", "0"}, "1 to 120"},
+          std::pair{QStringList{"-o", out, "--speed", "0.000001"}, "raise --speed"},
+          std::pair{QStringList{"-o", out, "--to", "2099-01-01T00:00:00Z"}, "simulated"}}) {
+        const Result r = run(base + extra);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(says), r.err.constData());
+    }
+    QVERIFY(!QFileInfo::exists(out));
+    if (qEnvironmentVariableIsEmpty("DISPLAY")) QFAIL("movie renders with VTK: run under xvfb-run");
+    // Without ffmpeg on the PATH: said so, and nothing written.
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PATH", dir.filePath("empty"));
+    p.setProcessEnvironment(env);
+    p.start(CS_BINARY, base + QStringList{"-o", out, "--size", "64x64"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(p.readAllStandardError().contains("cannot start ffmpeg"), "no ffmpeg message");
+    QVERIFY(!QFileInfo::exists(out) && !QFileInfo::exists(out + ".partial"));
 }
 
 void TestCli::frameShowsLinkLoadInBytesPerSecond_data() {

@@ -7,6 +7,7 @@
 #include "GuiOptions.h"
 #include "LiveRecording.h"
 #include "MainWindow.h"
+#include "PlaybackClock.h"
 #include "PrometheusImportDialog.h"
 #include "PrometheusServer.h"
 #include "ReplayController.h"
@@ -43,6 +44,8 @@
 
 #include <QItemSelectionModel>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QSet>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,6 +78,9 @@ private slots:
     void opensPresetAndSelects();
     void badFileKeepsCurrentTopology();
     void foreignFabricSaysWhatWasInferred();
+    void savesAScreenshotOfTheViewAtTheAskedSize();
+    void exportsAMovieOfTheOpenRun();
+    void sessionReopensCameraTimeAndSelection();
     void aboutNamesVersions();
     void searchSelectsAndFrames_data();
     void searchSelectsAndFrames();
@@ -138,6 +144,123 @@ void TestMainWindow::foreignFabricSaysWhatWasInferred() {
         rows << table->model()->index(r, 0).data().toString();
     QVERIFY2(rows.contains("inferred: racks") && rows.contains("inferred: gpusPerHost"),
              qPrintable(rows.join(", ")));
+}
+
+void TestMainWindow::savesAScreenshotOfTheViewAtTheAskedSize() {
+    MainWindow w;
+    w.resize(900, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QVERIFY(w.selectById("demo.pod1.rack2"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("shot.png");
+    QVERIFY(w.saveScreenshot(path, QSize(1000, 500), false));
+    const QImage img(path);
+    QCOMPARE(img.size(), QSize(1000, 500));
+    // The scene is drawn, with the selection's white outline, not an empty background.
+    int white = 0;
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2) {
+            colours.insert(img.pixel(x, y));
+            white += img.pixel(x, y) == qRgb(255, 255, 255);
+        }
+    QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
+    QVERIFY(white > 20);
+    QVERIFY(!w.saveScreenshot("/proc/no/such/dir/shot.png", QSize(100, 100), false));
+}
+
+void TestMainWindow::exportsAMovieOfTheOpenRun() {
+    MainWindow w;
+    w.resize(900, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite");
+    {
+        cs::RunSpec spec = smallRunSpec();
+        spec.steps = 2;
+        cs::RunStore s = cs::RunStore::openForWriting(store);
+        cs::simulateRun(*w.document(), spec, &s);
+    }
+    cs::app::MovieRequest r;
+    r.out = dir.filePath("run.webm");
+    r.size = QSize(320, 180);
+    r.fps = 5;
+    r.toNs = 2'000'000'000;
+    QVERIFY(!w.exportMovie(r, false)); // no run open yet
+    QVERIFY(w.openRun(store, false));
+    QVERIFY(w.exportMovie(r, false));
+    QProcess probe;
+    probe.start("ffprobe",
+                {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                 "stream=width,height,nb_read_frames", "-of", "csv=p=0", r.out});
+    QVERIFY(probe.waitForFinished(60000));
+    QCOMPARE(QString::fromUtf8(probe.readAllStandardOutput()).trimmed(), QString("320,180,10"));
+    // Refused before anything is written: an odd size.
+    r.out = dir.filePath("odd.mp4");
+    r.size = QSize(321, 180);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("even width and height"));
+    QVERIFY(!w.exportMovie(r, false));
+    QVERIFY(!QFileInfo::exists(r.out));
+}
+
+void TestMainWindow::sessionReopensCameraTimeAndSelection() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite"), session = dir.filePath("s.clusterscope");
+    cs::views::CameraPose pose{};
+    {
+        MainWindow w;
+        w.resize(900, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openSource("preset:small-256", false));
+        {
+            cs::RunSpec spec = smallRunSpec();
+            spec.steps = 2;
+            cs::RunStore s = cs::RunStore::openForWriting(store);
+            cs::simulateRun(*w.document(), spec, &s);
+        }
+        QVERIFY(w.openRun(store, false));
+        w.viewControls()->layoutBox()->setCurrentIndex(1); // fabric
+        QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
+        pose = {{120, -340, 260}, {30, 40, 5}, {0, 0, 1}};
+        w.view()->setCameraPose(pose);
+        w.replay()->clock()->seek(1'250'000'000);
+        QVERIFY(w.saveSession(session, false));
+    }
+    // The file holds the run relative to itself.
+    QFile f(session);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("\"run\": \"run.sqlite\""));
+    // Reopened as a user would, from the command line.
+    const cs::app::GuiOptions o = cs::app::parseGuiOptions({"gui", session});
+    QCOMPARE(o.session, session);
+    MainWindow w2;
+    w2.resize(900, 600);
+    w2.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w2));
+    QCOMPARE(cs::app::openFromOptions(w2, o), QString());
+    QCOMPARE(w2.runPath(), store);
+    QCOMPARE(w2.replay()->clock()->nowNs(), int64_t(1'250'000'000));
+    QCOMPARE(w2.viewControls()->layoutBox()->currentIndex(), 1);
+    QCOMPARE(w2.treeView()->currentIndex().data(Qt::ToolTipRole).toString(),
+             QString("demo.pod1.rack2.host0.gpu4"));
+    const cs::views::CameraPose back = w2.view()->cameraPose();
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(back.position[i], pose.position[i]);
+        QCOMPARE(back.focalPoint[i], pose.focalPoint[i]);
+    }
+    // A damaged session is refused with its line; the window keeps what it shows.
+    QFile bad(dir.filePath("bad.clusterscope"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"format\": \"clusterscope-session\", \"version\": 1,\n \"topology\": 7}\n");
+    bad.close();
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("bad.clusterscope:2:.*topology"));
+    QVERIFY(!w2.openSession(bad.fileName(), false));
+    QCOMPARE(w2.runPath(), store);
 }
 
 void TestMainWindow::aboutNamesVersions() {

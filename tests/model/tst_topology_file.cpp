@@ -127,8 +127,10 @@ void TestTopologyFile::malformedFilesNameThePlace_data() {
     syntax.replace(R"("version": 1,)", R"("version": 1)");
     QTest::newRow("bad syntax") << syntax << 4 << ""
                                 << "not valid JSON";
-    QTest::newRow("not an object") << QByteArray("[1, 2]\n") << 1 << ""
-                                   << "expected an object";
+    // JSON that is no format read: what it looks like, and the formats that are read.
+    QTest::newRow("not an object")
+        << QByteArray("[1, 2]\n") << 1 << ""
+        << "it starts with \"[1, 2]\". Read are: ClusterScope topology JSON";
     QByteArray foreign = good;
     foreign.replace("clusterscope-topology", "infragraph");
     QTest::newRow("foreign format") << foreign << 2 << "format"

@@ -1,0 +1,70 @@
+#include "MovieWriter.h"
+
+#include "Duration.h"
+#include "HeadlessRenderer.h"
+#include "MovieEncoder.h"
+
+#include <cmath>
+
+namespace cs::app {
+
+long long movieFrameCount(const MovieRequest& r) {
+    const double movieS = double(r.toNs - r.fromNs) * 1e-9 / r.speed;
+    return std::max(1LL, (long long)std::llround(std::min(movieS * r.fps, 1e15)));
+}
+
+std::string checkMovieRequest(const MovieRequest& r, const RunInfo& run) {
+    if (MovieEncoder::containerOf(r.out).isEmpty())
+        return "-o: expected a name ending in .mp4 (H.264) or .webm (VP9), got \"" +
+               r.out.toStdString() + "\"";
+    if (r.size.width() < 10 || r.size.height() < 10 || r.size.width() > 8192 ||
+        r.size.height() > 8192)
+        return "--size: expected WxH from 10x10 to 8192x8192";
+    if (r.size.width() % 2 || r.size.height() % 2)
+        return "--size: a movie needs an even width and height";
+    if (r.fps < 1 || r.fps > 120) return "--fps: expected 1 to 120 frames a second";
+    if (!(r.speed > 0) || r.speed > 1e9)
+        return "--speed: expected run seconds per movie second, above 0 (0.1, 1, 60)";
+    if (r.fromNs < 0 || r.fromNs > run.endNs)
+        return "--from: the run lasts " + formatDuration(run.endNs);
+    if (r.toNs > run.endNs) return "--to: the run lasts " + formatDuration(run.endNs);
+    if (r.toNs <= r.fromNs)
+        return "--to: expected a time after --from (" + formatDuration(r.fromNs) + ")";
+    if (movieFrameCount(r) > kMaxMovieFrames)
+        return "the movie would have " + std::to_string(movieFrameCount(r)) + " frames; at most " +
+               std::to_string(kMaxMovieFrames) + " are written (raise --speed)";
+    return {};
+}
+
+bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieRequest& r,
+                const std::function<bool(double)>& progress) {
+    views::HeadlessRenderer view(r.size.width(), r.size.height());
+    views::ClusterScene& scene = view.scene();
+    scene.setDocument(&doc, r.layout);
+    scene.setAggregate(r.aggregate);
+    scene.setColorMode(views::ColorMode::Value);
+    scene.setValueTitle("Busy / load, %");
+    if (r.pose) {
+        view.setCameraPose(*r.pose);
+    } else {
+        const std::string err = views::applyCameraSpec(scene, doc, r.cameraSpec);
+        if (!err.empty()) throw std::invalid_argument("--camera: " + err);
+    }
+    MovieEncoder encoder(r.out, r.size, r.fps);
+    const long long frames = movieFrameCount(r);
+    const double stepNs = r.speed * 1e9 / r.fps;
+    const std::string pace =
+        r.speed == 1 ? std::string() : "  (" + QString::number(r.speed).toStdString() + "x)";
+    for (long long k = 0; k < frames; ++k) {
+        const int64_t at = std::min(r.toNs, r.fromNs + int64_t(std::llround(double(k) * stepNs)));
+        scene.setValues(fractionsOfCapacity(reader.frameAt(at), doc.topology()));
+        scene.setCaption("t = " + formatDuration(at) + pace);
+        view.render();
+        encoder.addFrame(view.grab());
+        if (progress && !progress(double(k + 1) / double(frames))) return false;
+    }
+    encoder.finish();
+    return true;
+}
+
+} // namespace cs::app

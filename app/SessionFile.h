@@ -1,0 +1,46 @@
+#pragma once
+// A session (`.clusterscope`, JSON): what the window shows, to reopen it as it was — the
+// topology, the run and the time in it, the camera and its bookmarks, layout and colouring,
+// the selection and the dock layout. Paths are stored relative to the session file, so a
+// folder holding the session, its topology and its run can move as one.
+#include "CameraPose.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace cs::app {
+
+constexpr const char* kSessionFormat = "clusterscope-session";
+constexpr const char* kSessionSuffix = "clusterscope";
+
+struct SessionBookmark {
+    QString name, layout;
+    views::CameraPose pose;
+};
+
+struct Session {
+    QString topology; // "preset:NAME" or a file path (absolute once read)
+    QString nodeNameMap, structure;
+    QString run; // empty: none
+    int64_t timeNs = 0;
+    QString layout = "floor"; // floor | fabric
+    QString colour;           // the colour box's entry, as shown
+    QString aggregate = "mean";
+    std::optional<views::CameraPose> camera;
+    QString selection; // an entity id; empty: none
+    std::vector<SessionBookmark> bookmarks;
+    QByteArray docks; // QMainWindow::saveState()
+};
+
+// Paths in `s` are absolute; the text holds them relative to `sessionPath`'s folder.
+QByteArray sessionDocument(const Session& s, const QString& sessionPath);
+// Throws InputException (file, line, field); relative paths become absolute.
+Session parseSession(const QByteArray& text, const QString& sessionPath);
+// Whether the text is a session (by content: the format field).
+bool looksLikeSession(const QByteArray& head);
+
+} // namespace cs::app

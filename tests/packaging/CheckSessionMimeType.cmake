@@ -1,0 +1,17 @@
+# Builds a private MIME database holding ClusterScope's type and checks that it compiled the
+# glob for sessions, and that the desktop file claims the type (double-click opens them).
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/packages)
+configure_file(${MIME_XML} ${WORK}/packages/org.clusterscope.ClusterScope.xml COPYONLY)
+execute_process(COMMAND ${UPDATE_MIME_DATABASE} ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR err MATCHES "rror|arning")
+  message(FATAL_ERROR "update-mime-database refused the type: ${err}")
+endif()
+file(READ ${WORK}/globs2 globs)
+if(NOT globs MATCHES "application/x-clusterscope-session:\\*\\.clusterscope")
+  message(FATAL_ERROR "no *.clusterscope glob in the compiled database:\n${globs}")
+endif()
+file(READ ${DESKTOP} desktop)
+if(NOT desktop MATCHES "MimeType=[^\n]*application/x-clusterscope-session;")
+  message(FATAL_ERROR "the desktop file does not claim application/x-clusterscope-session")
+endif()
