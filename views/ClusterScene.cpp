@@ -1,5 +1,7 @@
 #include "ClusterScene.h"
 
+#include "RackCells.h"
+
 #include "GlyphLayer.h"
 
 #include <vtkActor.h>
@@ -46,6 +48,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     links_ = std::make_unique<LineLayer>(renderer_);
     farRacks_ = std::make_unique<GlyphLayer>(renderer_);
     farSwitches_ = std::make_unique<GlyphLayer>(renderer_);
+    farGpuCells_ = std::make_unique<GlyphLayer>(renderer_);
     hosts_ = std::make_unique<GlyphLayer>(renderer_);
     gpus_ = std::make_unique<GlyphLayer>(renderer_);
     switches_ = std::make_unique<GlyphLayer>(renderer_);
@@ -163,13 +166,22 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
 void ClusterScene::rebuildFar() {
     farRackIds_.clear();
     farSwitchIds_.clear();
-    std::vector<Box> rackBoxes, switchBoxes;
+    farCellGpu_.clear();
+    farCellStart_.assign(1, 0);
+    std::vector<Box> rackBoxes, switchBoxes, cellBoxes;
     std::vector<std::pair<Vec3, Vec3>> bundleEnds;
     if (layout_) {
         for (size_t r = 0; r < layout_->racks.size(); ++r)
             if (layout_->racks[r].drawn() && layout_->rackFar[r]) {
                 farRackIds_.push_back(int32_t(r));
                 rackBoxes.push_back(layout_->racks[r]);
+            }
+        farCellStart_.assign(1, 0);
+        if (doc_)
+            for (int32_t r : farRackIds_) {
+                appendRackCells(doc_->topology(), doc_->index(), layout_->racks[size_t(r)], r,
+                                cellBoxes, farCellGpu_);
+                farCellStart_.push_back(int32_t(farCellGpu_.size()));
             }
         for (size_t s = 0; s < layout_->switches.size(); ++s)
             if (layout_->switches[s].drawn() && layout_->switchFar[s]) {
@@ -181,7 +193,9 @@ void ClusterScene::rebuildFar() {
     }
     farRacks_->setBoxes(rackBoxes);
     farSwitches_->setBoxes(switchBoxes);
+    farGpuCells_->setBoxes(cellBoxes);
     bundles_->setLines(bundleEnds, layout_ ? layout_->trayHeight : 0);
+    showFarCells();
 }
 
 void ClusterScene::rebuildNear() {
@@ -232,10 +246,27 @@ void ClusterScene::rebuildNear() {
             farRacks_->show(i);
     }
     farRacks_->commit();
+    showFarCells();
+}
+
+// Cells show each GPU's value on a closed far rack; colouring by kind shows the rack alone.
+void ClusterScene::showFarCells() {
+    const bool byValue = mode_ == ColorMode::Value;
+    for (size_t i = 0; i + 1 < farCellStart_.size(); ++i) {
+        const bool open = detail_.near && detail_.isOpen(farRackIds_[i]);
+        for (int32_t c = farCellStart_[i]; c < farCellStart_[i + 1]; ++c) {
+            if (byValue && !open)
+                farGpuCells_->show(size_t(c));
+            else
+                farGpuCells_->hide(size_t(c));
+        }
+    }
+    farGpuCells_->commit();
 }
 
 void ClusterScene::setColorMode(ColorMode m) {
     mode_ = m;
+    showFarCells();
     applyColors();
     updateLegend();
 }
@@ -271,6 +302,8 @@ void ClusterScene::applyColors() {
                                                    : neutralColor())
                                        : kindColor(classOf(r.role)));
     }
+    for (size_t i = 0; i < farCellGpu_.size(); ++i)
+        farGpuCells_->setColor(i, valueColor(value(values_.gpu, farCellGpu_[i])));
     for (size_t i = 0; i < farSwitchIds_.size(); ++i)
         farSwitches_->setColor(
             i, byValue ? neutralColor()
@@ -295,8 +328,8 @@ void ClusterScene::applyColors() {
     for (size_t i = 0; i < linkIds_.size(); ++i)
         links_->setColor(i, byValue ? valueColor(value(values_.link, linkIds_[i]))
                                     : kindColor(linkClass_[size_t(linkIds_[i])]));
-    for (GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
-                          switches_.get(), storage_.get()})
+    for (GlyphLayer* g : {farRacks_.get(), farGpuCells_.get(), farSwitches_.get(), hosts_.get(),
+                          gpus_.get(), switches_.get(), storage_.get()})
         g->commit();
     bundles_->commit();
     links_->commit();
@@ -659,8 +692,8 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
 }
 
 size_t ClusterScene::drawnBoxes() const {
-    return farRacks_->size() + farSwitches_->size() + hosts_->size() + gpus_->size() +
-           switches_->size() + storage_->size();
+    return farRacks_->size() + farGpuCells_->size() + farSwitches_->size() + hosts_->size() +
+           gpus_->size() + switches_->size() + storage_->size();
 }
 
 size_t ClusterScene::drawnLines() const {

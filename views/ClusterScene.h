@@ -106,6 +106,11 @@ private:
     std::optional<PickHit> selection_;
 
     std::unique_ptr<GlyphLayer> farRacks_, farSwitches_, hosts_, gpus_, switches_, storage_;
+    // Far racks' GPUs as cells on their tops (RackCells.h), coloured by value; cells
+    // farCellStart_[i] .. farCellStart_[i + 1] belong to farRackIds_[i].
+    std::unique_ptr<GlyphLayer> farGpuCells_;
+    std::vector<int32_t> farCellGpu_, farCellStart_;
+    void showFarCells();
     std::unique_ptr<LineLayer> bundles_, links_;
     std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, switchIds_, storageIds_,
         linkIds_;

@@ -15,6 +15,8 @@ private slots:
     void matchesBaseline_data();
     void matchesBaseline();
     void valuesChangeThePicture();
+    void oneOutlierShowsAtTheOverview_data();
+    void oneOutlierShowsAtTheOverview();
     void comparisonCatchesADifference();
 };
 
@@ -114,6 +116,69 @@ void TestRender::valuesChangeThePicture() {
     const QImage b = r.grab();
     const test::ImageDiff d = test::compareImages(a, b, 10);
     QVERIFY2(d.fractionDiffering > 0.001, qPrintable(QString::number(d.fractionDiffering)));
+}
+
+namespace {
+// The largest difference of any channel of any pixel between two pictures.
+int largestDifference(const QImage& a, const QImage& b) {
+    int most = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            most = std::max({most, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                             std::abs(qBlue(p) - qBlue(q))});
+        }
+    return most;
+}
+} // namespace
+
+void TestRender::oneOutlierShowsAtTheOverview_data() {
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QString>("layout");
+    QTest::newRow("idle GPU, floor") << "gpu"
+                                     << "floor";
+    QTest::newRow("idle GPU, fabric") << "gpu"
+                                      << "fabric";
+    QTest::newRow("saturated link, floor") << "link"
+                                           << "floor";
+}
+
+// Issue 10: among 24,576 GPUs at 100 %, one at 0 % must show at the overview (a rack's mean
+// moves by 1/16 of the scale, a few levels); so must one saturated link among idle ones.
+void TestRender::oneOutlierShowsAtTheOverview() {
+    QFETCH(QString, what);
+    QFETCH(QString, layout);
+    const auto doc = openTopology("meta-roce-24k", {});
+    const Topology& t = doc->topology();
+    HeadlessRenderer r(1280, 720);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
+    scene.setColorMode(ColorMode::Value);
+    scene.setAggregate(Aggregate::Max); // bundles by their hottest member
+    QCOMPARE(QString::fromStdString(applyCameraSpec(scene, *doc, "overview")), QString());
+    FrameValues v;
+    v.gpu.assign(t.gpus.size(), what == "gpu" ? 1.0f : 0.5f);
+    v.link.assign(t.links.size(), 0.0f);
+    scene.setValues(v);
+    r.render();
+    const QImage uniform = r.grab();
+    // An entity in the middle of the cluster, not under the colour bar.
+    if (what == "gpu") {
+        v.gpu[t.gpus.size() / 2 + 5] = 0.0f;
+    } else {
+        size_t uplink = 0;
+        for (size_t i = 0; i < t.links.size(); ++i)
+            if (t.links[i].a.kind == EntityKind::Switch &&
+                t.links[i].b.kind == EntityKind::Switch &&
+                t.switches[size_t(t.links[i].a.index)].role == SwitchRole::Rtsw &&
+                t.switches[size_t(t.links[i].a.index)].pod == 4)
+                uplink = i;
+        v.link[uplink] = 1.0f;
+    }
+    scene.setValues(v);
+    r.render();
+    const int most = largestDifference(uniform, r.grab());
+    QVERIFY2(most > 100, qPrintable(QString("largest change %1 levels").arg(most)));
 }
 
 void TestRender::comparisonCatchesADifference() {
