@@ -1,5 +1,6 @@
 #include "ClusterScene.h"
 
+#include "CellTextureLayer.h"
 #include "RackCells.h"
 
 #include "GlyphLayer.h"
@@ -48,7 +49,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     links_ = std::make_unique<LineLayer>(renderer_);
     farRacks_ = std::make_unique<GlyphLayer>(renderer_);
     farSwitches_ = std::make_unique<GlyphLayer>(renderer_);
-    farGpuCells_ = std::make_unique<GlyphLayer>(renderer_);
+    farGpuCells_ = std::make_unique<CellTextureLayer>(renderer_);
     hosts_ = std::make_unique<GlyphLayer>(renderer_);
     gpus_ = std::make_unique<GlyphLayer>(renderer_);
     switches_ = std::make_unique<GlyphLayer>(renderer_);
@@ -167,8 +168,9 @@ void ClusterScene::rebuildFar() {
     farRackIds_.clear();
     farSwitchIds_.clear();
     farCellGpu_.clear();
-    farCellStart_.assign(1, 0);
-    std::vector<Box> rackBoxes, switchBoxes, cellBoxes;
+    farCellQuad_.clear();
+    std::vector<Box> rackBoxes, switchBoxes;
+    std::vector<CellTextureLayer::Quad> quads;
     std::vector<std::pair<Vec3, Vec3>> bundleEnds;
     if (layout_) {
         for (size_t r = 0; r < layout_->racks.size(); ++r)
@@ -176,12 +178,17 @@ void ClusterScene::rebuildFar() {
                 farRackIds_.push_back(int32_t(r));
                 rackBoxes.push_back(layout_->racks[r]);
             }
-        farCellStart_.assign(1, 0);
         if (doc_)
             for (int32_t r : farRackIds_) {
-                appendRackCells(doc_->topology(), doc_->index(), layout_->racks[size_t(r)], r,
-                                cellBoxes, farCellGpu_);
-                farCellStart_.push_back(int32_t(farCellGpu_.size()));
+                const Box& box = layout_->racks[size_t(r)];
+                RackCellGrid g = rackCellGrid(doc_->topology(), doc_->index(), box, r);
+                if (g.gpus.empty()) {
+                    farCellQuad_.push_back(kNone);
+                    continue;
+                }
+                farCellQuad_.push_back(int32_t(quads.size()));
+                quads.push_back({box, g.cols, g.rows, int(g.gpus.size())});
+                farCellGpu_.insert(farCellGpu_.end(), g.gpus.begin(), g.gpus.end());
             }
         for (size_t s = 0; s < layout_->switches.size(); ++s)
             if (layout_->switches[s].drawn() && layout_->switchFar[s]) {
@@ -193,7 +200,7 @@ void ClusterScene::rebuildFar() {
     }
     farRacks_->setBoxes(rackBoxes);
     farSwitches_->setBoxes(switchBoxes);
-    farGpuCells_->setBoxes(cellBoxes);
+    farGpuCells_->setQuads(quads);
     bundles_->setLines(bundleEnds, layout_ ? layout_->trayHeight : 0);
     showFarCells();
 }
@@ -251,15 +258,13 @@ void ClusterScene::rebuildNear() {
 
 // Cells show each GPU's value on a closed far rack; colouring by kind shows the rack alone.
 void ClusterScene::showFarCells() {
-    const bool byValue = mode_ == ColorMode::Value;
-    for (size_t i = 0; i + 1 < farCellStart_.size(); ++i) {
-        const bool open = detail_.near && detail_.isOpen(farRackIds_[i]);
-        for (int32_t c = farCellStart_[i]; c < farCellStart_[i + 1]; ++c) {
-            if (byValue && !open)
-                farGpuCells_->show(size_t(c));
-            else
-                farGpuCells_->hide(size_t(c));
-        }
+    farGpuCells_->setVisible(mode_ == ColorMode::Value);
+    for (size_t i = 0; i < farCellQuad_.size(); ++i) {
+        if (farCellQuad_[i] == kNone) continue;
+        if (detail_.near && detail_.isOpen(farRackIds_[i]))
+            farGpuCells_->hideQuad(size_t(farCellQuad_[i]));
+        else
+            farGpuCells_->showQuad(size_t(farCellQuad_[i]));
     }
     farGpuCells_->commit();
 }
@@ -328,9 +333,10 @@ void ClusterScene::applyColors() {
     for (size_t i = 0; i < linkIds_.size(); ++i)
         links_->setColor(i, byValue ? valueColor(value(values_.link, linkIds_[i]))
                                     : kindColor(linkClass_[size_t(linkIds_[i])]));
-    for (GlyphLayer* g : {farRacks_.get(), farGpuCells_.get(), farSwitches_.get(), hosts_.get(),
-                          gpus_.get(), switches_.get(), storage_.get()})
+    for (GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
+                          switches_.get(), storage_.get()})
         g->commit();
+    farGpuCells_->commit();
     bundles_->commit();
     links_->commit();
 }
@@ -692,7 +698,7 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
 }
 
 size_t ClusterScene::drawnBoxes() const {
-    return farRacks_->size() + farGpuCells_->size() + farSwitches_->size() + hosts_->size() +
+    return farRacks_->size() + farGpuCells_->cells() + farSwitches_->size() + hosts_->size() +
            gpus_->size() + switches_->size() + storage_->size();
 }
 

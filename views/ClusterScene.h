@@ -27,6 +27,7 @@ class vtkTextActor;
 
 namespace cs::views {
 
+class CellTextureLayer;
 class GlyphLayer;
 class LineLayer;
 
@@ -106,10 +107,10 @@ private:
     std::optional<PickHit> selection_;
 
     std::unique_ptr<GlyphLayer> farRacks_, farSwitches_, hosts_, gpus_, switches_, storage_;
-    // Far racks' GPUs as cells on their tops (RackCells.h), coloured by value; cells
-    // farCellStart_[i] .. farCellStart_[i + 1] belong to farRackIds_[i].
-    std::unique_ptr<GlyphLayer> farGpuCells_;
-    std::vector<int32_t> farCellGpu_, farCellStart_;
+    // Far racks' GPUs as texels on their tops (RackCells.h), coloured by value; quad
+    // farCellQuad_[i] is farRackIds_[i]'s (kNone: no GPUs).
+    std::unique_ptr<CellTextureLayer> farGpuCells_;
+    std::vector<int32_t> farCellGpu_, farCellQuad_;
     void showFarCells();
     std::unique_ptr<LineLayer> bundles_, links_;
     std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, switchIds_, storageIds_,
