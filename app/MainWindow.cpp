@@ -19,6 +19,7 @@
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDateTime>
 #include <QDir>
@@ -38,6 +39,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTimer>
 #include <QTreeView>
 
 namespace cs::app {
@@ -91,8 +93,32 @@ MainWindow::MainWindow()
     buildMenus();
     controls_ = new ViewControls(this, view_);
     replay_ = new ReplayController(this, view_, controls_);
-    connect(replay_, &ReplayController::nowShown, this,
-            [this] { inspector_->setLiveValues(replay_->selectedValues()); });
+    connect(replay_, &ReplayController::nowShown, this, [this] {
+        inspector_->setLiveValues(replay_->selectedValues());
+        if (presenting_) updateCaption();
+    });
+    // Presentation: on the window itself, so F11 works while the menus are hidden.
+    auto* present = new QAction(tr("&Presentation Mode"), this);
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    present->setShortcutContext(Qt::WindowShortcut);
+    addAction(present);
+    connect(present, &QAction::triggered, this, [this] { setPresenting(!presenting_); });
+    auto* tour = new QAction(tr("Camera &Tour Through Bookmarks"), this);
+    connect(tour, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const int seconds = QInputDialog::getInt(
+            this, tr("Camera Tour"), tr("Seconds at each bookmark:"), 6, 1, 600, 1, &ok);
+        if (ok && !startTour(seconds * 1000))
+            statusBar()->showMessage(
+                tr("No camera bookmarks for this topology: save some under View > Camera first"),
+                8000);
+    });
+    for (QAction* a : menuBar()->actions())
+        if (a->menu() && a->text() == tr("&View")) {
+            a->menu()->addSeparator();
+            a->menu()->addAction(present);
+            a->menu()->addAction(tour);
+        }
     connect(tree_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const Endpoint e = views::TopologyTreeModel::entityOf(i);
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
@@ -504,6 +530,7 @@ void MainWindow::onTreeSelection() {
 
 void MainWindow::showSelected(Endpoint e, bool fromTree) {
     replay_->selectEntity(e);
+    if (presenting_) QTimer::singleShot(0, this, [this] { updateCaption(); });
     inspector_->setLiveValues(replay_->selectedValues());
     inspector_->showEntity(e);
     if (fromTree) {

@@ -65,6 +65,16 @@ public:
     Session currentSession() const;
     bool saveSession(const QString& path, bool showErrors = true);
     bool openSession(const QString& path, bool showErrors = true);
+    // Presentation mode (F11; Esc leaves): full screen, docks, bars and menus hidden, and the
+    // 3D view's title line captioned with the time, step, MFU and selection.
+    void setPresenting(bool on);
+    bool presenting() const { return presenting_; }
+    QString presentationCaption() const; // what the caption says now
+    // A camera tour through the topology's bookmarks, `dwellMs` at each; false without
+    // bookmarks. Any key stops it, as does stopTour().
+    bool startTour(int dwellMs);
+    void stopTour();
+    bool touring() const;
     // On the default preset: plays the default run (Llama 3 405B, DefaultRun.h), from the
     // cache or simulated in the background first, with progress in the status bar.
     void startDefaultRun();
@@ -113,6 +123,14 @@ private:
     std::unique_ptr<LiveRecording> live_;
     QAction* stopLive_ = nullptr;
     QString runPath_;
+    bool presenting_ = false;
+    QByteArray statePresented_; // docks and bars as they were before presenting
+    Qt::WindowStates windowStatePresented_;
+    QTimer* tour_ = nullptr;
+    int tourStop_ = 0;
+    void updateCaption();
+    void nextTourStop();
+    void keyPressEvent(QKeyEvent* e) override;
     TopologyReadOptions read_; // how the open topology file was read
 };
 

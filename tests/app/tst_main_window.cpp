@@ -28,6 +28,7 @@
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -81,6 +82,8 @@ private slots:
     void savesAScreenshotOfTheViewAtTheAskedSize();
     void exportsAMovieOfTheOpenRun();
     void sessionReopensCameraTimeAndSelection();
+    void presentationHidesChromeAndCaptionsTheView();
+    void cameraTourVisitsTheBookmarks();
     void aboutNamesVersions();
     void searchSelectsAndFrames_data();
     void searchSelectsAndFrames();
@@ -261,6 +264,78 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("bad.clusterscope:2:.*topology"));
     QVERIFY(!w2.openSession(bad.fileName(), false));
     QCOMPARE(w2.runPath(), store);
+}
+
+void TestMainWindow::presentationHidesChromeAndCaptionsTheView() {
+    MainWindow w;
+    w.resize(900, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString store = dir.filePath("run.sqlite");
+    {
+        cs::RunSpec spec = smallRunSpec();
+        spec.steps = 3;
+        cs::RunStore s = cs::RunStore::openForWriting(store);
+        cs::simulateRun(*w.document(), spec, &s);
+    }
+    QVERIFY(w.openRun(store, false));
+    QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
+    auto* tree = w.findChild<QDockWidget*>("topologyDock");
+    QVERIFY(tree && tree->isVisible());
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, Qt::Key_F11); // as the user presses it
+    QVERIFY(w.presenting());
+    QVERIFY(!tree->isVisible());
+    QVERIFY(!w.menuBar()->isVisible());
+    QVERIFY(w.windowState() & Qt::WindowFullScreen);
+    // Halfway through the second step: its number and MFU, the time and the selection.
+    const cs::Series& steps = w.replay()->overview()->stepTime;
+    QVERIFY(!steps.value.empty());
+    w.replay()->clock()->seek(steps.tsNs[0] + int64_t(steps.value[0] * 1.5e9));
+    QTRY_VERIFY(w.presentationCaption().contains("step 2"));
+    const QString caption = w.presentationCaption();
+    QVERIFY2(caption.contains("t = ") && caption.contains("MFU ") &&
+                 caption.contains("selected: demo.pod1.rack2.host0.gpu4"),
+             qPrintable(caption));
+    QTest::keyClick(&w, Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    QTRY_VERIFY(tree->isVisible());
+    QVERIFY(w.menuBar()->isVisible());
+    QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
+}
+
+void TestMainWindow::cameraTourVisitsTheBookmarks() {
+    MainWindow w;
+    w.resize(900, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openSource("preset:small-ib-256", false));
+    cs::app::CameraBookmarks marks("small-ib-256");
+    for (const cs::app::CameraBookmark& b : marks.list())
+        marks.remove(b.name);
+    QVERIFY(!w.startTour(100)); // nothing to visit yet
+    const cs::views::CameraPose a{{100, -200, 150}, {0, 0, 0}, {0, 0, 1}};
+    const cs::views::CameraPose b{{-50, -120, 80}, {10, 20, 0}, {0, 0, 1}};
+    marks.save({"a", "floor", a});
+    marks.save({"b", "fabric", b});
+    QVERIFY(w.startTour(300));
+    auto at = [&](const cs::views::CameraPose& p) {
+        const cs::views::CameraPose now = w.view()->cameraPose();
+        for (int i = 0; i < 3; ++i)
+            if (std::abs(now.position[i] - p.position[i]) > 1e-6) return false;
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(at(a), 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(at(b), 2000);
+    QCOMPARE(w.viewControls()->layoutBox()->currentIndex(), 1); // b's layout
+    QTRY_VERIFY_WITH_TIMEOUT(at(a), 2000);                      // and round again
+    QTest::keyClick(&w, Qt::Key_Space);                         // any key ends it
+    QVERIFY(!w.touring());
+    for (const char* name : {"a", "b"})
+        marks.remove(name);
 }
 
 void TestMainWindow::aboutNamesVersions() {

@@ -1,0 +1,137 @@
+// MainWindow's presentation mode and camera tour, for showing a cluster design to an audience.
+#include "CameraBookmarks.h"
+#include "MainWindow.h"
+#include "ReplayController.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
+
+#include "Duration.h"
+#include "PlaybackClock.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QKeyEvent>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+
+#include <algorithm>
+
+namespace cs::app {
+
+QString MainWindow::presentationCaption() const {
+    QStringList parts;
+    if (!runPath_.isEmpty() && replay_->overview()) {
+        const int64_t now = replay_->clock()->nowNs();
+        parts << QString("t = %1").arg(QString::fromStdString(formatDuration(now)));
+        // The step holding now: the run stores a step time per training stretch (a new one
+        // after each checkpoint or restart); steps are counted stretch by stretch.
+        const Series& steps = replay_->overview()->stepTime;
+        long long before = 0;
+        for (size_t i = 0; i < steps.tsNs.size() && steps.tsNs[i] <= now; ++i) {
+            const double stepNs = steps.value[i] * 1e9;
+            if (!(stepNs > 0)) continue;
+            const bool last = i + 1 == steps.tsNs.size() || steps.tsNs[i + 1] > now;
+            const int64_t until = last ? now : steps.tsNs[i + 1];
+            const auto inStretch = (long long)(double(until - steps.tsNs[i]) / stepNs);
+            if (last) {
+                parts << QString("step %1").arg(before + inStretch + 1);
+                break;
+            }
+            before += inStretch;
+        }
+        const Series& mfu = replay_->overview()->mfu;
+        const auto m = std::upper_bound(mfu.tsNs.begin(), mfu.tsNs.end(), now);
+        if (m != mfu.tsNs.begin()) {
+            const double v = mfu.value[size_t(m - mfu.tsNs.begin() - 1)];
+            if (std::isfinite(v)) parts << QString("MFU %1 %").arg(v * 100, 0, 'f', 1);
+        }
+    }
+    if (doc_)
+        if (const auto& sel = view_->scene().selection())
+            parts << QString("selected: %1")
+                         .arg(QString::fromStdString(doc_->topology().nameOf(sel->entity)));
+    return parts.join("  |  ");
+}
+
+void MainWindow::updateCaption() {
+    view_->scene().setCaption(presenting_ ? presentationCaption().toStdString() : std::string());
+    view_->update();
+}
+
+void MainWindow::setPresenting(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    if (on) {
+        statePresented_ = saveState();
+        windowStatePresented_ = windowState();
+        for (QDockWidget* d : findChildren<QDockWidget*>())
+            d->hide();
+        for (QToolBar* b : findChildren<QToolBar*>())
+            b->hide();
+        menuBar()->hide();
+        statusBar()->hide();
+        showFullScreen();
+    } else {
+        stopTour();
+        menuBar()->show();
+        statusBar()->show();
+        restoreState(statePresented_);
+        setWindowState(windowStatePresented_);
+    }
+    updateCaption();
+}
+
+bool MainWindow::startTour(int dwellMs) {
+    if (!doc_ || CameraBookmarks(QString::fromStdString(doc_->topology().name)).list().isEmpty())
+        return false;
+    if (!tour_) {
+        tour_ = new QTimer(this);
+        connect(tour_, &QTimer::timeout, this, &MainWindow::nextTourStop);
+    }
+    tourStop_ = 0;
+    tour_->setInterval(std::max(50, dwellMs));
+    nextTourStop();
+    tour_->start();
+    return true;
+}
+
+void MainWindow::stopTour() {
+    if (tour_) tour_->stop();
+}
+
+bool MainWindow::touring() const {
+    return tour_ && tour_->isActive();
+}
+
+void MainWindow::nextTourStop() {
+    const QList<CameraBookmark> marks =
+        doc_ ? CameraBookmarks(QString::fromStdString(doc_->topology().name)).list()
+             : QList<CameraBookmark>();
+    if (marks.isEmpty()) {
+        stopTour();
+        return;
+    }
+    const CameraBookmark& b = marks[tourStop_++ % marks.size()];
+    controls_->layoutBox()->setCurrentIndex(b.layout == "fabric" ? 1 : 0);
+    // Fly there in at most half the dwell: the audience sees the view settle before it moves.
+    const views::CameraPose to = b.pose;
+    view_->flyTo([this, to] { view_->setCameraPose(to); }, std::min(1500, tour_->interval() / 2));
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* e) {
+    if (touring()) {
+        stopTour(); // any key ends a tour
+        e->accept();
+        return;
+    }
+    if (presenting_ && e->key() == Qt::Key_Escape) {
+        setPresenting(false);
+        e->accept();
+        return;
+    }
+    QMainWindow::keyPressEvent(e);
+}
+
+} // namespace cs::app
