@@ -63,6 +63,20 @@ cs::RunSpec smallRunSpec() {
     spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
     return spec;
 }
+// A window on screen at a fixed size, as the presentation tests need it drawn.
+bool showAt900x600(MainWindow& w) {
+    w.resize(900, 600);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w);
+}
+// `steps` simulated steps of smallRunSpec() on the window's topology, stored at `path`.
+QString simulateSmallRun(const MainWindow& w, const QString& path, int steps) {
+    cs::RunSpec spec = smallRunSpec();
+    spec.steps = steps;
+    cs::RunStore s = cs::RunStore::openForWriting(path);
+    cs::simulateRun(*w.document(), spec, &s);
+    return path;
+}
 // What the Prometheus tests load into their server: 5 minutes of 2 hosts, as OpenMetrics.
 cs::TelemetryGeneratorParams fiveMinutesOfTwoHosts() {
     cs::TelemetryGeneratorParams p;
@@ -151,9 +165,7 @@ void TestMainWindow::foreignFabricSaysWhatWasInferred() {
 
 void TestMainWindow::savesAScreenshotOfTheViewAtTheAskedSize() {
     MainWindow w;
-    w.resize(900, 600);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(showAt900x600(w));
     QVERIFY(w.openSource("preset:small-256", false));
     QVERIFY(w.selectById("demo.pod1.rack2"));
     QTemporaryDir dir;
@@ -176,18 +188,10 @@ void TestMainWindow::savesAScreenshotOfTheViewAtTheAskedSize() {
 
 void TestMainWindow::exportsAMovieOfTheOpenRun() {
     MainWindow w;
-    w.resize(900, 600);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(showAt900x600(w));
     QVERIFY(w.openSource("preset:small-256", false));
     QTemporaryDir dir;
-    const QString store = dir.filePath("run.sqlite");
-    {
-        cs::RunSpec spec = smallRunSpec();
-        spec.steps = 2;
-        cs::RunStore s = cs::RunStore::openForWriting(store);
-        cs::simulateRun(*w.document(), spec, &s);
-    }
+    const QString store = simulateSmallRun(w, dir.filePath("run.sqlite"), 2);
     cs::app::MovieRequest r;
     r.out = dir.filePath("run.webm");
     r.size = QSize(320, 180);
@@ -216,16 +220,9 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     cs::views::CameraPose pose{};
     {
         MainWindow w;
-        w.resize(900, 600);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(showAt900x600(w));
         QVERIFY(w.openSource("preset:small-256", false));
-        {
-            cs::RunSpec spec = smallRunSpec();
-            spec.steps = 2;
-            cs::RunStore s = cs::RunStore::openForWriting(store);
-            cs::simulateRun(*w.document(), spec, &s);
-        }
+        simulateSmallRun(w, store, 2);
         QVERIFY(w.openRun(store, false));
         w.viewControls()->layoutBox()->setCurrentIndex(1); // fabric
         QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
@@ -242,9 +239,7 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     const cs::app::GuiOptions o = cs::app::parseGuiOptions({"gui", session});
     QCOMPARE(o.session, session);
     MainWindow w2;
-    w2.resize(900, 600);
-    w2.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w2));
+    QVERIFY(showAt900x600(w2));
     QCOMPARE(cs::app::openFromOptions(w2, o), QString());
     QCOMPARE(w2.runPath(), store);
     QCOMPARE(w2.replay()->clock()->nowNs(), int64_t(1'250'000'000));
@@ -268,18 +263,10 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
 
 void TestMainWindow::presentationHidesChromeAndCaptionsTheView() {
     MainWindow w;
-    w.resize(900, 600);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(showAt900x600(w));
     QVERIFY(w.openSource("preset:small-256", false));
     QTemporaryDir dir;
-    const QString store = dir.filePath("run.sqlite");
-    {
-        cs::RunSpec spec = smallRunSpec();
-        spec.steps = 3;
-        cs::RunStore s = cs::RunStore::openForWriting(store);
-        cs::simulateRun(*w.document(), spec, &s);
-    }
+    const QString store = simulateSmallRun(w, dir.filePath("run.sqlite"), 3);
     QVERIFY(w.openRun(store, false));
     QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
     auto* tree = w.findChild<QDockWidget*>("topologyDock");
@@ -309,9 +296,7 @@ void TestMainWindow::presentationHidesChromeAndCaptionsTheView() {
 
 void TestMainWindow::cameraTourVisitsTheBookmarks() {
     MainWindow w;
-    w.resize(900, 600);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(showAt900x600(w));
     QVERIFY(w.openSource("preset:small-ib-256", false));
     cs::app::CameraBookmarks marks("small-ib-256");
     for (const cs::app::CameraBookmark& b : marks.list())

@@ -44,18 +44,17 @@ put("topology", "networkx-tiny.json", json.dumps(
 put("topology", "ns3-tiny.txt", "5 2 1 2 5 H100\n2 3 4\n0 2 2400Gbps 0.000025ms 0\n"
     "1 2 2400Gbps 0.000025ms 0\n0 3 400Gbps 0.0005ms 0\n1 3 400Gbps 0.0005ms 0\n"
     "3 4 400Gbps 0.0005ms 0\n")
-put("topology", "infragraph-edges.yaml", """infrastructure:
-  name: e
-  devices:
-    - name: srv
-      components: [{name: npu, type: npu, count: 2}, {name: nic, type: nic, count: 2}]
-    - name: sw
-      components: [{name: port, type: port, count: 8}]
-  links: [{name: l, bandwidth: {gigabits_per_second: 400}}]
-  instances: [{name: h, device: srv, count: 2}, {name: leaf, device: sw, count: 1}]
-  edges:
-    - {ep1: {instance: "h[0:2]", component: "nic[0]"}, ep2: {instance: leaf, component: "port[0:2]"}, link: l, scheme: one2one}
-""")
+put("topology", "infragraph-edges.json", json.dumps({"infrastructure": {
+    "name": "e",
+    "devices": [{"name": "srv", "components": [{"name": "npu", "type": "npu", "count": 2},
+                                               {"name": "nic", "type": "nic", "count": 2}]},
+                {"name": "sw", "components": [{"name": "port", "type": "port", "count": 8}]}],
+    "links": [{"name": "l", "bandwidth": {"gigabits_per_second": 400}}],
+    "instances": [{"name": "h", "device": "srv", "count": 2},
+                  {"name": "leaf", "device": "sw", "count": 1}],
+    "edges": [{"ep1": {"instance": "h[0:2]", "component": "nic[0]"},
+               "ep2": {"instance": "leaf", "component": "port[0:2]"},
+               "link": "l", "scheme": "one2one"}]}}))
 
 # Run descriptions.
 run = {"format": "clusterscope-run", "version": 2, "model": "llama3-8b", "gpu": "h100-sxm",
