@@ -162,6 +162,8 @@ void TestCli::statsAndRenderReadForeignFabrics_data() {
                               << "NetworkX node-link JSON" << 2;
     QTest::newRow("ns-3") << seeds + "ns3-tiny.txt"
                           << "SimAI / ASTRA-sim ns-3 topology" << 2;
+    QTest::newRow("infragraph json") << seeds + "infragraph-edges.json"
+                                     << "InfraGraph YAML or JSON" << 4;
 }
 
 void TestCli::statsAndRenderReadForeignFabrics() {
