@@ -21,7 +21,7 @@ void printUsage(FILE* out) {
         "  clusterscope export (--preset NAME | FILE) -o OUT [--params |\n"
         "        --format graphml|dot|netbox|ibnetdiscover|infragraph|networkx|ns3]\n"
         "  clusterscope render (--preset NAME | FILE) [--layout floor|fabric]\n"
-        "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png\n"
+        "        [--camera overview|pod:N|rack:R|ID] [--size WxH] -o OUT.png|OUT.gltf\n"
         "        [--values none|test|speed] [--color kind|value] [--aggregate mean|max]\n"
         "        [--select ID] [--time S] [--run run.sqlite --at T]\n"
         "  clusterscope movie (--preset NAME | FILE) --run RUN.sqlite -o OUT.mp4|OUT.webm\n"

@@ -199,6 +199,13 @@ void MainWindow::buildMenus() {
             tr("PNG pictures (*.png)"));
         if (!path.isEmpty()) saveScreenshot(path, dialog.pictureSize());
     });
+    file->addAction(tr("Export Scene as &glTF..."), this, [this] {
+        if (!doc_) return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Scene"), QString::fromStdString(doc_->topology().name) + ".gltf",
+            tr("glTF 2.0 scenes (*.gltf)"));
+        if (!path.isEmpty()) exportScene(path);
+    });
     file->addAction(tr("Export &Movie..."), this, [this] {
         if (!doc_ || runPath_.isEmpty()) {
             QMessageBox::information(this, tr("Export Movie"),
@@ -437,6 +444,21 @@ bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors
     }
     statusBar()->showMessage(
         tr("Saved %1 (%2 x %3)").arg(path).arg(size.width()).arg(size.height()), 8000);
+    return true;
+}
+
+bool MainWindow::exportScene(const QString& path, bool showErrors) {
+    if (!doc_) return false;
+    try {
+        view_->scene().exportGltf(path.toStdString());
+    } catch (const std::exception& e) {
+        if (showErrors)
+            QMessageBox::critical(this, tr("Cannot export the scene"), e.what());
+        else
+            qWarning("%s", e.what());
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
     return true;
 }
 

@@ -57,6 +57,8 @@ public:
     // The 3D view as it stands (layout, camera, colours, selection) drawn off screen at
     // `size` and saved as PNG (File → Save Screenshot). False on failure (shown unless not).
     bool saveScreenshot(const QString& path, QSize size, bool showErrors = true);
+    // The 3D view's scene as glTF 2.0 (File → Export Scene), for slides and web viewers.
+    bool exportScene(const QString& path, bool showErrors = true);
     // The open run as a movie from the view's layout and camera, with a progress dialog that
     // can cancel (then nothing is written). False when refused, failed or cancelled.
     bool exportMovie(MovieRequest request, bool showErrors = true);

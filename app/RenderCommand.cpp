@@ -75,6 +75,11 @@ int renderCommand(const QStringList& args) {
         scene.select(PickHit{*e, kNone, 0});
     }
     r.render();
+    if (out.endsWith(".gltf", Qt::CaseInsensitive)) {
+        scene.exportGltf(out.toStdString());
+        std::fprintf(stderr, "wrote %s (glTF 2.0, data inline)\n", qPrintable(out));
+        return kExitOk;
+    }
     const QImage img = r.grab();
     if (!img.save(out, "PNG")) throw std::runtime_error("cannot write " + out.toStdString());
     std::fprintf(stderr, "wrote %s (%dx%d)\n", qPrintable(out), img.width(), img.height());

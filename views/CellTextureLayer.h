@@ -39,6 +39,7 @@ public:
     void setVisible(bool visible);
     void commit(); // pushes the colours (and moved quads) to VTK
     size_t cells() const { return texelOfCell_.size(); }
+    vtkActor* actor() const { return actor_.Get(); }
 
 private:
     vtkRenderer* renderer_;

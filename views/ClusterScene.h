@@ -48,6 +48,9 @@ public:
     void setAggregate(Aggregate a);
     Aggregate aggregate() const { return aggregate_; }
     void setValueTitle(const std::string& title); // scalar bar title
+    // The scene as it is drawn (boxes, cells, lines, colours, camera) as one glTF 2.0 file
+    // with its data inline, for slides and web viewers. Throws std::runtime_error.
+    void exportGltf(const std::string& path) const;
     // Text after the title line's own (a movie's run time and step); empty: none.
     void setCaption(const std::string& caption);
     // Copies the values into the colour arrays (the per-frame path).

@@ -5,6 +5,7 @@
 #include <vtkCellData.h>
 #include <vtkCubeSource.h>
 #include <vtkFloatArray.h>
+#include <vtkGlyph3D.h>
 #include <vtkGlyph3DMapper.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -40,6 +41,19 @@ GlyphLayer::GlyphLayer(vtkRenderer* renderer) : renderer_(renderer) {
     actor_->GetProperty()->SetAmbient(0.35);
     actor_->GetProperty()->SetDiffuse(0.75);
     renderer->AddActor(actor_);
+}
+
+vtkSmartPointer<vtkPolyData> GlyphLayer::boxesAsPolyData() const {
+    vtkNew<vtkCubeSource> cube;
+    vtkNew<vtkGlyph3D> glyphs;
+    glyphs->SetInputData(poly_);
+    glyphs->SetSourceConnection(cube->GetOutputPort());
+    glyphs->OrientOff();
+    glyphs->SetScaleModeToScaleByVectorComponents();
+    glyphs->SetInputArrayToProcess(1, 0, 0, vtkDataObject::FIELD_ASSOCIATION_POINTS, "scale");
+    glyphs->SetColorModeToColorByScalar();
+    glyphs->Update();
+    return glyphs->GetOutput();
 }
 
 GlyphLayer::~GlyphLayer() {

@@ -5,6 +5,7 @@
 #include "SceneGeometry.h"
 
 #include <vtkNew.h>
+#include <vtkSmartPointer.h>
 
 #include <vector>
 
@@ -32,6 +33,9 @@ public:
     void commit(); // pushes changed arrays to VTK
     size_t size() const { return boxes_.size(); }
     vtkActor* actor() const;
+    // The boxes as plain triangles with their colours (hidden ones left out), for exporters
+    // that cannot read an instancing mapper.
+    vtkSmartPointer<vtkPolyData> boxesAsPolyData() const;
 
 private:
     vtkRenderer* renderer_; // outlives the layer
@@ -59,6 +63,7 @@ public:
     void commit();
     size_t size() const { return colors_.size(); }
     vtkActor* actor() const;
+    vtkPolyData* polyData() const { return poly_.Get(); }
 
 private:
     vtkRenderer* renderer_;

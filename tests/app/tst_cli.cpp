@@ -47,6 +47,7 @@ private slots:
     void unwritableOutputExitsOne();
     void renderWritesThePicture_data();
     void renderWritesThePicture();
+    void renderWritesTheSceneAsGltf();
     void renderRejectsBadOptions_data();
     void renderRejectsBadOptions();
     void simulateJsonHasTheKeys();
@@ -305,6 +306,34 @@ void TestCli::renderWritesThePicture() {
     QCOMPARE(r.code, 0);
     const QImage img(out);
     QCOMPARE(img.size(), QSize(320, 200));
+}
+
+void TestCli::renderWritesTheSceneAsGltf() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QTemporaryDir dir;
+    const QString out = dir.filePath("scene.gltf");
+    const Result r = run({"render", "--preset", "small-256", "--values", "test", "-o", out});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject g = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(g["asset"].toObject()["version"].toString(), QString("2.0"));
+    // The far racks (triangles), the GPU cells on them (a texture) and the link bundles
+    // (lines): a mesh each, data inline.
+    QVERIFY2(g["meshes"].toArray().size() >= 3,
+             qPrintable(QString::number(g["meshes"].toArray().size())));
+    bool lines = false;
+    for (const QJsonValue& m : g["meshes"].toArray())
+        lines = lines || m["primitives"].toArray()[0].toObject()["mode"].toInt() == 1;
+    QVERIFY(lines);
+    QVERIFY(g["buffers"].toArray()[0].toObject()["uri"].toString().startsWith("data:"));
+    QVERIFY(!g["textures"].toArray().isEmpty()); // the GPU cells
+    // Every far rack is there: a cube is 24 vertices.
+    long long vertices = 0;
+    for (const QJsonValue& a : g["accessors"].toArray())
+        if (a.toObject()["type"].toString() == "VEC3") vertices += a.toObject()["count"].toInt();
+    QVERIFY2(vertices >= 24 * 16, qPrintable(QString::number(vertices)));
 }
 
 void TestCli::renderRejectsBadOptions_data() {

@@ -30,6 +30,9 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -184,6 +187,12 @@ void TestMainWindow::savesAScreenshotOfTheViewAtTheAskedSize() {
     QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
     QVERIFY(white > 20);
     QVERIFY(!w.saveScreenshot("/proc/no/such/dir/shot.png", QSize(100, 100), false));
+    // The same view as a glTF scene.
+    const QString gltf = dir.filePath("scene.gltf");
+    QVERIFY(w.exportScene(gltf, false));
+    QFile f(gltf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(!QJsonDocument::fromJson(f.readAll()).object()["meshes"].toArray().isEmpty());
 }
 
 void TestMainWindow::exportsAMovieOfTheOpenRun() {
