@@ -266,11 +266,7 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
         QApplication::restoreOverrideCursor();
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot open topology"),
-                                  QString::fromStdString(e.what()));
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot open topology"), e.what(), showErrors);
         return false;
     }
     delete background_; // it simulates on the document about to go: cancel and wait
@@ -405,10 +401,7 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
         replay_->open(path, *doc_);
         runPath_ = path;
     } catch (const std::exception& e) {
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot open run"), QString::fromStdString(e.what()));
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot open run"), e.what(), showErrors);
         return false;
     }
     statusBar()->showMessage(
@@ -436,10 +429,7 @@ bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors
             throw std::runtime_error("cannot write " + path.toStdString() + ": " +
                                      f.errorString().toStdString());
     } catch (const std::exception& e) {
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot save the screenshot"), e.what());
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot save the screenshot"), e.what(), showErrors);
         return false;
     }
     statusBar()->showMessage(
@@ -447,15 +437,19 @@ bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors
     return true;
 }
 
+void MainWindow::reportFailure(const QString& title, const char* what, bool showErrors) {
+    if (showErrors)
+        QMessageBox::critical(this, title, QString::fromUtf8(what));
+    else
+        qWarning("%s", what); // tests and the command line read it on stderr
+}
+
 bool MainWindow::exportScene(const QString& path, bool showErrors) {
     if (!doc_) return false;
     try {
         view_->scene().exportGltf(path.toStdString());
     } catch (const std::exception& e) {
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot export the scene"), e.what());
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot export the scene"), e.what(), showErrors);
         return false;
     }
     statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
@@ -481,10 +475,7 @@ bool MainWindow::exportMovie(MovieRequest request, bool showErrors) {
             return !progress.wasCanceled();
         });
     } catch (const std::exception& e) {
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot export the movie"), e.what());
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot export the movie"), e.what(), showErrors);
         return false;
     }
     if (done)

@@ -130,6 +130,8 @@ private:
     Qt::WindowStates windowStatePresented_;
     QTimer* tour_ = nullptr;
     int tourStop_ = 0;
+    // A failed action: a message box, or a warning on stderr when errors are not shown.
+    void reportFailure(const QString& title, const char* what, bool showErrors);
     void updateCaption();
     void nextTourStop();
     void keyPressEvent(QKeyEvent* e) override;

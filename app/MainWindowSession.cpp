@@ -41,10 +41,7 @@ bool MainWindow::saveSession(const QString& path, bool showErrors) {
     try {
         writeFileAtomically(path, sessionDocument(currentSession(), path));
     } catch (const std::exception& e) {
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot save the session"), e.what());
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot save the session"), e.what(), showErrors);
         return false;
     }
     statusBar()->showMessage(tr("Saved the session %1").arg(path), 8000);
@@ -56,10 +53,7 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     try {
         s = parseSession(readFileBounded(path, 16 << 20), path);
     } catch (const std::exception& e) {
-        if (showErrors)
-            QMessageBox::critical(this, tr("Cannot open the session"), e.what());
-        else
-            qWarning("%s", e.what());
+        reportFailure(tr("Cannot open the session"), e.what(), showErrors);
         return false;
     }
     TopologyReadOptions read;
