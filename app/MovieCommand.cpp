@@ -65,12 +65,9 @@ int movieCommand(const QStringList& args) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    const long long frames = movieFrameCount(req);
-    const QSize size = req.size;
-    const int fps = req.fps;
-    const int64_t fromNs = req.fromNs, toNs = req.toNs;
     std::fprintf(stderr, "wrote %s (%lld frames, %dx%d, %d fps, %s of the run)\n", qPrintable(out),
-                 frames, size.width(), size.height(), fps, formatDuration(toNs - fromNs).c_str());
+                 movieFrameCount(req), req.size.width(), req.size.height(), req.fps,
+                 formatDuration(req.toNs - req.fromNs).c_str());
     return kExitOk;
 }
 

@@ -131,7 +131,6 @@ private:
                 deep += dist[i] > 3;
                 ++byDistance;
             }
-            hasCore_ = hasCore_ || tier_[i] == 3;
         }
         for (size_t i = 0; i < g_.nodes.size(); ++i)
             hasCore_ = hasCore_ || tier_[i] == 3;
@@ -355,7 +354,7 @@ private:
         std::stable_sort(hostOrder.begin(), hostOrder.end(), [&](int32_t x, int32_t y) {
             return rackOfHost[size_t(x)] < rackOfHost[size_t(y)];
         });
-        std::vector<int32_t> slotInRack(topologyRackCount(b), 0);
+        std::vector<int32_t> slotInRack(b.topology().racks.size(), 0);
         long long gpusInferred = 0, nicGpusInferred = 0, speedsInferred = 0, scaleUp = 0;
         const double defaultGbps = o_.linkGbps > 0 ? o_.linkGbps : defaults.nicGbps;
         auto speedOf = [&](const GraphLink& l) {
@@ -453,8 +452,6 @@ private:
             facts_.add("source", note, 1);
         topology_ = b.take();
     }
-
-    static size_t topologyRackCount(const TopologyBuilder& b) { return b.topology().racks.size(); }
 
     int32_t coreRack(TopologyBuilder& b, int32_t cluster) {
         if (coreRow_ == kNone) coreRow_ = b.addRow(g_.name + ".corerow", cluster, kNone);

@@ -79,7 +79,7 @@ public:
         g_.name = scalar(infra, "name", "");
         if (g_.name.empty())
             g_.name = QFileInfo(QString::fromStdString(file_)).baseName().toStdString();
-        readDevices(infra["devices"], file_);
+        readDevices(infra["devices"]);
         readLinks(infra["links"]);
         readInstances(infra["instances"]);
         const YAML::Node connections = infra["connections"], edges = infra["edges"];
@@ -90,7 +90,7 @@ public:
         readConnections(connections, pairs, linkOf);
         readEdges(edges, pairs, linkOf);
         resolveDevices();
-        makeNodes(pairs);
+        makeNodes();
         makeLinks(pairs, linkOf);
         return std::move(g_);
     }
@@ -131,7 +131,7 @@ private:
     }
     static int lineOf(const YAML::Node& n) { return n.Mark().line + 1; }
 
-    void readDevices(const YAML::Node& list, const std::string& from) {
+    void readDevices(const YAML::Node& list) {
         if (!list) return;
         if (!list.IsSequence()) fail(list, "devices", "expected a list of devices");
         for (const YAML::Node& d : list) {
@@ -191,7 +191,6 @@ private:
                          " NPUs; at most 64 per host are read");
             devices_[dev.name] = std::move(dev);
         }
-        (void)from;
     }
 
     std::vector<std::string> split(const YAML::Node& n) const {
@@ -407,7 +406,7 @@ private:
                 const YAML::Node doc = load(f.readAll(), file);
                 const YAML::Node root = doc["infrastructure"] ? doc["infrastructure"] : doc;
                 Reader sub(file, o_);
-                sub.readDevices(root["devices"], file);
+                sub.readDevices(root["devices"]);
                 for (auto& [name, d] : sub.devices_)
                     devices_.emplace(name, std::move(d));
                 found = devices_.count(in.device) > 0;
@@ -425,8 +424,7 @@ private:
         }
     }
 
-    void makeNodes(const std::vector<std::pair<Ref, Ref>>& pairs) {
-        (void)pairs;
+    void makeNodes() {
         long long countsInferred = 0;
         for (Instance& in : instances_) {
             if (in.count < 0) {
