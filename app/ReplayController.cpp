@@ -120,7 +120,12 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
         tr("Timeline: %1 (%2)")
             .arg(QString::fromStdString(overview_->info.name), QFileInfo(path).fileName()));
     timelineDock_->show();
-    chartsDock_->show();
+    if (chartsDock_->isHidden()) {
+        chartsDock_->show();
+        // The charts take most of their column: four time series need the height.
+        if (auto* window = qobject_cast<QMainWindow*>(chartsDock_->parentWidget()))
+            window->resizeDocks({chartsDock_}, {window->height() * 3 / 5}, Qt::Vertical);
+    }
     controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)));
     reader_->requestFrame(clock_->nowNs());
 }

@@ -1,10 +1,19 @@
 #include "RunChartsWidget.h"
 
+#include "ChartExport.h"
 #include "Downsample.h"
 
 #include <qcustomplot.h>
 
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScrollArea>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace cs::views {
 namespace {
@@ -12,6 +21,9 @@ namespace {
 // Okabe-Ito, as in the 3D view.
 const QColor kBlue(0, 114, 178), kOrange(230, 159, 0), kGreen(0, 158, 115), kPurple(204, 121, 167),
     kVermillion(213, 94, 0), kSky(86, 180, 233);
+
+constexpr int kChartMinHeightPx = 210; // title, plot, axis labels and a two-row legend
+constexpr int kColumnWidthPx = 420;    // charts per row: as many of these as the width holds
 
 // Where run time lands on the x axis: x = x0 + t / unitS, t in seconds since the run's start
 // (x0: the wall-clock start in seconds since the epoch for recorded runs, else 0).
@@ -27,7 +39,12 @@ void setSeries(QCPGraph* g, const Series& s, double yScale, const XAxisMap& m, i
         x[i] = m.x0 + double(s.tsNs[i]) / 1e9 / m.unitS;
     for (size_t i = 0; i < y.size(); ++i)
         scaled[i] = y[i] * yScale;
-    const XY d = downsampleMinMax(x, scaled, m.x0, m.x1, pixels);
+    XY d = downsampleMinMax(x, scaled, m.x0, m.x1, pixels);
+    // The last value holds to the run's end: a run-wide scalar is one sample at time 0.
+    if (!d.x.empty() && d.x.back() < m.x1) {
+        d.x.push_back(m.x1);
+        d.y.push_back(d.y.back());
+    }
     g->setData(QVector<double>(d.x.begin(), d.x.end()), QVector<double>(d.y.begin(), d.y.end()),
                true);
     g->setLineStyle(QCPGraph::lsStepLeft); // a frame holds until the next one
@@ -35,55 +52,136 @@ void setSeries(QCPGraph* g, const Series& s, double yScale, const XAxisMap& m, i
 
 } // namespace
 
+struct RunChartsWidget::Chart {
+    QCustomPlot* plot = nullptr;
+    QCPItemStraightLine* cursor = nullptr; // the clock's time
+    QCPItemTracer* crosshair = nullptr;    // the clock's time on the primary series
+    QCPItemStraightLine* hoverLine = nullptr;
+    QCPItemText* readout = nullptr;
+    QCPItemText* empty = nullptr; // "not in this run"
+    std::vector<ChartSeries> series;
+    std::vector<QCPAxis*> valueAxes; // per series
+    int primary = -1;                // the series the crosshair follows
+    double hoverX = std::nan("");
+};
+
 RunChartsWidget::RunChartsWidget(PlaybackClock* clock, QWidget* parent)
-    : QWidget(parent), clock_(clock) {
+    : QWidget(parent), clock_(clock), scroll_(new QScrollArea(this)), grid_(new QWidget),
+      gridLayout_(new QGridLayout(grid_)) {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->setSpacing(2);
-    addPlot(tr("GPU busy"), tr("%"));
-    addPlot(tr("Network throughput per tier"), tr("TB/s"));
-    addPlot(tr("Storage throughput"), tr("GB/s"));
-    addPlot(tr("Step time and MFU"), tr("s"));
-    for (QCustomPlot* p : plots_)
-        layout->addWidget(p, 1);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    gridLayout_->setContentsMargins(2, 2, 2, 2);
+    gridLayout_->setSpacing(4);
+    scroll_->setWidget(grid_);
+    addChart(tr("GPU busy"), tr("%"));
+    addChart(tr("Network throughput per tier"), tr("TB/s"));
+    addChart(tr("Storage throughput"), tr("GB/s"));
+    addChart(tr("Step time and MFU"), tr("s"));
+    reflow();
     connect(clock_, &PlaybackClock::nowChanged, this, &RunChartsWidget::moveCursor);
     setMinimumWidth(320);
 }
 
-QCustomPlot* RunChartsWidget::addPlot(const QString& title, const QString& yLabel) {
-    auto* p = new QCustomPlot(this);
-    p->setMinimumHeight(120);
+RunChartsWidget::~RunChartsWidget() = default;
+
+QList<QCustomPlot*> RunChartsWidget::plots() const {
+    QList<QCustomPlot*> out;
+    for (const auto& c : charts_)
+        out << c->plot;
+    return out;
+}
+
+RunChartsWidget::Chart& RunChartsWidget::addChart(const QString& title, const QString& yLabel) {
+    auto chart = std::make_unique<Chart>();
+    Chart& c = *chart;
+    auto* p = c.plot = new QCustomPlot(grid_);
+    p->setMinimumHeight(kChartMinHeightPx);
+    p->setMouseTracking(true);
+    p->installEventFilter(this);
     p->plotLayout()->insertRow(0);
     p->plotLayout()->addElement(
         0, 0, new QCPTextElement(p, title, QFont(font().family(), 9, QFont::Bold)));
     p->yAxis->setLabel(yLabel);
     p->xAxis->setLabel(tr("time since start, s"));
+    // The legend leaves the data: a row of its own under the axis rect, entries side by side.
     QFont small = font();
     small.setPointSize(8);
     p->legend->setFont(small);
     p->legend->setVisible(true);
-    p->legend->setBrush(QColor(255, 255, 255, 190));
     p->legend->setBorderPen(Qt::NoPen);
-    p->legend->setRowSpacing(-3);
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    // Said on a chart whose series the run does not hold (a recording without storage).
-    auto* empty = new QCPItemText(p);
-    empty->position->setType(QCPItemPosition::ptAxisRectRatio);
-    empty->position->setCoords(0.5, 0.5);
-    empty->setText(tr("not in this run"));
-    empty->setColor(Qt::gray);
-    empty->setVisible(false);
-    emptyLabels_ << empty;
-    auto* cursor = new QCPItemStraightLine(p);
-    cursor->setPen(QPen(Qt::black, 1, Qt::DashLine));
-    cursors_ << cursor;
-    // Clicking a chart seeks the clock.
+    p->legend->setBrush(Qt::NoBrush);
+    p->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    p->legend->setWrap(3);
+    p->legend->setRowSpacing(0);
+    p->legend->setColumnSpacing(12);
+    p->axisRect()->insetLayout()->take(p->legend);
+    p->plotLayout()->addElement(2, 0, p->legend);
+    p->plotLayout()->setRowStretchFactor(2, 0.001);
+    p->plotLayout()->setRowSpacing(0);
+    p->legend->setMargins(QMargins(6, 0, 6, 4));
+    c.empty = new QCPItemText(p);
+    c.empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    c.empty->position->setCoords(0.5, 0.5);
+    c.empty->setText(tr("not in this run"));
+    c.empty->setColor(Qt::gray);
+    c.empty->setVisible(false);
+    c.cursor = new QCPItemStraightLine(p);
+    c.cursor->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    c.crosshair = new QCPItemTracer(p);
+    c.crosshair->setStyle(QCPItemTracer::tsCrosshair);
+    c.crosshair->setPen(QPen(QColor(0, 0, 0, 110), 1, Qt::DotLine));
+    c.crosshair->setVisible(false);
+    c.hoverLine = new QCPItemStraightLine(p);
+    c.hoverLine->setPen(QPen(QColor(90, 90, 90), 1));
+    c.hoverLine->setVisible(false);
+    c.readout = new QCPItemText(p);
+    c.readout->position->setType(QCPItemPosition::ptAxisRectRatio);
+    c.readout->setFont(small);
+    c.readout->setBrush(QColor(255, 255, 255, 230));
+    c.readout->setPen(QPen(QColor(160, 160, 160)));
+    c.readout->setPadding(QMargins(4, 2, 4, 2));
+    c.readout->setTextAlignment(Qt::AlignLeft);
+    c.readout->setVisible(false);
+    c.readout->setClipToAxisRect(true);
+    // A left click seeks the clock; the context menu saves the chart.
     connect(p, &QCustomPlot::mousePress, this, [this, p](QMouseEvent* e) {
-        const double x = p->xAxis->pixelToCoord(e->position().x());
-        clock_->seek(clock_->startNs() + int64_t((x - x0()) * unitS() * 1e9));
+        if (e->button() != Qt::LeftButton) return;
+        clock_->seek(nsAtX(p->xAxis->pixelToCoord(e->position().x())));
     });
-    plots_ << p;
-    return p;
+    connect(p, &QCustomPlot::mouseMove, this, [this, &c](QMouseEvent* e) {
+        const QPointF pos = e->position();
+        hover(c, c.plot->axisRect()->rect().contains(pos.toPoint())
+                     ? c.plot->xAxis->pixelToCoord(pos.x())
+                     : std::nan(""));
+    });
+    const int index = int(charts_.size());
+    p->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(p, &QWidget::customContextMenuRequested, this,
+            [this, index](QPoint pos) { showExportMenu(index, pos); });
+    charts_.push_back(std::move(chart));
+    return c;
+}
+
+bool RunChartsWidget::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::Leave)
+        for (auto& c : charts_)
+            if (c->plot == watched) hover(*c, std::nan(""));
+    return QWidget::eventFilter(watched, e);
+}
+
+void RunChartsWidget::reflow() {
+    const int cols =
+        std::clamp(scroll_->viewport()->width() / kColumnWidthPx, 1, int(charts_.size()));
+    if (cols == columns_) return;
+    columns_ = cols;
+    for (const auto& c : charts_)
+        gridLayout_->removeWidget(c->plot);
+    for (int i = 0; i < int(charts_.size()); ++i)
+        gridLayout_->addWidget(charts_[size_t(i)]->plot, i / cols, i % cols);
 }
 
 void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
@@ -108,6 +206,21 @@ double RunChartsWidget::x0() const {
     return double(wallStartNs_) / 1e9;
 }
 
+int64_t RunChartsWidget::nsAtX(double x) const {
+    return clock_->startNs() + int64_t((x - x0()) * unitS() * 1e9);
+}
+
+QString RunChartsWidget::timeText(int64_t tsNs) const {
+    if (wallStartNs_ > 0) {
+        const QDateTime t =
+            QDateTime::fromMSecsSinceEpoch((wallStartNs_ + tsNs) / 1'000'000,
+                                           utc_ ? QTimeZone::utc() : QTimeZone::systemTimeZone());
+        return t.toString(utc_ ? "yyyy-MM-dd HH:mm:ss.zzz 'UTC'" : "yyyy-MM-dd HH:mm:ss.zzz");
+    }
+    if (hours_) return QString::number(double(tsNs) / 3.6e12, 'f', 3) + " h";
+    return QString::number(double(tsNs) / 1e9, 'f', 3) + " s";
+}
+
 void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Series& s) {
     selected_ = e;
     selectedName_ = name;
@@ -117,19 +230,32 @@ void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Ser
 
 void RunChartsWidget::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    reflow();
     rebuild(); // downsampling follows the width
 }
 
+void RunChartsWidget::plot(Chart& c, int graph, const QString& name, const QString& unit,
+                           const Series& s, double scale) {
+    c.series.push_back({name, unit, &s, scale});
+    c.valueAxes.push_back(c.plot->graph(graph)->valueAxis());
+}
+
 void RunChartsWidget::rebuild() {
-    for (QCustomPlot* p : plots_) {
-        p->clearGraphs();
-        p->yAxis2->setVisible(false);
+    for (const auto& c : charts_) {
+        c->plot->clearGraphs();
+        c->plot->yAxis2->setVisible(false);
+        c->series.clear();
+        c->valueAxes.clear();
+        c->primary = -1;
     }
     if (!overview_) {
-        for (QCPItemText* t : emptyLabels_)
-            t->setVisible(false);
-        for (QCustomPlot* p : plots_)
-            p->replot();
+        for (const auto& c : charts_) {
+            c->empty->setVisible(false);
+            c->crosshair->setVisible(false);
+            c->readout->setVisible(false);
+            c->hoverLine->setVisible(false);
+            c->plot->replot();
+        }
         return;
     }
     // Recorded runs read in date and time; long simulated runs in hours.
@@ -140,8 +266,10 @@ void RunChartsWidget::rebuild() {
     m.x0 = x0();
     m.unitS = unitS();
     m.x1 = m.x0 + spanS / unitS();
-    const int px = std::max(50, width());
-    for (QCustomPlot* p : plots_) {
+    for (const auto& c : charts_) {
+        QCustomPlot* p = c->plot;
+        // An entry is up to 150 px wide; the plots' width is the viewport's share per column.
+        p->legend->setWrap(std::max(1, scroll_->viewport()->width() / std::max(1, columns_) / 150));
         if (wallStartNs_ > 0) {
             auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
             ticker->setTimeZone(utc_ ? QTimeZone::utc() : QTimeZone::systemTimeZone());
@@ -158,70 +286,63 @@ void RunChartsWidget::rebuild() {
             p->xAxis->setLabel(hours_ ? tr("time since start, h") : tr("time since start, s"));
         }
     }
+    auto graph = [&](Chart& c, const QString& name, const QString& unit, const Series& s,
+                     double scale, QPen pen, QCPAxis* valueAxis = nullptr) {
+        QCustomPlot* p = c.plot;
+        QCPGraph* g = valueAxis ? p->addGraph(p->xAxis, valueAxis) : p->addGraph();
+        setSeries(g, s, scale, m, std::max(50, p->axisRect()->width()));
+        g->setPen(pen);
+        g->setName(name);
+        plot(c, p->graphCount() - 1, name, unit, s, scale);
+        return g;
+    };
     // GPU busy: band, mean, selected GPU.
-    QCustomPlot* g = plots_[0];
-    QCPGraph* low = g->addGraph();
-    QCPGraph* high = g->addGraph();
-    setSeries(low, o.busyLow, 100, m, px);
-    setSeries(high, o.busyHigh, 100, m, px);
-    low->setPen(Qt::NoPen);
-    high->setPen(Qt::NoPen);
+    Chart& busy = *charts_[0];
+    QCPGraph* low = graph(busy, tr("p5"), "%", o.busyLow, 100, Qt::NoPen);
+    QCPGraph* high = graph(busy, tr("p95"), "%", o.busyHigh, 100, Qt::NoPen);
     high->setBrush(QColor(kOrange.red(), kOrange.green(), kOrange.blue(), 70));
     high->setChannelFillGraph(low);
     high->setName(tr("p5 to p95"));
-    g->legend->removeItem(g->legend->itemCount() - 2); // the band's lower edge needs no entry
-    QCPGraph* mean = g->addGraph();
-    setSeries(mean, o.busyMean, 100, m, px);
-    mean->setPen(QPen(kVermillion, 2));
-    mean->setName(tr("mean"));
+    busy.plot->legend->removeItem(0); // the band's lower edge needs no entry
+    graph(busy, tr("mean"), "%", o.busyMean, 100, QPen(kVermillion, 2));
+    busy.primary = 2;
     if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {
-        QCPGraph* sel = g->addGraph();
-        setSeries(sel, selectedSeries_, 100, m, px);
-        sel->setPen(QPen(kBlue, 1.5));
-        sel->setName(selectedName_);
+        graph(busy, selectedName_, "%", selectedSeries_, 100, QPen(kBlue, 1.5));
+        busy.primary = 3; // the crosshair follows what the user picked
     }
-    g->yAxis->setRange(0, 140); // headroom for the legend
+    busy.plot->yAxis->setRange(0, 105);
     // Throughput per tier, TB/s.
+    Chart& net = *charts_[1];
     const QColor tierColours[3] = {kGreen, kBlue, kPurple};
-    for (int k = 0; k < kTierCount; ++k) {
-        QCPGraph* t = plots_[1]->addGraph();
-        setSeries(t, o.tiers[size_t(k)], 1e-12, m, px);
-        t->setPen(QPen(tierColours[k], 1.5));
-        t->setName(tr(tierName(k)));
-    }
+    for (int k = 0; k < kTierCount; ++k)
+        graph(net, tr(tierName(k)), "TB/s", o.tiers[size_t(k)], 1e-12, QPen(tierColours[k], 1.5));
+    net.primary = 0;
     if (selected_.kind == EntityKind::Link && !selectedSeries_.tsNs.empty()) {
-        QCPGraph* sel = plots_[1]->addGraph();
-        setSeries(sel, selectedSeries_, 1e-12, m, px);
-        sel->setPen(QPen(kVermillion, 1.5));
-        sel->setName(tr("selected link"));
+        graph(net, tr("selected link"), "TB/s", selectedSeries_, 1e-12, QPen(kVermillion, 1.5));
+        net.primary = int(net.series.size()) - 1;
     }
-    plots_[1]->rescaleAxes();
-    QCPGraph* st = plots_[2]->addGraph();
-    setSeries(st, o.storage, 1e-9, m, px);
-    st->setPen(QPen(kSky, 1.5));
-    st->setName(tr("Tectonic + Hammerspace"));
-    plots_[2]->rescaleAxes();
-    QCustomPlot* sm = plots_[3];
-    QCPGraph* step = sm->addGraph();
-    setSeries(step, o.stepTime, 1, m, px);
-    step->setPen(QPen(kBlue, 1.5));
-    step->setName(tr("step time (s)"));
+    net.plot->rescaleAxes();
+    Chart& storage = *charts_[2];
+    graph(storage, tr("Tectonic + Hammerspace"), "GB/s", o.storage, 1e-9, QPen(kSky, 1.5));
+    storage.primary = 0;
+    storage.plot->rescaleAxes();
+    Chart& steps = *charts_[3];
+    QCustomPlot* sm = steps.plot;
+    graph(steps, tr("step time"), "s", o.stepTime, 1, QPen(kBlue, 1.5));
     sm->yAxis2->setVisible(true);
     sm->yAxis2->setLabel("MFU %");
-    QCPGraph* mfu = sm->addGraph(sm->xAxis, sm->yAxis2);
-    setSeries(mfu, o.mfu, 100, m, px);
-    mfu->setPen(QPen(kOrange, 1.5));
-    mfu->setName(tr("MFU (%)"));
+    graph(steps, tr("MFU"), "%", o.mfu, 100, QPen(kOrange, 1.5), sm->yAxis2);
+    steps.primary = 0;
     sm->rescaleAxes();
-    for (int k = 0; k < plots_.size(); ++k) {
-        QCustomPlot* p = plots_[k];
+    for (const auto& c : charts_) {
+        QCustomPlot* p = c->plot;
         bool hasData = false;
         for (int i = 0; i < p->graphCount(); ++i)
             hasData = hasData || !p->graph(i)->data()->isEmpty();
-        emptyLabels_[k]->setVisible(!hasData);
+        c->empty->setVisible(!hasData);
         p->legend->setVisible(hasData);
+        p->xAxis->setRange(m.x0, std::max(m.x0 + 1e-9, m.x1));
         if (!hasData) {
-            p->xAxis->setRange(m.x0, std::max(m.x0 + 1e-9, m.x1));
             p->yAxis->setRange(0, 1);
             p->yAxis->setTicks(false);
             p->yAxis2->setTicks(false);
@@ -229,25 +350,101 @@ void RunChartsWidget::rebuild() {
         }
         p->yAxis->setTicks(true);
         p->yAxis2->setTicks(true);
-        p->xAxis->setRange(m.x0, std::max(m.x0 + 1e-9, m.x1));
-        if (p == g) continue;
-        // Rates and times start at zero; leave headroom above the data for the legend.
-        const double top = std::max(p->yAxis->range().upper, 1e-9);
-        p->yAxis->setRange(0, top * 1.35);
+        if (c.get() == &busy) continue;
+        // Rates and times start at zero, with a little room above the highest value.
+        p->yAxis->setRange(0, std::max(p->yAxis->range().upper, 1e-9) * 1.08);
         if (p->yAxis2->visible())
-            p->yAxis2->setRange(0, std::max(p->yAxis2->range().upper, 1e-9) * 1.35);
+            p->yAxis2->setRange(0, std::max(p->yAxis2->range().upper, 1e-9) * 1.08);
     }
     moveCursor();
 }
 
 void RunChartsWidget::moveCursor() {
-    const double s = x0() + double(clock_->nowNs() - clock_->startNs()) / 1e9 / unitS();
-    for (QCPItemStraightLine* c : cursors_) {
-        c->point1->setCoords(s, 0);
-        c->point2->setCoords(s, 1);
+    const int64_t nowNs = clock_->nowNs() - clock_->startNs();
+    const double s = x0() + double(nowNs) / 1e9 / unitS();
+    for (const auto& c : charts_) {
+        c->cursor->point1->setCoords(s, 0);
+        c->cursor->point2->setCoords(s, 1);
+        std::optional<double> v;
+        if (overview_ && c->primary >= 0) {
+            const ChartSeries& p = c->series[size_t(c->primary)];
+            v = valueAtNs(*p.source, nowNs);
+            if (v) {
+                c->crosshair->position->setAxes(c->plot->xAxis, c->valueAxes[size_t(c->primary)]);
+                c->crosshair->position->setCoords(s, *v * p.scale);
+            }
+        }
+        c->crosshair->setVisible(v.has_value());
+        c->plot->replot(QCustomPlot::rpQueuedReplot);
     }
-    for (QCustomPlot* p : plots_)
-        p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RunChartsWidget::hover(Chart& c, double x) {
+    const bool show = overview_ && std::isfinite(x) && !c.series.empty();
+    c.hoverX = show ? x : std::nan("");
+    c.hoverLine->setVisible(show);
+    c.readout->setVisible(show);
+    if (show) {
+        c.hoverLine->point1->setCoords(x, 0);
+        c.hoverLine->point2->setCoords(x, 1);
+        const int64_t tsNs = nsAtX(x) - clock_->startNs();
+        QStringList lines{timeText(tsNs)};
+        for (const ChartSeries& s : c.series) {
+            const std::optional<double> v = valueAtNs(*s.source, tsNs);
+            lines << QStringLiteral("%1: %2").arg(s.name,
+                                                  v ? formatValue(*v * s.scale, s.unit) : tr("—"));
+        }
+        c.readout->setText(lines.join('\n'));
+        // On the side away from the pointer, so it never hides what is pointed at.
+        const QCPRange r = c.plot->xAxis->range();
+        const bool pointerLeft = (x - r.lower) < r.size() / 2;
+        c.readout->setPositionAlignment(Qt::AlignTop |
+                                        (pointerLeft ? Qt::AlignRight : Qt::AlignLeft));
+        c.readout->position->setCoords(pointerLeft ? 0.99 : 0.01, 0.02);
+    }
+    c.plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString RunChartsWidget::readoutText(int chart) const {
+    const Chart& c = *charts_.at(size_t(chart));
+    return c.readout->visible() ? c.readout->text() : QString();
+}
+
+std::optional<QPointF> RunChartsWidget::crosshairAt(int chart) const {
+    const Chart& c = *charts_.at(size_t(chart));
+    if (!c.crosshair->visible()) return std::nullopt;
+    return QPointF(c.crosshair->position->key(), c.crosshair->position->value());
+}
+
+const std::vector<ChartSeries>& RunChartsWidget::seriesOf(int chart) const {
+    return charts_.at(size_t(chart))->series;
+}
+
+QString RunChartsWidget::exportChart(int chart, const QString& path, QSize sizePx) const {
+    const Chart& c = *charts_.at(size_t(chart));
+    return views::exportChart(c.plot, c.series, wallStartNs_, path, sizePx);
+}
+
+void RunChartsWidget::showExportMenu(int chart, QPoint pos) {
+    QCustomPlot* p = charts_[size_t(chart)]->plot;
+    QMenu menu(this);
+    QAction* png = menu.addAction(tr("Save Chart as PNG…"));
+    QAction* svg = menu.addAction(tr("Save Chart as SVG…"));
+    QAction* csv = menu.addAction(tr("Save Chart Data as CSV…"));
+    for (QAction* a : {png, svg, csv})
+        a->setEnabled(overview_ != nullptr);
+    QAction* chosen = menu.exec(p->mapToGlobal(pos));
+    if (!chosen) return;
+    const QString filter = chosen == png   ? tr("PNG image (*.png)")
+                           : chosen == svg ? tr("SVG drawing (*.svg)")
+                                           : tr("CSV table (*.csv)");
+    const QString suffix = chosen == png ? ".png" : chosen == svg ? ".svg" : ".csv";
+    QString path =
+        QFileDialog::getSaveFileName(this, chosen->text().remove("…"), QString(), filter);
+    if (path.isEmpty()) return;
+    if (!chartFileKindOf(path)) path += suffix;
+    const QString error = exportChart(chart, path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Save Chart"), error);
 }
 
 } // namespace cs::views

@@ -1,8 +1,12 @@
 #pragma once
 // Charts of a replayed run, linked to the playback clock: GPU busy (mean with the 5th-95th
 // percentile band, and the selected GPU), network throughput per tier, storage throughput,
-// step time and MFU. A cursor follows the clock; clicking a chart seeks. It draws plain
-// values the app hands it (read off the GUI thread): no store, no SQL.
+// step time and MFU. Legends sit below each chart, outside the data. A crosshair follows the
+// clock on every chart; hovering reads out the values under the pointer; clicking seeks; the
+// context menu saves a chart as PNG, SVG or CSV. Charts flow into as many columns as the
+// width holds and scroll when the dock is short. It draws plain values the app hands it
+// (read off the GUI thread): no store, no SQL.
+#include "ChartData.h"
 #include "PlaybackClock.h"
 #include "RunOverview.h"
 
@@ -13,6 +17,9 @@
 class QCustomPlot;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPItemTracer;
+class QGridLayout;
+class QScrollArea;
 
 namespace cs::views {
 
@@ -20,6 +27,7 @@ class RunChartsWidget : public QWidget {
     Q_OBJECT
 public:
     RunChartsWidget(PlaybackClock* clock, QWidget* parent = nullptr);
+    ~RunChartsWidget() override;
     void setOverview(std::shared_ptr<const RunOverview> overview); // null clears the charts
     // The same run, grown (a live recording): the selected entity stays selected.
     void extendOverview(std::shared_ptr<const RunOverview> overview);
@@ -29,17 +37,40 @@ public:
     // A recorded run's absolute start (ns since the epoch; 0: none): the time axes then show
     // the time of day in UTC or local time, and their label the start's date.
     void setWallClock(int64_t wallStartNs, bool utc);
-    QList<QCustomPlot*> plots() const { return plots_; }
+    QList<QCustomPlot*> plots() const;
+    int columns() const { return columns_; }
+
+    // What the user reads: the hover readout's text (empty: hidden), and where the clock's
+    // crosshair stands on chart i (time on the x axis, value; none: hidden).
+    QString readoutText(int chart) const;
+    std::optional<QPointF> crosshairAt(int chart) const;
+    // The chart's data, as its CSV export writes it.
+    const std::vector<ChartSeries>& seriesOf(int chart) const;
+    // Saves chart i to path (.png, .svg, .csv); the error, or an empty string.
+    QString exportChart(int chart, const QString& path, QSize sizePx = {}) const;
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    struct Chart;
     void rebuild();
+    void reflow();
     void moveCursor();
-    QCustomPlot* addPlot(const QString& title, const QString& yLabel);
+    void hover(Chart& c, double x);
+    void showExportMenu(int chart, QPoint pos);
+    Chart& addChart(const QString& title, const QString& yLabel);
+    void plot(Chart& c, int graph, const QString& name, const QString& unit, const Series& s,
+              double scale);
+    int64_t nsAtX(double x) const;
+    QString timeText(int64_t tsNs) const;
 
     PlaybackClock* clock_;
+    QScrollArea* scroll_;
+    QWidget* grid_;
+    QGridLayout* gridLayout_;
+    int columns_ = 0;
     std::shared_ptr<const RunOverview> overview_;
     Endpoint selected_{EntityKind::Cluster, -1};
     QString selectedName_;
@@ -49,9 +80,7 @@ private:
     bool utc_ = true;
     double unitS() const { return hours_ ? 3600.0 : 1.0; }
     double x0() const;
-    QList<QCustomPlot*> plots_;
-    QList<QCPItemStraightLine*> cursors_;
-    QList<QCPItemText*> emptyLabels_; // per plot: "not in this run"
+    std::vector<std::unique_ptr<Chart>> charts_;
 };
 
 } // namespace cs::views
