@@ -47,6 +47,11 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     renderer_->SetBackground(0.07, 0.08, 0.11);
     renderer_->SetBackground2(0.18, 0.21, 0.27);
     renderer_->GradientBackgroundOn();
+    // The legend and colour bar live in a panel of their own at the right: the 3D view ends
+    // where the panel begins, so they never cover the fabric, wherever the camera goes.
+    panel_->SetBackground(0.10, 0.11, 0.14);
+    panel_->InteractiveOff();
+    if (vtkRenderWindow* w = renderer_->GetRenderWindow()) w->AddRenderer(panel_);
     bundles_ = std::make_unique<LineLayer>(renderer_);
     links_ = std::make_unique<LineLayer>(renderer_);
     farRacks_ = std::make_unique<GlyphLayer>(renderer_);
@@ -85,7 +90,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     legend_->GetPositionCoordinate()->SetValue(0.01, 0.05);
     legend_->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
     legend_->GetPosition2Coordinate()->SetValue(0.22, 0.36);
-    renderer_->AddActor2D(legend_);
+    panel_->AddActor2D(legend_);
 
     lut_->SetNumberOfTableValues(256);
     lut_->SetRange(0, 100); // labels in percent; colours come from valueColor()
@@ -103,13 +108,14 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     scalarBar_->SetNanAnnotation("no data");
     styleText(scalarBar_->GetTitleTextProperty(), 14);
     styleText(scalarBar_->GetLabelTextProperty(), 12);
+    styleText(scalarBar_->GetAnnotationTextProperty(), 12); // "no data", at the bar's left
     scalarBar_->UnconstrainedFontSizeOn();
     scalarBar_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
     scalarBar_->GetPositionCoordinate()->SetValue(0.90, 0.10);
     scalarBar_->SetWidth(0.08);
     scalarBar_->SetHeight(0.75);
     scalarBar_->SetVisibility(false);
-    renderer_->AddActor2D(scalarBar_);
+    panel_->AddActor2D(scalarBar_);
     setValueTitle("Load, %");
 
     styleText(title_->GetTextProperty(), 16);
@@ -123,9 +129,10 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
 ClusterScene::~ClusterScene() {
     renderer_->RemoveActor(selectionActor_);
     renderer_->RemoveActor(markedActor_);
-    renderer_->RemoveActor2D(legend_);
-    renderer_->RemoveActor2D(scalarBar_);
+    panel_->RemoveActor2D(legend_);
+    panel_->RemoveActor2D(scalarBar_);
     renderer_->RemoveActor2D(title_);
+    if (vtkRenderWindow* w = renderer_->GetRenderWindow()) w->RemoveRenderer(panel_);
 }
 
 void ClusterScene::setValueTitle(const std::string& title) {
@@ -173,7 +180,7 @@ void ClusterScene::rebuildFar() {
     farCellQuad_.clear();
     std::vector<Box> rackBoxes, switchBoxes;
     std::vector<CellTextureLayer::Quad> quads;
-    std::vector<std::pair<Vec3, Vec3>> bundleEnds;
+    std::vector<CablePath> bundlePaths;
     if (layout_) {
         for (size_t r = 0; r < layout_->racks.size(); ++r)
             if (layout_->racks[r].drawn() && layout_->rackFar[r]) {
@@ -198,12 +205,12 @@ void ClusterScene::rebuildFar() {
                 switchBoxes.push_back(layout_->switches[s]);
             }
         for (size_t k = 0; k < layout_->bundles.a.size(); ++k)
-            bundleEnds.emplace_back(layout_->bundles.a[k], layout_->bundles.b[k]);
+            bundlePaths.push_back(bundlePath(*layout_, int32_t(k)));
     }
     farRacks_->setBoxes(rackBoxes);
     farSwitches_->setBoxes(switchBoxes);
     farGpuCells_->setQuads(quads);
-    bundles_->setLines(bundleEnds, layout_ ? layout_->trayHeight : 0);
+    bundles_->setLines(bundlePaths);
     showFarCells();
 }
 
@@ -214,7 +221,7 @@ void ClusterScene::rebuildNear() {
     storageIds_.clear();
     linkIds_.clear();
     std::vector<Box> hostBoxes, gpuBoxes, switchBoxes, storageBoxes;
-    std::vector<std::pair<Vec3, Vec3>> linkEnds;
+    std::vector<CablePath> linkPaths;
     if (layout_ && doc_ && detail_.near) {
         const Topology& t = doc_->topology();
         const TopologyIndex& ix = doc_->index();
@@ -240,13 +247,13 @@ void ClusterScene::rebuildNear() {
         }
         linkIds_ = openLinks(t, ix, *layout_, detail_);
         for (int32_t l : linkIds_)
-            linkEnds.emplace_back(layout_->linkA[size_t(l)], layout_->linkB[size_t(l)]);
+            linkPaths.push_back(linkPath(*layout_, l));
     }
     hosts_->setBoxes(hostBoxes);
     gpus_->setBoxes(gpuBoxes);
     switches_->setBoxes(switchBoxes);
     storage_->setBoxes(storageBoxes);
-    links_->setLines(linkEnds, layout_ ? layout_->trayHeight : 0);
+    links_->setLines(linkPaths);
     // Open racks give way to their members.
     for (size_t i = 0; i < farRackIds_.size(); ++i) {
         if (detail_.near && detail_.isOpen(farRackIds_[i]))
@@ -404,6 +411,11 @@ void ClusterScene::updateLegend() {
     }
     legendEntries_ = int(entries.size());
     legend_->SetVisibility(!entries.empty() && doc_);
+    // The panel's width follows what it shows; framing then sees the view's own size.
+    if (overlayW_ > 0)
+        fitOverlays(overlayW_, overlayH_, overlayDpi_);
+    else if (vtkRenderWindow* w = renderer_->GetRenderWindow())
+        fitOverlays(w->GetSize()[0], w->GetSize()[1]);
     updateTitle();
 }
 
@@ -413,21 +425,39 @@ void ClusterScene::setCaption(const std::string& caption) {
 }
 
 void ClusterScene::updateTitle() {
-    if (!doc_) {
-        title_->SetInput("");
-        return;
-    }
-    const std::string text =
-        doc_->topology().name + "  |  " + toString(kind_) + " layout  |  " +
-        (detail_.near ? std::to_string(detail_.openRacks.size()) +
-                            (detail_.openRacks.size() == 1 ? " rack open" : " racks open")
-                      : std::string("racks and link bundles")) +
+    titleParts_.clear();
+    if (doc_) {
+        titleParts_ = {doc_->topology().name, std::string(toString(kind_)) + " layout",
+                       detail_.near
+                           ? std::to_string(detail_.openRacks.size()) +
+                                 (detail_.openRacks.size() == 1 ? " rack open" : " racks open")
+                           : std::string("racks and link bundles")};
         // A fabric read from another tool's file: its structure was partly inferred.
-        (doc_->format() == TopologyFormat::Native
-             ? std::string()
-             : "  |  " + std::string(topologyFormatName(doc_->format())) +
-                   (doc_->inferred().empty() ? "" : ", structure inferred")) +
-        (caption_.empty() ? std::string() : "  |  " + caption_);
+        if (doc_->format() != TopologyFormat::Native)
+            titleParts_.push_back(std::string(topologyFormatName(doc_->format())) +
+                                  (doc_->inferred().empty() ? "" : ", structure inferred"));
+        if (!caption_.empty()) titleParts_.push_back(caption_);
+    }
+    wrapTitle();
+}
+
+void ClusterScene::wrapTitle() {
+    // The title's parts on as few lines as the view's width holds (a character is about
+    // 0.6 of the font size wide), never cut at the panel.
+    double vp[4];
+    renderer_->GetViewport(vp);
+    const double viewPx = (vp[2] - vp[0]) * std::max(1, overlayW_ > 0 ? overlayW_ : 1280);
+    const double charPx = 0.6 * std::max(1, title_->GetTextProperty()->GetFontSize());
+    const auto maxChars = size_t(std::max(20.0, (viewPx - 20) / charPx));
+    std::string text, line;
+    for (const std::string& part : titleParts_) {
+        if (!line.empty() && line.size() + 5 + part.size() > maxChars) {
+            text += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : "  |  ") + part;
+    }
+    text += line;
     title_->SetInput(text.c_str());
 }
 
@@ -438,18 +468,13 @@ void ClusterScene::select(std::optional<PickHit> hit) {
 
 void ClusterScene::outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const {
     if (e.kind == EntityKind::Link) {
-        Vec3 a = layout_->linkA[size_t(e.index)], b = layout_->linkB[size_t(e.index)];
-        if (bundle != kNone) {
-            a = layout_->bundles.a[size_t(bundle)];
-            b = layout_->bundles.b[size_t(bundle)];
-        }
-        const float tray = layout_->trayHeight;
-        std::vector<Vec3> path = {a, b};
-        if (tray > 0)
-            path = {a, {a.x, a.y, std::max(tray, a.z)}, {b.x, b.y, std::max(tray, b.z)}, b};
-        lines->InsertNextCell(vtkIdType(path.size()));
-        for (const Vec3& p : path)
+        const CablePath path =
+            bundle != kNone ? bundlePath(*layout_, bundle) : linkPath(*layout_, e.index);
+        lines->InsertNextCell(path.count);
+        for (int k = 0; k < path.count; ++k) {
+            const Vec3& p = path.points[size_t(k)];
             lines->InsertCellPoint(pts->InsertNextPoint(p.x, p.y, p.z));
+        }
         return;
     }
     const Bounds bb = boundsOf(e);
@@ -499,11 +524,7 @@ void ClusterScene::updateMarkedActor() {
 
 bool ClusterScene::updateDetail() {
     if (!layout_) return false;
-    vtkCamera* cam = renderer_->GetActiveCamera();
-    double f[3];
-    cam->GetFocalPoint(f);
-    SceneDetail d =
-        detailFor(*layout_, {float(f[0]), float(f[1]), float(f[2])}, float(cam->GetDistance()));
+    SceneDetail d = detailFor(*layout_, sceneView());
     if (d == detail_) return false;
     detail_ = std::move(d);
     rebuildNear();
@@ -512,8 +533,29 @@ bool ClusterScene::updateDetail() {
     return true;
 }
 
-std::optional<PickHit> ClusterScene::pickDisplay(double x, double y) const {
-    if (!layout_ || !doc_) return std::nullopt;
+SceneView ClusterScene::sceneView() const {
+    vtkCamera* cam = renderer_->GetActiveCamera();
+    double pos[3], dir[3], up[3];
+    cam->GetPosition(pos);
+    cam->GetDirectionOfProjection(dir);
+    cam->GetViewUp(up);
+    SceneView v;
+    v.eye = {float(pos[0]), float(pos[1]), float(pos[2])};
+    v.forward = {float(dir[0]), float(dir[1]), float(dir[2])};
+    // The view up made orthogonal to the direction, as VTK projects with it.
+    const Vec3 u{float(up[0]), float(up[1]), float(up[2])};
+    const Vec3 ortho = u - v.forward * u.dot(v.forward);
+    v.up = ortho * (1.f / std::max(1e-6f, ortho.length()));
+    v.tanHalfHeight = float(std::tan(cam->GetViewAngle() * M_PI / 360.0));
+    const int* size = renderer_->GetSize();
+    // Before the first render the renderer has no size: assume the default view's.
+    const bool sized = size[0] > 1 && size[1] > 1;
+    v.heightPx = sized ? float(size[1]) : 720.f;
+    v.aspect = sized ? float(size[0]) / float(size[1]) : 16.f / 9;
+    return v;
+}
+
+std::optional<Ray> ClusterScene::rayAt(double x, double y) const {
     double nearW[4], farW[4];
     renderer_->SetDisplayPoint(x, y, 0);
     renderer_->DisplayToWorld();
@@ -525,12 +567,31 @@ std::optional<PickHit> ClusterScene::pickDisplay(double x, double y) const {
     const Vec3 a{float(nearW[0] / nearW[3]), float(nearW[1] / nearW[3]),
                  float(nearW[2] / nearW[3])};
     const Vec3 b{float(farW[0] / farW[3]), float(farW[1] / farW[3]), float(farW[2] / farW[3])};
-    const Vec3 dir = (b - a) * (1.f / std::max(1e-6f, (b - a).length()));
+    return Ray{a, (b - a) * (1.f / std::max(1e-6f, (b - a).length()))};
+}
+
+std::optional<Vec3> ClusterScene::worldPointAt(double x, double y) const {
+    const std::optional<Ray> ray = rayAt(x, y);
+    if (!ray) return std::nullopt;
+    if (const std::optional<PickHit> hit = pickDisplay(x, y))
+        return ray->origin + ray->direction * hit->distance;
+    // Nothing there: the floor (z = 0) where the ray comes down to it.
+    if (ray->direction.z < -1e-4f) {
+        const float t = -ray->origin.z / ray->direction.z;
+        if (t > 0) return ray->origin + ray->direction * t;
+    }
+    return std::nullopt;
+}
+
+std::optional<PickHit> ClusterScene::pickDisplay(double x, double y) const {
+    if (!layout_ || !doc_) return std::nullopt;
+    const std::optional<Ray> ray = rayAt(x, y);
+    if (!ray) return std::nullopt;
     // 4 pixels of tolerance around lines, as metres per metre of distance.
     const int* size = renderer_->GetSize();
     const double angle = renderer_->GetActiveCamera()->GetViewAngle() * M_PI / 180.0;
     const float tolerance = float(4.0 * 2.0 * std::tan(angle / 2) / std::max(1, size[1]));
-    return pickRay(doc_->topology(), doc_->index(), *layout_, detail_, {a, dir}, tolerance);
+    return pickRay(doc_->topology(), doc_->index(), *layout_, detail_, *ray, tolerance);
 }
 
 Bounds ClusterScene::boundsOf(Endpoint e) const {
@@ -683,20 +744,32 @@ std::string ClusterScene::describe(const PickHit& hit) const {
 }
 
 void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
+    overlayW_ = widthPx, overlayH_ = heightPx, overlayDpi_ = dpiScale;
     const double w = std::max(1, widthPx), h = std::max(1, heightPx);
     // Small views (a 640x360 thumbnail) get a smaller legend, never below 60%.
     dpiScale *= std::clamp(h / (720.0 * dpiScale), 0.6, 1.0);
-    // 22 px a legend entry, 250 px wide; the scalar bar 90 px wide, 60% of the height.
+    // The panel: 230 px for the kind legend, 170 px for the colour bar, at most a third.
+    const bool bar = scalarBar_->GetVisibility(), legend = legend_->GetVisibility();
+    const double panelPx = (bar ? 170 : legend ? 230 : 0) * dpiScale;
+    const double f = std::min(1.0 / 3, panelPx / w);
+    renderer_->SetViewport(0, 0, 1 - f, 1);
+    panel_->SetViewport(1 - f, 0, 1, 1);
+    panel_->SetDraw(f > 0);
+    const double pw = std::max(1.0, f * w);
+    // 22 px a legend entry, from below the title line down.
     const double entryPx = 22 * dpiScale;
-    legend_->GetPositionCoordinate()->SetValue(10 * dpiScale / w, 10 * dpiScale / h);
-    legend_->GetPosition2Coordinate()->SetValue(std::min(0.9, 250 * dpiScale / w),
-                                                std::min(0.9, entryPx * legendEntries_ / h));
-    scalarBar_->SetWidth(std::min(0.3, 90 * dpiScale / w));
+    const double legendH = std::min(0.9, entryPx * legendEntries_ / h);
+    legend_->GetPositionCoordinate()->SetValue(6 * dpiScale / pw, 1 - 44 * dpiScale / h - legendH);
+    legend_->GetPosition2Coordinate()->SetValue(1 - 12 * dpiScale / pw, legendH);
+    // The bar with its labels at the right and "no data" at the left, 60% of the height.
+    scalarBar_->SetWidth(std::min(0.45, 70 * dpiScale / pw));
     scalarBar_->SetHeight(0.6);
-    scalarBar_->GetPositionCoordinate()->SetValue(1.0 - std::min(0.4, 170 * dpiScale / w), 0.2);
+    scalarBar_->GetPositionCoordinate()->SetValue(std::min(0.55, 84 * dpiScale / pw), 0.2);
     title_->GetTextProperty()->SetFontSize(int(16 * dpiScale));
     scalarBar_->GetTitleTextProperty()->SetFontSize(int(14 * dpiScale));
     scalarBar_->GetLabelTextProperty()->SetFontSize(int(12 * dpiScale));
+    scalarBar_->GetAnnotationTextProperty()->SetFontSize(int(12 * dpiScale));
+    wrapTitle();
 }
 
 size_t ClusterScene::drawnBoxes() const {

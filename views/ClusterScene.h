@@ -69,6 +69,10 @@ public:
     const SceneDetail& detail() const { return detail_; }
     // What is under a display position (pixels from the bottom-left of the viewport).
     std::optional<PickHit> pickDisplay(double x, double y) const;
+    // The world point under a display position: on what is drawn there, else on the floor.
+    std::optional<Vec3> worldPointAt(double x, double y) const;
+    // The camera as the level of detail sees it.
+    SceneView sceneView() const;
 
     // Camera presets; each leaves the detail updated. False when there is no such thing.
     void viewOverview();
@@ -79,7 +83,8 @@ public:
     // One or two lines for a tooltip: what it is, and its value when colouring by value.
     std::string describe(const PickHit& hit) const;
 
-    // Keeps the legend and scalar bar a readable size in pixels; call before rendering.
+    // Keeps the legend and scalar bar a readable size in pixels, in a panel right of the 3D
+    // view that never overlaps it; call before rendering.
     void fitOverlays(int widthPx, int heightPx, double dpiScale = 1.0);
 
     size_t drawnBoxes() const;
@@ -96,6 +101,9 @@ private:
     // Appends the outline of an entity (box edges, or a link's path) to points and lines.
     void outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const;
     void updateTitle();
+    void wrapTitle();
+    std::vector<std::string> titleParts_;
+    std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_, valueTitle_;
     void frame(const Bounds& b, double closeness, bool closeUp = false);
 
@@ -130,7 +138,10 @@ private:
     vtkNew<vtkScalarBarActor> scalarBar_;
     vtkNew<vtkLookupTable> lut_;
     vtkNew<vtkTextActor> title_;
+    vtkNew<vtkRenderer> panel_; // right of the 3D view: legend and colour bar
     int legendEntries_ = 0;
+    int overlayW_ = 0, overlayH_ = 0; // the last fitOverlays' window, for relayouts
+    double overlayDpi_ = 1;
 };
 
 } // namespace cs::views

@@ -120,28 +120,26 @@ vtkActor* LineLayer::actor() const {
     return actor_.Get();
 }
 
-void LineLayer::setLines(const std::vector<std::pair<Vec3, Vec3>>& ends, float trayHeight) {
+void LineLayer::setLines(const std::vector<CablePath>& paths) {
     vtkNew<vtkPoints> points;
     vtkNew<vtkCellArray> lines;
-    const int perLine = trayHeight > 0 ? 4 : 2;
-    points->SetNumberOfPoints(vtkIdType(ends.size() * size_t(perLine)));
+    size_t total = 0;
+    for (const CablePath& path : paths)
+        total += size_t(path.count);
+    points->SetNumberOfPoints(vtkIdType(total));
     vtkIdType p = 0;
-    for (const auto& [a, b] : ends) {
-        const vtkIdType first = p;
-        points->SetPoint(p++, a.x, a.y, a.z);
-        if (perLine == 4) {
-            points->SetPoint(p++, a.x, a.y, std::max(trayHeight, a.z));
-            points->SetPoint(p++, b.x, b.y, std::max(trayHeight, b.z));
+    for (const CablePath& path : paths) {
+        lines->InsertNextCell(path.count);
+        for (int k = 0; k < path.count; ++k) {
+            const Vec3& v = path.points[size_t(k)];
+            points->SetPoint(p, v.x, v.y, v.z);
+            lines->InsertCellPoint(p++);
         }
-        points->SetPoint(p++, b.x, b.y, b.z);
-        lines->InsertNextCell(perLine);
-        for (vtkIdType k = 0; k < perLine; ++k)
-            lines->InsertCellPoint(first + k);
     }
     poly_->SetPoints(points);
     poly_->SetLines(lines);
-    colors_.assign(ends.size(), Rgba{200, 200, 200, 255});
-    color_->SetNumberOfTuples(vtkIdType(ends.size()));
+    colors_.assign(paths.size(), Rgba{200, 200, 200, 255});
+    color_->SetNumberOfTuples(vtkIdType(paths.size()));
     commit();
 }
 

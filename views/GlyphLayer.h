@@ -1,6 +1,7 @@
 #pragma once
 // One kind of box-shaped object drawn with a single glyph-instancing mapper: positions,
 // per-instance sizes and colours in flat arrays that are updated in place.
+#include "CableRoutes.h"
 #include "ColorMaps.h"
 #include "SceneGeometry.h"
 
@@ -49,7 +50,7 @@ private:
     vtkNew<vtkActor> actor_;
 };
 
-// Line segments in one polydata (one mapper): each item is a polyline of 2 or 4 points.
+// Line segments in one polydata (one mapper): each item is a polyline (a cable's path).
 class LineLayer {
 public:
     explicit LineLayer(vtkRenderer* renderer);
@@ -57,8 +58,7 @@ public:
     LineLayer(const LineLayer&) = delete;
     LineLayer& operator=(const LineLayer&) = delete;
 
-    // trayHeight > 0: each line rises to the tray, runs along it and drops (cable runs).
-    void setLines(const std::vector<std::pair<Vec3, Vec3>>& ends, float trayHeight);
+    void setLines(const std::vector<CablePath>& paths);
     void setColor(size_t i, Rgba c) { colors_[i] = c; }
     void commit();
     size_t size() const { return colors_.size(); }

@@ -12,6 +12,7 @@
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkMath.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
 
@@ -184,6 +185,15 @@ QPoint VtkViewWidget::widgetPointOf(double x, double y) const {
     return {int(std::lround(x / dpr)), int(std::lround(height() - y / dpr))};
 }
 
+QRect VtkViewWidget::sceneRect() const {
+    double vp[4];
+    renderer_->GetViewport(vp);
+    return QRect(
+        QPoint(int(std::lround(vp[0] * width())), int(std::lround((1 - vp[3]) * height()))),
+        QPoint(int(std::lround(vp[2] * width())) - 1,
+               int(std::lround((1 - vp[1]) * height())) - 1));
+}
+
 QPoint VtkViewWidget::projectToWidget(Vec3 world) const {
     renderer_->SetWorldPoint(world.x, world.y, world.z, 1);
     renderer_->WorldToDisplay();
@@ -267,8 +277,42 @@ void VtkViewWidget::mouseReleaseEvent(QMouseEvent* e) {
 void VtkViewWidget::wheelEvent(QWheelEvent* e) {
     if (animation_) animation_->stop();
     const double steps = e->angleDelta().y() / 120.0;
-    renderer_->GetActiveCamera()->Dolly(std::pow(1.15, steps));
+    zoomToward(e->position().toPoint(), std::pow(1.15, steps));
+}
+
+void VtkViewWidget::zoomToward(QPoint widgetPos, double factor) {
+    if (!(factor > 0)) return;
+    vtkCamera* cam = renderer_->GetActiveCamera();
+    double pos[3], fp[3];
+    cam->GetPosition(pos);
+    cam->GetFocalPoint(fp);
+    const qreal dpr = devicePixelRatioF();
+    std::optional<Vec3> target =
+        scene_->worldPointAt(widgetPos.x() * dpr, (height() - widgetPos.y()) * dpr);
+    // Moving the camera toward the point under the pointer, focal point and all, keeps that
+    // point under the pointer. With nothing there, zoom toward the focal point.
+    const double p[3] = {target ? target->x : fp[0], target ? target->y : fp[1],
+                         target ? target->z : fp[2]};
+    const double distance =
+        std::sqrt(vtkMath::Distance2BetweenPoints(pos, p)); // to the point, before the zoom
+    const Bounds b = scene_->layout() ? scene_->layout()->bounds : Bounds{};
+    const double farthest = std::max(50.0, 4.0 * double(b.diagonal()));
+    // Stop half a metre short of what is pointed at, and a few scene sizes away.
+    factor = std::clamp(factor, distance / farthest, std::max(1.0, distance / 0.5));
+    for (int i = 0; i < 3; ++i) {
+        pos[i] = p[i] + (pos[i] - p[i]) / factor;
+        fp[i] = p[i] + (fp[i] - p[i]) / factor;
+    }
+    cam->SetPosition(pos);
+    cam->SetFocalPoint(fp);
     cameraChanged();
+}
+
+void VtkViewWidget::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return QOpenGLWidget::mouseDoubleClickEvent(e);
+    const std::optional<PickHit> hit = pickAt(e->position().toPoint());
+    if (!hit) return;
+    flyTo([this, entity = hit->entity] { scene_->viewEntity(entity); });
 }
 
 void VtkViewWidget::keyPressEvent(QKeyEvent* e) {

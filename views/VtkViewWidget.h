@@ -3,12 +3,14 @@
 // built for Qt 5 and cannot be used here; see shared/reference/vtk-in-qt6.md). VTK renders
 // into its own framebuffer inside paintGL; the result is blitted into the widget's. The
 // camera is driven from Qt events: left drag orbits, right or middle drag (or Shift+left)
-// pans, the wheel zooms, a click picks through the model's own lookup.
+// pans, the wheel zooms toward the pointer, a click picks through the model's own lookup and a
+// double click flies to what it picked.
 #include "CameraPose.h"
 #include "ClusterScene.h"
 
 #include <QOpenGLWidget>
 #include <QPoint>
+#include <QRect>
 
 #include <vtkNew.h>
 
@@ -42,9 +44,13 @@ public:
     }
     // Display position (device pixels, origin bottom-left) to widget position (logical).
     QPoint widgetPointOf(double displayX, double displayY) const;
+    // Where the 3D view is drawn in the widget (logical pixels): all but the legend panel.
+    QRect sceneRect() const;
     // A world point projected to the widget (logical pixels).
     QPoint projectToWidget(Vec3 world) const;
     std::optional<PickHit> pickAt(QPoint widgetPos) const;
+    // Zooms by `factor` (> 1: closer) toward what is under the widget position.
+    void zoomToward(QPoint widgetPos, double factor);
     int renderCount() const { return renderCount_; }
 
 signals:
@@ -59,6 +65,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override; // flies to what was clicked
     void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
 

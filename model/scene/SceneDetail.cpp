@@ -1,6 +1,9 @@
 #include "SceneDetail.h"
 
+#include "CableRoutes.h"
+
 #include <algorithm>
+#include <cmath>
 
 namespace cs {
 
@@ -8,23 +11,50 @@ bool SceneDetail::isOpen(int32_t rack) const {
     return std::binary_search(openRacks.begin(), openRacks.end(), rack);
 }
 
-SceneDetail detailFor(const SceneLayout& L, Vec3 focus, float cameraDistance) {
+SceneView lookAt(Vec3 eye, Vec3 target, float viewAngleDeg, float aspect, float heightPx) {
+    SceneView v;
+    v.eye = eye;
+    const Vec3 d = target - eye;
+    v.forward = d * (1.f / std::max(1e-6f, d.length()));
+    // Up: world z made orthogonal to the view direction (or y when looking straight down).
+    Vec3 up{0, 0, 1};
+    if (std::fabs(v.forward.z) > 0.999f) up = {0, 1, 0};
+    const Vec3 u = up - v.forward * up.dot(v.forward);
+    v.up = u * (1.f / std::max(1e-6f, u.length()));
+    v.tanHalfHeight = std::tan(viewAngleDeg * float(M_PI) / 360.f);
+    v.aspect = aspect;
+    v.heightPx = heightPx;
+    return v;
+}
+
+SceneDetail detailFor(const SceneLayout& L, const SceneView& v) {
     SceneDetail d;
-    d.near = cameraDistance < L.nearDistance;
-    if (!d.near) return d;
-    std::vector<std::pair<float, int32_t>> close;
+    const Vec3 right{v.forward.y * v.up.z - v.forward.z * v.up.y,
+                     v.forward.z * v.up.x - v.forward.x * v.up.z,
+                     v.forward.x * v.up.y - v.forward.y * v.up.x};
+    const float pxPerRadian = v.heightPx / (2 * std::max(1e-6f, v.tanHalfHeight));
+    std::vector<std::pair<float, int32_t>> open;
     for (size_t r = 0; r < L.racks.size(); ++r) {
-        if (!L.racks[r].drawn()) continue;
-        const Vec3 c = L.racks[r].center;
-        const float dx = c.x - focus.x, dy = c.y - focus.y;
-        const float dist = std::sqrt(dx * dx + dy * dy);
-        if (dist < L.detailRadius) close.emplace_back(dist, int32_t(r));
+        const Box& b = L.racks[r];
+        if (!b.drawn()) continue;
+        const Vec3 rel = b.center - v.eye;
+        const float depth = rel.dot(v.forward);
+        const float radius = b.size.length() * 0.5f;
+        if (depth <= 0.05f) continue; // behind the camera or at it
+        const float sizePx = std::max({b.size.x, b.size.y, b.size.z}) / depth * pxPerRadian;
+        if (sizePx < kOpenRackPixels) continue;
+        // On screen: the box's bounding sphere overlaps the view's rectangle.
+        const float halfH = depth * v.tanHalfHeight, halfW = halfH * v.aspect;
+        if (std::fabs(rel.dot(v.up)) > halfH + radius || std::fabs(rel.dot(right)) > halfW + radius)
+            continue;
+        open.emplace_back(std::max(0.f, rel.length() - radius), int32_t(r));
     }
-    std::sort(close.begin(), close.end());
-    if (close.size() > kMaxOpenRacks) close.resize(kMaxOpenRacks);
-    for (const auto& [dist, r] : close)
-        d.openRacks.push_back(r);
+    std::sort(open.begin(), open.end());
+    if (open.size() > kMaxOpenRacks) open.resize(kMaxOpenRacks);
+    for (const auto& entry : open)
+        d.openRacks.push_back(entry.second);
     std::sort(d.openRacks.begin(), d.openRacks.end());
+    d.near = !d.openRacks.empty();
     return d;
 }
 
@@ -52,22 +82,14 @@ void pickRackMembers(const Topology& t, const TopologyIndex& ix, const SceneLayo
         best.offer({EntityKind::Storage, s}, rayHitsBox(ray, L.storage[size_t(s)]));
 }
 
-// Ray against a link's drawn path (two points, or four through the cable tray).
-float linkHit(const SceneLayout& L, Vec3 a, Vec3 b, const Ray& ray, float tolerance) {
-    Vec3 pts[4] = {a, b, b, b};
-    int n = 2;
-    if (L.trayHeight > 0) {
-        pts[0] = a;
-        pts[1] = {a.x, a.y, std::max(L.trayHeight, a.z)};
-        pts[2] = {b.x, b.y, std::max(L.trayHeight, b.z)};
-        pts[3] = b;
-        n = 4;
-    }
+// Ray against a cable's drawn path.
+float pathHit(const CablePath& path, const Ray& ray, float tolerance) {
     float bestT = -1;
-    for (int i = 0; i + 1 < n; ++i) {
+    const float scale = ray.direction.length();
+    for (int i = 0; i + 1 < path.count; ++i) {
         float t = 0;
-        const float dist = raySegmentDistance(ray, pts[i], pts[i + 1], &t);
-        const float scale = ray.direction.length();
+        const float dist =
+            raySegmentDistance(ray, path.points[size_t(i)], path.points[size_t(i + 1)], &t);
         if (dist <= tolerance * std::max(1.f, t * scale) && (bestT < 0 || t < bestT)) bestT = t;
     }
     return bestT;
@@ -98,10 +120,9 @@ std::optional<PickHit> pickRay(const Topology& t, const TopologyIndex& ix, const
     Best lines;
     if (d.near)
         for (int32_t l : openLinks(t, ix, L, d))
-            lines.offer({EntityKind::Link, l},
-                        linkHit(L, L.linkA[size_t(l)], L.linkB[size_t(l)], ray, linkTolerance));
+            lines.offer({EntityKind::Link, l}, pathHit(linkPath(L, l), ray, linkTolerance));
     for (size_t k = 0; k < L.bundles.a.size(); ++k) {
-        const float hit = linkHit(L, L.bundles.a[k], L.bundles.b[k], ray, linkTolerance);
+        const float hit = pathHit(bundlePath(L, int32_t(k)), ray, linkTolerance);
         if (hit >= 0)
             lines.offer({EntityKind::Link, L.bundles.members.of(int32_t(k))[0]}, hit, int32_t(k));
     }

@@ -1,6 +1,6 @@
 #pragma once
 // Level of detail and picking on a SceneLayout. Far: racks, lone switches and link bundles.
-// Near: the racks around the camera's focus open up into hosts, GPUs, switches, storage
+// Near: the racks large on screen open up into hosts, GPUs, switches, storage
 // servers and their individual links. Picking walks the model's boxes, never the GPU.
 #include "SceneLayout.h"
 
@@ -16,11 +16,23 @@ struct SceneDetail {
     bool isOpen(int32_t rack) const;
 };
 
-constexpr size_t kMaxOpenRacks = 48; // bounds the near glyph count (48 x 16 GPUs)
+constexpr size_t kMaxOpenRacks = 48;  // bounds the near glyph count (48 x 16 GPUs)
+constexpr float kOpenRackPixels = 90; // a rack this large on screen shows its members
 
-// Near when the camera is within layout.nearDistance of its focus; then the racks within
-// detailRadius of the focus (nearest first, at most kMaxOpenRacks) open.
-SceneDetail detailFor(const SceneLayout& L, Vec3 focus, float cameraDistance);
+// Where the camera stands and what it sees (a perspective view).
+struct SceneView {
+    Vec3 eye;
+    Vec3 forward{0, 1, 0}, up{0, 0, 1}; // unit vectors, orthogonal
+    float tanHalfHeight = 0.2679f;      // tan(vertical view angle / 2): 30 degrees
+    float aspect = 16.f / 9;            // width / height
+    float heightPx = 720;
+};
+SceneView lookAt(Vec3 eye, Vec3 target, float viewAngleDeg, float aspect, float heightPx);
+
+// The racks on screen that are at least kOpenRackPixels large open, nearest the camera
+// first, at most kMaxOpenRacks: what the user looks at up close, wherever the camera's focal
+// point happens to be. Near when any rack is open.
+SceneDetail detailFor(const SceneLayout& L, const SceneView& v);
 
 struct PickHit {
     Endpoint entity;        // kind Link for a link, Rack for a closed rack

@@ -185,8 +185,6 @@ void floorLayout(SceneLayout& L, const Topology& t, const TopologyIndex& ix, con
     }
     floorRackContents(L, t, ix, RackContents(t));
     L.trayHeight = 3.0f;
-    L.nearDistance = 40;
-    L.detailRadius = 3.2f;
     L.rackFar.assign(t.racks.size(), 1);
     L.switchFar.assign(t.switches.size(), 0);
     for (size_t s = 0; s < t.switches.size(); ++s) {
@@ -316,8 +314,6 @@ void fabricLayout(SceneLayout& L, const Topology& t, const TopologyIndex& ix, co
         }
         ordinal += any ? 1 : 0;
     }
-    L.nearDistance = 60;
-    L.detailRadius = 7;
     L.rackFar.assign(t.racks.size(), 0);
     for (size_t r = 0; r < t.racks.size(); ++r)
         L.rackFar[r] = L.racks[r].drawn() ? 1 : 0;
@@ -398,9 +394,34 @@ int64_t groupOf(const Topology& t, const std::vector<int64_t>& switchGroup, Endp
     }
 }
 
+// The rack a link's end stands in, where cables run down its rear (kNone: none drawn).
+int32_t rackOfEnd(const SceneLayout& L, const Topology& t, Endpoint e) {
+    int32_t r = kNone;
+    switch (e.kind) {
+    case EntityKind::Gpu:
+        r = t.hosts[size_t(t.gpus[size_t(e.index)].host)].rack;
+        break;
+    case EntityKind::Nic:
+        r = t.hosts[size_t(t.nics[size_t(e.index)].host)].rack;
+        break;
+    case EntityKind::Switch:
+        r = L.rackOfSwitch[size_t(e.index)];
+        if (r == kNone) r = t.switches[size_t(e.index)].rack;
+        break;
+    case EntityKind::Storage:
+        r = t.storage[size_t(e.index)].rack;
+        break;
+    default:
+        break;
+    }
+    return r != kNone && L.racks[size_t(r)].drawn() ? r : kNone;
+}
+
 void placeLinks(SceneLayout& L, const Topology& t) {
     L.linkA.resize(t.links.size());
     L.linkB.resize(t.links.size());
+    L.linkRackA.resize(t.links.size());
+    L.linkRackB.resize(t.links.size());
     L.linkDrawn.assign(t.links.size(), 0);
     L.bundles.bundleOf.assign(t.links.size(), kNone);
     std::unordered_map<int64_t, int32_t> bundleOfPair;
@@ -410,6 +431,8 @@ void placeLinks(SceneLayout& L, const Topology& t) {
         const Link& l = t.links[i];
         L.linkA[i] = anchorOf(L, t, l.a);
         L.linkB[i] = anchorOf(L, t, l.b);
+        L.linkRackA[i] = rackOfEnd(L, t, l.a);
+        L.linkRackB[i] = rackOfEnd(L, t, l.b);
         L.linkDrawn[i] = l.medium != LinkMedium::NvLink && l.medium != LinkMedium::Pcie;
         int64_t ga = groupOf(t, switchGroup, l.a), gb = groupOf(t, switchGroup, l.b);
         if (ga < 0 || gb < 0 || ga == gb || !L.linkDrawn[i]) continue;

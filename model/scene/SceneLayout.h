@@ -26,6 +26,7 @@ struct SceneLayout {
     LayoutKind kind = LayoutKind::Floor;
     std::vector<Box> racks, hosts, gpus, switches, storage; // size 0: not drawn
     std::vector<Vec3> linkA, linkB;                         // per link
+    std::vector<int32_t> linkRackA, linkRackB;              // per link: the ends' racks (kNone)
     std::vector<uint8_t> linkDrawn;                         // per link, in the near level of detail
     float trayHeight = 0;              // floor: fibre runs rise to this height; 0 = straight
     std::vector<uint8_t> rackFar;      // per rack: drawn as a box at far detail
@@ -34,8 +35,6 @@ struct SceneLayout {
     LinkBundles bundles;
     Bounds bounds;
     std::vector<Bounds> podBounds;
-    float nearDistance = 40; // camera closer than this to its focus: near detail
-    float detailRadius = 12; // racks this close to the focus show their members
 
     const Box& boxOf(Endpoint e) const;
 };

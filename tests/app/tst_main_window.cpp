@@ -367,7 +367,7 @@ void TestMainWindow::searchSelectsAndFrames() {
     QVERIFY(QTest::qWaitFor(
         [&] {
             const QPoint at = w.view()->projectToWidget(b.center());
-            return (at - w.view()->rect().center()).manhattanLength() < 30;
+            return (at - w.view()->sceneRect().center()).manhattanLength() < 30;
         },
         3000));
     // The tree follows (a switch is shown at its rack or pod).

@@ -1,5 +1,6 @@
 // Layouts, level of detail and picking, without a display: the geometry the 3D view draws
 // and the lookups it picks with.
+#include "CableRoutes.h"
 #include "FrameValues.h"
 #include "Presets.h"
 #include "SceneDetail.h"
@@ -35,9 +36,10 @@ private slots:
     void racksDoNotOverlap();
     void bundlesCoverInterGroupLinks_data();
     void bundlesCoverInterGroupLinks();
-    void detailOpensRacksNearTheFocus();
+    void detailOpensRacksLargeOnScreen();
     void pickFindsWhatIsUnderTheRay_data();
     void pickFindsWhatIsUnderTheRay();
+    void cablesRunBehindTheRacks();
     void aggregatesFollowTheMode();
     void rayGeometry();
 };
@@ -144,21 +146,31 @@ void TestSceneLayout::bundlesCoverInterGroupLinks() {
     }
 }
 
-void TestSceneLayout::detailOpensRacksNearTheFocus() {
+void TestSceneLayout::detailOpensRacksLargeOnScreen() {
     Fixture f;
     const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
-    const Vec3 focus = L.racks[5].center;
-    const SceneDetail farD = detailFor(L, focus, L.nearDistance * 3);
+    const Vec3 c = L.racks[5].center;
+    // From high above the hall every rack is a few pixels: nothing opens.
+    const SceneDetail farD = detailFor(L, lookAt(c + Vec3{0, -200, 200}, c, 30, 16.f / 9, 720));
     QVERIFY(!farD.near);
     QVERIFY(farD.openRacks.empty());
-    const SceneDetail nearD = detailFor(L, focus, L.nearDistance / 4);
+    // A few metres in front of rack 5, looking at it: it opens, and only racks that are large
+    // on screen and in front of the camera open with it.
+    const SceneView v = lookAt(c + Vec3{0, -4, 1}, c, 30, 16.f / 9, 720);
+    const SceneDetail nearD = detailFor(L, v);
     QVERIFY(nearD.near);
     QVERIFY(nearD.isOpen(5));
     QVERIFY(nearD.openRacks.size() <= kMaxOpenRacks);
+    const float pxPerRadian = v.heightPx / (2 * v.tanHalfHeight);
     for (int32_t r : nearD.openRacks) {
-        const Vec3 c = L.racks[size_t(r)].center;
-        QVERIFY(std::hypot(c.x - focus.x, c.y - focus.y) < L.detailRadius);
+        const Box& b = L.racks[size_t(r)];
+        const float depth = (b.center - v.eye).dot(v.forward);
+        QVERIFY(depth > 0);
+        QVERIFY(std::max({b.size.x, b.size.y, b.size.z}) / depth * pxPerRadian >= kOpenRackPixels);
     }
+    // Turned around, the same spot sees other racks, never rack 5 behind it.
+    const SceneDetail behind = detailFor(L, lookAt(v.eye, v.eye - (c - v.eye), 30, 16.f / 9, 720));
+    QVERIFY(!behind.isOpen(5));
     // Links drawn one by one are exactly those touching members of open racks.
     for (int32_t l : openLinks(f.t, f.ix, L, nearD)) {
         const Link& link = f.t.links[size_t(l)];
@@ -195,7 +207,8 @@ void TestSceneLayout::pickFindsWhatIsUnderTheRay() {
     const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
     const int32_t rack = f.ix.find(id.toStdString())->index;
     const Vec3 c = L.racks[size_t(rack)].center;
-    const SceneDetail d = detailFor(L, c, near ? 1.f : 1000.f);
+    const SceneDetail d = detailFor(L, near ? lookAt(c + Vec3{0, -2, 2}, c, 30, 16.f / 9, 720)
+                                            : lookAt(c + Vec3{0, -300, 300}, c, 30, 16.f / 9, 720));
     const auto hit = pickRay(f.t, f.ix, L, d, downOnto(c), 0.f);
     QVERIFY(hit.has_value());
     QCOMPARE(int(hit->entity.kind), expectKind);
@@ -210,12 +223,54 @@ void TestSceneLayout::pickFindsWhatIsUnderTheRay() {
     Vec3 across{-(b - a).y, (b - a).x, 0};
     across = across * (1.f / std::max(1e-3f, across.length()));
     const Ray level{mid - across * 100.f, across};
-    const auto cable = pickRay(f.t, f.ix, L, detailFor(L, c, 1000.f), level, 0.001f);
+    const auto cable =
+        pickRay(f.t, f.ix, L, detailFor(L, lookAt(c + Vec3{0, -300, 300}, c, 30, 16.f / 9, 720)),
+                level, 0.001f);
     QVERIFY(cable.has_value());
     QCOMPARE(int(cable->entity.kind), int(EntityKind::Link));
     QVERIFY(cable->bundle != kNone);
     // Nothing above empty floor far from everything.
     QVERIFY(!pickRay(f.t, f.ix, L, d, downOnto({-1000, -1000, 0}), 0.f).has_value());
+}
+
+void TestSceneLayout::cablesRunBehindTheRacks() {
+    Fixture f;
+    const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
+    auto inFootprint = [&](Vec3 p) {
+        for (const Box& b : L.racks)
+            if (b.drawn() && std::fabs(p.x - b.center.x) < b.size.x / 2 &&
+                std::fabs(p.y - b.center.y) < b.size.y / 2)
+                return true;
+        return false;
+    };
+    int inside = 0, between = 0;
+    for (size_t i = 0; i < f.t.links.size(); ++i) {
+        if (!L.linkDrawn[i]) continue;
+        const CablePath p = linkPath(L, int32_t(i));
+        QVERIFY(p.count >= 2);
+        QCOMPARE(p.points[0].x, L.linkA[i].x);
+        QCOMPARE(p.points[size_t(p.count - 1)].y, L.linkB[i].y);
+        const int32_t ra = L.linkRackA[i], rb = L.linkRackB[i];
+        if (ra != kNone && ra == rb) {
+            // Inside a rack: every bend is on the rack's rear face, none in front of the GPUs.
+            ++inside;
+            const float rear = L.racks[size_t(ra)].center.y + L.racks[size_t(ra)].size.y / 2;
+            for (int k = 1; k + 1 < p.count; ++k)
+                QCOMPARE(p.points[size_t(k)].y, rear);
+            continue;
+        }
+        if (ra == kNone || rb == kNone) continue;
+        // Between racks: the run along the tray is over an aisle, never over a rack.
+        ++between;
+        for (int k = 0; k < p.count; ++k)
+            if (p.points[size_t(k)].z >= L.trayHeight)
+                QVERIFY2(!inFootprint(p.points[size_t(k)]), qPrintable(QString::number(i)));
+    }
+    QVERIFY(inside > 100);
+    QVERIFY(between > 100);
+    // The fabric layout draws straight lines.
+    const SceneLayout F = computeLayout(f.t, f.ix, LayoutKind::Fabric);
+    QCOMPARE(linkPath(F, 0).count, 2);
 }
 
 void TestSceneLayout::aggregatesFollowTheMode() {

@@ -11,8 +11,10 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <vtkCamera.h>
+#include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 
 using namespace cs;
@@ -23,6 +25,18 @@ Q_DECLARE_METATYPE(cs::Endpoint)
 namespace {
 std::unique_ptr<TopologyDocument> smallDoc() {
     return openTopology("small-256", {});
+}
+
+void wheel(VtkViewWidget& w, QPoint at, int notches) {
+    QWheelEvent e(at, w.mapToGlobal(at), QPoint(), QPoint(0, 120 * notches), Qt::NoButton,
+                  Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&w, &e);
+}
+
+// The top face of a rack, where the overview camera sees it.
+Vec3 rackTop(const VtkViewWidget& w, int32_t rack) {
+    const Box& b = const_cast<VtkViewWidget&>(w).scene().layout()->racks[size_t(rack)];
+    return {b.center.x, b.center.y, b.center.z + b.size.z / 2 - 0.05f};
 }
 
 bool showAndRender(VtkViewWidget& w) {
@@ -46,6 +60,9 @@ private slots:
     void framebufferFollowsDevicePixelRatio();
     void survivesCloseAndReopen();
     void hoverShowsWhatIsThere();
+    void wheelZoomsTowardThePointer();
+    void zoomingOnARackOpensIt();
+    void doubleClickFliesToTheEntity();
 };
 
 void TestViewWidget::initTestCase() {
@@ -118,7 +135,7 @@ void TestViewWidget::framingAnEntityOpensItsRack() {
     // machine the rack may open before the flight's last frame).
     const Box& box = w.scene().layout()->hosts[size_t(host.index)];
     auto offCentre = [&] {
-        return (w.projectToWidget(box.center) - w.rect().center()).manhattanLength();
+        return (w.projectToWidget(box.center) - w.sceneRect().center()).manhattanLength();
     };
     QVERIFY2(QTest::qWaitFor([&] { return offCentre() < 40; }, 3000),
              "the host is not in the middle of the view");
@@ -145,9 +162,14 @@ void TestViewWidget::framebufferFollowsDevicePixelRatio() {
     QVERIFY(showAndRender(w));
     const qreal dpr = w.devicePixelRatioF();
     if (qEnvironmentVariableIntValue("QT_SCALE_FACTOR") == 2) QCOMPARE(dpr, 2.0);
-    const int* size = w.renderer()->GetSize();
+    const int* size = w.renderWindow()->GetSize();
     QCOMPARE(size[0], int(500 * dpr));
     QCOMPARE(size[1], int(300 * dpr));
+    // The 3D view is the window less the legend panel at its right.
+    const int* view = w.renderer()->GetSize();
+    QCOMPARE(view[1], int(300 * dpr));
+    QVERIFY(std::abs(view[0] - int(w.sceneRect().width() * dpr)) <= 2);
+    QVERIFY(view[0] < size[0]);
     // Picking converts logical to device pixels: the projected rack is found again.
     const Endpoint rack = *doc->index().find("demo.pod1.rack4");
     const Box& box = w.scene().layout()->racks[size_t(rack.index)];
@@ -185,6 +207,75 @@ void TestViewWidget::hoverShowsWhatIsThere() {
     QApplication::sendEvent(&w, &help);
     QTRY_VERIFY(QToolTip::isVisible());
     QCOMPARE(QToolTip::text(), QString("rack demo.pod1.rack2"));
+}
+
+void TestViewWidget::wheelZoomsTowardThePointer() {
+    const auto doc = smallDoc();
+    VtkViewWidget w;
+    w.resize(640, 400);
+    w.scene().setDocument(doc.get());
+    QVERIFY(showAndRender(w));
+    // A rack away from the middle of the view: zooming keeps it under the pointer.
+    const int32_t rack = doc->index().find("demo.pod1.rack6")->index;
+    const Vec3 top = rackTop(w, rack);
+    const QPoint at = w.projectToWidget(top);
+    QVERIFY((at - w.sceneRect().center()).manhattanLength() > 60);
+    const auto dist = [&](const double* p) {
+        return std::sqrt(std::pow(p[0] - top.x, 2) + std::pow(p[1] - top.y, 2) +
+                         std::pow(p[2] - top.z, 2));
+    };
+    const CameraPose before = w.cameraPose();
+    wheel(w, at, 3);
+    QVERIFY((w.projectToWidget(top) - at).manhattanLength() <= 3);
+    // Three notches of 1.15 each: the camera is that much closer to the rack.
+    const double ratio = dist(before.position) / dist(w.cameraPose().position);
+    QVERIFY2(std::fabs(ratio - std::pow(1.15, 3)) < 0.05, qPrintable(QString::number(ratio)));
+    QCOMPARE(w.pickAt(at)->entity, (Endpoint{EntityKind::Rack, rack}));
+    // Zooming out moves away from it again, and it stays under the pointer.
+    wheel(w, at, -3);
+    QVERIFY((w.projectToWidget(top) - at).manhattanLength() <= 3);
+    QVERIFY(std::fabs(dist(before.position) / dist(w.cameraPose().position) - 1) < 0.01);
+}
+
+void TestViewWidget::zoomingOnARackOpensIt() {
+    const auto doc = smallDoc();
+    VtkViewWidget w;
+    w.resize(640, 400);
+    w.scene().setDocument(doc.get());
+    QVERIFY(showAndRender(w));
+    const int32_t rack = doc->index().find("demo.pod0.rack2")->index;
+    const QPoint at = w.projectToWidget(rackTop(w, rack));
+    QVERIFY(!w.scene().detail().near);
+    // Notch by notch toward the rack, as a user zooms in on it, until it opens.
+    int notches = 0;
+    while (!w.scene().detail().isOpen(rack) && notches < 60) {
+        wheel(w, at, 1);
+        ++notches;
+    }
+    QVERIFY2(w.scene().detail().isOpen(rack), qPrintable(QString::number(notches)));
+    // The racks that opened are in front of the camera, around what the view shows.
+    const SceneView v = w.scene().sceneView();
+    for (int32_t r : w.scene().detail().openRacks) {
+        const Vec3 c = w.scene().layout()->racks[size_t(r)].center;
+        QVERIFY((c - v.eye).dot(v.forward) > 0);
+        QVERIFY(w.sceneRect().adjusted(-200, -200, 200, 200).contains(w.projectToWidget(c)));
+    }
+}
+
+void TestViewWidget::doubleClickFliesToTheEntity() {
+    const auto doc = smallDoc();
+    VtkViewWidget w;
+    w.resize(640, 400);
+    w.scene().setDocument(doc.get());
+    QVERIFY(showAndRender(w));
+    const int32_t rack = doc->index().find("demo.pod1.rack3")->index;
+    QTest::mouseDClick(&w, Qt::LeftButton, {}, w.projectToWidget(rackTop(w, rack)));
+    // The flight ends close up on the rack: open, in the middle of the view.
+    QVERIFY(QTest::qWaitFor([&] { return w.scene().detail().isOpen(rack); }, 3000));
+    const Vec3 centre = w.scene().layout()->racks[size_t(rack)].center;
+    QVERIFY(QTest::qWaitFor(
+        [&] { return (w.projectToWidget(centre) - w.sceneRect().center()).manhattanLength() < 40; },
+        3000));
 }
 
 int main(int argc, char** argv) {
