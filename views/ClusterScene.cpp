@@ -2,6 +2,7 @@
 
 #include "CellTextureLayer.h"
 #include "GlyphLayer.h"
+#include "LabelLayer.h"
 #include "RackCells.h"
 
 #include <vtkActor.h>
@@ -61,6 +62,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     gpus_ = std::make_unique<GlyphLayer>(renderer_);
     switches_ = std::make_unique<GlyphLayer>(renderer_);
     storage_ = std::make_unique<GlyphLayer>(renderer_);
+    labels_ = std::make_unique<LabelLayer>(renderer_);
 
     vtkNew<vtkPolyDataMapper> selMapper;
     selMapper->SetInputData(selectionPoly_);
@@ -160,6 +162,8 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     if (doc_)
         layout_ =
             std::make_unique<SceneLayout>(computeLayout(doc_->topology(), doc_->index(), kind));
+    labelCandidates_ =
+        layout_ ? sceneLabels(doc_->topology(), *layout_) : std::vector<LabelCandidate>{};
     rebuildFar();
     rebuildNear();
     if (doc_) {
@@ -458,6 +462,7 @@ void ClusterScene::wrapTitle() {
         line += (line.empty() ? "" : "  |  ") + part;
     }
     text += line;
+    titleLines_ = text.empty() ? 0 : 1 + int(std::count(text.begin(), text.end(), '\n'));
     title_->SetInput(text.c_str());
 }
 
@@ -748,6 +753,7 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
     const double w = std::max(1, widthPx), h = std::max(1, heightPx);
     // Small views (a 640x360 thumbnail) get a smaller legend, never below 60%.
     dpiScale *= std::clamp(h / (720.0 * dpiScale), 0.6, 1.0);
+    labelScale_ = dpiScale;
     // The panel: 230 px for the kind legend, 170 px for the colour bar, at most a third.
     const bool bar = scalarBar_->GetVisibility(), legend = legend_->GetVisibility();
     const double panelPx = (bar ? 170 : legend ? 230 : 0) * dpiScale;
@@ -770,6 +776,41 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
     scalarBar_->GetLabelTextProperty()->SetFontSize(int(12 * dpiScale));
     scalarBar_->GetAnnotationTextProperty()->SetFontSize(int(12 * dpiScale));
     wrapTitle();
+    updateLabels();
+}
+
+void ClusterScene::updateLabels() {
+    std::vector<LabelCandidate> all = labelCandidates_;
+    if (selection_ && doc_ && layout_) {
+        // The selection's name over it: a link at its middle, anything else above its box.
+        const Endpoint e = selection_->entity;
+        Vec3 at;
+        if (e.kind == EntityKind::Link && selection_->bundle == kNone)
+            at = (layout_->linkA[size_t(e.index)] + layout_->linkB[size_t(e.index)]) * 0.5f;
+        else if (e.kind == EntityKind::Link)
+            at = (layout_->bundles.a[size_t(selection_->bundle)] +
+                  layout_->bundles.b[size_t(selection_->bundle)]) *
+                 0.5f;
+        else {
+            const Bounds b = boundsOf(e);
+            at = b.valid() ? Vec3{b.center().x, b.center().y, b.max.z} : Vec3{};
+        }
+        std::string name = doc_->topology().nameOf(e);
+        if (selection_->bundle != kNone)
+            name =
+                std::to_string(layout_->bundles.members.of(selection_->bundle).size()) + " links";
+        all.push_back({name, at, 1, LabelKind::Selection});
+    }
+    const int* size = renderer_->GetSize();
+    // Labels stay clear of the title's lines at the top (font points times the DPI scale).
+    const double titlePx =
+        titleLines_ * 1.3 * title_->GetTextProperty()->GetFontSize() * overlayDpi_ + 12;
+    placed_ = placeLabels(all, sceneView(), float(std::max(1, size[0])), float(titlePx),
+                          float(labelScale_));
+    placedTexts_.clear();
+    for (const PlacedLabel& p : placed_)
+        placedTexts_.push_back(all[p.candidate].text);
+    labels_->show(all, placed_, overlayDpi_);
 }
 
 size_t ClusterScene::drawnBoxes() const {

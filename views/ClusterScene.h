@@ -7,6 +7,7 @@
 #include "ColorMaps.h"
 #include "FrameValues.h"
 #include "SceneDetail.h"
+#include "SceneLabels.h"
 #include "TopologyDocument.h"
 
 #include <vtkNew.h>
@@ -29,6 +30,7 @@ namespace cs::views {
 
 class CellTextureLayer;
 class GlyphLayer;
+class LabelLayer;
 class LineLayer;
 
 enum class ColorMode : uint8_t { Kind, Value };
@@ -87,6 +89,10 @@ public:
     // view that never overlaps it; call before rendering.
     void fitOverlays(int widthPx, int heightPx, double dpiScale = 1.0);
 
+    // The labels drawn at the last fitOverlays, in precedence order (selection first).
+    const std::vector<std::string>& labelTexts() const { return placedTexts_; }
+    const std::vector<PlacedLabel>& placedLabels() const { return placed_; }
+
     size_t drawnBoxes() const;
     size_t drawnLines() const;
     vtkRenderer* renderer() const { return renderer_; }
@@ -103,6 +109,7 @@ private:
     void updateTitle();
     void wrapTitle();
     std::vector<std::string> titleParts_;
+    int titleLines_ = 0;
     std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_, valueTitle_;
     void frame(const Bounds& b, double closeness, bool closeUp = false);
@@ -124,6 +131,11 @@ private:
     std::vector<int32_t> farCellGpu_, farCellQuad_;
     void showFarCells();
     std::unique_ptr<LineLayer> bundles_, links_;
+    std::unique_ptr<LabelLayer> labels_;
+    std::vector<LabelCandidate> labelCandidates_; // pods, rows, tiers (SceneLabels.h)
+    std::vector<PlacedLabel> placed_;
+    std::vector<std::string> placedTexts_;
+    void updateLabels();
     std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, switchIds_, storageIds_,
         linkIds_;
     std::vector<float> rackValues_, bundleValues_;
@@ -142,6 +154,7 @@ private:
     int legendEntries_ = 0;
     int overlayW_ = 0, overlayH_ = 0; // the last fitOverlays' window, for relayouts
     double overlayDpi_ = 1;
+    double labelScale_ = 1; // the overlays' size factor, for the labels' pixel limits
 };
 
 } // namespace cs::views

@@ -4,6 +4,7 @@
 #include "FrameValues.h"
 #include "Presets.h"
 #include "SceneDetail.h"
+#include "SceneLabels.h"
 #include "SceneLayout.h"
 #include "TopologyIndex.h"
 
@@ -40,6 +41,7 @@ private slots:
     void pickFindsWhatIsUnderTheRay_data();
     void pickFindsWhatIsUnderTheRay();
     void cablesRunBehindTheRacks();
+    void labelsNeitherCollideNorCrowd();
     void aggregatesFollowTheMode();
     void rayGeometry();
 };
@@ -271,6 +273,66 @@ void TestSceneLayout::cablesRunBehindTheRacks() {
     // The fabric layout draws straight lines.
     const SceneLayout F = computeLayout(f.t, f.ix, LayoutKind::Fabric);
     QCOMPARE(linkPath(F, 0).count, 2);
+}
+
+void TestSceneLayout::labelsNeitherCollideNorCrowd() {
+    Fixture f;
+    const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
+    std::vector<LabelCandidate> labels = sceneLabels(f.t, L);
+    const auto count = [&](LabelKind k) {
+        return std::count_if(labels.begin(), labels.end(),
+                             [&](const LabelCandidate& c) { return c.kind == k; });
+    };
+    QCOMPARE(size_t(count(LabelKind::Pod)), f.t.pods.size());
+    QVERIFY(count(LabelKind::Row) > 0);
+    // The selection, over rack 5, is placed before anything else at every distance.
+    const Vec3 c = L.racks[5].center;
+    std::vector<LabelCandidate> withSelection = labels;
+    withSelection.push_back({"the selection", c + Vec3{0, 0, 1.2f}, 1, LabelKind::Selection});
+    for (float distance : {250.f, 40.f, 12.f, 5.f}) {
+        const SceneView v = lookAt(c + Vec3{0, -distance, distance}, c, 30, 16.f / 9, 720);
+        const std::vector<PlacedLabel> placed = placeLabels(withSelection, v, 1280, 40);
+        QVERIFY(!placed.empty());
+        QCOMPARE(withSelection[placed.front().candidate].kind, LabelKind::Selection);
+    }
+    const auto placedKinds = [&](const std::vector<PlacedLabel>& placed, LabelKind k) {
+        return std::count_if(placed.begin(), placed.end(),
+                             [&](const PlacedLabel& p) { return labels[p.candidate].kind == k; });
+    };
+    const float width = 1280;
+    float podFontFar = 0, podFontNear = 0;
+    for (float distance : {250.f, 40.f, 12.f, 5.f}) {
+        const SceneView v = lookAt(c + Vec3{0, -distance, distance}, c, 30, width / 720, 720);
+        const std::vector<PlacedLabel> placed = placeLabels(labels, v, width, 40);
+        QVERIFY(!placed.empty());
+        for (size_t i = 0; i < placed.size(); ++i) {
+            const PlacedLabel& a = placed[i];
+            // On screen, clear of the title band, readable and never oversized.
+            QVERIFY(a.left >= 0 && a.right <= width && a.bottom >= 0 && a.top <= 720 - 40);
+            QVERIFY(a.fontPx >= kLabelMinPx && a.fontPx <= kLabelMaxPx);
+            for (size_t j = 0; j < i; ++j) {
+                const PlacedLabel& b = placed[j];
+                QVERIFY2(a.right <= b.left || b.right <= a.left || a.top <= b.bottom ||
+                             b.top <= a.bottom,
+                         qPrintable(QString::fromStdString(labels[a.candidate].text + " over " +
+                                                           labels[b.candidate].text)));
+            }
+            if (labels[a.candidate].kind == LabelKind::Pod)
+                (distance == 250.f ? podFontFar : podFontNear) = a.fontPx;
+        }
+        // Rows are small: named only close up.
+        if (distance == 250.f) QCOMPARE(placedKinds(placed, LabelKind::Row), 0);
+        if (distance == 5.f) QVERIFY(placedKinds(placed, LabelKind::Row) > 0);
+    }
+    QVERIFY(podFontFar > 0);
+    QVERIFY(podFontFar < podFontNear); // labels grow as the camera comes closer
+    // The fabric layout names each switch tier of each cluster once.
+    const SceneLayout F = computeLayout(f.t, f.ix, LayoutKind::Fabric);
+    std::vector<std::string> tiers;
+    for (const LabelCandidate& l : sceneLabels(f.t, F))
+        if (l.kind == LabelKind::Tier) tiers.push_back(l.text);
+    std::sort(tiers.begin(), tiers.end());
+    QCOMPARE(tiers, (std::vector<std::string>{"ATSW (core)", "CTSW (spine)", "RTSW (leaf)"}));
 }
 
 void TestSceneLayout::aggregatesFollowTheMode() {

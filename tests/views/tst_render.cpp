@@ -17,6 +17,7 @@ private slots:
     void valuesChangeThePicture();
     void oneOutlierShowsAtTheOverview_data();
     void oneOutlierShowsAtTheOverview();
+    void labelsNameTiersPodsAndTheSelection();
     void comparisonCatchesADifference();
 };
 
@@ -141,6 +142,31 @@ void TestRender::oneOutlierShowsAtTheOverview_data() {
                                       << "fabric";
     QTest::newRow("saturated link, floor") << "link"
                                            << "floor";
+}
+
+// The fabric overview names each tier and every pod; selecting a switch adds its name first.
+// The labels are drawn: hiding them changes the picture where they stood.
+void TestRender::labelsNameTiersPodsAndTheSelection() {
+    const auto doc = openTopology("meta-roce-24k", {});
+    HeadlessRenderer r(1280, 720);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), LayoutKind::Fabric);
+    r.render();
+    const std::vector<std::string>& texts = scene.labelTexts();
+    for (const char* expected : {"RTSW (leaf)", "CTSW (spine)", "ATSW (core)", "pod0", "pod7"})
+        QVERIFY2(std::find(texts.begin(), texts.end(), expected) != texts.end(), expected);
+    const Endpoint core = *doc->index().find("roce.atsw3");
+    scene.select(PickHit{core});
+    r.render();
+    QCOMPARE(QString::fromStdString(scene.labelTexts().front()), QString("roce.atsw3"));
+    // Where the selection's label stands, the picture shows it: text over the background.
+    const PlacedLabel& p = scene.placedLabels().front();
+    const QImage img = r.grab();
+    int bright = 0;
+    for (int y = int(720 - p.top); y < int(720 - p.bottom); ++y)
+        for (int x = int(p.left); x < int(p.right); ++x)
+            bright += qGray(img.pixel(std::clamp(x, 0, 1279), std::clamp(y, 0, 719))) > 200;
+    QVERIFY2(bright > 20, qPrintable(QString::number(bright)));
 }
 
 // Issue 10: among 24,576 GPUs at 100 %, one at 0 % must show at the overview (a rack's mean
