@@ -3,6 +3,7 @@
 #include "CellTextureLayer.h"
 #include "GlyphLayer.h"
 #include "LabelLayer.h"
+#include "LineLayer.h"
 #include "RackCells.h"
 
 #include <vtkActor.h>
@@ -340,12 +341,15 @@ void ClusterScene::applyColors() {
                                       : kindColor(KindClass::Storage));
     for (size_t k = 0; k < bundles_->size(); ++k) {
         const int32_t first = layout_->bundles.members.of(int32_t(k))[0];
-        bundles_->setColor(k, byValue ? valueColor(value(bundleValues_, int32_t(k)))
-                                      : kindColor(linkClass_[size_t(first)]));
+        const float v = byValue ? value(bundleValues_, int32_t(k)) : std::nanf("");
+        bundles_->setColor(k, byValue ? valueColor(v) : kindColor(linkClass_[size_t(first)]));
+        bundles_->setLoad(k, v); // width by load: a hot bundle stands out by more than hue
     }
-    for (size_t i = 0; i < linkIds_.size(); ++i)
-        links_->setColor(i, byValue ? valueColor(value(values_.link, linkIds_[i]))
-                                    : kindColor(linkClass_[size_t(linkIds_[i])]));
+    for (size_t i = 0; i < linkIds_.size(); ++i) {
+        const float v = byValue ? value(values_.link, linkIds_[i]) : std::nanf("");
+        links_->setColor(i, byValue ? valueColor(v) : kindColor(linkClass_[size_t(linkIds_[i])]));
+        links_->setLoad(i, v);
+    }
     for (GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
                           switches_.get(), storage_.get()})
         g->commit();

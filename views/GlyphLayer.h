@@ -1,7 +1,6 @@
 #pragma once
 // One kind of box-shaped object drawn with a single glyph-instancing mapper: positions,
 // per-instance sizes and colours in flat arrays that are updated in place.
-#include "CableRoutes.h"
 #include "ColorMaps.h"
 #include "SceneGeometry.h"
 
@@ -47,29 +46,6 @@ private:
     vtkNew<vtkFloatArray> scale_;
     vtkNew<vtkUnsignedCharArray> color_;
     vtkNew<vtkGlyph3DMapper> mapper_;
-    vtkNew<vtkActor> actor_;
-};
-
-// Line segments in one polydata (one mapper): each item is a polyline (a cable's path).
-class LineLayer {
-public:
-    explicit LineLayer(vtkRenderer* renderer);
-    ~LineLayer();
-    LineLayer(const LineLayer&) = delete;
-    LineLayer& operator=(const LineLayer&) = delete;
-
-    void setLines(const std::vector<CablePath>& paths);
-    void setColor(size_t i, Rgba c) { colors_[i] = c; }
-    void commit();
-    size_t size() const { return colors_.size(); }
-    vtkActor* actor() const;
-    vtkPolyData* polyData() const { return poly_.Get(); }
-
-private:
-    vtkRenderer* renderer_;
-    std::vector<Rgba> colors_;
-    vtkNew<vtkPolyData> poly_;
-    vtkNew<vtkUnsignedCharArray> color_;
     vtkNew<vtkActor> actor_;
 };
 

@@ -18,6 +18,7 @@ private slots:
     void oneOutlierShowsAtTheOverview_data();
     void oneOutlierShowsAtTheOverview();
     void labelsNameTiersPodsAndTheSelection();
+    void busyLinksDrawWider();
     void comparisonCatchesADifference();
 };
 
@@ -205,6 +206,39 @@ void TestRender::oneOutlierShowsAtTheOverview() {
     r.render();
     const int most = largestDifference(uniform, r.grab());
     QVERIFY2(most > 100, qPrintable(QString("largest change %1 levels").arg(most)));
+}
+
+// A link's width says its load: the same uplink bundle at 100 % covers several times the
+// pixels it covers at 20 %, against the same idle fabric.
+void TestRender::busyLinksDrawWider() {
+    const auto doc = openTopology("small-256", {});
+    const Topology& t = doc->topology();
+    HeadlessRenderer r(1280, 720);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), LayoutKind::Fabric);
+    scene.setColorMode(ColorMode::Value);
+    scene.setAggregate(Aggregate::Max);
+    FrameValues v;
+    v.gpu.assign(t.gpus.size(), 0.5f);
+    v.link.assign(t.links.size(), 0.0f);
+    scene.setValues(v);
+    r.render();
+    const QImage idle = r.grab();
+    size_t uplink = 0;
+    for (size_t i = 0; i < t.links.size(); ++i)
+        if (t.links[i].a.kind == EntityKind::Switch && t.links[i].b.kind == EntityKind::Switch &&
+            t.switches[size_t(t.links[i].a.index)].role == SwitchRole::Ctsw &&
+            t.switches[size_t(t.links[i].b.index)].role == SwitchRole::Atsw)
+            uplink = i;
+    auto covered = [&](float load) {
+        v.link[uplink] = load;
+        scene.setValues(v);
+        r.render();
+        return test::compareImages(idle, r.grab(), 12).fractionDiffering;
+    };
+    const double light = covered(0.2f), full = covered(1.0f);
+    QVERIFY2(light > 0, "the lightly loaded link should show in colour");
+    QVERIFY2(full > 3 * light, qPrintable(QString("%1 against %2").arg(full).arg(light)));
 }
 
 void TestRender::comparisonCatchesADifference() {

@@ -1,0 +1,58 @@
+#pragma once
+// Cables and bundles as polylines, one mapper per line width: a line's width says its load
+// (thin below a third of capacity, medium below two thirds, thick above), its colour the
+// value. Three mappers for every line in the scene, never one actor per line.
+#include "CableRoutes.h"
+#include "ColorMaps.h"
+
+#include <vtkNew.h>
+#include <vtkType.h>
+
+#include <array>
+#include <vector>
+
+class vtkActor;
+class vtkPoints;
+class vtkPolyData;
+class vtkRenderer;
+class vtkUnsignedCharArray;
+
+namespace cs::views {
+
+class LineLayer {
+public:
+    static constexpr int kWidths = 3;
+    static constexpr std::array<float, kWidths> kWidthPx = {1.f, 2.5f, 4.5f};
+
+    explicit LineLayer(vtkRenderer* renderer);
+    ~LineLayer();
+    LineLayer(const LineLayer&) = delete;
+    LineLayer& operator=(const LineLayer&) = delete;
+
+    void setLines(const std::vector<CablePath>& paths); // all thin, grey
+    void setColor(size_t i, Rgba c) { colors_[i] = c; }
+    // Load as a fraction of capacity (NaN: unknown, drawn thin).
+    void setLoad(size_t i, float fraction);
+    void commit();
+    size_t size() const { return colors_.size(); }
+    int widthClassOf(size_t i) const { return widthClass_[i]; }
+    size_t linesOfWidth(int widthClass) const;
+    // For export: every line in one polydata with cell colours, and the thin lines' actor.
+    vtkPolyData* polyData() const;
+    vtkActor* actor() const;
+
+private:
+    vtkRenderer* renderer_;
+    std::vector<Rgba> colors_;
+    std::vector<uint8_t> widthClass_;
+    std::vector<vtkIdType> firstPoint_;
+    std::vector<int> pointCount_;
+    vtkNew<vtkPoints> points_;
+    std::array<vtkNew<vtkPolyData>, kWidths> polys_;
+    std::array<vtkNew<vtkUnsignedCharArray>, kWidths> colorArrays_;
+    std::array<vtkNew<vtkActor>, kWidths> actors_;
+    vtkNew<vtkPolyData> all_;
+    vtkNew<vtkUnsignedCharArray> allColors_;
+};
+
+} // namespace cs::views
