@@ -110,6 +110,8 @@ vtkPolyData* LineLayer::polyData() const {
 }
 
 vtkActor* LineLayer::actor() const {
+    for (const auto& a : actors_)
+        if (a->GetVisibility()) return a.Get();
     return actors_[0].Get();
 }
 
