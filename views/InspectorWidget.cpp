@@ -1,5 +1,7 @@
 #include "InspectorWidget.h"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -47,7 +49,10 @@ void InspectorWidget::showEntity(Endpoint e) {
         return;
     }
     PropertyList props = entityProperties(*doc_, e);
-    props.insert(props.end(), live_.begin(), live_.end());
+    // The values at now come right after the id and kind: they change as the run plays and
+    // are what a short dock must show without scrolling.
+    const auto at = props.begin() + std::ptrdiff_t(std::min<size_t>(2, props.size()));
+    props.insert(at, live_.begin(), live_.end());
     title_->setText(props.empty() ? tr("Nothing selected")
                                   : QString::fromStdString(props.front().second));
     model_->setProperties(std::move(props));

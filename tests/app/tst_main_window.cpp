@@ -810,6 +810,10 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
     cs::RunReader reader(path, w.document()->topology());
     const float busy = reader.frame(cs::Metric::GpuBusy, failure->tsNs + 1)[3];
     QTRY_COMPARE(liveText(), QString("%1%").arg(double(busy) * 100, 0, 'f', 0));
+    // ... near the top, after the id, the kind and the time shown, where a short dock shows it
+    // without scrolling.
+    QCOMPARE(table->model()->index(2, 0).data().toString(), QString("time (shown)"));
+    QCOMPARE(table->model()->index(3, 0).data().toString(), QString("busy (now)"));
 }
 
 void TestMainWindow::runDescriptionFillsTheSimulateDialog() {
