@@ -61,6 +61,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     farGpuCells_ = std::make_unique<CellTextureLayer>(renderer_);
     hosts_ = std::make_unique<GlyphLayer>(renderer_);
     gpus_ = std::make_unique<GlyphLayer>(renderer_);
+    nics_ = std::make_unique<GlyphLayer>(renderer_);
     switches_ = std::make_unique<GlyphLayer>(renderer_);
     storage_ = std::make_unique<GlyphLayer>(renderer_);
     labels_ = std::make_unique<LabelLayer>(renderer_);
@@ -222,10 +223,11 @@ void ClusterScene::rebuildFar() {
 void ClusterScene::rebuildNear() {
     hostIds_.clear();
     gpuIds_.clear();
+    nicIds_.clear();
     switchIds_.clear();
     storageIds_.clear();
     linkIds_.clear();
-    std::vector<Box> hostBoxes, gpuBoxes, switchBoxes, storageBoxes;
+    std::vector<Box> hostBoxes, gpuBoxes, nicBoxes, switchBoxes, storageBoxes;
     std::vector<CablePath> linkPaths;
     if (layout_ && doc_ && detail_.near) {
         const Topology& t = doc_->topology();
@@ -239,6 +241,11 @@ void ClusterScene::rebuildNear() {
                     gpuIds_.push_back(host.firstGpu + g);
                     gpuBoxes.push_back(layout_->gpus[size_t(host.firstGpu + g)]);
                 }
+                for (int32_t n : ix.nicsOfHost(h))
+                    if (layout_->nics[size_t(n)].drawn()) {
+                        nicIds_.push_back(n);
+                        nicBoxes.push_back(layout_->nics[size_t(n)]);
+                    }
             }
             for (int32_t s : ix.switchesOfRack(r))
                 if (layout_->switches[size_t(s)].drawn() && !layout_->switchFar[size_t(s)]) {
@@ -256,6 +263,7 @@ void ClusterScene::rebuildNear() {
     }
     hosts_->setBoxes(hostBoxes);
     gpus_->setBoxes(gpuBoxes);
+    nics_->setBoxes(nicBoxes);
     switches_->setBoxes(switchBoxes);
     storage_->setBoxes(storageBoxes);
     links_->setLines(linkPaths);
@@ -329,6 +337,8 @@ void ClusterScene::applyColors() {
                        : kindColor(classOf(t.switches[size_t(farSwitchIds_[i])].role)));
     for (size_t i = 0; i < hostIds_.size(); ++i)
         hosts_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Host));
+    for (size_t i = 0; i < nicIds_.size(); ++i)
+        nics_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Nic));
     for (size_t i = 0; i < gpuIds_.size(); ++i)
         gpus_->setColor(i, byValue ? valueColor(value(values_.gpu, gpuIds_[i]))
                                    : kindColor(KindClass::Gpu));
@@ -351,7 +361,7 @@ void ClusterScene::applyColors() {
         links_->setLoad(i, v);
     }
     for (GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
-                          switches_.get(), storage_.get()})
+                          nics_.get(), switches_.get(), storage_.get()})
         g->commit();
     farGpuCells_->commit();
     bundles_->commit();
@@ -365,10 +375,9 @@ void ClusterScene::updateLegend() {
     if (byValue) {
         entries = {};
     } else if (kind_ == LayoutKind::Floor) {
-        entries = {KindClass::ComputeRack,    KindClass::NetworkRack,
-                   KindClass::StorageRack,    KindClass::Gpu,
-                   KindClass::Host,           KindClass::RackSwitch,
-                   KindClass::FrontendSwitch, KindClass::BackendLink,
+        entries = {KindClass::ComputeRack, KindClass::NetworkRack,    KindClass::StorageRack,
+                   KindClass::Gpu,         KindClass::Host,           KindClass::Nic,
+                   KindClass::RackSwitch,  KindClass::FrontendSwitch, KindClass::BackendLink,
                    KindClass::FrontendLink};
     } else {
         entries = {KindClass::ComputeRack,    KindClass::StorageRack, KindClass::Gpu,
@@ -391,6 +400,8 @@ void ClusterScene::updateLegend() {
                 return s.gpus > 0;
             case KindClass::Host:
                 return s.hosts > 0;
+            case KindClass::Nic:
+                return s.nics > 0;
             case KindClass::FrontendLink:
                 k = KindClass::FrontendSwitch;
                 [[fallthrough]];
@@ -623,6 +634,10 @@ Bounds ClusterScene::boundsOf(Endpoint e) const {
         break;
     }
     case EntityKind::Nic:
+        if (layout_->nics[size_t(e.index)].drawn()) {
+            b.add(layout_->nics[size_t(e.index)]);
+            return b;
+        }
         return boundsOf({EntityKind::Host, t.nics[size_t(e.index)].host});
     case EntityKind::Row:
         for (int32_t r = 0; r < int32_t(t.racks.size()); ++r)
@@ -819,7 +834,7 @@ void ClusterScene::updateLabels() {
 
 size_t ClusterScene::drawnBoxes() const {
     return farRacks_->size() + farGpuCells_->cells() + farSwitches_->size() + hosts_->size() +
-           gpus_->size() + switches_->size() + storage_->size();
+           gpus_->size() + nics_->size() + switches_->size() + storage_->size();
 }
 
 size_t ClusterScene::drawnLines() const {
@@ -844,7 +859,7 @@ void ClusterScene::exportGltf(const std::string& path) const {
         out->AddActor(actor);
     };
     for (const GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
-                                switches_.get(), storage_.get()})
+                                nics_.get(), switches_.get(), storage_.get()})
         add(g->boxesAsPolyData(), g->actor(), false);
     for (const LineLayer* l : {bundles_.get(), links_.get()})
         add(l->polyData(), l->actor(), true);

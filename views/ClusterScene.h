@@ -124,7 +124,7 @@ private:
     Aggregate aggregate_ = Aggregate::Mean;
     std::optional<PickHit> selection_;
 
-    std::unique_ptr<GlyphLayer> farRacks_, farSwitches_, hosts_, gpus_, switches_, storage_;
+    std::unique_ptr<GlyphLayer> farRacks_, farSwitches_, hosts_, gpus_, nics_, switches_, storage_;
     // Far racks' GPUs as texels on their tops (RackCells.h), coloured by value; quad
     // farCellQuad_[i] is farRackIds_[i]'s (kNone: no GPUs).
     std::unique_ptr<CellTextureLayer> farGpuCells_;
@@ -136,8 +136,8 @@ private:
     std::vector<PlacedLabel> placed_;
     std::vector<std::string> placedTexts_;
     void updateLabels();
-    std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, switchIds_, storageIds_,
-        linkIds_;
+    std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, nicIds_, switchIds_,
+        storageIds_, linkIds_;
     std::vector<float> rackValues_, bundleValues_;
     std::vector<KindClass> linkClass_;
 

@@ -33,6 +33,8 @@ Rgba kindColor(KindClass k) {
         return {110, 160, 205, 255}; // light blue
     case KindClass::FrontendLink:
         return {200, 190, 90, 255}; // dull yellow
+    case KindClass::Nic:
+        return {235, 235, 235, 255}; // near white on the grey host
     default:
         return {255, 255, 255, 255};
     }
@@ -64,6 +66,8 @@ const char* kindLabel(KindClass k) {
         return "Backend link";
     case KindClass::FrontendLink:
         return "Frontend link";
+    case KindClass::Nic:
+        return "NIC";
     default:
         return "";
     }

@@ -27,6 +27,7 @@ enum class KindClass : uint8_t {
     Storage,
     BackendLink,
     FrontendLink,
+    Nic,
     Count
 };
 

@@ -74,6 +74,8 @@ void pickRackMembers(const Topology& t, const TopologyIndex& ix, const SceneLayo
         for (int g = 0; g < host.gpuCount; ++g)
             best.offer({EntityKind::Gpu, host.firstGpu + g},
                        rayHitsBox(ray, L.gpus[size_t(host.firstGpu + g)]));
+        for (int32_t n : ix.nicsOfHost(h))
+            best.offer({EntityKind::Nic, n}, rayHitsBox(ray, L.nics[size_t(n)]));
         best.offer({EntityKind::Host, h}, rayHitsBox(ray, L.hosts[size_t(h)]));
     }
     for (int32_t s : ix.switchesOfRack(r))

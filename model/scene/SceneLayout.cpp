@@ -23,6 +23,8 @@ const Box& SceneLayout::boxOf(Endpoint e) const {
         return i < switches.size() ? switches[i] : none;
     case EntityKind::Storage:
         return i < storage.size() ? storage[i] : none;
+    case EntityKind::Nic:
+        return i < nics.size() ? nics[i] : none;
     default:
         return none;
     }
@@ -124,7 +126,15 @@ void floorRackContents(SceneLayout& L, const Topology& t, const TopologyIndex& i
                 const float gx = c.x - 0.24f + 0.48f * (float(gi % cols) + 0.5f) / float(cols);
                 const float gz = hb.center.z + (gi / cols == 0 ? -hh / 4 : hh / 4);
                 L.gpus[size_t(h.firstGpu + gi)] = {{gx, c.y - kRackD / 2 - 0.03f, gz},
-                                                   {0.4f / float(cols), 0.06f, hh * 0.35f}};
+                                                   {0.4f / float(cols), 0.06f, hh * 0.32f}};
+            }
+            // The host's NICs in a row along the top of its front, above the GPUs.
+            const auto nics = ix.nicsOfHost(hosts[k]);
+            for (size_t n = 0; n < nics.size(); ++n) {
+                const float w = 0.46f / float(nics.size());
+                L.nics[size_t(nics[n])] = {{c.x - 0.23f + w * (float(n) + 0.5f),
+                                            c.y - kRackD / 2 - 0.02f, hb.center.z + hh * 0.455f},
+                                           {w * 0.8f, 0.04f, hh * 0.08f}};
             }
         }
         const auto& sw = rc.switches[r];
@@ -338,6 +348,7 @@ Vec3 anchorOf(const SceneLayout& L, const Topology& t, Endpoint e) {
     case EntityKind::Nic: {
         const Nic& n = t.nics[size_t(e.index)];
         if (L.kind == LayoutKind::Fabric && n.gpu != kNone) return L.gpus[size_t(n.gpu)].center;
+        if (L.nics[size_t(e.index)].drawn()) return L.nics[size_t(e.index)].center;
         const Box& h = L.hosts[size_t(n.host)];
         return {h.center.x, h.center.y + h.size.y / 2, h.center.z};
     }
@@ -472,6 +483,7 @@ SceneLayout computeLayout(const Topology& t, const TopologyIndex& ix, LayoutKind
     L.gpus.assign(t.gpus.size(), {});
     L.switches.assign(t.switches.size(), {});
     L.storage.assign(t.storage.size(), {});
+    L.nics.assign(t.nics.size(), {});
     L.rackOfSwitch.assign(t.switches.size(), kNone);
     const Groups g(t);
     if (kind == LayoutKind::Floor)

@@ -25,9 +25,10 @@ struct LinkBundles {
 struct SceneLayout {
     LayoutKind kind = LayoutKind::Floor;
     std::vector<Box> racks, hosts, gpus, switches, storage; // size 0: not drawn
-    std::vector<Vec3> linkA, linkB;                         // per link
-    std::vector<int32_t> linkRackA, linkRackB;              // per link: the ends' racks (kNone)
-    std::vector<uint8_t> linkDrawn;                         // per link, in the near level of detail
+    std::vector<Box> nics;                     // floor: on the host's front, above its GPUs
+    std::vector<Vec3> linkA, linkB;            // per link
+    std::vector<int32_t> linkRackA, linkRackB; // per link: the ends' racks (kNone)
+    std::vector<uint8_t> linkDrawn;            // per link, in the near level of detail
     float trayHeight = 0;              // floor: fibre runs rise to this height; 0 = straight
     std::vector<uint8_t> rackFar;      // per rack: drawn as a box at far detail
     std::vector<uint8_t> switchFar;    // per switch: drawn on its own at far detail

@@ -57,6 +57,8 @@ TopologyIndex::TopologyIndex(const Topology& t) : t_(t) {
                                      parents(t.switches, [](const Switch& s) { return s.rack; }));
     rackStorage_ = ChildList::build(
         t.racks.size(), parents(t.storage, [](const StorageServer& s) { return s.rack; }));
+    hostNics_ =
+        ChildList::build(t.hosts.size(), parents(t.nics, [](const Nic& n) { return n.host; }));
     gpuLinks_ = linksByEndpoint(t, EntityKind::Gpu, t.gpus.size());
     nicLinks_ = linksByEndpoint(t, EntityKind::Nic, t.nics.size());
     switchLinks_ = linksByEndpoint(t, EntityKind::Switch, t.switches.size());

@@ -32,6 +32,7 @@ public:
     std::span<const int32_t> hostsOfRack(int32_t r) const { return rackHosts_.of(r); }
     std::span<const int32_t> switchesOfRack(int32_t r) const { return rackSwitches_.of(r); }
     std::span<const int32_t> storageOfRack(int32_t r) const { return rackStorage_.of(r); }
+    std::span<const int32_t> nicsOfHost(int32_t h) const { return hostNics_.of(h); }
     std::span<const int32_t> linksOf(Endpoint e) const; // GPU, NIC, switch or storage
     long long gpusOfPod(int32_t p) const { return podGpus_[size_t(p)]; }
     long long gpusOfCluster(int32_t c) const { return clusterGpus_[size_t(c)]; }
@@ -41,7 +42,7 @@ public:
 
 private:
     const Topology& t_;
-    ChildList clusterPods_, podRacks_, rackHosts_, rackSwitches_, rackStorage_;
+    ChildList clusterPods_, podRacks_, rackHosts_, rackSwitches_, rackStorage_, hostNics_;
     ChildList gpuLinks_, nicLinks_, switchLinks_, storageLinks_;
     std::vector<long long> podGpus_, clusterGpus_;
     std::unordered_map<std::string, Endpoint> byName_;

@@ -41,6 +41,7 @@ private slots:
     void pickFindsWhatIsUnderTheRay_data();
     void pickFindsWhatIsUnderTheRay();
     void cablesRunBehindTheRacks();
+    void nicsStandOnTheirHostsFront();
     void labelsNeitherCollideNorCrowd();
     void aggregatesFollowTheMode();
     void rayGeometry();
@@ -273,6 +274,46 @@ void TestSceneLayout::cablesRunBehindTheRacks() {
     // The fabric layout draws straight lines.
     const SceneLayout F = computeLayout(f.t, f.ix, LayoutKind::Fabric);
     QCOMPARE(linkPath(F, 0).count, 2);
+}
+
+void TestSceneLayout::nicsStandOnTheirHostsFront() {
+    Fixture f;
+    const SceneLayout L = computeLayout(f.t, f.ix, LayoutKind::Floor);
+    auto overlaps = [](const Box& a, const Box& b) {
+        return std::fabs(a.center.x - b.center.x) * 2 < a.size.x + b.size.x &&
+               std::fabs(a.center.y - b.center.y) * 2 < a.size.y + b.size.y &&
+               std::fabs(a.center.z - b.center.z) * 2 < a.size.z + b.size.z;
+    };
+    for (size_t n = 0; n < f.t.nics.size(); ++n) {
+        const Box& nic = L.nics[n];
+        QVERIFY(nic.drawn());
+        const Host& host = f.t.hosts[size_t(f.t.nics[n].host)];
+        const Box& hb = L.hosts[size_t(f.t.nics[n].host)];
+        // On the host's front face, within its width and height, clear of its GPUs.
+        QVERIFY(nic.center.y < hb.center.y - hb.size.y / 2);
+        QVERIFY(std::fabs(nic.center.x - hb.center.x) + nic.size.x / 2 <= hb.size.x / 2);
+        QVERIFY(std::fabs(nic.center.z - hb.center.z) + nic.size.z / 2 <= hb.size.z / 2);
+        for (int g = 0; g < host.gpuCount; ++g)
+            QVERIFY(!overlaps(nic, L.gpus[size_t(host.firstGpu + g)]));
+        for (size_t m = 0; m < n; ++m)
+            if (f.t.nics[m].host == f.t.nics[n].host) QVERIFY(!overlaps(nic, L.nics[m]));
+    }
+    // Up close, a ray from the front onto a NIC picks that NIC.
+    const int32_t nic = 3;
+    const Box& b = L.nics[size_t(nic)];
+    const SceneDetail d =
+        detailFor(L, lookAt(b.center + Vec3{0, -1.5f, 0.3f}, b.center, 30, 16.f / 9, 720));
+    const auto hit = pickRay(f.t, f.ix, L, d, {b.center + Vec3{0, -2, 0}, {0, 1, 0}}, 0.f);
+    QVERIFY(hit.has_value());
+    QCOMPARE(hit->entity, (Endpoint{EntityKind::Nic, nic}));
+    // Its cables start there.
+    for (int32_t l : f.ix.linksOf({EntityKind::Nic, nic})) {
+        const Link& link = f.t.links[size_t(l)];
+        const Vec3 end =
+            link.a == Endpoint{EntityKind::Nic, nic} ? L.linkA[size_t(l)] : L.linkB[size_t(l)];
+        QCOMPARE(end.x, b.center.x);
+        QCOMPARE(end.z, b.center.z);
+    }
 }
 
 void TestSceneLayout::labelsNeitherCollideNorCrowd() {
