@@ -8,11 +8,10 @@
 #include "StepSchedule.h"
 #include "TrainingEfficiency.h"
 
-#include <algorithm>
-
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -158,68 +157,105 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
         if (tid >= 0) o.insert("tid", tid);
         events.append(o);
     };
-    // One process per pipeline stage (the ranks of DP replica 0, TP rank 0, CP rank 0; the
-    // other replicas run the same schedule), with threads: compute (passes, and the layers in
-    // them), the TP and CP time each layer leaves exposed, PP sends, DP collectives.
+    // One process per pipeline stage and sampled DP replica (replica 0, the middle one and the
+    // last: TP rank 0, CP rank 0), with threads: compute (passes, and the layers in them), the
+    // TP and CP time each layer leaves exposed, PP sends, DP collectives. The engine runs one
+    // replica's schedule and the others by symmetry, so the sampled replicas show the same
+    // times on their own GPUs; comm slices name the peer GPUs.
     const ScheduleResult& sched = *e.schedule;
     const double members = double(c.dp) * c.cp;
     enum Thread { Compute, Tp, Cp, Pp, Dp };
-    for (int s = 0; s < c.pp && s < int(sched.passes.size()); ++s) {
-        const int gpu = e.gpuOfRank[size_t(rankOf(c, {0, 0, s, 0}))];
-        meta("process_name", s, -1, QStringLiteral("PP stage %1 (GPU %2)").arg(s).arg(gpu));
-        meta("thread_name", s, Compute, "compute");
-        if (c.tp > 1) meta("thread_name", s, Tp, "TP");
-        if (c.cp > 1) meta("thread_name", s, Cp, "CP");
-        meta("thread_name", s, Pp, "PP");
-        meta("thread_name", s, Dp, "DP");
-        for (const PassRecord& p : sched.passes[size_t(s)]) {
-            slice(s, Compute,
-                  QStringLiteral("%1 mb %2 chunk %3")
-                      .arg(p.forward ? "F" : "B")
-                      .arg(p.micro)
-                      .arg(p.chunk),
-                  p.fromS, p.toS - p.fromS, p.forward ? "forward" : "backward",
-                  {{"microBatch", p.micro}, {"virtualStage", p.chunk}});
-            // Its layers one after another: compute, then the exposed TP and CP time.
-            const LayerPassSplit& split = p.forward ? e.forwardLayer : e.backwardLayer;
-            const int layers = e.layersPerChunk[size_t(s)][size_t(p.chunk)];
-            for (int l = 0; l < layers; ++l) {
-                const double at = p.fromS + l * split.totalS();
-                slice(s, Compute, QStringLiteral("layer %1").arg(l), at, split.computeS, "layer");
-                slice(s, Tp, p.forward ? "TP (exposed)" : "TP backward (exposed)",
-                      at + split.computeS, split.tpS, "tp",
-                      {{"bytes", p.forward ? e.tpBytesForwardLayer : e.tpBytesBackwardLayer},
-                       {"peers", c.tp - 1}});
-                slice(s, Cp, p.forward ? "CP K/V all-gather" : "CP K/V reduce-scatter",
-                      at + split.computeS + split.tpS, split.cpS, "cp",
-                      {{"bytes", e.cpBytesLayer}, {"peers", c.cp - 1}});
+    std::vector<int> replicas{0};
+    for (int d : {c.dp / 2, c.dp - 1})
+        if (d > 0 && std::find(replicas.begin(), replicas.end(), d) == replicas.end())
+            replicas.push_back(d);
+    auto gpuOf = [&](RankCoord x) { return e.gpuOfRank[size_t(rankOf(c, x))]; };
+    auto gpus = [](const std::vector<int32_t>& ids) {
+        QJsonArray a;
+        for (int32_t g : ids)
+            a.append(g);
+        return a;
+    };
+    using Kind = TransferRecord::Kind;
+    for (int d : replicas) {
+        for (int s = 0; s < c.pp && s < int(sched.passes.size()); ++s) {
+            const int pid = d * c.pp + s; // replica 0's stages keep pids 0 .. pp-1
+            const int gpu = gpuOf({0, 0, s, d});
+            meta(
+                "process_name", pid, -1,
+                d == 0
+                    ? QStringLiteral("PP stage %1 (GPU %2)").arg(s).arg(gpu)
+                    : QStringLiteral("PP stage %1, DP replica %2 (GPU %3)").arg(s).arg(d).arg(gpu));
+            meta("thread_name", pid, Compute, "compute");
+            if (c.tp > 1) meta("thread_name", pid, Tp, "TP");
+            if (c.cp > 1) meta("thread_name", pid, Cp, "CP");
+            meta("thread_name", pid, Pp, "PP");
+            meta("thread_name", pid, Dp, "DP");
+            std::vector<int32_t> tpPeers, cpPeers, dpPeers;
+            for (int t = 1; t < c.tp; ++t)
+                tpPeers.push_back(gpuOf({t, 0, s, d}));
+            for (int k = 1; k < c.cp; ++k)
+                cpPeers.push_back(gpuOf({0, k, s, d}));
+            // The DP group's first few other members (all of it would be thousands of ids).
+            for (int k = 0; k < c.cp && dpPeers.size() < 8; ++k)
+                for (int r = 0; r < c.dp && dpPeers.size() < 8; ++r)
+                    if (r != d || k != 0) dpPeers.push_back(gpuOf({0, k, s, r}));
+            for (const PassRecord& p : sched.passes[size_t(s)]) {
+                slice(pid, Compute,
+                      QStringLiteral("%1 mb %2 chunk %3")
+                          .arg(p.forward ? "F" : "B")
+                          .arg(p.micro)
+                          .arg(p.chunk),
+                      p.fromS, p.toS - p.fromS, p.forward ? "forward" : "backward",
+                      {{"microBatch", p.micro}, {"virtualStage", p.chunk}});
+                // Its layers one after another: compute, then the exposed TP and CP time.
+                const LayerPassSplit& split = p.forward ? e.forwardLayer : e.backwardLayer;
+                const int layers = e.layersPerChunk[size_t(s)][size_t(p.chunk)];
+                for (int l = 0; l < layers; ++l) {
+                    const double at = p.fromS + l * split.totalS();
+                    slice(pid, Compute, QStringLiteral("layer %1").arg(l), at, split.computeS,
+                          "layer");
+                    slice(pid, Tp, p.forward ? "TP (exposed)" : "TP backward (exposed)",
+                          at + split.computeS, split.tpS, "tp",
+                          {{"bytes", p.forward ? e.tpBytesForwardLayer : e.tpBytesBackwardLayer},
+                           {"peers", c.tp - 1},
+                           {"peerGpus", gpus(tpPeers)}});
+                    slice(pid, Cp, p.forward ? "CP K/V all-gather" : "CP K/V reduce-scatter",
+                          at + split.computeS + split.tpS, split.cpS, "cp",
+                          {{"bytes", e.cpBytesLayer},
+                           {"peers", c.cp - 1},
+                           {"peerGpus", gpus(cpPeers)}});
+                }
+            }
+            slice(pid, Compute, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
+            for (const TransferRecord& x : sched.transfers) {
+                if (x.stage != s) continue;
+                const bool send = x.kind == Kind::SendForward || x.kind == Kind::SendBackward;
+                if (send)
+                    slice(pid, Pp,
+                          QStringLiteral("send %1 mb %2 chunk %3 to stage %4")
+                              .arg(x.kind == Kind::SendForward ? "activations" : "gradients")
+                              .arg(x.micro)
+                              .arg(x.chunk)
+                              .arg(x.target),
+                          x.fromS, x.toS - x.fromS, "pp",
+                          {{"bytes", x.bytes},
+                           {"peers", QStringLiteral("stages %1 and %2").arg(x.stage).arg(x.target)},
+                           {"peerGpus", gpus({gpuOf({0, 0, x.target, d})})}});
+                else
+                    slice(pid, Dp,
+                          QStringLiteral("%1 chunk %2 layer %3")
+                              .arg(x.kind == Kind::Gather ? "DP all-gather"
+                                   : c.zeroStage == 0     ? "DP all-reduce"
+                                                          : "DP reduce-scatter")
+                              .arg(x.chunk)
+                              .arg(x.layer),
+                          x.fromS, x.toS - x.fromS, "dp",
+                          {{"bytes", x.bytes},
+                           {"peers", members - 1},
+                           {"peerGpusSample", gpus(dpPeers)}});
             }
         }
-        slice(s, Compute, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
-    }
-    using Kind = TransferRecord::Kind;
-    for (const TransferRecord& x : sched.transfers) {
-        if (x.stage >= c.pp) continue;
-        const bool send = x.kind == Kind::SendForward || x.kind == Kind::SendBackward;
-        if (send)
-            slice(x.stage, Pp,
-                  QStringLiteral("send %1 mb %2 chunk %3 to stage %4")
-                      .arg(x.kind == Kind::SendForward ? "activations" : "gradients")
-                      .arg(x.micro)
-                      .arg(x.chunk)
-                      .arg(x.target),
-                  x.fromS, x.toS - x.fromS, "pp",
-                  {{"bytes", x.bytes},
-                   {"peers", QStringLiteral("stages %1 and %2").arg(x.stage).arg(x.target)}});
-        else
-            slice(x.stage, Dp,
-                  QStringLiteral("%1 chunk %2 layer %3")
-                      .arg(x.kind == Kind::Gather ? "DP all-gather"
-                           : c.zeroStage == 0     ? "DP all-reduce"
-                                                  : "DP reduce-scatter")
-                      .arg(x.chunk)
-                      .arg(x.layer),
-                  x.fromS, x.toS - x.fromS, "dp", {{"bytes", x.bytes}, {"peers", members - 1}});
     }
     return QJsonDocument(QJsonObject{{"traceEvents", events}, {"displayTimeUnit", "ms"}})
         .toJson(QJsonDocument::Compact);

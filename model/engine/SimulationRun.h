@@ -62,7 +62,9 @@ using ProgressFn = std::function<void(double fraction)>;
 RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore* store,
                       const ProgressFn& progress = {});
 QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec);
-// Perfetto-readable trace of one step: per pipeline stage compute slices, FSDP collectives.
+// Perfetto-readable trace of one step: every pipeline stage of a sample of DP replicas (the
+// first, the middle, the last), compute, TP, CP, PP and DP threads, comm slices with their
+// bytes and peer GPUs.
 QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec);
 
 } // namespace cs

@@ -6,6 +6,7 @@
 #include "KernelModel.h"
 #include "MaxMinFairShare.h"
 #include "Presets.h"
+#include "RankPlacement.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
 #include "SimulationMemory.h"
@@ -871,6 +872,45 @@ void TestSimulator::traceIsPerfettoJson() {
         // Every stage sends: the last one feeds the first stage's next virtual stage.
         QCOMPARE(sends > 0, stage < 3 || chunks > 1);
     }
+    // A sample of DP replicas: the middle and the last, every stage each, on their own GPUs;
+    // their TP slices name the other GPUs of their TP group, their sends the next stage's GPU.
+    const ParallelConfig& c = s.parallel;
+    for (int d : {c.dp / 2, c.dp - 1})
+        for (int stage = 0; stage < c.pp; ++stage) {
+            const int pid = d * c.pp + stage;
+            const int gpu = r.step.gpuOfRank[size_t(rankOf(c, {0, 0, stage, d}))];
+            QString name;
+            int passes = 0, tpSlices = 0;
+            for (const QJsonValue& v : events) {
+                const QJsonObject e = v.toObject();
+                if (e.value("pid").toInt() != pid) continue;
+                if (e.value("name").toString() == "process_name")
+                    name = e.value("args").toObject().value("name").toString();
+                const QString cat = e.value("cat").toString();
+                passes += cat == "forward" || cat == "backward";
+                const QJsonArray peers = e.value("args").toObject().value("peerGpus").toArray();
+                if (cat == "tp") {
+                    ++tpSlices;
+                    QSet<int> expected, got;
+                    for (int t = 1; t < c.tp; ++t)
+                        expected.insert(r.step.gpuOfRank[size_t(rankOf(c, {t, 0, stage, d}))]);
+                    for (const QJsonValue& g : peers)
+                        got.insert(g.toInt());
+                    QCOMPARE(got, expected);
+                    QVERIFY(!got.contains(gpu));
+                }
+                if (cat == "pp") {
+                    QCOMPARE(peers.size(), 1);
+                    const int target = e.value("name").toString().section(' ', -1).toInt();
+                    QCOMPARE(peers[0].toInt(),
+                             r.step.gpuOfRank[size_t(rankOf(c, {0, 0, target, d}))]);
+                }
+            }
+            QCOMPARE(name,
+                     QString("PP stage %1, DP replica %2 (GPU %3)").arg(stage).arg(d).arg(gpu));
+            QCOMPARE(passes, 2 * micro * chunks);
+            QVERIFY(tpSlices > 0);
+        }
 }
 
 void TestSimulator::runDescriptionsNameTheirMistakes() {
@@ -915,10 +955,10 @@ void TestSimulator::railWiringKeepsRingsOffOversubscribedUplinks() {
                        rack = step(*docOf(0, 8), "llama3-8b", c),
                        railFull = step(*docOf(8, 16), "llama3-8b", c),
                        rackFull = step(*docOf(0, 16), "llama3-8b", c);
-    QVERIFY2(rack.dpReduceScatterS > rail.dpReduceScatterS * 1.02,
-             qPrintable(QString("rack %1 s, rail %2 s")
-                            .arg(rack.dpReduceScatterS)
-                            .arg(rail.dpReduceScatterS)));
+    QVERIFY2(
+        rack.dpReduceScatterS > rail.dpReduceScatterS * 1.02,
+        qPrintable(
+            QString("rack %1 s, rail %2 s").arg(rack.dpReduceScatterS).arg(rail.dpReduceScatterS)));
     QCOMPARE(rail.dpReduceScatterS, railFull.dpReduceScatterS); // rail rings fit the uplinks
     QVERIFY(std::fabs(rackFull.dpReduceScatterS - railFull.dpReduceScatterS) <
             1e-6 * railFull.dpReduceScatterS);
