@@ -571,7 +571,7 @@ void ClusterScene::frame(const Bounds& b, double closeness, bool closeUp) {
         const double f = p[0] * fwd[0] + p[1] * fwd[1] + p[2] * fwd[2];
         distance = std::max(distance, std::max(std::fabs(r) / tanH, std::fabs(u) / tanV) - f);
     }
-    distance = std::max(distance * 1.04, 3.0) * closeness;
+    distance = std::max(distance * 1.04, 1.5) * closeness; // a GPU still shows its host
     cam->SetFocalPoint(c.x, c.y, c.z);
     cam->SetPosition(c.x + dir[0] * distance, c.y + dir[1] * distance, c.z + dir[2] * distance);
     cam->SetViewUp(0, 0, 1);
@@ -608,7 +608,9 @@ bool ClusterScene::viewEntity(Endpoint e) {
     }
     const Bounds b = boundsOf(e);
     if (!b.valid()) return false;
-    frame(b, e.kind == EntityKind::Link ? 1.0 : 3.0, true);
+    // Small things (hosts, GPUs, NICs) a few times their own size away: their host and its
+    // neighbours fill the view.
+    frame(b, e.kind == EntityKind::Link ? 1.0 : 2.0, true);
     return true;
 }
 

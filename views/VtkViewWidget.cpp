@@ -287,8 +287,11 @@ void VtkViewWidget::zoomToward(QPoint widgetPos, double factor) {
     cam->GetPosition(pos);
     cam->GetFocalPoint(fp);
     const qreal dpr = devicePixelRatioF();
+    // Over the legend panel there is nothing to zoom toward but the focal point.
     std::optional<Vec3> target =
-        scene_->worldPointAt(widgetPos.x() * dpr, (height() - widgetPos.y()) * dpr);
+        sceneRect().contains(widgetPos)
+            ? scene_->worldPointAt(widgetPos.x() * dpr, (height() - widgetPos.y()) * dpr)
+            : std::nullopt;
     // Moving the camera toward the point under the pointer, focal point and all, keeps that
     // point under the pointer. With nothing there, zoom toward the focal point.
     const double p[3] = {target ? target->x : fp[0], target ? target->y : fp[1],
@@ -310,7 +313,8 @@ void VtkViewWidget::zoomToward(QPoint widgetPos, double factor) {
 
 void VtkViewWidget::mouseDoubleClickEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton) return QOpenGLWidget::mouseDoubleClickEvent(e);
-    const std::optional<PickHit> hit = pickAt(e->position().toPoint());
+    const QPoint at = e->position().toPoint();
+    const std::optional<PickHit> hit = sceneRect().contains(at) ? pickAt(at) : std::nullopt;
     if (!hit) return;
     flyTo([this, entity = hit->entity] { scene_->viewEntity(entity); });
 }

@@ -139,6 +139,12 @@ void TestViewWidget::framingAnEntityOpensItsRack() {
     };
     QVERIFY2(QTest::qWaitFor([&] { return offCentre() < 40; }, 3000),
              "the host is not in the middle of the view");
+    // ... and close enough to tell its GPUs apart: the host spans over 55 px of the 400 px
+    // view (framed from 9 m, as before, it spanned at most 43).
+    const Vec3 half = box.size * 0.5f;
+    const int spanPx = std::abs(w.projectToWidget(box.center + Vec3{half.x, 0, 0}).x() -
+                                w.projectToWidget(box.center - Vec3{half.x, 0, 0}).x());
+    QVERIFY2(spanPx > 55, qPrintable(QString::number(spanPx)));
 }
 
 void TestViewWidget::survivesResize() {
