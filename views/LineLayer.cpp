@@ -68,10 +68,13 @@ void LineLayer::setLoad(size_t i, float fraction) {
 
 void LineLayer::commit() {
     // Lines are sorted into their width's polydata; each keeps its own colour there.
+    std::array<vtkIdType, kWidths> count{};
+    for (uint8_t c : widthClass_)
+        ++count[c];
     for (int k = 0; k < kWidths; ++k) {
         vtkNew<vtkCellArray> lines;
         vtkUnsignedCharArray* colors = colorArrays_[size_t(k)];
-        colors->SetNumberOfTuples(vtkIdType(linesOfWidth(k)));
+        colors->SetNumberOfTuples(count[size_t(k)]);
         vtkIdType cell = 0;
         for (size_t i = 0; i < colors_.size(); ++i) {
             if (widthClass_[i] != k) continue;
@@ -85,13 +88,6 @@ void LineLayer::commit() {
         polys_[size_t(k)]->Modified();
         actors_[size_t(k)]->SetVisibility(cell > 0);
     }
-}
-
-size_t LineLayer::linesOfWidth(int widthClass) const {
-    size_t n = 0;
-    for (uint8_t c : widthClass_)
-        n += c == widthClass;
-    return n;
 }
 
 vtkPolyData* LineLayer::polyData() const {

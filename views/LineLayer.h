@@ -35,8 +35,6 @@ public:
     void setLoad(size_t i, float fraction);
     void commit();
     size_t size() const { return colors_.size(); }
-    int widthClassOf(size_t i) const { return widthClass_[i]; }
-    size_t linesOfWidth(int widthClass) const;
     // For export: every line in one polydata with cell colours, and an actor drawing some
     // of them (invisible when there are none).
     vtkPolyData* polyData() const;

@@ -62,7 +62,6 @@ struct RunChartsWidget::Chart {
     std::vector<ChartSeries> series;
     std::vector<QCPAxis*> valueAxes; // per series
     int primary = -1;                // the series the crosshair follows
-    double hoverX = std::nan("");
 };
 
 RunChartsWidget::RunChartsWidget(PlaybackClock* clock, QWidget* parent)
@@ -234,12 +233,6 @@ void RunChartsWidget::resizeEvent(QResizeEvent* e) {
     rebuild(); // downsampling follows the width
 }
 
-void RunChartsWidget::plot(Chart& c, int graph, const QString& name, const QString& unit,
-                           const Series& s, double scale) {
-    c.series.push_back({name, unit, &s, scale});
-    c.valueAxes.push_back(c.plot->graph(graph)->valueAxis());
-}
-
 void RunChartsWidget::rebuild() {
     for (const auto& c : charts_) {
         c->plot->clearGraphs();
@@ -293,7 +286,8 @@ void RunChartsWidget::rebuild() {
         setSeries(g, s, scale, m, std::max(50, p->axisRect()->width()));
         g->setPen(pen);
         g->setName(name);
-        plot(c, p->graphCount() - 1, name, unit, s, scale);
+        c.series.push_back({name, unit, &s, scale});
+        c.valueAxes.push_back(g->valueAxis());
         return g;
     };
     // GPU busy: band, mean, selected GPU.
@@ -381,7 +375,6 @@ void RunChartsWidget::moveCursor() {
 
 void RunChartsWidget::hover(Chart& c, double x) {
     const bool show = overview_ && std::isfinite(x) && !c.series.empty();
-    c.hoverX = show ? x : std::nan("");
     c.hoverLine->setVisible(show);
     c.readout->setVisible(show);
     if (show) {

@@ -61,8 +61,6 @@ private:
     void hover(Chart& c, double x);
     void showExportMenu(int chart, QPoint pos);
     Chart& addChart(const QString& title, const QString& yLabel);
-    void plot(Chart& c, int graph, const QString& name, const QString& unit, const Series& s,
-              double scale);
     int64_t nsAtX(double x) const;
     QString timeText(int64_t tsNs) const;
 
