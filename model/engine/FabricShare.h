@@ -27,6 +27,8 @@ public:
     // Adds a class of edges that always run together; returns its id (0, 1, ...).
     int addClass(const std::vector<Edge>& edges, int flowsPerPair);
     void rates(std::span<const int> active, std::vector<double>& rate) override;
+    // Classes that never cross the fabric run at NVLink's rate whatever else runs.
+    bool fixedRate(int cls) override { return classes_[size_t(cls)].load.empty(); }
     // Adds what each link direction carries when every edge of the class moves
     // `bytesPerEdge`, split evenly over the edge's flows.
     void addLinkBytes(int cls, double bytesPerEdge, std::vector<double>* total,

@@ -158,8 +158,9 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
         events.append(o);
     };
     // One process per pipeline stage and sampled DP replica (replica 0, the middle one and the
-    // last: TP rank 0, CP rank 0), with threads: compute (passes, and the layers in them), the
-    // TP and CP time each layer leaves exposed, PP sends, DP collectives. The engine runs one
+    // last: TP rank 0, CP rank 0), with threads: compute (passes, and the layers in them), TP
+    // collectives as they ran (beside compute where they overlap it), the CP time each layer
+    // leaves exposed, PP sends, DP collectives. The engine runs one
     // replica's schedule and the others by symmetry, so the sampled replicas show the same
     // times on their own GPUs; comm slices name the peer GPUs.
     const ScheduleResult& sched = *e.schedule;
@@ -200,6 +201,10 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
             for (int k = 0; k < c.cp && dpPeers.size() < 8; ++k)
                 for (int r = 0; r < c.dp && dpPeers.size() < 8; ++r)
                     if (r != d || k != 0) dpPeers.push_back(gpuOf({0, k, s, r}));
+            // Passes with their layers inside, as the engine ran them; a chunk holding only
+            // the embedding or the head has one slot and no layer.
+            size_t layerAt = 0;
+            const auto& layerSpans = sched.layers[size_t(s)];
             for (const PassRecord& p : sched.passes[size_t(s)]) {
                 slice(pid, Compute,
                       QStringLiteral("%1 mb %2 chunk %3")
@@ -208,30 +213,33 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
                           .arg(p.chunk),
                       p.fromS, p.toS - p.fromS, p.forward ? "forward" : "backward",
                       {{"microBatch", p.micro}, {"virtualStage", p.chunk}});
-                // Its layers one after another: compute, then the exposed TP and CP time.
-                const LayerPassSplit& split = p.forward ? e.forwardLayer : e.backwardLayer;
                 const int layers = e.layersPerChunk[size_t(s)][size_t(p.chunk)];
-                for (int l = 0; l < layers; ++l) {
-                    const double at = p.fromS + l * split.totalS();
-                    slice(pid, Compute, QStringLiteral("layer %1").arg(l), at, split.computeS,
-                          "layer");
-                    slice(pid, Tp, p.forward ? "TP (exposed)" : "TP backward (exposed)",
-                          at + split.computeS, split.tpS, "tp",
-                          {{"bytes", p.forward ? e.tpBytesForwardLayer : e.tpBytesBackwardLayer},
-                           {"peers", c.tp - 1},
-                           {"peerGpus", gpus(tpPeers)}});
-                    slice(pid, Cp, p.forward ? "CP K/V all-gather" : "CP K/V reduce-scatter",
-                          at + split.computeS + split.tpS, split.cpS, "cp",
-                          {{"bytes", e.cpBytesLayer},
-                           {"peers", c.cp - 1},
-                           {"peerGpus", gpus(cpPeers)}});
-                }
+                for (int l = 0; l < std::max(1, layers) && layerAt < layerSpans.size();
+                     ++l, ++layerAt)
+                    if (layers > 0)
+                        slice(pid, Compute, QStringLiteral("layer %1").arg(l),
+                              layerSpans[layerAt].fromS,
+                              layerSpans[layerAt].toS - layerSpans[layerAt].fromS, "layer");
             }
+            for (const Interval& x : sched.cpExposed[size_t(s)])
+                slice(pid, Cp, "CP K/V exchange (exposed)", x.fromS, x.toS - x.fromS, "cp",
+                      {{"bytes", e.cpBytesLayer / 2},
+                       {"peers", c.cp - 1},
+                       {"peerGpus", gpus(cpPeers)}});
             slice(pid, Compute, "optimizer", e.stepS - e.optimizerS, e.optimizerS, "compute");
             for (const TransferRecord& x : sched.transfers) {
                 if (x.stage != s) continue;
                 const bool send = x.kind == Kind::SendForward || x.kind == Kind::SendBackward;
-                if (send)
+                if (x.kind == Kind::Tp)
+                    slice(pid, Tp,
+                          QStringLiteral("TP %1 mb %2 chunk %3 layer %4")
+                              .arg(x.forward ? "forward" : "backward")
+                              .arg(x.micro)
+                              .arg(x.chunk)
+                              .arg(x.layer),
+                          x.fromS, x.toS - x.fromS, "tp",
+                          {{"bytes", x.bytes}, {"peers", c.tp - 1}, {"peerGpus", gpus(tpPeers)}});
+                else if (send)
                     slice(pid, Pp,
                           QStringLiteral("send %1 mb %2 chunk %3 to stage %4")
                               .arg(x.kind == Kind::SendForward ? "activations" : "gradients")

@@ -42,7 +42,7 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
 // Changes whenever the engine's output for one run description changes, so that cached
 // runs (the GUI's default run) are simulated again rather than replayed stale.
-constexpr int kEngineRevision = 3; // 3: the event engine with re-shared transfers
+constexpr int kEngineRevision = 4; // 4: TP collectives as operations of the event engine
 
 struct RunResult {
     StepEstimate step;

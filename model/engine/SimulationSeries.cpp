@@ -173,6 +173,10 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         sources.push_back(transferSource(t, e.ppLinkBytes[size_t(classes.boundaries + b)],
                                          {&sched.rates[size_t(classes.sendBackward(b))]}));
     }
+    // TP rings that cross the fabric (a placement spreading TP groups over hosts).
+    for (int st = 0; st < int(e.tpLinkBytes.size()) && st < classes.stages; ++st)
+        sources.push_back(
+            transferSource(t, e.tpLinkBytes[size_t(st)], {&sched.rates[size_t(classes.tp(st))]}));
     // CP collectives run inside each layer's passes: spread over the stage's compute.
     for (size_t st = 0; st < e.cpLinkBytes.size() && st < sched.compute.size(); ++st)
         sources.push_back(sourceOf(t, e.cpLinkBytes[st], sched.compute[st]));

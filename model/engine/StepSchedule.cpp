@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <span>
 #include <stdexcept>
 
 namespace cs {
@@ -61,6 +62,7 @@ struct Transfer {
     int stage, chunk, micro, layer; // stage: the sender (gathers, reductions: their stage)
     int target = -1;                // sends: the stage that receives
     bool blocksSender = false;
+    bool forward = true; // TP: the pass it belongs to
 };
 
 // A serial stream of transfers of one class.
@@ -68,10 +70,12 @@ struct Stream {
     std::deque<int> queue;
     int current = -1;
     bool inLatency = false;
+    int fixed = -1; // whether the class's rate is fixed (-1: not asked yet)
+    double fixedRate = 0;
     double remaining = 0, rate = 0, latencyEndS = 0, startS = 0, finishS = kNever;
 };
 
-enum class StageState { Idle, Running, Stalled, Blocked, Done };
+enum class StageState { Idle, LayerStart, Phase, Running, Blocked, Done };
 
 class StepSimulation {
 public:
@@ -81,6 +85,8 @@ public:
         if (p_ < 1 || v_ < 1 || m_ < 1) throw std::invalid_argument("empty schedule");
         out_.compute.resize(size_t(p_));
         out_.passes.resize(size_t(p_));
+        out_.layers.resize(size_t(p_));
+        out_.cpExposed.resize(size_t(p_));
         out_.gathers.resize(size_t(p_));
         out_.reduces.resize(size_t(p_));
         streams_.resize(size_t(classes_.count()));
@@ -130,8 +136,9 @@ private:
         std::vector<std::vector<double>> gatheredAt; // [chunk][layer]
         size_t next = 0;
         StageState state = StageState::Idle;
-        double passStartS = 0, segmentEndS = 0, endS = 0;
-        int segment = 0, segments = 1;
+        double passStartS = 0, layerStartS = 0, phaseStartS = 0, computeEndS = 0, endS = 0;
+        int layer = 0, phase = 0;
+        bool computing = false, tpWaiting = false;
     };
 
     size_t index(int s, int c, int j) const {
@@ -151,9 +158,19 @@ private:
     double bytesOf(const std::vector<double>& perStage, int s) const {
         return s < int(perStage.size()) ? perStage[size_t(s)] : 0;
     }
-    double durationOf(int s, const Op& op) const {
-        return op.forward ? in_.forwardS[size_t(s)][size_t(op.chunk)]
-                          : in_.backwardS[size_t(s)][size_t(op.chunk)];
+    // A layer's phases: its share of the pass's extra compute first, then the layer's own
+    // (none in a chunk that holds only the embedding or the head).
+    std::span<const LayerPhase> programOf(int s, const Op& op) const {
+        const bool real = s < int(in_.layersPerChunk.size()) &&
+                          op.chunk < int(in_.layersPerChunk[size_t(s)].size()) &&
+                          in_.layersPerChunk[size_t(s)][size_t(op.chunk)] > 0;
+        if (!real && !in_.layersPerChunk.empty()) return {};
+        return op.forward ? in_.forwardLayer : in_.backwardLayer;
+    }
+    double extraOf(int s, const Op& op) const {
+        const auto& perStage = op.forward ? in_.forwardS : in_.backwardS;
+        if (s >= int(perStage.size()) || op.chunk >= int(perStage[size_t(s)].size())) return 0;
+        return perStage[size_t(s)][size_t(op.chunk)] / layers(s, op.chunk);
     }
 
     void push(int cls, Transfer t) {
@@ -178,17 +195,13 @@ private:
         }
     }
 
-    // Gradient buckets of chunk c, each ready as the backward pass reaches its layer.
-    void queueReductions(int s, int c, double fromS, double toS) {
+    // The gradient bucket of one layer, ready now.
+    void queueReduction(int s, int c, int l) {
         const double perLayer = bytesOf(in_.reduceBytes, s) / layersOfStage(s);
         if (perLayer <= 0) return;
-        const int n = layers(s, c);
-        for (int l = 0; l < n; ++l)
-            push(classes_.reduce(s), {Kind::Reduce, fromS + (toS - fromS) * (l + 1) / n, perLayer,
-                                      in_.dpLatencyS, s, c, 0, l});
+        push(classes_.reduce(s), {Kind::Reduce, now_, perLayer, in_.dpLatencyS, s, c, 0, l});
     }
 
-    // Whether the stage's next pass (or the next layer of a pass waiting on gathers) may run.
     bool inputsReady(int s, const Op& op) const {
         const double at = op.forward ? inputFwd_[index(s, op.chunk, op.micro)]
                                      : inputBwd_[index(s, op.chunk, op.micro)];
@@ -203,37 +216,86 @@ private:
         return true;
     }
 
+    // Moves stage s on as far as it can at now: a new pass, a new layer (the first forward
+    // of a chunk runs layer by layer behind its parameter gathers), the next phase.
     bool tryStartStage(int s) {
         Stage& st = stages_[size_t(s)];
-        if (st.state == StageState::Idle) {
+        switch (st.state) {
+        case StageState::Idle: {
             if (st.next >= st.order.size()) {
                 st.state = StageState::Done;
                 return true;
             }
-            const Op& op = st.order[st.next];
-            if (!inputsReady(s, op)) return false;
-            // The first forward of a chunk runs layer by layer behind its parameter gathers.
-            const bool gated = op.forward && int(st.next) == st.firstForward[size_t(op.chunk)];
-            st.segments = gated ? layers(s, op.chunk) : 1;
-            st.segment = 0;
-            if (gated && !layerGathered(s, op.chunk, 0)) return false;
-            st.passStartS = now_;
-            st.segmentEndS = now_ + durationOf(s, op) / st.segments;
-            st.state = StageState::Running;
-            if (!op.forward && int(st.next) == st.lastBackward[size_t(op.chunk)] &&
-                in_.overlapReduce)
-                queueReductions(s, op.chunk, now_, now_ + durationOf(s, op));
+            if (!inputsReady(s, st.order[st.next])) return false;
+            st.layer = 0;
+            st.state = StageState::LayerStart;
             ++out_.events;
             return true;
         }
-        if (st.state == StageState::Stalled) {
+        case StageState::LayerStart: {
             const Op& op = st.order[st.next];
-            if (!layerGathered(s, op.chunk, st.segment)) return false;
-            st.segmentEndS = now_ + durationOf(s, op) / st.segments;
-            st.state = StageState::Running;
+            const bool gated = op.forward && int(st.next) == st.firstForward[size_t(op.chunk)];
+            if (gated && !layerGathered(s, op.chunk, st.layer)) return false;
+            if (st.layer == 0) st.passStartS = now_; // a pass starts once its first layer can
+            st.layerStartS = now_;
+            st.phase = -1; // the pass's extra compute, then the layer's phases
+            st.state = StageState::Phase;
             return true;
         }
-        return false;
+        case StageState::Phase: {
+            const Op& op = st.order[st.next];
+            const auto program = programOf(s, op);
+            for (;;) {
+                if (st.phase >= int(program.size())) return finishLayer(s);
+                const LayerPhase x =
+                    st.phase < 0 ? LayerPhase{extraOf(s, op)} : program[size_t(st.phase)];
+                if (x.computeS <= 0 && x.tpBytes <= 0) {
+                    ++st.phase;
+                    continue;
+                }
+                st.phaseStartS = now_;
+                st.computing = x.computeS > 0;
+                st.computeEndS = now_ + x.computeS;
+                st.tpWaiting = x.tpBytes > 0;
+                if (x.cp) out_.cpExposed[size_t(s)].push_back({now_, st.computeEndS});
+                if (st.tpWaiting) {
+                    Transfer t{Kind::Tp, now_,     x.tpBytes, x.tpCollectives * in_.tpLatencyS,
+                               s,        op.chunk, op.micro,  st.layer};
+                    t.forward = op.forward;
+                    push(classes_.tp(s), t);
+                }
+                st.state = StageState::Running;
+                ++out_.events;
+                return true;
+            }
+        }
+        default:
+            return false;
+        }
+    }
+
+    // A phase is done once its compute and its TP collectives are.
+    void phaseMaybeDone(int s) {
+        Stage& st = stages_[size_t(s)];
+        if (st.state != StageState::Running || st.computing || st.tpWaiting) return;
+        ++st.phase;
+        st.state = StageState::Phase;
+    }
+
+    bool finishLayer(int s) {
+        Stage& st = stages_[size_t(s)];
+        const Op& op = st.order[st.next];
+        out_.layers[size_t(s)].push_back({st.layerStartS, now_});
+        // The last backward of a chunk hands each layer's gradients to the DP reduction as
+        // it finishes the layer (with overlap; else once the stage is done).
+        if (!op.forward && int(st.next) == st.lastBackward[size_t(op.chunk)] && in_.overlapReduce)
+            queueReduction(s, op.chunk, layers(s, op.chunk) - 1 - st.layer);
+        if (++st.layer < layers(s, op.chunk)) {
+            st.state = StageState::LayerStart;
+            return true;
+        }
+        completePass(s);
+        return true;
     }
 
     bool tryStartStream(int cls) {
@@ -246,7 +308,18 @@ private:
         q.remaining = t.bytes;
         q.inLatency = false;
         q.startS = now_;
-        activeChanged_ = true;
+        if (q.fixed < 0) {
+            q.fixed = in_.share->fixedRate(cls) ? 1 : 0;
+            if (q.fixed) {
+                const int one[1] = {cls};
+                in_.share->rates(one, rates_);
+                q.fixedRate = rates_.front();
+            }
+        }
+        if (q.fixed)
+            q.rate = q.fixedRate;
+        else
+            activeChanged_ = true;
         ++out_.events;
         return true;
     }
@@ -266,7 +339,8 @@ private:
         activeChanged_ = false;
         active_.clear();
         for (int k = 0; k < classes_.count(); ++k)
-            if (streams_[size_t(k)].current >= 0 && !streams_[size_t(k)].inLatency)
+            if (streams_[size_t(k)].current >= 0 && !streams_[size_t(k)].inLatency &&
+                streams_[size_t(k)].fixed == 0)
                 active_.push_back(k);
         if (active_.empty()) return;
         in_.share->rates(active_, rates_);
@@ -278,7 +352,8 @@ private:
     double nextEventS() {
         double next = kNever;
         for (const Stage& st : stages_)
-            if (st.state == StageState::Running) next = std::min(next, st.segmentEndS);
+            if (st.state == StageState::Running && st.computing)
+                next = std::min(next, st.computeEndS);
         for (Stream& q : streams_) {
             q.finishS = kNever;
             if (q.current >= 0) {
@@ -306,18 +381,16 @@ private:
                 if (q.finishS > t + slack) continue;
                 q.inLatency = true; // the bytes are there; the last step's latency follows
                 q.latencyEndS = t + transfers_[size_t(q.current)].latencyS;
-                activeChanged_ = true;
+                if (!q.fixed) activeChanged_ = true;
             }
             if (q.latencyEndS <= t + slack) completeTransfer(k);
         }
         for (int s = 0; s < p_; ++s) {
             Stage& st = stages_[size_t(s)];
-            if (st.state != StageState::Running || st.segmentEndS > t + slack) continue;
-            if (++st.segment < st.segments) {
-                st.state = StageState::Stalled; // the next layer may still wait for its gather
+            if (st.state != StageState::Running || !st.computing || st.computeEndS > t + slack)
                 continue;
-            }
-            completePass(s);
+            st.computing = false;
+            phaseMaybeDone(s);
         }
     }
 
@@ -334,8 +407,8 @@ private:
         Stream& q = streams_[size_t(cls)];
         const Transfer& t = transfers_[size_t(q.current)];
         ++out_.events;
-        out_.transfers.push_back(
-            {t.kind, t.stage, t.target, t.chunk, t.micro, t.layer, q.startS, now_, t.bytes});
+        out_.transfers.push_back({t.kind, t.stage, t.target, t.chunk, t.micro, t.layer, q.startS,
+                                  now_, t.bytes, t.forward});
         switch (t.kind) {
         case Kind::Gather:
             stages_[size_t(t.stage)].gatheredAt[size_t(t.chunk)][size_t(t.layer)] = now_;
@@ -353,6 +426,10 @@ private:
             sendTotalS_ += now_ - q.startS;
             ++sendCount_;
             if (t.blocksSender) stages_[size_t(t.stage)].state = StageState::Idle;
+            break;
+        case Kind::Tp:
+            stages_[size_t(t.stage)].tpWaiting = false;
+            phaseMaybeDone(t.stage);
             break;
         }
         q.current = -1;
@@ -409,7 +486,8 @@ private:
         // Without overlap, the stage's gradients go once all its passes are done.
         if (st.next == st.order.size() && !in_.overlapReduce)
             for (int c = v_ - 1; c >= 0; --c)
-                queueReductions(s, c, now_, now_);
+                for (int l = layers(s, c) - 1; l >= 0; --l)
+                    queueReduction(s, c, l);
     }
 
     void finish() {

@@ -2,10 +2,12 @@
 // One training step as a discrete-event simulation. Every pipeline stage runs its forward
 // and backward passes of each micro-batch and virtual stage in the interleaved 1F1B order
 // (Megatron-LM's), each waiting for the pass it depends on in the neighbouring stage and for
-// the send that carries its input. Communication runs as operations on serial streams, one
-// per transfer class: a stage's DP parameter gathers (one per layer, before the layer's
-// first forward) and gradient reductions (one per layer, as its last backward produces
-// them), and the sends across each pipeline boundary. Operations move bytes at the rates
+// the send that carries its input. A pass runs its layers one after another, each layer as
+// a list of phases: compute, and the TP collectives that wait for it or run beside it.
+// Communication runs as operations on serial streams, one per transfer class: a stage's TP
+// collectives, its DP parameter gathers (one per layer, before the layer's first forward)
+// and gradient reductions (one per layer, as its last backward produces them), and the sends
+// across each pipeline boundary. Operations move bytes at the rates
 // the fabric gives the classes running at that moment; the rates are asked for again at
 // every start and finish of an operation, so collectives that overlap slow each other down
 // exactly while they overlap. What comes out is the step's timeline per stage and boundary,
@@ -25,24 +27,44 @@ public:
     virtual ~ShareModel() = default;
     // rate[k]: bytes per second per edge of class active[k]; `active` is sorted.
     virtual void rates(std::span<const int> active, std::vector<double>& rate) = 0;
+    // A class whose rate never depends on what else runs (it stays on NVLink inside hosts):
+    // its starts and finishes need no new solve.
+    virtual bool fixedRate(int /*cls*/) { return false; }
 };
 
 // The transfer classes of a schedule, numbered densely. Boundary b < stages - 1 lies between
 // stage b and b + 1; with virtual stages, boundary stages - 1 carries the last stage's
-// output to the first stage's next chunk.
+// output to the first stage's next chunk. tp(s): the TP rings of stage s.
 struct ScheduleClasses {
     int stages = 1, boundaries = 0;
     int gather(int s) const { return s; }
     int reduce(int s) const { return stages + s; }
     int sendForward(int b) const { return 2 * stages + b; }
     int sendBackward(int b) const { return 2 * stages + boundaries + b; }
-    int count() const { return 2 * stages + 2 * boundaries; }
+    int tp(int s) const { return 2 * stages + 2 * boundaries + s; }
+    int count() const { return 3 * stages + 2 * boundaries; }
+};
+
+// One phase of a layer's pass: `computeS` of compute while the stage's TP rings move
+// `tpBytes` per edge in `tpCollectives` collectives (each then paying its ring's latencies);
+// the phase ends when both are done. So a collective with no compute beside it is exposed,
+// and one beside compute hides under it. `cp`: computeS is the layer's exposed CP time
+// (timed by one fabric solve, see TrainingStepModel), not compute.
+struct LayerPhase {
+    double computeS = 0, tpBytes = 0;
+    int tpCollectives = 0;
+    bool cp = false;
 };
 
 struct ScheduleInput {
     int stages = 1, chunks = 1, microBatches = 1;
-    std::vector<std::vector<double>> forwardS, backwardS; // [stage][chunk], per micro-batch
-    std::vector<std::vector<int>> layersPerChunk;         // [stage][chunk]: DP buckets
+    // Compute of a pass besides its layers' phases (the head on the last chunk), spread
+    // over its layers: [stage][chunk], per micro-batch.
+    std::vector<std::vector<double>> forwardS, backwardS;
+    std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]: DP buckets
+    // Every layer's forward and backward (recomputation included) as phases.
+    std::vector<LayerPhase> forwardLayer, backwardLayer;
+    double tpLatencyS = 0; // per TP collective: its ring's step latencies
     // Bytes per edge of the class. DP: the stage's whole step, split over its layers.
     std::vector<double> gatherBytes, reduceBytes; // per stage
     double sendBytes = 0;                         // one activation (or gradient) send
@@ -61,10 +83,11 @@ struct PassRecord {
 
 // One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer.
 struct TransferRecord {
-    enum class Kind { Gather, Reduce, SendForward, SendBackward } kind;
+    enum class Kind { Gather, Reduce, SendForward, SendBackward, Tp } kind;
     int stage = 0, target = -1; // target: the stage a send goes to
     int chunk = 0, micro = 0, layer = 0;
     double fromS = 0, toS = 0, bytes = 0; // bytes per edge
+    bool forward = true; // TP: in a forward pass (else a backward, recomputation included)
 };
 
 // A stretch of time over which a transfer class moved bytes at one rate.
@@ -77,13 +100,15 @@ struct ScheduleResult {
     double computeEndS = 0;                              // the last backward
     std::vector<std::vector<Interval>> compute;          // per stage, in time order
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
+    std::vector<std::vector<Interval>> layers;           // per stage: each pass's layers, in order
+    std::vector<std::vector<Interval>> cpExposed;        // per stage: the layers' CP phases
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
     std::vector<TransferRecord> transfers;               // in the order they finished
     std::vector<std::vector<RateSegment>> rates;         // per class, in time order
     double gatherBusyS = 0, reduceBusyS = 0;             // the busiest stage's DP streams
     double meanSendS = 0;                                // one send, start to finish
-    long long events = 0;   // starts and finishes of passes and transfers
-    long long reshares = 0; // times the set of running transfers changed
+    long long events = 0;   // starts and finishes of passes, layer phases and transfers
+    long long reshares = 0; // times the set of running fabric transfers changed
 };
 
 ScheduleResult runSchedule(const ScheduleInput& in);

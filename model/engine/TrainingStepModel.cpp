@@ -219,21 +219,11 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     // (bf16) - with sequence parallelism each an all-gather + a reduce-scatter of the same
     // volume: 8 ring passes either way; full recomputation repeats the forward's 4.
     const double tpShard = tokensPerMicro * m.modelDim * 2 / c.tp;
-    const double tpPasses = c.recompute == Recompute::Full ? 12 : 8;
-    const double tpStepS =
-        c.tp > 1 ? timer.ring(tpGroups, tpShard, bytes, tpPasses * layerMicros) : 0;
-    // Exposed per layer: the forward's 4 passes (and full recomputation's), unless TP overlap
-    // hides them under the GEMMs; the backward's 4 run beside the weight-gradient GEMMs (as
-    // Megatron-LM's asynchronous TP all-reduce does), exposed only where they last longer.
-    const double pass = layerMicros > 0 ? tpStepS / (tpPasses * layerMicros) : 0;
-    const double forwardPasses = (tpPasses - 4) * pass;
-    // Sequence parallelism gathers the inputs of the two column-parallel GEMMs again for their
-    // weight gradients: 2 more passes in backward, which the published layer times show exposed.
-    const double tpForwardS =
-        c.overlap.tpComm ? std::max(0.0, forwardPasses - layer.gemmS) : forwardPasses;
-    const double tpBackwardS =
-        std::max(0.0, 4 * pass - layer.gemmS) + (c.sequenceParallel ? 2 * pass : 0);
-    e.tpPerMicroS = busiestLayers * (tpForwardS + tpBackwardS);
+    const double tpPassBytes = (c.tp - 1) * tpShard; // per ring edge
+    const bool fullRecompute = c.recompute == Recompute::Full;
+    // Ring passes per layer: forward 4, recomputed forward 4 more, backward 4, and with
+    // sequence parallelism 2 more (the column-parallel GEMMs' inputs gathered again).
+    const double tpPasses = 8 + (fullRecompute ? 4 : 0) + (c.sequenceParallel ? 2 : 0);
     // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
     const double cpShard = tokensPerMicro * 2 * (m.kvDim() / c.tp) * 2;
     if (c.cp > 1) e.cpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
@@ -297,6 +287,32 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
         share.addClass(edges, c.flowsPerPair);
     for (const auto& edges : sendEdges)
         share.addClass(reversed(edges), c.flowsPerPair);
+    // TP: each stage's rings, inside hosts on NVLink where the placement keeps them there.
+    std::vector<std::vector<Edge>> tpEdges(size_t(c.pp));
+    for (size_t i = 0; i < tpGroups.size(); ++i) {
+        const auto& ring = tpGroups[i];
+        const int st = int(i / size_t(c.cp)) % c.pp; // groups in (d, p, cp) order
+        if (ring.size() < 2) continue;
+        for (size_t k = 0; k < ring.size(); ++k)
+            tpEdges[size_t(st)].push_back({ring[k], ring[(k + 1) % ring.size()]});
+    }
+    for (int st = 0; st < c.pp; ++st)
+        share.addClass(tpEdges[size_t(st)], c.flowsPerPair);
+    // One TP ring pass alone, and what it exposes per layer: the forward's 4 passes (and full
+    // recomputation's), unless TP overlap hides them under the GEMMs; the backward's 4 run
+    // beside the weight-gradient GEMMs (as Megatron-LM's asynchronous TP all-reduce does),
+    // exposed only where they last longer; sequence parallelism's 2 re-gathers are exposed,
+    // as the published layer times show. The event engine runs them as collectives of their
+    // own; these estimates only report the split.
+    const double tpLatencyS =
+        (c.tp - 1) * (share.crossesFabric(classes.tp(0)) ? efficiency::kFabricStepLatencyS
+                                                         : efficiency::kNvlinkStepLatencyS);
+    const double pass = c.tp > 1 ? tpPassBytes / share.soloRate(classes.tp(0)) : 0;
+    const double tpForwardS = c.overlap.tpComm ? std::max(0.0, 4 * pass - layer.gemmS) : 4 * pass;
+    const double tpBackwardS = (fullRecompute ? tpForwardS : 0) +
+                               std::max(0.0, 4 * pass - layer.gemmS) +
+                               (c.sequenceParallel ? 2 * pass : 0);
+    e.tpPerMicroS = busiestLayers * (tpForwardS + tpBackwardS);
 
     // The bytes each link direction carries over the step, per stage and per boundary.
     e.dpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
@@ -313,6 +329,12 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
         share.addLinkBytes(classes.sendBackward(b), ppBytes * sends, bytes,
                            &e.ppLinkBytes[size_t(classes.boundaries + b)]);
     }
+    // TP over the step: its passes for every layer and micro-batch of the stage.
+    const bool tpOnFabric = share.crossesFabric(classes.tp(0));
+    if (tpOnFabric) e.tpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
+    for (int st = 0; st < c.pp; ++st)
+        share.addLinkBytes(classes.tp(st), tpPasses * tpPassBytes * layersOfStage(m, c, st) * M,
+                           bytes, tpOnFabric ? &e.tpLinkBytes[size_t(st)] : nullptr);
     const bool dpOnFabric = c.pp > 0 && share.crossesFabric(classes.gather(0));
     const bool ppOnFabric = classes.boundaries > 0 && share.crossesFabric(classes.sendForward(0));
 
@@ -320,17 +342,58 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     e.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
                    (g.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
 
-    // The step as events: each stage's passes in 1F1B order, each chunk's pass taking its
-    // layers' compute and exposed TP and CP communication (the head on the last chunk).
+    // The step as events: each stage's passes in 1F1B order, each layer of a pass as its
+    // phases of compute, TP collectives and CP time (the head on the last chunk).
     ScheduleInput in;
     in.stages = c.pp;
     in.chunks = int(V);
     in.microBatches = int(std::llround(M));
     const double cpPerLayer = layerMicros > 0 ? cpStepS / layerMicros : 0;
+    // A forward (or a fully recomputed one) of `computeS`: with sequence parallelism an
+    // all-gather before and a reduce-scatter after attention and the MLP, else an all-reduce
+    // after each; with TP overlap all of them beside the GEMMs.
+    const bool tpRuns = c.tp > 1;
+    auto forwardPhases = [&](double computeS, std::vector<LayerPhase>& out) {
+        if (!tpRuns) {
+            out.push_back({computeS});
+        } else if (c.overlap.tpComm) {
+            out.push_back(
+                {std::min(computeS, layer.gemmS), 4 * tpPassBytes, c.sequenceParallel ? 4 : 2});
+            out.push_back({computeS - std::min(computeS, layer.gemmS)});
+        } else if (c.sequenceParallel) {
+            for (int half = 0; half < 2; ++half) {
+                out.push_back({0, tpPassBytes, 1});
+                out.push_back({computeS / 2});
+                out.push_back({0, tpPassBytes, 1});
+            }
+        } else {
+            for (int half = 0; half < 2; ++half) {
+                out.push_back({computeS / 2});
+                out.push_back({0, 2 * tpPassBytes, 1});
+            }
+        }
+    };
+    if (c.cp > 1) in.forwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
+    forwardPhases(layer.forwardS, in.forwardLayer);
+    if (c.cp > 1) in.backwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
+    if (fullRecompute)
+        forwardPhases(layer.recomputeS, in.backwardLayer);
+    else if (layer.recomputeS > 0)
+        in.backwardLayer.push_back({layer.recomputeS});
+    // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
+    // compute, then sequence parallelism's two re-gathers.
+    if (tpRuns) {
+        in.backwardLayer.push_back({layer.gemmS, 4 * tpPassBytes, c.sequenceParallel ? 4 : 2});
+        in.backwardLayer.push_back({layer.backwardS - layer.gemmS});
+        if (c.sequenceParallel) in.backwardLayer.push_back({0, 2 * tpPassBytes, 2});
+    } else {
+        in.backwardLayer.push_back({layer.backwardS});
+    }
+    in.tpLatencyS = tpLatencyS;
     e.forwardLayer = {layer.forwardS, tpForwardS, cpPerLayer / 2};
     // What one GPU sends per layer and micro-batch: a ring pass moves (n - 1) shards.
-    e.tpBytesForwardLayer = (tpPasses - 4) * (c.tp - 1) * tpShard;
-    e.tpBytesBackwardLayer = (4 + (c.sequenceParallel ? 2 : 0)) * (c.tp - 1) * tpShard;
+    e.tpBytesForwardLayer = 4 * tpPassBytes;
+    e.tpBytesBackwardLayer = (tpPasses - 4) * tpPassBytes;
     e.cpBytesLayer = (c.cp - 1) * cpShard;
     for (int st = 0; st < c.pp; ++st) {
         e.layersPerChunk.push_back({});
@@ -343,16 +406,15 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     for (int st = 0; st < c.pp; ++st) {
         std::vector<double> fwd(static_cast<size_t>(V)), bwd(static_cast<size_t>(V));
         for (int ch = 0; ch < int(V); ++ch) {
-            const int layers = layersOfChunk(m, c, st, ch);
             const bool head = st == c.pp - 1 && ch == int(V) - 1;
-            fwd[size_t(ch)] = layers * e.forwardLayer.totalS() + (head ? e.headForwardS : 0);
-            bwd[size_t(ch)] = layers * e.backwardLayer.totalS() + (head ? e.headBackwardS : 0);
+            fwd[size_t(ch)] = head ? e.headForwardS : 0; // beside the layers' phases
+            bwd[size_t(ch)] = head ? e.headBackwardS : 0;
         }
         in.forwardS.push_back(fwd);
         in.backwardS.push_back(bwd);
         in.layersPerChunk.push_back({});
         for (int ch = 0; ch < int(V); ++ch)
-            in.layersPerChunk.back().push_back(std::max(1, layersOfChunk(m, c, st, ch)));
+            in.layersPerChunk.back().push_back(layersOfChunk(m, c, st, ch));
     }
     in.gatherBytes.assign(size_t(c.pp), gatherBytes);
     in.reduceBytes.assign(size_t(c.pp), reduceBytes);
@@ -374,10 +436,17 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     e.ppTransferS = schedule->meanSendS;
     e.fabricSolves = share.solves();
     e.loadsSolved = share.loadsSolved();
-    const double perMicroS = e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS;
     e.stepS = schedule->stepS;
     e.pipelineS = schedule->computeEndS;
-    e.bubbleS = std::max(0.0, e.pipelineS - M * perMicroS);
+    // The bubble: the pipeline's time that its busiest stage spends outside its passes.
+    double busiestS = 0;
+    for (const auto& passes : schedule->compute) {
+        double busy = 0;
+        for (const Interval& x : passes)
+            busy += x.toS - x.fromS;
+        busiestS = std::max(busiestS, busy);
+    }
+    e.bubbleS = std::max(0.0, e.pipelineS - busiestS);
     e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * e.ppTransferS : 0; // filling and draining
     e.dpExposedS = std::max(0.0, e.stepS - e.optimizerS - e.pipelineS) +
                    (schedule->compute.empty() || schedule->compute.front().empty()

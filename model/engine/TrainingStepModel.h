@@ -50,7 +50,9 @@ struct StepEstimate {
     std::shared_ptr<const ScheduleResult> schedule;
     // CP traffic per stage runs inside its passes (K and V around the CP ring, per layer).
     // ppLinkBytes per send class: boundary b forward at b, backward at boundaries + b.
-    std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes, cpLinkBytes;
+    // tpLinkBytes per stage, only when TP rings cross the fabric (a placement that spreads
+    // a TP group over hosts).
+    std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes, cpLinkBytes, tpLinkBytes;
 };
 
 // Rejects what cannot run (TP x CP x PP x DP vs GPUs, divisibility, memory) with the option

@@ -70,6 +70,20 @@ int main() {
                 " s re-shared");
     }
     {
+        // TP groups spread over 8 hosts each: every TP collective crosses the fabric and
+        // re-shares it with the DP collectives and sends, the engine's heaviest case.
+        RunSpec spread = spec;
+        spread.parallel.placement = Placement::Linear;
+        RunResult x;
+        const double spreadS = bench::timeSeconds([&] { x = simulateRun(*doc, spread, nullptr); });
+        const auto& xs = *x.step.schedule;
+        row("  TP across hosts (dp-innermost): TP on the fabric", spreadS, 0,
+            "step " + std::to_string(x.step.stepS).substr(0, 5) + " s, " +
+                std::to_string(xs.events) + " events, " + std::to_string(xs.reshares) +
+                " re-shares (" + std::to_string(int(double(xs.reshares) / spreadS)) + "/s), " +
+                std::to_string(x.step.fabricSolves) + " solves");
+    }
+    {
         QTemporaryDir dir;
         const QString path = dir.filePath("run.sqlite");
         RunStore store = RunStore::openForWriting(path);

@@ -75,6 +75,7 @@ private slots:
     void longerSequencesLowerUtilisation();
     void oversubscriptionSlowsCrossPodTraffic();
     void placementMatters();
+    void tensorParallelCollectivesAreOperations();
     void rejectsWhatCannotRun_data();
     void rejectsWhatCannotRun();
     void transfersReshareAtEveryStartAndFinish();
@@ -419,6 +420,62 @@ void TestSimulator::placementMatters() {
     // TP groups across hosts: TP collectives leave NVLink for the fabric.
     QVERIFY(linear.tpPerMicroS > topo.tpPerMicroS * 3);
     QVERIFY(linear.stepS > topo.stepS);
+}
+
+void TestSimulator::tensorParallelCollectivesAreOperations() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.virtualStages = 1;
+    using Kind = TransferRecord::Kind;
+    auto tpOf = [](const StepEstimate& e) {
+        std::vector<TransferRecord> out;
+        for (const TransferRecord& x : e.schedule->transfers)
+            if (x.kind == Kind::Tp) out.push_back(x);
+        return out;
+    };
+    // Sequence parallelism: 4 collectives in each layer's forward, 2 phases of them in its
+    // backward (4 beside the weight-gradient GEMMs, then the 2 re-gathers).
+    const StepEstimate exposed = step(*doc, "llama3-8b", c);
+    const auto tp = tpOf(exposed);
+    const int layers = findModel("llama3-8b")->layers;
+    QCOMPARE(int(tp.size()), layers * int(exposed.microBatches) * (4 + 2));
+    // Each runs inside a pass of its stage, on NVLink (every TP group within a host).
+    const double nvlinkBps = findGpu("h100")->nvlinkGBpsPerDirection * 1e9;
+    for (const TransferRecord& x : tp) {
+        const auto& passes = exposed.schedule->passes[size_t(x.stage)];
+        const bool inside = std::any_of(passes.begin(), passes.end(), [&](const PassRecord& p) {
+            return p.forward == x.forward && p.micro == x.micro && p.fromS <= x.fromS + 1e-12 &&
+                   x.toS <= p.toS + 1e-12;
+        });
+        QVERIFY2(
+            inside,
+            qPrintable(QString("stage %1 mb %2 at %3").arg(x.stage).arg(x.micro).arg(x.fromS)));
+        QVERIFY(x.bytes / (x.toS - x.fromS) < nvlinkBps);
+    }
+    QVERIFY(exposed.tpLinkBytes.empty()); // nothing of it on the fabric
+    // With TP overlap the forward's collectives run beside its GEMMs: they start with the
+    // layer's compute, and the step is shorter.
+    c.overlap.tpComm = true;
+    const StepEstimate overlapped = step(*doc, "llama3-8b", c);
+    QVERIFY(overlapped.stepS < exposed.stepS);
+    const auto& firstLayer = overlapped.schedule->layers[0].front();
+    const auto first = tpOf(overlapped).front();
+    QCOMPARE(first.fromS, firstLayer.fromS);
+    QVERIFY(first.toS < firstLayer.toS);
+    // DP innermost spreads each TP group over 8 hosts: its collectives go over the fabric,
+    // slower, and the replay's links carry them.
+    c.overlap.tpComm = false;
+    c.placement = Placement::Linear;
+    const StepEstimate spread = step(*doc, "llama3-8b", c);
+    QCOMPARE(spread.tpLinkBytes.size(), size_t(c.pp));
+    double tpBusyTogether = 0, tpBusySpread = 0;
+    for (const auto& x : tp)
+        tpBusyTogether += x.toS - x.fromS;
+    for (const auto& x : tpOf(spread))
+        tpBusySpread += x.toS - x.fromS;
+    QVERIFY2(tpBusySpread > 3 * tpBusyTogether,
+             qPrintable(QString("%1 s against %2 s").arg(tpBusySpread).arg(tpBusyTogether)));
+    QVERIFY(spread.stepS - exposed.stepS > 0.5 * (tpBusySpread - tpBusyTogether) / c.pp);
 }
 
 void TestSimulator::rejectsWhatCannotRun_data() {
@@ -868,7 +925,12 @@ void TestSimulator::traceIsPerfettoJson() {
         QCOMPARE(threads, (QSet<QString>{"compute", "TP", "PP", "DP"})); // no CP: CP = 1
         QCOMPARE(passes, 2 * micro * chunks);
         QVERIFY(dp > 0);
-        QVERIFY(tp >= passes); // exposed TP time in every layer of every pass
+        // Every TP collective the engine ran for this stage, as it ran.
+        const auto& transfers = r.step.schedule->transfers;
+        QCOMPARE(tp, int(std::count_if(transfers.begin(), transfers.end(), [&](auto& x) {
+                     return x.kind == TransferRecord::Kind::Tp && x.stage == stage;
+                 })));
+        QVERIFY(tp >= passes);
         // Every stage sends: the last one feeds the first stage's next virtual stage.
         QCOMPARE(sends > 0, stage < 3 || chunks > 1);
     }
