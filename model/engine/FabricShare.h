@@ -58,4 +58,24 @@ private:
     long long solves_ = 0, flowsSolved_ = 0;
 };
 
+// The schedule's classes as a FabricShare's: schedule class k is the share's class ids[k].
+// So one share can hold alternatives (a collective's ring and tree edges) and a step run
+// the one it picked.
+class MappedShare final : public ShareModel {
+public:
+    MappedShare(FabricShare& share, std::vector<int> ids) : share_(share), ids_(std::move(ids)) {}
+    void rates(std::span<const int> active, std::vector<double>& rate) override {
+        mapped_.clear();
+        for (int k : active)
+            mapped_.push_back(ids_[size_t(k)]);
+        share_.rates(mapped_, rate);
+    }
+    bool fixedRate(int cls) override { return share_.fixedRate(ids_[size_t(cls)]); }
+
+private:
+    FabricShare& share_;
+    std::vector<int> ids_;
+    std::vector<int> mapped_;
+};
+
 } // namespace cs

@@ -58,6 +58,19 @@ struct RecomputeField {
                                                   : Recompute::None;
     }
 };
+struct AllReduceField {
+    static RunOptionValue get(const RunSpec& s) {
+        return std::string(s.parallel.allReduce == AllReduceAlgorithm::Ring   ? "ring"
+                           : s.parallel.allReduce == AllReduceAlgorithm::Tree ? "tree"
+                                                                              : "auto");
+    }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        const std::string& a = std::get<std::string>(v);
+        s.parallel.allReduce = a == "ring"   ? AllReduceAlgorithm::Ring
+                               : a == "tree" ? AllReduceAlgorithm::Tree
+                                             : AllReduceAlgorithm::Auto;
+    }
+};
 struct PrecisionField {
     static RunOptionValue get(const RunSpec& s) {
         return std::string(s.parallel.precision == Precision::Fp8 ? "fp8" : "bf16");
@@ -294,6 +307,15 @@ std::vector<RunOption> buildTable() {
              .max = 3,
              .help = "0 gradient all-reduce; 1 optimizer, 2 and gradients, 3 and weights sharded",
              .source = "[paper] Llama 3 3.3.2: FSDP keeping weights after forward (stage 2)"}),
+        bind<AllReduceField>(
+            {.key = "parallel.allReduce",
+             .flag = "--all-reduce",
+             .label = "DP all-reduce algorithm",
+             .type = T::Choice,
+             .choices = {"auto", "ring", "tree"},
+             .help = "NCCL's algorithm for the gradient all-reduce of ZeRO stage 0: a ring, a "
+                     "double binary tree, or auto (the faster for the bucket)",
+             .source = "[assumption] auto, as NCCL's tuner"}),
         bind<OverlapBool<&OverlapConfig::dpGradReduce>>(
             {.key = "parallel.overlap.dpGradReduce",
              .flag = "--overlap-grad-reduce",

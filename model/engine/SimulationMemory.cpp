@@ -19,7 +19,10 @@ double estimateSimulationBytes(const Topology& t, const RunSpec& spec, bool writ
                  entities = gpus + double(t.links.size()) + double(t.hosts.size() + t.nics.size());
     // Per-link float vectors, one per transfer class with traffic on the fabric.
     const double boundaries = c.pp > 1 ? (c.virtualStages > 1 ? c.pp : c.pp - 1) : 0;
-    const double classVectors = double(c.pp) + 2 * boundaries + (c.cp > 1 ? double(c.pp) : 0);
+    // TP rings reach the fabric when DP is innermost (a TP group over several hosts).
+    const bool tpOnFabric = c.tp > 1 && c.placement == Placement::Linear;
+    const double classVectors = double(c.pp) + 2 * boundaries + (c.cp > 1 ? double(c.pp) : 0) +
+                                (tpOnFabric ? double(c.pp) : 0);
     double bytes = classVectors * directions * sizeof(float);
     // Double per-link arrays: the step's bytes, the router's and the solver's capacities,
     // the solver's two scratch arrays, a class's flow counts while it is routed.

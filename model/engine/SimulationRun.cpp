@@ -95,6 +95,7 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     o.insert("computeS", e.computeS);
     o.insert("pipelineS", e.pipelineS);
     o.insert("bubbleS", e.bubbleS);
+    if (c.zeroStage == 0) o.insert("dpAllReduce", e.dpTree ? "tree" : "ring");
     o.insert("optimizerS", e.optimizerS);
     o.insert("dpAllGatherS", e.dpAllGatherS);
     o.insert("dpReduceScatterS", e.dpReduceScatterS);
@@ -133,6 +134,9 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
                                        : c.recompute == Recompute::Selective ? "selective"
                                                                              : "none"},
                          {"zeroStage", c.zeroStage},
+                         {"allReduce", c.allReduce == AllReduceAlgorithm::Ring   ? "ring"
+                                       : c.allReduce == AllReduceAlgorithm::Tree ? "tree"
+                                                                                 : "auto"},
                          {"precision", c.precision == Precision::Fp8 ? "fp8" : "bf16"},
                          {"flowsPerPair", c.flowsPerPair},
                          {"seed", double(spec.seed)}});
@@ -254,7 +258,8 @@ QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec) {
                     slice(pid, Dp,
                           QStringLiteral("%1 chunk %2 layer %3")
                               .arg(x.kind == Kind::Gather ? "DP all-gather"
-                                   : c.zeroStage == 0     ? "DP all-reduce"
+                                   : c.zeroStage == 0     ? (e.dpTree ? "DP all-reduce (tree)"
+                                                                      : "DP all-reduce (ring)")
                                                           : "DP reduce-scatter")
                               .arg(x.chunk)
                               .arg(x.layer),

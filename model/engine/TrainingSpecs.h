@@ -53,6 +53,10 @@ struct GpuSpec {
 
 enum class Placement { TopologyAware, Linear, Fragmented };
 enum class Recompute { None, Selective, Full };
+// NCCL's all-reduce algorithms (NCCL_ALGO): a ring, or a double binary tree (two trees over
+// the members, each carrying half the data, each member a leaf in one of them); auto picks
+// the faster for the bucket, as NCCL's tuner does by its cost model.
+enum class AllReduceAlgorithm { Auto, Ring, Tree };
 
 // Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
 // --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute).
@@ -84,6 +88,7 @@ struct ParallelConfig {
     // FlashAttention-class kernels: causal half skipped, no s x s scores in memory. Off: the
     // scores go through HBM (Megatron-LM before 2022) and are kept for backward.
     bool fusedAttention = true;
+    AllReduceAlgorithm allReduce = AllReduceAlgorithm::Auto; // DP gradients at ZeRO stage 0
     OverlapConfig overlap;
     Precision precision = Precision::Bf16;
 

@@ -56,6 +56,22 @@ double attentionFlopsPerTokenLayer(const ModelSpec& m, int seqLen) {
     return 2.0 * 2.0 * (seqLen / 2.0) * m.modelDim;
 }
 
+// NCCL's double binary tree over a group's members: two heap-ordered binary trees, the second
+// over the members in reverse order, so that each member is interior in at most one. Each tree
+// carries half the data, up (reduce) and down (broadcast) at once: both directions of every
+// tree edge.
+void addTreeEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
+    const size_t n = group.size();
+    for (int tree = 0; tree < 2; ++tree)
+        for (size_t i = 1; i < n; ++i) {
+            const size_t parent = (i - 1) / 2;
+            const int32_t a = group[tree ? n - 1 - i : i];
+            const int32_t b = group[tree ? n - 1 - parent : parent];
+            out.push_back({a, b});
+            out.push_back({b, a});
+        }
+}
+
 } // namespace
 
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c) {
@@ -308,6 +324,37 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
         (c.tp - 1) * (share.crossesFabric(classes.tp(0)) ? efficiency::kFabricStepLatencyS
                                                          : efficiency::kNvlinkStepLatencyS);
     const double pass = c.tp > 1 ? tpPassBytes / share.soloRate(classes.tp(0)) : 0;
+    // ZeRO 0's gradient all-reduce: a ring, or NCCL's double binary tree (half the data over
+    // each tree edge, 2 log2(n) step latencies instead of 2 (n - 1)); auto takes the one a
+    // layer's bucket finishes sooner with, alone on the fabric.
+    std::vector<int> shareId(size_t(classes.count()));
+    for (int k = 0; k < classes.count(); ++k)
+        shareId[size_t(k)] = k;
+    const double stepLatencyS = share.crossesFabric(classes.reduce(0))
+                                    ? efficiency::kFabricStepLatencyS
+                                    : efficiency::kNvlinkStepLatencyS;
+    double dpLatencyS = dpCollectives * ringSteps * stepLatencyS;
+    if (c.zeroStage == 0 && members > 2 && c.allReduce != AllReduceAlgorithm::Ring) {
+        std::vector<std::vector<Edge>> treeEdges(size_t(c.pp));
+        for (size_t i = 0; i < dpGroups.size(); ++i)
+            addTreeEdges(dpGroups[i], treeEdges[size_t(stageOfDpGroup[i])]);
+        std::vector<int> treeId;
+        for (const auto& edges : treeEdges)
+            treeId.push_back(share.addClass(edges, c.flowsPerPair));
+        const double treeBytes = paramsPerRank * 2 / 2; // per edge: half the gradients
+        const double treeLatencyS = 2 * std::ceil(std::log2(members)) * stepLatencyS;
+        const double buckets = std::max(1, layersOfStage(m, c, 0));
+        const double ringS = reduceBytes / buckets / share.soloRate(classes.reduce(0)) + dpLatencyS;
+        const double treeS = treeBytes / buckets / share.soloRate(treeId.front()) + treeLatencyS;
+        e.dpTree = c.allReduce == AllReduceAlgorithm::Tree || treeS < ringS;
+        if (e.dpTree) {
+            for (int st = 0; st < c.pp; ++st)
+                shareId[size_t(classes.reduce(st))] = treeId[size_t(st)];
+            reduceBytes = treeBytes;
+            dpLatencyS = treeLatencyS;
+        }
+    }
+    MappedShare scheduleShare(share, shareId);
     const double tpForwardS = c.overlap.tpComm ? std::max(0.0, 4 * pass - layer.gemmS) : 4 * pass;
     const double tpBackwardS = (fullRecompute ? tpForwardS : 0) +
                                std::max(0.0, 4 * pass - layer.gemmS) +
@@ -318,7 +365,8 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     e.dpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
     for (int st = 0; st < c.pp; ++st) {
         share.addLinkBytes(classes.gather(st), gatherBytes, bytes, &e.dpLinkBytes[size_t(st)]);
-        share.addLinkBytes(classes.reduce(st), reduceBytes, bytes, &e.dpLinkBytes[size_t(st)]);
+        share.addLinkBytes(shareId[size_t(classes.reduce(st))], reduceBytes, bytes,
+                           &e.dpLinkBytes[size_t(st)]);
     }
     e.ppLinkBytes.assign(size_t(2 * classes.boundaries),
                          std::vector<float>(2 * t.links.size(), 0.f));
@@ -335,7 +383,6 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     for (int st = 0; st < c.pp; ++st)
         share.addLinkBytes(classes.tp(st), tpPasses * tpPassBytes * layersOfStage(m, c, st) * M,
                            bytes, tpOnFabric ? &e.tpLinkBytes[size_t(st)] : nullptr);
-    const bool dpOnFabric = c.pp > 0 && share.crossesFabric(classes.gather(0));
     const bool ppOnFabric = classes.boundaries > 0 && share.crossesFabric(classes.sendForward(0));
 
     const double optimizerParams = c.zeroStage >= 1 ? paramsPerRank / members : paramsPerRank;
@@ -420,16 +467,14 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     in.reduceBytes.assign(size_t(c.pp), reduceBytes);
     in.sendBytes = classes.boundaries > 0 ? ppBytes : 0;
     // Per collective: its ring's step latencies; per send: one hop.
-    in.dpLatencyS =
-        dpCollectives * ringSteps *
-        (dpOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS);
+    in.dpLatencyS = dpLatencyS;
     in.sendLatencyS =
         ppOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS;
     in.overlapGather = c.overlap.dpParamGather;
     in.overlapReduce = c.overlap.dpGradReduce;
     in.overlapSend = c.overlap.ppComm;
     in.optimizerS = e.optimizerS;
-    in.share = &share;
+    in.share = &scheduleShare;
     auto schedule = std::make_shared<ScheduleResult>(runSchedule(in));
     e.dpAllGatherS = schedule->gatherBusyS;
     e.dpReduceScatterS = schedule->reduceBusyS;

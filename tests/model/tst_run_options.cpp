@@ -69,6 +69,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.fusedAttention",
                            "parallel.recompute",
                            "parallel.zeroStage",
+                           "parallel.allReduce",
                            "parallel.overlap.dpGradReduce",
                            "parallel.overlap.dpParamGather",
                            "parallel.overlap.tpComm",
@@ -133,6 +134,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.fusedAttention", "off");
         set(s, "parallel.recompute", "selective");
         set(s, "parallel.zeroStage", "3");
+        set(s, "parallel.allReduce", "tree");
         set(s, "parallel.overlap.dpGradReduce", "off");
         set(s, "parallel.overlap.dpParamGather", "off");
         set(s, "parallel.overlap.tpComm", "on");

@@ -76,6 +76,7 @@ private slots:
     void oversubscriptionSlowsCrossPodTraffic();
     void placementMatters();
     void tensorParallelCollectivesAreOperations();
+    void allReduceTreeOrRing();
     void rejectsWhatCannotRun_data();
     void rejectsWhatCannotRun();
     void transfersReshareAtEveryStartAndFinish();
@@ -476,6 +477,41 @@ void TestSimulator::tensorParallelCollectivesAreOperations() {
     QVERIFY2(tpBusySpread > 3 * tpBusyTogether,
              qPrintable(QString("%1 s against %2 s").arg(tpBusySpread).arg(tpBusyTogether)));
     QVERIFY(spread.stepS - exposed.stepS > 0.5 * (tpBusySpread - tpBusyTogether) / c.pp);
+}
+
+void TestSimulator::allReduceTreeOrRing() {
+    // ZeRO 0 with the gradient all-reduce exposed: a layer's bucket pays 2 (n - 1) step
+    // latencies around a ring, 2 log2(n) up and down NCCL's double binary tree.
+    auto run = [](const TopologyDocument& doc, int dp, AllReduceAlgorithm algorithm) {
+        ParallelConfig c = config(8, 1, 1, dp, 8192);
+        c.virtualStages = 1;
+        c.zeroStage = 0;
+        c.overlap.dpGradReduce = false;
+        c.batchTokens = double(dp) * 8192;
+        c.allReduce = algorithm;
+        return step(doc, "llama3-8b", c);
+    };
+    using A = AllReduceAlgorithm;
+    // 1,024 members: the ring's latencies dominate; the tree wins and auto takes it.
+    const StepEstimate ring = run(roce(), 1024, A::Ring), tree = run(roce(), 1024, A::Tree),
+                       picked = run(roce(), 1024, A::Auto);
+    QVERIFY(!ring.dpTree && tree.dpTree && picked.dpTree);
+    QCOMPARE(picked.stepS, tree.stepS);
+    // The ring pays its latencies on every bucket; the tree crosses the pods more (its edges
+    // join members far apart) but still finishes sooner.
+    const int buckets = findModel("llama3-8b")->layers;
+    QVERIFY(ring.dpReduceScatterS > buckets * 2 * 1023 * efficiency::kFabricStepLatencyS);
+    QVERIFY2(tree.dpReduceScatterS < ring.dpReduceScatterS && tree.stepS < ring.stepS,
+             qPrintable(QString("ring %1 s, tree %2 s").arg(ring.stepS).arg(tree.stepS)));
+    // 3 members: the same latencies, and a ring's edge carries 2/3 of the data against a
+    // tree member's 3 halves: the ring wins and auto takes it.
+    const auto small = openTopology("small-256", {});
+    const StepEstimate ring3 = run(*small, 3, A::Ring), tree3 = run(*small, 3, A::Tree),
+                       picked3 = run(*small, 3, A::Auto);
+    QVERIFY2(ring3.stepS < tree3.stepS,
+             qPrintable(QString("ring %1 s, tree %2 s").arg(ring3.stepS).arg(tree3.stepS)));
+    QVERIFY(!picked3.dpTree);
+    QCOMPARE(picked3.stepS, ring3.stepS);
 }
 
 void TestSimulator::rejectsWhatCannotRun_data() {
