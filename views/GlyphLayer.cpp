@@ -67,6 +67,7 @@ vtkActor* GlyphLayer::actor() const {
 void GlyphLayer::setBoxes(const std::vector<Box>& boxes) {
     boxes_ = boxes;
     colors_.assign(boxes.size(), Rgba{255, 255, 255, 255});
+    colorsStale_ = true;
     points_->SetNumberOfPoints(vtkIdType(boxes.size()));
     scale_->SetNumberOfTuples(vtkIdType(boxes.size()));
     color_->SetNumberOfTuples(vtkIdType(boxes.size()));
@@ -82,19 +83,27 @@ void GlyphLayer::setBoxes(const std::vector<Box>& boxes) {
 void GlyphLayer::hide(size_t i) {
     const float zero[3] = {0, 0, 0};
     scale_->SetTypedTuple(vtkIdType(i), zero);
+    sizesChanged_ = true;
 }
 
 void GlyphLayer::show(size_t i) {
     const float s[3] = {boxes_[i].size.x, boxes_[i].size.y, boxes_[i].size.z};
     scale_->SetTypedTuple(vtkIdType(i), s);
+    sizesChanged_ = true;
 }
 
 void GlyphLayer::commit() {
-    if (!colors_.empty())
-        std::memcpy(color_->GetPointer(0), colors_.data(), colors_.size() * sizeof(Rgba));
-    color_->Modified();
-    scale_->Modified();
-    poly_->Modified();
+    const size_t bytes = colors_.size() * sizeof(Rgba);
+    const bool colorsChanged =
+        bytes > 0 && (colorsStale_ || std::memcmp(color_->GetPointer(0), colors_.data(), bytes));
+    colorsStale_ = false;
+    if (colorsChanged) {
+        std::memcpy(color_->GetPointer(0), colors_.data(), bytes);
+        color_->Modified();
+    }
+    if (sizesChanged_) scale_->Modified();
+    if (colorsChanged || sizesChanged_) poly_->Modified();
+    sizesChanged_ = false;
     actor_->SetVisibility(!boxes_.empty());
 }
 

@@ -30,7 +30,9 @@ public:
     void setColor(size_t i, Rgba c) { colors_[i] = c; }
     void hide(size_t i); // zero size: stays in the arrays, draws nothing
     void show(size_t i);
-    void commit(); // pushes changed arrays to VTK
+    // Pushes what changed to VTK. Nothing changed, nothing pushed: a glyph mapper rebuilds
+    // all its instances on any change, so unchanged layers must not look changed.
+    void commit();
     size_t size() const { return boxes_.size(); }
     vtkActor* actor() const;
     // The boxes as plain triangles with their colours (hidden ones left out), for exporters
@@ -41,6 +43,7 @@ private:
     vtkRenderer* renderer_; // outlives the layer
     std::vector<Box> boxes_;
     std::vector<Rgba> colors_;
+    bool sizesChanged_ = false, colorsStale_ = true;
     vtkNew<vtkPolyData> poly_;
     vtkNew<vtkPoints> points_;
     vtkNew<vtkFloatArray> scale_;

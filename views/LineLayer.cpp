@@ -57,6 +57,7 @@ void LineLayer::setLines(const std::vector<CablePath>& paths) {
         }
     }
     points_->Modified();
+    geometryChanged_ = true;
     colors_.assign(paths.size(), Rgba{200, 200, 200, 255});
     widthClass_.assign(paths.size(), 0);
     commit();
@@ -67,6 +68,11 @@ void LineLayer::setLoad(size_t i, float fraction) {
 }
 
 void LineLayer::commit() {
+    // Unchanged lines are not pushed again: VTK would rebuild their buffers.
+    if (colors_ == committedColors_ && widthClass_ == committedWidths_ && !geometryChanged_) return;
+    committedColors_ = colors_;
+    committedWidths_ = widthClass_;
+    geometryChanged_ = false;
     // Lines are sorted into their width's polydata; each keeps its own colour there.
     std::array<vtkIdType, kWidths> count{};
     for (uint8_t c : widthClass_)

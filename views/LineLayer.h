@@ -44,6 +44,9 @@ private:
     vtkRenderer* renderer_;
     std::vector<Rgba> colors_;
     std::vector<uint8_t> widthClass_;
+    std::vector<Rgba> committedColors_; // as last pushed to VTK
+    std::vector<uint8_t> committedWidths_;
+    bool geometryChanged_ = true;
     std::vector<vtkIdType> firstPoint_;
     std::vector<int> pointCount_;
     vtkNew<vtkPoints> points_;
