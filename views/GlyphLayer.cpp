@@ -40,6 +40,7 @@ GlyphLayer::GlyphLayer(vtkRenderer* renderer) : renderer_(renderer) {
     actor_->SetMapper(mapper_);
     actor_->GetProperty()->SetAmbient(0.35);
     actor_->GetProperty()->SetDiffuse(0.75);
+    actor_->GetProperty()->BackfaceCullingOn(); // closed boxes: their far faces never show
     renderer->AddActor(actor_);
 }
 

@@ -3,6 +3,7 @@
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
+#include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
@@ -10,19 +11,18 @@
 #include <vtkRenderer.h>
 #include <vtkUnsignedCharArray.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cs::views {
 
 LineLayer::LineLayer(vtkRenderer* renderer) : renderer_(renderer) {
     for (int k = 0; k < kWidths; ++k) {
-        colorArrays_[size_t(k)]->SetName("color");
-        colorArrays_[size_t(k)]->SetNumberOfComponents(4);
         polys_[size_t(k)]->SetPoints(points_);
-        polys_[size_t(k)]->GetCellData()->SetScalars(colorArrays_[size_t(k)]);
+        polys_[size_t(k)]->GetPointData()->SetScalars(pointColors_);
         vtkNew<vtkPolyDataMapper> mapper;
         mapper->SetInputData(polys_[size_t(k)]);
-        mapper->SetScalarModeToUseCellData();
+        mapper->SetScalarModeToUsePointData();
         mapper->SetColorModeToDirectScalars();
         vtkActor* a = actors_[size_t(k)];
         a->SetMapper(mapper);
@@ -31,6 +31,8 @@ LineLayer::LineLayer(vtkRenderer* renderer) : renderer_(renderer) {
         a->SetVisibility(false);
         renderer->AddActor(a);
     }
+    pointColors_->SetName("color");
+    pointColors_->SetNumberOfComponents(4);
     allColors_->SetName("color");
     allColors_->SetNumberOfComponents(4);
 }
@@ -57,6 +59,7 @@ void LineLayer::setLines(const std::vector<CablePath>& paths) {
         }
     }
     points_->Modified();
+    pointColors_->SetNumberOfTuples(vtkIdType(total));
     geometryChanged_ = true;
     colors_.assign(paths.size(), Rgba{200, 200, 200, 255});
     widthClass_.assign(paths.size(), 0);
@@ -68,32 +71,36 @@ void LineLayer::setLoad(size_t i, float fraction) {
 }
 
 void LineLayer::commit() {
-    // Unchanged lines are not pushed again: VTK would rebuild their buffers.
-    if (colors_ == committedColors_ && widthClass_ == committedWidths_ && !geometryChanged_) return;
-    committedColors_ = colors_;
-    committedWidths_ = widthClass_;
+    // A line's colour is on each of its points (VTK's cell colours cost a buffer texture
+    // rebuilt every frame); its width class picks the polydata whose topology holds it, and
+    // that topology is rebuilt only when a line changes class.
+    const bool colorsChanged = geometryChanged_ || colors_ != committedColors_;
+    const bool widthsChanged = geometryChanged_ || widthClass_ != committedWidths_;
     geometryChanged_ = false;
-    // Lines are sorted into their width's polydata; each keeps its own colour there.
-    std::array<vtkIdType, kWidths> count{};
-    for (uint8_t c : widthClass_)
-        ++count[c];
-    for (int k = 0; k < kWidths; ++k) {
-        vtkNew<vtkCellArray> lines;
-        vtkUnsignedCharArray* colors = colorArrays_[size_t(k)];
-        colors->SetNumberOfTuples(count[size_t(k)]);
-        vtkIdType cell = 0;
-        for (size_t i = 0; i < colors_.size(); ++i) {
-            if (widthClass_[i] != k) continue;
-            lines->InsertNextCell(pointCount_[i]);
-            for (int j = 0; j < pointCount_[i]; ++j)
-                lines->InsertCellPoint(firstPoint_[i] + j);
-            colors->SetTypedTuple(cell++, colors_[i].data());
-        }
-        polys_[size_t(k)]->SetLines(lines);
-        colors->Modified();
-        polys_[size_t(k)]->Modified();
-        actors_[size_t(k)]->SetVisibility(cell > 0);
+    if (colorsChanged) {
+        auto* c = reinterpret_cast<Rgba*>(pointColors_->GetPointer(0));
+        for (size_t i = 0; i < colors_.size(); ++i)
+            std::fill(c + firstPoint_[i], c + firstPoint_[i] + pointCount_[i], colors_[i]);
+        pointColors_->Modified();
+        committedColors_ = colors_;
     }
+    if (widthsChanged) {
+        for (int k = 0; k < kWidths; ++k) {
+            vtkNew<vtkCellArray> lines;
+            for (size_t i = 0; i < colors_.size(); ++i) {
+                if (widthClass_[i] != k) continue;
+                lines->InsertNextCell(pointCount_[i]);
+                for (int j = 0; j < pointCount_[i]; ++j)
+                    lines->InsertCellPoint(firstPoint_[i] + j);
+            }
+            actors_[size_t(k)]->SetVisibility(lines->GetNumberOfCells() > 0);
+            polys_[size_t(k)]->SetLines(lines);
+        }
+        committedWidths_ = widthClass_;
+    }
+    if (colorsChanged || widthsChanged)
+        for (auto& p : polys_)
+            p->Modified();
 }
 
 vtkPolyData* LineLayer::polyData() const {

@@ -51,7 +51,7 @@ private:
     std::vector<int> pointCount_;
     vtkNew<vtkPoints> points_;
     std::array<vtkNew<vtkPolyData>, kWidths> polys_;
-    std::array<vtkNew<vtkUnsignedCharArray>, kWidths> colorArrays_;
+    vtkNew<vtkUnsignedCharArray> pointColors_; // every point of every line, shared by widths
     std::array<vtkNew<vtkActor>, kWidths> actors_;
     vtkNew<vtkPolyData> all_;
     vtkNew<vtkUnsignedCharArray> allColors_;
