@@ -77,6 +77,19 @@ int main() {
         RunResult x;
         const double spreadS = bench::timeSeconds([&] { x = simulateRun(*doc, spread, nullptr); });
         const auto& xs = *x.step.schedule;
+        // The closed form a step used to be: the busiest stage's micro-batch time (compute,
+        // and TP and CP at their solo rates) over M + (p - 1) / V slots, plus the optimizer.
+        auto closedForm = [&](const StepEstimate& e) {
+            const double slotCount =
+                e.microBatches + (spec.parallel.pp - 1.0) / double(spec.parallel.virtualStages);
+            return slotCount * (e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS) + e.optimizerS;
+        };
+        const double closedS = bench::timeSeconds([&] { (void)closedForm(r.step); });
+        row("  closed form: (M + (p-1)/V) x micro-batch + optimizer", closedS, 0,
+            "step " + std::to_string(closedForm(r.step)).substr(0, 5) + " s against the engine's " +
+                std::to_string(r.step.stepS).substr(0, 5) + " s; dp-innermost " +
+                std::to_string(closedForm(x.step)).substr(0, 5) + " s against " +
+                std::to_string(x.step.stepS).substr(0, 5) + " s");
         row("  TP across hosts (dp-innermost): TP on the fabric", spreadS, 0,
             "step " + std::to_string(x.step.stepS).substr(0, 5) + " s, " +
                 std::to_string(xs.events) + " events, " + std::to_string(xs.reshares) +
