@@ -42,7 +42,7 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
 // Changes whenever the engine's output for one run description changes, so that cached
 // runs (the GUI's default run) are simulated again rather than replayed stale.
-constexpr int kEngineRevision = 4; // 4: TP collectives as operations of the event engine
+constexpr int kEngineRevision = 5; // 5: TP collectives as operations; busy is compute only
 
 struct RunResult {
     StepEstimate step;

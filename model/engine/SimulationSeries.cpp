@@ -212,8 +212,10 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         std::max(toNs(spec.resolutionS), (stepNs + kMaxFramesPerStep - 1) / kMaxFramesPerStep);
     const int32_t step = w.addPattern("step", stepNs);
     const int frames = int((stepNs + intervalNs - 1) / intervalNs);
-    std::vector<size_t> computeCursor(sched.compute.size(), 0);
-    std::vector<double> stageBusy(sched.compute.size(), 0);
+    // A GPU is busy while its stage computes: not while a pass waits for its TP or CP.
+    const auto& busyOf = sched.busy.size() == sched.compute.size() ? sched.busy : sched.compute;
+    std::vector<size_t> computeCursor(busyOf.size(), 0);
+    std::vector<double> stageBusy(busyOf.size(), 0);
     w.setComposedTraffic(step, Metric::LinkBytesPerS, traffic);
     std::vector<float> weights(sources.size());
     const std::vector<float> dataLoading = storageFrame(e.tokensPerS * 4);
@@ -221,8 +223,8 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
         const double t0 = double(k) * double(intervalNs) / 1e9;
         const double t1 = std::min(e.stepS, t0 + double(intervalNs) / 1e9);
         const double width = std::max(1e-12, t1 - t0);
-        for (size_t st = 0; st < sched.compute.size(); ++st)
-            stageBusy[st] = covered(sched.compute[st], computeCursor[st], t0, t1) / width;
+        for (size_t st = 0; st < busyOf.size(); ++st)
+            stageBusy[st] = covered(busyOf[st], computeCursor[st], t0, t1) / width;
         w.addFrame(step, Metric::GpuBusy, k * intervalNs,
                    gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
         // How much of each source is on in this frame; the store composes the links from it.

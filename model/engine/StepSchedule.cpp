@@ -84,6 +84,7 @@ public:
           m_(in.microBatches), classes_{p_, p_ > 1 ? (v_ > 1 ? p_ : p_ - 1) : 0} {
         if (p_ < 1 || v_ < 1 || m_ < 1) throw std::invalid_argument("empty schedule");
         out_.compute.resize(size_t(p_));
+        out_.busy.resize(size_t(p_));
         out_.passes.resize(size_t(p_));
         out_.layers.resize(size_t(p_));
         out_.cpExposed.resize(size_t(p_));
@@ -257,7 +258,10 @@ private:
                 st.computing = x.computeS > 0;
                 st.computeEndS = now_ + x.computeS;
                 st.tpWaiting = x.tpBytes > 0;
-                if (x.cp) out_.cpExposed[size_t(s)].push_back({now_, st.computeEndS});
+                if (x.cp)
+                    out_.cpExposed[size_t(s)].push_back({now_, st.computeEndS});
+                else if (st.computing)
+                    appendMerged(out_.busy[size_t(s)], now_, st.computeEndS);
                 if (st.tpWaiting) {
                     Transfer t{Kind::Tp, now_,     x.tpBytes, x.tpCollectives * in_.tpLatencyS,
                                s,        op.chunk, op.micro,  st.layer};

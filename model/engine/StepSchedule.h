@@ -98,7 +98,8 @@ struct RateSegment {
 struct ScheduleResult {
     double stepS = 0;
     double computeEndS = 0;                              // the last backward
-    std::vector<std::vector<Interval>> compute;          // per stage, in time order
+    std::vector<std::vector<Interval>> compute;          // per stage: its passes, in time order
+    std::vector<std::vector<Interval>> busy; // per stage: compute only, not the exposed TP or CP
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
     std::vector<std::vector<Interval>> layers;           // per stage: each pass's layers, in order
     std::vector<std::vector<Interval>> cpExposed;        // per stage: the layers' CP phases

@@ -812,15 +812,29 @@ void TestSimulator::storeHoldsTheRun() {
     for (int64_t phase : {int64_t(0), stepNs / 3, stepNs - 1})
         QCOMPARE(reader.frame(Metric::GpuBusy, 2 * stepNs + phase),
                  reader.frame(Metric::GpuBusy, phase));
-    // The pipeline: once the exposed parameter gather is done, the first stage computes while
-    // the last waits for its first micro-batch (PP - 1 bubble slices).
+    // The pipeline: once the exposed parameter gather is done, the first stage computes (busy
+    // between its exposed TP collectives, which TP 8 makes long for an 8B model) while the
+    // last waits for its first micro-batch (PP - 1 bubble slices).
     const int64_t frameNs = 10'000'000;
     const int64_t gatherNs = std::llround(result.step.dpExposedS / 2 * 1e9);
     QVERIFY(result.step.bubbleS * 1e9 > double(frameNs) * 2);
     const std::vector<float> start =
         reader.frame(Metric::GpuBusy, (gatherNs / frameNs + 1) * frameNs + 1);
-    QCOMPARE(start[size_t(result.step.gpuOfRank.front())], 1.f);
-    QVERIFY(start[size_t(result.step.gpuOfRank.back())] < 1.f);
+    const float firstBusy = start[size_t(result.step.gpuOfRank.front())];
+    QVERIFY2(firstBusy > 0.3f && firstBusy < 1.f, qPrintable(QString::number(firstBusy)));
+    QCOMPARE(start[size_t(result.step.gpuOfRank.back())], 0.f);
+    // Busy is compute only: over the step, each stage's busy time is its passes less the TP
+    // time they leave exposed.
+    const ScheduleResult& sched = *result.step.schedule;
+    for (size_t st = 0; st < sched.busy.size(); ++st) {
+        double inPasses = 0, computing = 0;
+        for (const Interval& x : sched.compute[st])
+            inPasses += x.toS - x.fromS;
+        for (const Interval& x : sched.busy[st])
+            computing += x.toS - x.fromS;
+        QVERIFY(computing < inPasses - 0.5 * result.step.tpExposedS);
+        QVERIFY(computing > 0.5 * inPasses);
+    }
     // GPU 7's history over the first step at a fine budget is its frames.
     const Series h = reader.history(Metric::GpuBusy, 7, 0, stepNs - 1, 100000);
     QVERIFY(h.tsNs.size() > 10);
