@@ -216,6 +216,7 @@ void ClusterScene::rebuildNear() {
     hostIds_.clear();
     gpuIds_.clear();
     nicIds_.clear();
+    nicCable_.clear();
     switchIds_.clear();
     storageIds_.clear();
     linkIds_.clear();
@@ -237,6 +238,12 @@ void ClusterScene::rebuildNear() {
                     if (layout_->nics[size_t(n)].drawn()) {
                         nicIds_.push_back(n);
                         nicBoxes.push_back(layout_->nics[size_t(n)]);
+                        int32_t cable = kNone;
+                        for (int32_t l : ix.linksOf({EntityKind::Nic, n}))
+                            if (t.links[size_t(l)].medium == LinkMedium::Fibre ||
+                                t.links[size_t(l)].medium == LinkMedium::CopperDac)
+                                cable = l;
+                        nicCable_.push_back(cable);
                     }
             }
             for (int32_t s : ix.switchesOfRack(r))
@@ -329,8 +336,11 @@ void ClusterScene::applyColors() {
                        : kindColor(classOf(t.switches[size_t(farSwitchIds_[i])].role)));
     for (size_t i = 0; i < hostIds_.size(); ++i)
         hosts_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Host));
+    // A NIC shows its cable's load: what its port carries.
     for (size_t i = 0; i < nicIds_.size(); ++i)
-        nics_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Nic));
+        nics_->setColor(i, !byValue                ? kindColor(KindClass::Nic)
+                           : nicCable_[i] == kNone ? neutralColor()
+                                                   : valueColor(value(values_.link, nicCable_[i])));
     for (size_t i = 0; i < gpuIds_.size(); ++i)
         gpus_->setColor(i, byValue ? valueColor(value(values_.gpu, gpuIds_[i]))
                                    : kindColor(KindClass::Gpu));

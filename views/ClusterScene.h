@@ -136,6 +136,7 @@ private:
     std::vector<PlacedLabel> placed_;
     std::vector<std::string> placedTexts_;
     void updateLabels();
+    std::vector<int32_t> nicCable_; // per drawn NIC: its network cable (kNone: none)
     std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, nicIds_, switchIds_,
         storageIds_, linkIds_;
     std::vector<float> rackValues_, bundleValues_;

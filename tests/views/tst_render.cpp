@@ -19,6 +19,7 @@ private slots:
     void oneOutlierShowsAtTheOverview();
     void labelsNameTiersPodsAndTheSelection();
     void busyLinksDrawWider();
+    void nicsShowTheirCablesLoad();
     void comparisonCatchesADifference();
 };
 
@@ -239,6 +240,36 @@ void TestRender::busyLinksDrawWider() {
     const double light = covered(0.2f), full = covered(1.0f);
     QVERIFY2(light > 0, "the lightly loaded link should show in colour");
     QVERIFY2(full > 3 * light, qPrintable(QString("%1 against %2").arg(full).arg(light)));
+}
+
+void TestRender::nicsShowTheirCablesLoad() {
+    const auto doc = openTopology("small-256", {});
+    const Topology& t = doc->topology();
+    HeadlessRenderer r(1280, 720);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), LayoutKind::Floor);
+    scene.setColorMode(ColorMode::Value);
+    QVERIFY(applyCameraSpec(scene, *doc, "demo.pod0.rack0.host0").empty());
+    FrameValues v;
+    v.gpu.assign(t.gpus.size(), 0.5f);
+    v.link.assign(t.links.size(), 0.0f);
+    scene.setValues(v);
+    r.render();
+    const QImage idle = r.grab();
+    // The host's NICs' cables at 100 %: the NICs change colour, and so do the cables.
+    const TopologyIndex& ix = doc->index();
+    int cables = 0;
+    for (int32_t n : ix.nicsOfHost(0))
+        for (int32_t l : ix.linksOf({EntityKind::Nic, n}))
+            if (t.links[size_t(l)].medium == LinkMedium::Fibre ||
+                t.links[size_t(l)].medium == LinkMedium::CopperDac)
+                v.link[size_t(l)] = 1.0f, ++cables;
+    QVERIFY(cables > 0);
+    scene.setValues(v);
+    r.render();
+    const double changed = test::compareImages(idle, r.grab(), 40).fractionDiffering;
+    // Measured: the cables alone change 0.08 % of the picture; with their NICs 0.27 %.
+    QVERIFY2(changed > 0.0018, qPrintable(QString::number(changed)));
 }
 
 void TestRender::comparisonCatchesADifference() {
