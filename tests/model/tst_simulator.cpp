@@ -454,6 +454,9 @@ void TestSimulator::tensorParallelCollectivesAreOperations() {
         QVERIFY(x.bytes / (x.toS - x.fromS) < nvlinkBps);
     }
     QVERIFY(exposed.tpLinkBytes.empty()); // nothing of it on the fabric
+    // ... and so no new fabric solve: only the other transfers' starts and finishes re-share.
+    const auto others = exposed.schedule->transfers.size() - tp.size();
+    QVERIFY(exposed.schedule->reshares <= 2 * (long long)others);
     // With TP overlap the forward's collectives run beside its GEMMs: they start with the
     // layer's compute, and the step is shorter.
     c.overlap.tpComm = true;
