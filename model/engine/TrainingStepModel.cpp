@@ -56,6 +56,13 @@ double attentionFlopsPerTokenLayer(const ModelSpec& m, int seqLen) {
     return 2.0 * 2.0 * (seqLen / 2.0) * m.modelDim;
 }
 
+// A ring over a group's members: each sends to the next (none for a group of one).
+void addRingEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
+    if (group.size() < 2) return;
+    for (size_t k = 0; k < group.size(); ++k)
+        out.push_back({group[k], group[(k + 1) % group.size()]});
+}
+
 // NCCL's double binary tree over a group's members: two heap-ordered binary trees, the second
 // over the members in reverse order, so that each member is interior in at most one. Each tree
 // carries half the data, up (reduce) and down (broadcast) at once: both directions of every
@@ -274,12 +281,8 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     const ScheduleClasses classes{c.pp, c.pp > 1 ? (V > 1 ? c.pp : c.pp - 1) : 0};
     FabricShare share(t, router, g, contention);
     std::vector<std::vector<Edge>> dpEdges(size_t(c.pp));
-    for (size_t i = 0; i < dpGroups.size(); ++i) {
-        const auto& ring = dpGroups[i];
-        if (ring.size() < 2) continue;
-        for (size_t k = 0; k < ring.size(); ++k)
-            dpEdges[size_t(stageOfDpGroup[i])].push_back({ring[k], ring[(k + 1) % ring.size()]});
-    }
+    for (size_t i = 0; i < dpGroups.size(); ++i)
+        addRingEdges(dpGroups[i], dpEdges[size_t(stageOfDpGroup[i])]);
     std::vector<std::vector<Edge>> sendEdges(size_t(classes.boundaries));
     for (size_t i = 0; i < ppEdges.size(); ++i)
         sendEdges[size_t(ppBoundaryOfEdge[i])].push_back(ppEdges[i]);
@@ -305,13 +308,8 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
         share.addClass(reversed(edges), c.flowsPerPair);
     // TP: each stage's rings, inside hosts on NVLink where the placement keeps them there.
     std::vector<std::vector<Edge>> tpEdges(size_t(c.pp));
-    for (size_t i = 0; i < tpGroups.size(); ++i) {
-        const auto& ring = tpGroups[i];
-        const int st = int(i / size_t(c.cp)) % c.pp; // groups in (d, p, cp) order
-        if (ring.size() < 2) continue;
-        for (size_t k = 0; k < ring.size(); ++k)
-            tpEdges[size_t(st)].push_back({ring[k], ring[(k + 1) % ring.size()]});
-    }
+    for (size_t i = 0; i < tpGroups.size(); ++i) // groups in (d, p, cp) order
+        addRingEdges(tpGroups[i], tpEdges[size_t(int(i / size_t(c.cp)) % c.pp)]);
     for (int st = 0; st < c.pp; ++st)
         share.addClass(tpEdges[size_t(st)], c.flowsPerPair);
     // One TP ring pass alone, and what it exposes per layer: the forward's 4 passes (and full
