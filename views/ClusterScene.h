@@ -4,6 +4,7 @@
 // (link bundles, individual links). Far away the scene shows racks and bundles; near the
 // camera's focus racks open into their members. Colours come from kinds or from a frame of
 // values. Used by the interactive widget and by headless export alike.
+#include "CableSegments.h"
 #include "ColorMaps.h"
 #include "FrameValues.h"
 #include "SceneDetail.h"
@@ -28,10 +29,10 @@ class vtkTextActor;
 
 namespace cs::views {
 
-class CellTextureLayer;
 class GlyphLayer;
 class LabelLayer;
 class LineLayer;
+class RackRunLayer;
 
 enum class ColorMode : uint8_t { Kind, Value };
 
@@ -124,12 +125,9 @@ private:
     Aggregate aggregate_ = Aggregate::Mean;
     std::optional<PickHit> selection_;
 
-    std::unique_ptr<GlyphLayer> farRacks_, farSwitches_, hosts_, gpus_, nics_, switches_, storage_;
-    // Far racks' GPUs as texels on their tops (RackCells.h), coloured by value; quad
-    // farCellQuad_[i] is farRackIds_[i]'s (kNone: no GPUs).
-    std::unique_ptr<CellTextureLayer> farGpuCells_;
-    std::vector<int32_t> farCellGpu_, farCellQuad_;
-    void showFarCells();
+    std::unique_ptr<GlyphLayer> farSwitches_, hosts_, gpus_, nics_, switches_, storage_;
+    // The closed far racks as runs, their GPUs as cells on top (RackRuns.h).
+    std::unique_ptr<RackRunLayer> rackRuns_;
     std::unique_ptr<LineLayer> bundles_, links_;
     std::unique_ptr<LabelLayer> labels_;
     std::vector<LabelCandidate> labelCandidates_; // pods, rows, tiers (SceneLabels.h)
@@ -138,8 +136,9 @@ private:
     void updateLabels();
     std::vector<int32_t> nicCable_; // per drawn NIC: its network cable (kNone: none)
     std::vector<int32_t> farRackIds_, farSwitchIds_, hostIds_, gpuIds_, nicIds_, switchIds_,
-        storageIds_, linkIds_;
-    std::vector<float> rackValues_, bundleValues_;
+        storageIds_;
+    CableSegments linkSegments_; // the open links, each stretch they share drawn once
+    std::vector<float> rackValues_, bundleValues_, segmentValues_;
     std::vector<KindClass> linkClass_;
 
     vtkNew<vtkPolyData> selectionPoly_;
@@ -151,7 +150,8 @@ private:
     vtkNew<vtkScalarBarActor> scalarBar_;
     vtkNew<vtkLookupTable> lut_;
     vtkNew<vtkTextActor> title_;
-    vtkNew<vtkRenderer> panel_; // right of the 3D view: legend and colour bar
+    vtkNew<vtkRenderer> panel_;    // right of the 3D view: legend and colour bar
+    vtkNew<vtkRenderer> backdrop_; // clears the whole window before the view and the panel
     int legendEntries_ = 0;
     int overlayW_ = 0, overlayH_ = 0; // the last fitOverlays' window, for relayouts
     double overlayDpi_ = 1;

@@ -1,8 +1,8 @@
 #include "ClusterScene.h"
 
-#include "CellTextureLayer.h"
 #include "GlyphLayer.h"
 #include "LineLayer.h"
+#include "RackRunLayer.h"
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
@@ -33,18 +33,19 @@ void ClusterScene::exportGltf(const std::string& path) const {
         actor->GetProperty()->DeepCopy(like->GetProperty());
         out->AddActor(actor);
     };
-    for (const GlyphLayer* g : {farRacks_.get(), farSwitches_.get(), hosts_.get(), gpus_.get(),
-                                nics_.get(), switches_.get(), storage_.get()})
+    for (const GlyphLayer* g : {farSwitches_.get(), hosts_.get(), gpus_.get(), nics_.get(),
+                                switches_.get(), storage_.get()})
         add(g->boxesAsPolyData(), g->actor(), false);
     for (const LineLayer* l : {bundles_.get(), links_.get()})
         add(l->polyData(), l->actor(), true);
-    if (farGpuCells_->actor()->GetVisibility()) out->AddActor(farGpuCells_->actor());
+    // The far racks are plain textured polygons already.
+    if (rackRuns_->actor()->GetVisibility()) out->AddActor(rackRuns_->actor());
     vtkNew<vtkGLTFExporter> exporter;
     exporter->SetRenderWindow(window);
     exporter->SetFileName(path.c_str());
     exporter->InlineDataOn();
     exporter->Write();
-    out->RemoveActor(farGpuCells_->actor());
+    out->RemoveActor(rackRuns_->actor());
     std::ifstream back(path);
     if (!back || back.peek() != '{') throw std::runtime_error("cannot write " + path);
 }

@@ -133,6 +133,9 @@ Rgba noDataColor() {
 Rgba neutralColor() {
     return {150, 150, 150, 255};
 }
+Rgba sceneBackground() {
+    return {30, 33, 42, 255};
+}
 
 const std::vector<Rgba>& valueTable() {
     static const std::vector<Rgba> table = [] {

@@ -1,7 +1,8 @@
 // Render benchmark (run under xvfb-run; llvmpipe): frames per second with every GPU and
 // link value changing each frame, and the CPU time to apply one frame of values, for the
 // level-of-detail scene and for a naive baseline (one glyph mapper of all GPUs, no level of
-// detail) in the same run.
+// detail) in the same run. Each frame is waited for: without that, llvmpipe drops frames
+// that a later clear overwrites, and a scene looks faster than any window could show it.
 #include "BenchUtil.h"
 
 #include "GlyphLayer.h"
@@ -42,6 +43,7 @@ Result measureScene(const TopologyDocument& doc, LayoutKind layout, const std::s
         scene.setValues(v);
         const double t1 = bench::nowSeconds();
         r.render();
+        r.window()->WaitForCompletion(); // the frame drawn, as a window shows it
         const double t2 = bench::nowSeconds();
         if (f >= kWarmup) {
             applyS += t1 - t0;
@@ -72,6 +74,7 @@ Result measureNaive(const TopologyDocument& doc) {
         gpus.commit();
         const double t1 = bench::nowSeconds();
         window->Render();
+        window->WaitForCompletion();
         const double t2 = bench::nowSeconds();
         if (f >= kWarmup) {
             applyS += t1 - t0;

@@ -1,6 +1,7 @@
 // Layouts, level of detail and picking, without a display: the geometry the 3D view draws
 // and the lookups it picks with.
 #include "CableRoutes.h"
+#include "CableSegments.h"
 #include "FrameValues.h"
 #include "Presets.h"
 #include "SceneDetail.h"
@@ -10,7 +11,10 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 
 using namespace cs;
 
@@ -41,6 +45,7 @@ private slots:
     void pickFindsWhatIsUnderTheRay_data();
     void pickFindsWhatIsUnderTheRay();
     void cablesRunBehindTheRacks();
+    void sharedStretchesDrawOnceAndShowTheHottest();
     void nicsStandOnTheirHostsFront();
     void labelsNeitherCollideNorCrowd();
     void aggregatesFollowTheMode();
@@ -274,6 +279,78 @@ void TestSceneLayout::cablesRunBehindTheRacks() {
     // The fabric layout draws straight lines.
     const SceneLayout F = computeLayout(f.t, f.ix, LayoutKind::Fabric);
     QCOMPARE(linkPath(F, 0).count, 2);
+}
+
+void TestSceneLayout::sharedStretchesDrawOnceAndShowTheHottest() {
+    const Topology t = generatePreset("meta-roce-24k");
+    const TopologyIndex ix(t);
+    const SceneLayout L = computeLayout(t, ix, LayoutKind::Floor);
+    // The links drawn one by one at a close-up of a rack.
+    const Vec3 c = L.racks[40].center;
+    const SceneDetail d = detailFor(L, lookAt(c + Vec3{0, -6, 4}, c, 30, 16.f / 9, 720));
+    const std::vector<int32_t> links = openLinks(t, ix, L, d);
+    QVERIFY(links.size() > 100);
+    const CableSegments s = cableSegments(L, links);
+    QCOMPARE(s.links.offsets.size(), s.a.size() + 1);
+    // No segment twice, none of zero length; every stretch of every path is one of them, and
+    // lists that path's link.
+    auto mm = [](Vec3 p) {
+        return std::array<long, 3>{std::lround(double(p.x) * 1000), std::lround(double(p.y) * 1000),
+                                   std::lround(double(p.z) * 1000)};
+    };
+    using End = std::array<long, 3>;
+    auto keyOf = [&](Vec3 a, Vec3 b) {
+        const End x = mm(a), y = mm(b);
+        return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
+    };
+    std::map<std::pair<End, End>, int32_t> index;
+    for (size_t k = 0; k < s.a.size(); ++k) {
+        const auto key = keyOf(s.a[k], s.b[k]);
+        QVERIFY(key.first != key.second);
+        QVERIFY(index.emplace(key, int32_t(k)).second);
+    }
+    double drawnM = 0, pathsM = 0;
+    for (size_t k = 0; k < s.a.size(); ++k)
+        drawnM += (s.b[k] - s.a[k]).length();
+    for (int32_t l : links) {
+        const CablePath p = linkPath(L, l);
+        for (int i = 0; i + 1 < p.count; ++i) {
+            const Vec3 a = p.points[size_t(i)], b = p.points[size_t(i + 1)];
+            pathsM += (b - a).length();
+            if (keyOf(a, b).first == keyOf(a, b).second) continue; // a bend of no length
+            const auto it = index.find(keyOf(a, b));
+            QVERIFY(it != index.end());
+            const auto members = s.links.of(it->second);
+            QVERIFY(std::find(members.begin(), members.end(), l) != members.end());
+        }
+    }
+    // What sharing saves: the trays of a close-up are drawn a fraction of their paths' length.
+    qInfo("%zu links: %.0f m of paths drawn as %.0f m", links.size(), pathsM, drawnM);
+    QVERIFY(drawnM < 0.5 * pathsM);
+
+    // Each segment takes the largest value of its links; NaN only where all are NaN.
+    size_t shared = 0;
+    while (shared < s.a.size() && s.links.of(int32_t(shared)).size() < 2)
+        ++shared;
+    QVERIFY(shared < s.a.size());
+    const int32_t cool = s.links.of(int32_t(shared))[0], hot = s.links.of(int32_t(shared))[1];
+    std::vector<float> values(t.links.size(), std::nanf(""));
+    values[size_t(cool)] = 0.2f;
+    values[size_t(hot)] = 0.9f;
+    std::vector<float> out;
+    hottestPerSegment(s, values, out);
+    QCOMPARE(out.size(), s.a.size());
+    for (size_t k = 0; k < s.a.size(); ++k) {
+        const auto m = s.links.of(int32_t(k));
+        const bool hasHot = std::find(m.begin(), m.end(), hot) != m.end();
+        const bool hasCool = std::find(m.begin(), m.end(), cool) != m.end();
+        if (hasHot)
+            QCOMPARE(out[k], 0.9f);
+        else if (hasCool)
+            QCOMPARE(out[k], 0.2f);
+        else
+            QVERIFY(std::isnan(out[k]));
+    }
 }
 
 void TestSceneLayout::nicsStandOnTheirHostsFront() {
