@@ -41,10 +41,12 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     const Rgba bg = sceneBackground();
     renderer_->SetBackground(bg[0] / 255.0, bg[1] / 255.0, bg[2] / 255.0);
     backdrop_->SetBackground(renderer_->GetBackground());
+    backdrop_->SetBackgroundAlpha(1); // an opaque picture: nothing behind it shows through
     backdrop_->InteractiveOff();
     // The legend and colour bar live in a panel of their own at the right: the 3D view ends
     // where the panel begins, so they never cover the fabric, wherever the camera goes.
     panel_->SetBackground(0.10, 0.11, 0.14);
+    panel_->SetBackgroundAlpha(1);
     panel_->InteractiveOff();
     // Layer 0 clears the whole window at once, then the panel; the 3D view (layer 1) clears
     // nothing. A software rasteriser clears part of a window by drawing over it: clearing

@@ -116,8 +116,8 @@ constexpr float kViridis[9][3] = {{68, 1, 84},    {71, 45, 123},  {59, 82, 139},
                                   {94, 201, 98},  {173, 220, 48}, {253, 231, 37}};
 } // namespace
 
-Rgba valueColor(float v) {
-    if (std::isnan(v)) return noDataColor();
+namespace {
+Rgba viridisAt(float v) {
     const float x = std::clamp(v, 0.f, 1.f) * 8.f;
     const int i = std::min(7, int(x));
     const float f = x - float(i);
@@ -125,6 +125,25 @@ Rgba valueColor(float v) {
     for (int k = 0; k < 3; ++k)
         c[size_t(k)] = uint8_t(kViridis[i][k] + (kViridis[i + 1][k] - kViridis[i][k]) * f + 0.5f);
     return c;
+}
+
+// Every frame colours each GPU, rack, link and segment: a table lookup instead of the
+// interpolation, within one level of it.
+constexpr int kSteps = 1024;
+const std::array<Rgba, kSteps + 1>& viridisSteps() {
+    static const std::array<Rgba, kSteps + 1> steps = [] {
+        std::array<Rgba, kSteps + 1> t{};
+        for (int i = 0; i <= kSteps; ++i)
+            t[size_t(i)] = viridisAt(float(i) / kSteps);
+        return t;
+    }();
+    return steps;
+}
+} // namespace
+
+Rgba valueColor(float v) {
+    if (std::isnan(v)) return noDataColor();
+    return viridisSteps()[size_t(std::clamp(v, 0.f, 1.f) * kSteps + 0.5f)];
 }
 
 Rgba noDataColor() {
@@ -141,7 +160,7 @@ const std::vector<Rgba>& valueTable() {
     static const std::vector<Rgba> table = [] {
         std::vector<Rgba> t(256);
         for (int i = 0; i < 256; ++i)
-            t[size_t(i)] = valueColor(float(i) / 255.f);
+            t[size_t(i)] = viridisAt(float(i) / 255.f);
         return t;
     }();
     return table;

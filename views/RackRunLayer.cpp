@@ -72,15 +72,12 @@ RackRunLayer::~RackRunLayer() {
     renderer_->RemoveActor(actor_);
 }
 
-RackRunLayer::Rgb* RackRunLayer::texels() {
-    return static_cast<Rgb*>(image_->GetScalarPointer());
-}
-
 void RackRunLayer::setAtlas(RackRunAtlas atlas) {
     atlas_ = std::move(atlas);
     image_->SetDimensions(atlas_.width, atlas_.height, 1);
     image_->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
-    std::fill(texels(), texels() + size_t(atlas_.width) * size_t(atlas_.height),
+    texels_ = static_cast<Rgb*>(image_->GetScalarPointer());
+    std::fill(texels_, texels_ + size_t(atlas_.width) * size_t(atlas_.height),
               rgb(sceneBackground()));
     cellW_.assign(atlas_.cellGpu.size(), 1);
     for (const RackRunSlot& s : atlas_.rackSlots)
@@ -120,7 +117,7 @@ void RackRunLayer::setAtlas(RackRunAtlas atlas) {
 
 void RackRunLayer::paintRack(size_t slot, Rgba color, bool topShowsCells) {
     const RackRunSlot& s = atlas_.rackSlots[slot];
-    Rgb* t = texels();
+    Rgb* t = texels_;
     const auto W = size_t(atlas_.width);
     const Rgb side = shade(color, kFrontShade), end = shade(color, kEndShade);
     std::fill_n(t + size_t(s.frontY) * W + size_t(s.bodyX), s.bodyW, side);

@@ -32,7 +32,7 @@ public:
     // A rack's colour on the sides; its top in that colour too, or left for its cells.
     void paintRack(size_t slot, Rgba color, bool topShowsCells);
     void paintCell(size_t cell, Rgba color) {
-        Rgb* t = texels() + atlas_.cellTexel[cell];
+        Rgb* t = texels_ + atlas_.cellTexel[cell];
         for (int k = 0; k < cellW_[cell]; ++k)
             t[k] = {color[0], color[1], color[2]};
     }
@@ -45,7 +45,7 @@ private:
     // Three components: VTK scans a texture with an alpha channel for translucency each time
     // it changes (a third of a frame's time for 49,152 GPUs), and the racks are opaque.
     using Rgb = std::array<uint8_t, 3>;
-    Rgb* texels();
+    Rgb* texels_ = nullptr; // the image's scalars, as allocated by setAtlas
     vtkRenderer* renderer_; // outlives the layer
     RackRunAtlas atlas_;
     std::vector<uint8_t> cellW_;      // per cell, texels across (its slot's cellW)

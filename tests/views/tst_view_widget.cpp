@@ -8,6 +8,8 @@
 
 #include <QApplication>
 #include <QHelpEvent>
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
@@ -78,6 +80,18 @@ void TestViewWidget::drawsTheScene() {
     QVERIFY(showAndRender(w));
     const QImage img = w.grabFramebuffer();
     QVERIFY2(test::countDrawnPixels(img) > 1000, "the widget shows nothing but background");
+    // Opaque everywhere in the widget's own framebuffer (grabFramebuffer drops the alpha): a
+    // compositor would blend a lower alpha with what lies behind the window.
+    w.makeCurrent();
+    QOpenGLExtraFunctions* f = w.context()->extraFunctions();
+    f->glBindFramebuffer(GL_READ_FRAMEBUFFER, w.defaultFramebufferObject());
+    std::vector<uint8_t> rgba(size_t(w.width()) * size_t(w.height()) * 4);
+    f->glReadPixels(0, 0, w.width(), w.height(), GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    w.doneCurrent();
+    size_t translucent = 0;
+    for (size_t i = 3; i < rgba.size(); i += 4)
+        translucent += rgba[i] != 255;
+    QCOMPARE(translucent, size_t(0));
 }
 
 void TestViewWidget::clickSelectsTheRack() {
