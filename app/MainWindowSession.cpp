@@ -26,7 +26,7 @@ Session MainWindow::currentSession() const {
     if (!runPath_.isEmpty()) s.timeNs = replay_->clock()->nowNs();
     s.layout = view_->scene().layoutKind() == LayoutKind::Fabric ? "fabric" : "floor";
     s.colour = controls_->colourBox()->currentText();
-    s.aggregate = view_->scene().aggregate() == Aggregate::Max ? "max" : "mean";
+    s.aggregate = aggregateName(view_->scene().aggregate());
     s.camera = view_->cameraPose();
     if (const auto& sel = view_->scene().selection())
         s.selection = QString::fromStdString(doc_->topology().nameOf(sel->entity));
@@ -64,7 +64,8 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     controls_->layoutBox()->setCurrentIndex(s.layout == "fabric" ? 1 : 0);
     if (const int i = controls_->colourBox()->findText(s.colour); i >= 0)
         controls_->colourBox()->setCurrentIndex(i);
-    controls_->aggregateBox()->setCurrentIndex(s.aggregate == "max" ? 1 : 0);
+    controls_->aggregateBox()->setCurrentIndex(
+        int(parseAggregate(s.aggregate.toStdString()).value_or(Aggregate::Mean)));
     if (!s.selection.isEmpty() && !selectById(s.selection))
         qWarning("%s: the selection %s is not in the topology", qPrintable(path),
                  qPrintable(s.selection));

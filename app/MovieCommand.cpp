@@ -1,5 +1,6 @@
 // `clusterscope movie`: a stored run replayed into a movie file, frames rendered off screen
 // (an X server such as Xvfb is still needed by VTK on Debian) and encoded by ffmpeg.
+#include "AggregateArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "Duration.h"
@@ -38,10 +39,7 @@ int movieCommand(const QStringList& args) {
         throw UsageError("--layout: expected floor or fabric, got \"" + layout.toStdString() +
                          "\"");
     req.layout = layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric;
-    const QString aggregate = a.has("--aggregate") ? a.value("--aggregate") : "mean";
-    if (aggregate != "mean" && aggregate != "max")
-        throw UsageError("--aggregate: expected mean or max");
-    req.aggregate = aggregate == "max" ? Aggregate::Max : Aggregate::Mean;
+    req.aggregate = parseAggregateArgument(a.has("--aggregate") ? a.value("--aggregate") : "mean");
     req.cameraSpec = a.value("--camera").toStdString();
 
     const auto doc = openTopology(src.preset, src.file, src.read);

@@ -1,5 +1,6 @@
 // `clusterscope render`: the 3D view as a PNG, without a window (an X server such as Xvfb
 // is still needed by VTK on Debian).
+#include "AggregateArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "FrameValues.h"
@@ -36,9 +37,8 @@ int renderCommand(const QStringList& args) {
     const QString color =
         a.has("--color") ? a.value("--color") : (values == "none" ? "kind" : "value");
     if (color != "kind" && color != "value") throw UsageError("--color: expected kind or value");
-    const QString aggregate = a.has("--aggregate") ? a.value("--aggregate") : "mean";
-    if (aggregate != "mean" && aggregate != "max")
-        throw UsageError("--aggregate: expected mean or max");
+    const Aggregate aggregate =
+        parseAggregateArgument(a.has("--aggregate") ? a.value("--aggregate") : "mean");
     bool timeOk = true;
     const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
     if (!timeOk) throw UsageError("--time: expected seconds");
@@ -47,7 +47,7 @@ int renderCommand(const QStringList& args) {
     views::HeadlessRenderer r(size.width(), size.height());
     views::ClusterScene& scene = r.scene();
     scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
-    scene.setAggregate(aggregate == "max" ? Aggregate::Max : Aggregate::Mean);
+    scene.setAggregate(aggregate);
     FrameValues v;
     if (values == "test") fillTestPattern(doc->topology(), timeS, v);
     if (values == "speed") {

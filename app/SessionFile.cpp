@@ -1,5 +1,6 @@
 #include "SessionFile.h"
 
+#include "FrameValues.h"
 #include "JsonObjectReader.h"
 
 #include <QDir>
@@ -76,7 +77,8 @@ Session readDocument(const QJsonDocument& doc, const QDir& dir) {
     if (s.layout != "floor" && s.layout != "fabric") r.fail("layout", "expected floor or fabric");
     s.colour = text("colour");
     s.aggregate = QString::fromStdString(r.string("aggregate", "mean"));
-    if (s.aggregate != "mean" && s.aggregate != "max") r.fail("aggregate", "expected mean or max");
+    if (!parseAggregate(s.aggregate.toStdString()))
+        r.fail("aggregate", std::string("expected ") + kAggregateChoices);
     if (r.has("camera")) s.camera = readPose(r.object("camera"));
     s.selection = text("selection");
     const QJsonArray marks = r.array("bookmarks", 10'000);

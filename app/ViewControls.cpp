@@ -15,6 +15,9 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include <algorithm>
+#include <iterator>
+
 namespace cs::app {
 
 namespace {
@@ -35,8 +38,14 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
     colour_->setObjectName("colourBox");
     bar->addWidget(colour_);
     bar->addWidget(new QLabel(tr("  Aggregate ")));
-    aggregate_->addItems({tr("Mean"), tr("Max")});
-    aggregate_->setToolTip(tr("How racks and link bundles summarise their members"));
+    for (Aggregate a : kAggregates) { // item i is kAggregates[i]
+        QString name = aggregateName(a);
+        name[0] = name[0].toUpper();
+        aggregate_->addItem(name);
+    }
+    aggregate_->setObjectName("aggregateBox");
+    aggregate_->setToolTip(tr("How racks and link bundles summarise their members: min finds "
+                              "the idle GPU or the quiet link, max the hot one"));
     bar->addWidget(aggregate_);
     bar->addSeparator();
     search_->setPlaceholderText(tr("Find host, switch, GPU index..."));
@@ -52,7 +61,7 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
     connect(layout_, &QComboBox::currentIndexChanged, this, &ViewControls::applyLayout);
     connect(colour_, &QComboBox::currentIndexChanged, this, &ViewControls::applyColour);
     connect(aggregate_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        view_->scene().setAggregate(i == 0 ? Aggregate::Mean : Aggregate::Max);
+        view_->scene().setAggregate(kAggregates[std::clamp(i, 0, int(std::size(kAggregates)) - 1)]);
         view_->update();
     });
     connect(search_, &QLineEdit::returnPressed, this, [this] { search(search_->text()); });

@@ -622,7 +622,7 @@ std::string ClusterScene::describe(const PickHit& hit) const {
         return std::string(buf);
     };
     const bool byValue = mode_ == ColorMode::Value;
-    const char* agg = aggregate_ == Aggregate::Mean ? "mean" : "max";
+    const char* agg = aggregateName(aggregate_);
     if (hit.bundle != kNone) {
         const auto members = layout_->bundles.members.of(hit.bundle);
         const Link& first = t.links[size_t(members[0])];

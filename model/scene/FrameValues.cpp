@@ -8,21 +8,49 @@ namespace {
 
 struct Accumulator {
     Aggregate mode;
-    float sum = 0, max = -std::numeric_limits<float>::infinity();
+    float sum = 0, max = -std::numeric_limits<float>::infinity(),
+          min = std::numeric_limits<float>::infinity();
     int n = 0;
     void add(float v) {
         if (std::isnan(v)) return;
         sum += v;
         max = std::max(max, v);
+        min = std::min(min, v);
         ++n;
     }
     float result() const {
         if (n == 0) return std::numeric_limits<float>::quiet_NaN();
-        return mode == Aggregate::Mean ? sum / float(n) : max;
+        switch (mode) {
+        case Aggregate::Max:
+            return max;
+        case Aggregate::Min:
+            return min;
+        case Aggregate::Mean:
+            break;
+        }
+        return sum / float(n);
     }
 };
 
 } // namespace
+
+const char* aggregateName(Aggregate a) {
+    switch (a) {
+    case Aggregate::Max:
+        return "max";
+    case Aggregate::Min:
+        return "min";
+    case Aggregate::Mean:
+        break;
+    }
+    return "mean";
+}
+
+std::optional<Aggregate> parseAggregate(std::string_view name) {
+    for (Aggregate a : kAggregates)
+        if (name == aggregateName(a)) return a;
+    return std::nullopt;
+}
 
 void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out) {
     std::vector<Accumulator> acc(t.racks.size(), Accumulator{a});

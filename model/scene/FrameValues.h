@@ -7,6 +7,8 @@
 #include "Topology.h"
 
 #include <cmath>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace cs {
@@ -17,7 +19,13 @@ struct FrameValues {
     std::vector<float> storage; // load fraction 0..1
 };
 
-enum class Aggregate : uint8_t { Mean, Max };
+// How a rack or a bundle summarises its members. Min finds the idle GPU or the quiet link
+// in a busy rack or bundle; max the hot one.
+enum class Aggregate : uint8_t { Mean, Max, Min };
+constexpr Aggregate kAggregates[] = {Aggregate::Mean, Aggregate::Max, Aggregate::Min};
+const char* aggregateName(Aggregate a); // "mean", "max", "min": CLI, session files, tooltips
+std::optional<Aggregate> parseAggregate(std::string_view name);
+constexpr const char* kAggregateChoices = "mean, max or min"; // for messages
 
 // Rack value from its GPUs (compute racks) or storage servers (storage racks).
 void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out);

@@ -48,6 +48,7 @@ private slots:
     void renderWritesThePicture_data();
     void renderWritesThePicture();
     void renderWritesTheSceneAsGltf();
+    void renderAggregatesShowTheirMembers();
     void renderRejectsBadOptions_data();
     void renderRejectsBadOptions();
     void simulateJsonHasTheKeys();
@@ -308,6 +309,33 @@ void TestCli::renderWritesThePicture() {
     QCOMPARE(img.size(), QSize(320, 200));
 }
 
+// Racks' sides and bundles show the mean, the max or the min of their members: three
+// different pictures of the same frame.
+void TestCli::renderAggregatesShowTheirMembers() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QTemporaryDir dir;
+    std::vector<QImage> pictures;
+    for (const char* aggregate : {"mean", "max", "min"}) {
+        const QString out = dir.filePath(QString(aggregate) + ".png");
+        const Result r = run({"render", "--preset", "small-256", "--camera", "pod:0", "--values",
+                              "test", "--size", "320x200", "--aggregate", aggregate, "-o", out});
+        QVERIFY2(r.code == 0, r.err.constData());
+        pictures.emplace_back(out);
+        QCOMPARE(pictures.back().size(), QSize(320, 200));
+    }
+    auto differing = [](const QImage& a, const QImage& b) {
+        int n = 0;
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x)
+                n += a.pixel(x, y) != b.pixel(x, y);
+        return n;
+    };
+    QVERIFY(differing(pictures[0], pictures[1]) > 50);
+    QVERIFY(differing(pictures[0], pictures[2]) > 50);
+    QVERIFY(differing(pictures[1], pictures[2]) > 50);
+}
+
 void TestCli::renderWritesTheSceneAsGltf() {
     if (qEnvironmentVariableIsEmpty("DISPLAY"))
         QFAIL("render needs an X server: run under xvfb-run");
@@ -352,6 +380,8 @@ void TestCli::renderRejectsBadOptions_data() {
                             << "--layout: expected floor or fabric";
     QTest::newRow("size") << QStringList{"--size", "big"} << "--size: expected WxH";
     QTest::newRow("select") << QStringList{"--select", "nowhere"} << "--select: no entity";
+    QTest::newRow("aggregate") << QStringList{"--aggregate", "median"}
+                               << "--aggregate: expected mean, max or min, got \"median\"";
 }
 
 void TestCli::renderRejectsBadOptions() {

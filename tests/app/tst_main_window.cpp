@@ -234,6 +234,8 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
         simulateSmallRun(w, store, 2);
         QVERIFY(w.openRun(store, false));
         w.viewControls()->layoutBox()->setCurrentIndex(1); // fabric
+        w.viewControls()->aggregateBox()->setCurrentIndex(2);
+        QCOMPARE(w.view()->scene().aggregate(), cs::Aggregate::Min);
         QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
         pose = {{120, -340, 260}, {30, 40, 5}, {0, 0, 1}};
         w.view()->setCameraPose(pose);
@@ -243,7 +245,9 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     // The file holds the run relative to itself.
     QFile f(session);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(f.readAll().contains("\"run\": \"run.sqlite\""));
+    const QByteArray saved = f.readAll();
+    QVERIFY(saved.contains("\"run\": \"run.sqlite\""));
+    QVERIFY(saved.contains("\"aggregate\": \"min\""));
     // Reopened as a user would, from the command line.
     const cs::app::GuiOptions o = cs::app::parseGuiOptions({"gui", session});
     QCOMPARE(o.session, session);
@@ -253,6 +257,8 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     QCOMPARE(w2.runPath(), store);
     QCOMPARE(w2.replay()->clock()->nowNs(), int64_t(1'250'000'000));
     QCOMPARE(w2.viewControls()->layoutBox()->currentIndex(), 1);
+    QCOMPARE(w2.viewControls()->aggregateBox()->currentText(), QString("Min"));
+    QCOMPARE(w2.view()->scene().aggregate(), cs::Aggregate::Min);
     QCOMPARE(w2.treeView()->currentIndex().data(Qt::ToolTipRole).toString(),
              QString("demo.pod1.rack2.host0.gpu4"));
     const cs::views::CameraPose back = w2.view()->cameraPose();

@@ -16,6 +16,8 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QOpenGLFunctions>
+#include <QOpenGLWidget>
 #include <QWindow>
 #include <vtkGenericOpenGLRenderWindow.h>
 
@@ -126,6 +128,34 @@ Result measureWindow(const TopologyDocument& doc, LayoutKind layout, const std::
     return {kFrames / totalS, applyS / kFrames * 1000, scene.drawnBoxes(), scene.drawnLines()};
 }
 
+// What presenting alone costs: a window of the same size that only clears itself.
+struct ClearOnly : QOpenGLWidget {
+    void paintGL() override {
+        QOpenGLFunctions* f = context()->functions();
+        f->glClearColor(0.12f, 0.13f, 0.16f, 1);
+        f->glClear(GL_COLOR_BUFFER_BIT);
+        f->glFinish();
+    }
+};
+
+Result measureEmptyWindow() {
+    ClearOnly w;
+    w.resize(kWidth, kHeight);
+    w.show();
+    QElapsedTimer wait;
+    wait.start();
+    while (!(w.windowHandle() && w.windowHandle()->isExposed()) && wait.elapsed() < 5000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    double totalS = 0;
+    for (int f = 0; f < kWarmup + kFrames; ++f) {
+        const double t0 = bench::nowSeconds();
+        w.repaint();
+        QCoreApplication::processEvents();
+        if (f >= kWarmup) totalS += bench::nowSeconds() - t0;
+    }
+    return {kFrames / totalS, 0, 0, 0};
+}
+
 void row(const char* preset, const char* what, const Result& r) {
     std::printf("| %-14s | %-40s | %7.1f | %9.3f | %7zu | %7zu |\n", preset, what, r.fps, r.applyMs,
                 r.boxes, r.lines);
@@ -156,5 +186,6 @@ int main(int argc, char** argv) {
             measureWindow(*doc, LayoutKind::Floor, "overview"));
         row(preset, "baseline: one glyph mapper of all GPUs", measureNaive(*doc));
     }
+    row("-", "baseline: a window that only clears", measureEmptyWindow());
     return 0;
 }

@@ -459,13 +459,21 @@ void TestSceneLayout::aggregatesFollowTheMode() {
     v.gpu.assign(f.t.gpus.size(), 0.1f);
     const Host& h = f.t.hosts[0];
     v.gpu[size_t(h.firstGpu)] = 0.9f;
-    std::vector<float> mean, max;
+    v.gpu[size_t(h.firstGpu + 1)] = 0.f; // one idle GPU
+    std::vector<float> mean, max, min;
     aggregateRacks(f.t, v, Aggregate::Mean, mean);
     aggregateRacks(f.t, v, Aggregate::Max, max);
+    aggregateRacks(f.t, v, Aggregate::Min, min);
     const auto rack = size_t(h.rack);
     QCOMPARE(max[rack], 0.9f);
+    QCOMPARE(min[rack], 0.f);
+    QCOMPARE(min[size_t(f.t.hosts.back().rack)], 0.1f); // elsewhere every GPU at 0.1
     const float gpusInRack = 16;
-    QVERIFY(std::fabs(mean[rack] - (0.9f + 0.1f * (gpusInRack - 1)) / gpusInRack) < 1e-6f);
+    QVERIFY(std::fabs(mean[rack] - (0.9f + 0.f + 0.1f * (gpusInRack - 2)) / gpusInRack) < 1e-6f);
+    // The names the command line, session files and tooltips use, both ways.
+    for (Aggregate a : kAggregates)
+        QCOMPARE(parseAggregate(aggregateName(a)), std::optional<Aggregate>(a));
+    QVERIFY(!parseAggregate("median"));
     // A network rack has no GPUs: no data.
     for (size_t r = 0; r < f.t.racks.size(); ++r)
         if (f.t.racks[r].role == RackRole::Network) QVERIFY(std::isnan(mean[r]));
