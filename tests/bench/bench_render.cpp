@@ -92,16 +92,21 @@ Result measureNaive(const TopologyDocument& doc) {
     return {kFrames / totalS, applyS / kFrames * 1000, gpus.size(), 0};
 }
 
-// The same scene as the app shows it: the widget in a window, each frame painted, composed by
-// Qt into the window and presented to the X server.
-Result measureWindow(const TopologyDocument& doc, LayoutKind layout, const std::string& camera) {
-    VtkViewWidget w;
+// A window of the benchmark's size, on screen.
+void showAtBenchSize(QWidget& w) {
     w.resize(kWidth, kHeight);
     w.show();
     QElapsedTimer wait;
     wait.start();
     while (!(w.windowHandle() && w.windowHandle()->isExposed()) && wait.elapsed() < 5000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+}
+
+// The same scene as the app shows it: the widget in a window, each frame painted, composed by
+// Qt into the window and presented to the X server.
+Result measureWindow(const TopologyDocument& doc, LayoutKind layout, const std::string& camera) {
+    VtkViewWidget w;
+    showAtBenchSize(w);
     ClusterScene& scene = w.scene();
     scene.setDocument(&doc, layout);
     scene.setColorMode(ColorMode::Value);
@@ -140,12 +145,7 @@ struct ClearOnly : QOpenGLWidget {
 
 Result measureEmptyWindow() {
     ClearOnly w;
-    w.resize(kWidth, kHeight);
-    w.show();
-    QElapsedTimer wait;
-    wait.start();
-    while (!(w.windowHandle() && w.windowHandle()->isExposed()) && wait.elapsed() < 5000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    showAtBenchSize(w);
     double totalS = 0;
     for (int f = 0; f < kWarmup + kFrames; ++f) {
         const double t0 = bench::nowSeconds();
