@@ -36,28 +36,49 @@ struct Result {
     size_t boxes, lines;
 };
 
-Result measureScene(const TopologyDocument& doc, LayoutKind layout, const std::string& camera) {
-    HeadlessRenderer r(kWidth, kHeight);
-    ClusterScene& scene = r.scene();
-    scene.setDocument(&doc, layout);
-    scene.setColorMode(ColorMode::Value);
-    applyCameraSpec(scene, doc, camera);
+struct Times {
+    double fps, applyMs;
+};
+
+// kFrames frames after kWarmup: each a new test pattern of t, if any (the producer's cost, not
+// counted), handed to apply, then drawn by draw, which returns once the frame is complete.
+template <typename Apply, typename Draw>
+Times timeFrames(const Topology* t, Apply&& apply, Draw&& draw) {
     FrameValues v;
     double applyS = 0, totalS = 0;
     for (int f = 0; f < kWarmup + kFrames; ++f) {
-        fillTestPattern(doc.topology(), f * 0.1, v); // the producer's cost, not counted
+        if (t) fillTestPattern(*t, f * 0.1, v);
         const double t0 = bench::nowSeconds();
-        scene.setValues(v);
+        apply(v);
         const double t1 = bench::nowSeconds();
-        r.render();
-        r.window()->WaitForCompletion(); // the frame drawn, as a window shows it
+        draw();
         const double t2 = bench::nowSeconds();
         if (f >= kWarmup) {
             applyS += t1 - t0;
             totalS += t2 - t0;
         }
     }
-    return {kFrames / totalS, applyS / kFrames * 1000, scene.drawnBoxes(), scene.drawnLines()};
+    return {kFrames / totalS, applyS / kFrames * 1000};
+}
+
+void showByValue(ClusterScene& scene, const TopologyDocument& doc, LayoutKind layout,
+                 const std::string& camera) {
+    scene.setDocument(&doc, layout);
+    scene.setColorMode(ColorMode::Value);
+    applyCameraSpec(scene, doc, camera);
+}
+
+Result measureScene(const TopologyDocument& doc, LayoutKind layout, const std::string& camera) {
+    HeadlessRenderer r(kWidth, kHeight);
+    ClusterScene& scene = r.scene();
+    showByValue(scene, doc, layout, camera);
+    const Times t = timeFrames(
+        &doc.topology(), [&](const FrameValues& v) { scene.setValues(v); },
+        [&] {
+            r.render();
+            r.window()->WaitForCompletion(); // the frame drawn, as a window shows it
+        });
+    return {t.fps, t.applyMs, scene.drawnBoxes(), scene.drawnLines()};
 }
 
 Result measureNaive(const TopologyDocument& doc) {
@@ -71,25 +92,19 @@ Result measureNaive(const TopologyDocument& doc) {
     GlyphLayer gpus(renderer);
     gpus.setBoxes(L.gpus);
     renderer->ResetCamera();
-    FrameValues v;
-    double applyS = 0, totalS = 0;
-    for (int f = 0; f < kWarmup + kFrames; ++f) {
-        fillTestPattern(doc.topology(), f * 0.1, v);
-        const double t0 = bench::nowSeconds();
-        for (size_t g = 0; g < v.gpu.size(); ++g)
-            gpus.setColor(g, valueColor(v.gpu[g]));
-        gpus.commit();
-        const double t1 = bench::nowSeconds();
-        window->Render();
-        window->WaitForCompletion();
-        const double t2 = bench::nowSeconds();
-        if (f >= kWarmup) {
-            applyS += t1 - t0;
-            totalS += t2 - t0;
-        }
-    }
+    const Times t = timeFrames(
+        &doc.topology(),
+        [&](const FrameValues& v) {
+            for (size_t g = 0; g < v.gpu.size(); ++g)
+                gpus.setColor(g, valueColor(v.gpu[g]));
+            gpus.commit();
+        },
+        [&] {
+            window->Render();
+            window->WaitForCompletion();
+        });
     window->Finalize();
-    return {kFrames / totalS, applyS / kFrames * 1000, gpus.size(), 0};
+    return {t.fps, t.applyMs, gpus.size(), 0};
 }
 
 // A window of the benchmark's size, on screen.
@@ -108,29 +123,18 @@ Result measureWindow(const TopologyDocument& doc, LayoutKind layout, const std::
     VtkViewWidget w;
     showAtBenchSize(w);
     ClusterScene& scene = w.scene();
-    scene.setDocument(&doc, layout);
-    scene.setColorMode(ColorMode::Value);
-    applyCameraSpec(scene, doc, camera);
-    FrameValues v;
-    double applyS = 0, totalS = 0;
-    for (int f = 0; f < kWarmup + kFrames; ++f) {
-        fillTestPattern(doc.topology(), f * 0.1, v);
-        const double t0 = bench::nowSeconds();
-        scene.setValues(v);
-        const double t1 = bench::nowSeconds();
-        w.repaint(); // paints the widget and flushes the window
-        w.renderWindow()->WaitForCompletion();
-        QCoreApplication::processEvents();
-        const double t2 = bench::nowSeconds();
-        if (f >= kWarmup) {
-            applyS += t1 - t0;
-            totalS += t2 - t0;
-        }
-    }
+    showByValue(scene, doc, layout, camera);
+    const Times t = timeFrames(
+        &doc.topology(), [&](const FrameValues& v) { scene.setValues(v); },
+        [&] {
+            w.repaint(); // paints the widget; the window is flushed by the event loop
+            w.renderWindow()->WaitForCompletion();
+            QCoreApplication::processEvents();
+        });
     if (w.renderCount() < kWarmup + kFrames)
         std::fprintf(stderr, "the window painted %d frames of %d\n", w.renderCount(),
                      kWarmup + kFrames);
-    return {kFrames / totalS, applyS / kFrames * 1000, scene.drawnBoxes(), scene.drawnLines()};
+    return {t.fps, t.applyMs, scene.drawnBoxes(), scene.drawnLines()};
 }
 
 // What presenting alone costs: a window of the same size that only clears itself.
@@ -146,14 +150,13 @@ struct ClearOnly : QOpenGLWidget {
 Result measureEmptyWindow() {
     ClearOnly w;
     showAtBenchSize(w);
-    double totalS = 0;
-    for (int f = 0; f < kWarmup + kFrames; ++f) {
-        const double t0 = bench::nowSeconds();
-        w.repaint();
-        QCoreApplication::processEvents();
-        if (f >= kWarmup) totalS += bench::nowSeconds() - t0;
-    }
-    return {kFrames / totalS, 0, 0, 0};
+    const Times times = timeFrames(
+        nullptr, [](const FrameValues&) {},
+        [&] {
+            w.repaint();
+            QCoreApplication::processEvents();
+        });
+    return {times.fps, 0, 0, 0};
 }
 
 void row(const char* preset, const char* what, const Result& r) {
