@@ -300,7 +300,8 @@ void ClusterScene::applyColors() {
     auto value = [](const std::vector<float>& v, int32_t i) {
         return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
     };
-    // A closed rack: its mean or max on its sides, each GPU's own value on its top.
+    // A closed rack: its aggregate (mean, max or min) on its sides, each GPU's own value on
+    // its top.
     const RackRunAtlas& runs = rackRuns_->atlas();
     for (size_t i = 0; i < runs.rackSlots.size(); ++i) {
         const int32_t id = runs.rackSlots[i].rack;

@@ -86,23 +86,13 @@ void GlyphLayer::setBoxes(const std::vector<Box>& boxes) {
     color_->SetNumberOfTuples(vtkIdType(boxes.size()));
     for (size_t i = 0; i < boxes.size(); ++i) {
         points_->SetPoint(vtkIdType(i), boxes[i].center.x, boxes[i].center.y, boxes[i].center.z);
-        show(i);
+        const float s[3] = {boxes[i].size.x, boxes[i].size.y, boxes[i].size.z};
+        scale_->SetTypedTuple(vtkIdType(i), s);
     }
     points_->Modified();
     scale_->Modified();
+    poly_->Modified();
     commit();
-}
-
-void GlyphLayer::hide(size_t i) {
-    const float zero[3] = {0, 0, 0};
-    scale_->SetTypedTuple(vtkIdType(i), zero);
-    sizesChanged_ = true;
-}
-
-void GlyphLayer::show(size_t i) {
-    const float s[3] = {boxes_[i].size.x, boxes_[i].size.y, boxes_[i].size.z};
-    scale_->SetTypedTuple(vtkIdType(i), s);
-    sizesChanged_ = true;
 }
 
 void GlyphLayer::commit() {
@@ -114,9 +104,7 @@ void GlyphLayer::commit() {
         std::memcpy(color_->GetPointer(0), colors_.data(), bytes);
         color_->Modified();
     }
-    if (sizesChanged_) scale_->Modified();
-    if (colorsChanged || sizesChanged_) poly_->Modified();
-    sizesChanged_ = false;
+    if (colorsChanged) poly_->Modified();
     actor_->SetVisibility(!boxes_.empty());
 }
 

@@ -28,8 +28,6 @@ public:
 
     void setBoxes(const std::vector<Box>& boxes); // one instance per box
     void setColor(size_t i, Rgba c) { colors_[i] = c; }
-    void hide(size_t i); // zero size: stays in the arrays, draws nothing
-    void show(size_t i);
     // Pushes what changed to VTK. Nothing changed, nothing pushed: a glyph mapper rebuilds
     // all its instances on any change, so unchanged layers must not look changed.
     void commit();
@@ -43,7 +41,7 @@ private:
     vtkRenderer* renderer_; // outlives the layer
     std::vector<Box> boxes_;
     std::vector<Rgba> colors_;
-    bool sizesChanged_ = false, colorsStale_ = true;
+    bool colorsStale_ = true;
     vtkNew<vtkPolyData> poly_;
     vtkNew<vtkPoints> points_;
     vtkNew<vtkFloatArray> scale_;
