@@ -38,9 +38,8 @@ void styleText(vtkTextProperty* p, int size) {
 } // namespace
 
 ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
-    const Rgba bg = sceneBackground();
-    renderer_->SetBackground(bg[0] / 255.0, bg[1] / 255.0, bg[2] / 255.0);
-    backdrop_->SetBackground(renderer_->GetBackground());
+    const Rgba bg = sceneBackground(); // the 3D view clears nothing: the backdrop is its background
+    backdrop_->SetBackground(bg[0] / 255.0, bg[1] / 255.0, bg[2] / 255.0);
     backdrop_->SetBackgroundAlpha(1); // an opaque picture: nothing behind it shows through
     backdrop_->InteractiveOff();
     // The legend and colour bar live in a panel of their own at the right: the 3D view ends

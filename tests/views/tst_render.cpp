@@ -209,6 +209,16 @@ void TestRender::oneOutlierShowsAtTheOverview() {
     QVERIFY2(most > 100, qPrintable(QString("largest change %1 levels").arg(most)));
 }
 
+namespace {
+// Every GPU half busy, every link idle: what the link tests change one thing against.
+FrameValues halfBusyIdleLinks(const Topology& t) {
+    FrameValues v;
+    v.gpu.assign(t.gpus.size(), 0.5f);
+    v.link.assign(t.links.size(), 0.0f);
+    return v;
+}
+} // namespace
+
 // A link's width says its load: the same uplink bundle at 100 % covers several times the
 // pixels it covers at 20 %, against the same idle fabric.
 void TestRender::busyLinksDrawWider() {
@@ -219,9 +229,7 @@ void TestRender::busyLinksDrawWider() {
     scene.setDocument(doc.get(), LayoutKind::Fabric);
     scene.setColorMode(ColorMode::Value);
     scene.setAggregate(Aggregate::Max);
-    FrameValues v;
-    v.gpu.assign(t.gpus.size(), 0.5f);
-    v.link.assign(t.links.size(), 0.0f);
+    FrameValues v = halfBusyIdleLinks(t);
     scene.setValues(v);
     r.render();
     const QImage idle = r.grab();
@@ -250,9 +258,7 @@ void TestRender::nicsShowTheirCablesLoad() {
     scene.setDocument(doc.get(), LayoutKind::Floor);
     scene.setColorMode(ColorMode::Value);
     QVERIFY(applyCameraSpec(scene, *doc, "demo.pod0.rack0.host0").empty());
-    FrameValues v;
-    v.gpu.assign(t.gpus.size(), 0.5f);
-    v.link.assign(t.links.size(), 0.0f);
+    FrameValues v = halfBusyIdleLinks(t);
     scene.setValues(v);
     r.render();
     const QImage idle = r.grab();
