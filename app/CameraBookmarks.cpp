@@ -1,5 +1,7 @@
 #include "CameraBookmarks.h"
 
+#include "ViewStateJson.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,64 +10,52 @@
 namespace cs::app {
 namespace {
 
-QJsonArray vec(const double v[3]) {
-    return {v[0], v[1], v[2]};
-}
-bool readVec(const QJsonValue& j, double out[3]) {
-    const QJsonArray a = j.toArray();
-    if (a.size() != 3) return false;
-    for (int i = 0; i < 3; ++i) {
-        if (!a[i].isDouble()) return false;
-        out[i] = a[i].toDouble();
-    }
-    return true;
-}
 QString key(const QString& topology) {
     return "cameraBookmarks/" + topology;
 }
 
-void write(const QString& topology, const QList<CameraBookmark>& list) {
+void write(const QString& topology, const QList<views::CameraBookmark>& list) {
     QJsonArray a;
-    for (const CameraBookmark& b : list)
-        a.append(QJsonObject{{"name", b.name},
-                             {"layout", b.layout},
-                             {"position", vec(b.pose.position)},
-                             {"focalPoint", vec(b.pose.focalPoint)},
-                             {"viewUp", vec(b.pose.viewUp)}});
+    for (const views::CameraBookmark& b : list)
+        a.append(views::bookmarkToJson(b));
     QSettings().setValue(key(topology),
                          QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Compact)));
 }
 
 } // namespace
 
-QList<CameraBookmark> CameraBookmarks::list() const {
-    QList<CameraBookmark> out;
+QList<views::CameraBookmark> CameraBookmarks::list() const {
+    QList<views::CameraBookmark> out;
     const QJsonArray a =
         QJsonDocument::fromJson(QSettings().value(key(topology_)).toString().toUtf8()).array();
     for (const QJsonValue& v : a) {
-        const QJsonObject o = v.toObject();
-        CameraBookmark b;
-        b.name = o["name"].toString();
-        b.layout = o["layout"].toString();
-        // Settings written by hand or by another version: skip what does not read.
-        if (b.name.isEmpty() || !readVec(o["position"], b.pose.position) ||
-            !readVec(o["focalPoint"], b.pose.focalPoint) || !readVec(o["viewUp"], b.pose.viewUp))
-            continue;
-        out.append(b);
+        QJsonObject o = v.toObject();
+        // Before sessions and bookmarks shared one form, the pose stood beside the name.
+        if (!o.contains("camera") && o.contains("position")) {
+            QJsonObject pose;
+            for (const char* k : {"position", "focalPoint", "viewUp"})
+                pose.insert(k, o.take(k));
+            o.insert("camera", pose);
+        }
+        try {
+            out.append(views::readBookmark(JsonObjectReader(o, JsonPath())));
+        } catch (const JsonFieldError&) {
+            // Settings written by hand or by another version: skip what does not read.
+        }
     }
     return out;
 }
 
-void CameraBookmarks::save(const CameraBookmark& b) {
-    QList<CameraBookmark> l = list();
-    l.removeIf([&](const CameraBookmark& x) { return x.name == b.name; });
+void CameraBookmarks::save(const views::CameraBookmark& b) {
+    QList<views::CameraBookmark> l = list();
+    l.removeIf([&](const views::CameraBookmark& x) { return x.name == b.name; });
     l.append(b);
     write(topology_, l);
 }
 
 void CameraBookmarks::remove(const QString& name) {
-    QList<CameraBookmark> l = list();
-    l.removeIf([&](const CameraBookmark& x) { return x.name == name; });
+    QList<views::CameraBookmark> l = list();
+    l.removeIf([&](const views::CameraBookmark& x) { return x.name == name.toStdString(); });
     write(topology_, l);
 }
 

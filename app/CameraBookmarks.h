@@ -1,25 +1,17 @@
 #pragma once
-// Named camera positions per topology, kept in QSettings.
-#include "VtkViewWidget.h"
+// Named camera positions per topology (views::CameraBookmark), kept in QSettings.
+#include "ViewState.h"
 
+#include <QList>
 #include <QString>
-#include <QStringList>
-
-#include <optional>
 
 namespace cs::app {
-
-struct CameraBookmark {
-    QString name;
-    QString layout; // "floor" or "fabric"
-    views::CameraPose pose;
-};
 
 class CameraBookmarks {
 public:
     explicit CameraBookmarks(QString topologyName) : topology_(std::move(topologyName)) {}
-    QList<CameraBookmark> list() const;
-    void save(const CameraBookmark& b); // replaces one of the same name
+    QList<views::CameraBookmark> list() const;
+    void save(const views::CameraBookmark& b); // replaces one of the same name
     void remove(const QString& name);
 
 private:

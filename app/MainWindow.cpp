@@ -113,12 +113,11 @@ MainWindow::MainWindow()
                 tr("No camera bookmarks for this topology: save some under View > Camera first"),
                 8000);
     });
-    for (QAction* a : menuBar()->actions())
-        if (a->menu() && a->text() == tr("&View")) {
-            a->menu()->addSeparator();
-            a->menu()->addAction(present);
-            a->menu()->addAction(tour);
-        }
+    if (auto* viewMenu = menuBar()->findChild<QMenu*>("viewMenu")) {
+        viewMenu->addSeparator();
+        viewMenu->addAction(present);
+        viewMenu->addAction(tour);
+    }
     connect(tree_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const Endpoint e = views::TopologyTreeModel::entityOf(i);
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
@@ -412,17 +411,10 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
 bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors) {
     if (!doc_) return false;
     try {
-        const views::ClusterScene& shown = view_->scene();
         views::HeadlessRenderer r(size.width(), size.height());
-        views::ClusterScene& scene = r.scene();
-        scene.setDocument(doc_.get(), shown.layoutKind());
-        scene.setAggregate(shown.aggregate());
-        scene.setValueTitle(shown.valueTitle());
-        scene.setValues(shown.values());
-        scene.setColorMode(shown.colorMode());
-        scene.setMarked(shown.marked());
-        scene.select(shown.selection());
-        r.setCameraPose(view_->cameraPose());
+        r.scene().setDocument(doc_.get());
+        r.scene().apply(view_->state());
+        r.scene().setValues(view_->scene().values()); // the frame shown, as it is
         r.render();
         QSaveFile f(path); // a failed save keeps the older picture
         if (!f.open(QIODevice::WriteOnly) || !r.grab().save(&f, "PNG") || !f.commit())
@@ -458,9 +450,7 @@ bool MainWindow::exportScene(const QString& path, bool showErrors) {
 
 bool MainWindow::exportMovie(MovieRequest request, bool showErrors) {
     if (!doc_ || runPath_.isEmpty()) return false;
-    request.layout = view_->scene().layoutKind();
-    request.aggregate = view_->scene().aggregate();
-    request.pose = view_->cameraPose();
+    request.view = view_->state();
     QProgressDialog progress(tr("Rendering %1...").arg(request.out), tr("Cancel"), 0, 1000, this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(0);

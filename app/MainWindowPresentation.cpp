@@ -8,7 +8,6 @@
 #include "Duration.h"
 #include "PlaybackClock.h"
 
-#include <QComboBox>
 #include <QDockWidget>
 #include <QKeyEvent>
 #include <QMenuBar>
@@ -106,18 +105,16 @@ bool MainWindow::touring() const {
 }
 
 void MainWindow::nextTourStop() {
-    const QList<CameraBookmark> marks =
+    const QList<views::CameraBookmark> marks =
         doc_ ? CameraBookmarks(QString::fromStdString(doc_->topology().name)).list()
-             : QList<CameraBookmark>();
+             : QList<views::CameraBookmark>();
     if (marks.isEmpty()) {
         stopTour();
         return;
     }
-    const CameraBookmark& b = marks[tourStop_++ % marks.size()];
-    controls_->layoutBox()->setCurrentIndex(b.layout == "fabric" ? 1 : 0);
     // Fly there in at most half the dwell: the audience sees the view settle before it moves.
-    const views::CameraPose to = b.pose;
-    view_->flyTo([this, to] { view_->setCameraPose(to); }, std::min(1500, tour_->interval() / 2));
+    controls_->goToBookmark(marks[tourStop_++ % marks.size()],
+                            std::min(1500, tour_->interval() / 2));
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {

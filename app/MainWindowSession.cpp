@@ -1,5 +1,6 @@
 // MainWindow's sessions: collecting what the window shows and restoring it.
 #include "CameraBookmarks.h"
+#include "EntitySearch.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
 #include "TopologyFile.h"
@@ -9,7 +10,6 @@
 #include "BoundedFileRead.h"
 #include "PlaybackClock.h"
 
-#include <QComboBox>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTreeView>
@@ -24,15 +24,12 @@ Session MainWindow::currentSession() const {
     s.structure = QString::fromStdString(read_.structureFile);
     s.run = runPath_;
     if (!runPath_.isEmpty()) s.timeNs = replay_->clock()->nowNs();
-    s.layout = view_->scene().layoutKind() == LayoutKind::Fabric ? "fabric" : "floor";
-    s.colour = controls_->colourBox()->currentText();
-    s.aggregate = aggregateName(view_->scene().aggregate());
-    s.camera = view_->cameraPose();
-    if (const auto& sel = view_->scene().selection())
+    s.view = view_->state();
+    if (const auto& sel = s.view.selection)
         s.selection = QString::fromStdString(doc_->topology().nameOf(sel->entity));
-    for (const CameraBookmark& b :
+    for (const views::CameraBookmark& b :
          CameraBookmarks(QString::fromStdString(doc_->topology().name)).list())
-        s.bookmarks.push_back({b.name, b.layout, b.pose});
+        s.bookmarks.push_back(b);
     s.docks = saveState();
     return s;
 }
@@ -61,19 +58,23 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     read.structureFile = s.structure.toStdString();
     if (!openSource(s.topology, showErrors, read)) return false;
     if (!s.run.isEmpty() && !openRun(s.run, showErrors)) return false;
-    controls_->layoutBox()->setCurrentIndex(s.layout == "fabric" ? 1 : 0);
-    if (const int i = controls_->colourBox()->findText(s.colour); i >= 0)
-        controls_->colourBox()->setCurrentIndex(i);
-    controls_->aggregateBox()->setCurrentIndex(
-        int(parseAggregate(s.aggregate.toStdString()).value_or(Aggregate::Mean)));
-    if (!s.selection.isEmpty() && !selectById(s.selection))
-        qWarning("%s: the selection %s is not in the topology", qPrintable(path),
-                 qPrintable(s.selection));
-    if (s.camera) view_->setCameraPose(*s.camera); // after the selection, which flies to it
+    views::ViewState view = s.view;
+    if (view.metric == views::ValueMetric::Run && s.run.isEmpty())
+        view = views::coloredBy(view, views::ValueMetric::None); // no run to colour by
+    if (!s.selection.isEmpty()) {
+        if (const std::optional<Endpoint> e = findEntity(*doc_, s.selection.toStdString())) {
+            view.selection = PickHit{*e, kNone, 0};
+            showSelected(*e, false); // the tree and the inspector too
+        } else {
+            qWarning("%s: the selection %s is not in the topology", qPrintable(path),
+                     qPrintable(s.selection));
+        }
+    }
+    view_->applyState(view);
     if (!s.run.isEmpty()) replay_->clock()->seek(s.timeNs);
     CameraBookmarks marks(QString::fromStdString(doc_->topology().name));
-    for (const SessionBookmark& b : s.bookmarks)
-        marks.save({b.name, b.layout, b.pose});
+    for (const views::CameraBookmark& b : s.bookmarks)
+        marks.save(b);
     if (!s.docks.isEmpty()) restoreState(s.docks);
     statusBar()->showMessage(tr("Opened the session %1").arg(path), 8000);
     return true;

@@ -1,6 +1,6 @@
 // `clusterscope movie`: a stored run replayed into a movie file, frames rendered off screen
 // (an X server such as Xvfb is still needed by VTK on Debian) and encoded by ffmpeg.
-#include "AggregateArgument.h"
+#include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "Duration.h"
@@ -34,12 +34,8 @@ int movieCommand(const QStringList& args) {
     if (!ok) req.fps = 0; // refused below with the range
     req.speed = a.has("--speed") ? a.value("--speed").toDouble(&ok) : 1.0;
     if (!ok) req.speed = 0;
-    const QString layout = a.has("--layout") ? a.value("--layout") : "floor";
-    if (layout != "floor" && layout != "fabric")
-        throw UsageError("--layout: expected floor or fabric, got \"" + layout.toStdString() +
-                         "\"");
-    req.layout = layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric;
-    req.aggregate = parseAggregateArgument(a.has("--aggregate") ? a.value("--aggregate") : "mean");
+    req.view.layout = choiceArgument(a, "--layout", kLayoutNames, LayoutKind::Floor);
+    req.view.aggregate = choiceArgument(a, "--aggregate", kAggregateNames, Aggregate::Mean);
     req.cameraSpec = a.value("--camera").toStdString();
 
     const auto doc = openTopology(src.preset, src.file, src.read);

@@ -40,13 +40,12 @@ bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieReque
                 const std::function<bool(double)>& progress) {
     views::HeadlessRenderer view(r.size.width(), r.size.height());
     views::ClusterScene& scene = view.scene();
-    scene.setDocument(&doc, r.layout);
-    scene.setAggregate(r.aggregate);
-    scene.setColorMode(views::ColorMode::Value);
-    scene.setValueTitle("Busy / load, %");
-    if (r.pose) {
-        view.setCameraPose(*r.pose);
-    } else {
+    scene.setDocument(&doc, r.view.layout);
+    views::ViewState shown = views::coloredBy(r.view, views::ValueMetric::Run);
+    shown.selection.reset(); // a movie shows the run, not what the window had picked
+    shown.marked.clear();
+    scene.apply(shown);
+    if (!r.view.camera) {
         const std::string err = views::applyCameraSpec(scene, doc, r.cameraSpec);
         if (!err.empty()) throw std::invalid_argument("--camera: " + err);
     }

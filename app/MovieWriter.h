@@ -2,11 +2,11 @@
 // A stored run replayed into a movie: the frames from..to, `speed` run seconds per movie
 // second, rendered off screen as the 3D view draws them and encoded by ffmpeg. The command
 // line and File → Export Movie share it.
-#include "CameraPose.h"
 #include "FrameValues.h"
 #include "RunReader.h"
 #include "SceneLayout.h"
 #include "TopologyDocument.h"
+#include "ViewState.h"
 
 #include <QSize>
 #include <QString>
@@ -24,10 +24,10 @@ struct MovieRequest {
     int fps = 30;
     double speed = 1; // run seconds per movie second
     int64_t fromNs = 0, toNs = 0;
-    LayoutKind layout = LayoutKind::Floor;
-    Aggregate aggregate = Aggregate::Mean;
-    std::string cameraSpec;                // "overview", "pod:N", ... (HeadlessRenderer.h)
-    std::optional<views::CameraPose> pose; // wins over cameraSpec: the window's camera
+    // Layout, aggregate, labels and camera as the view shows them; coloured by the run. Its
+    // camera, when set (the window's), wins over cameraSpec.
+    views::ViewState view;
+    std::string cameraSpec; // "overview", "pod:N", ... (HeadlessRenderer.h)
 };
 
 long long movieFrameCount(const MovieRequest& r);

@@ -1,9 +1,8 @@
 // `clusterscope render`: the 3D view as a PNG, without a window (an X server such as Xvfb
 // is still needed by VTK on Debian).
-#include "AggregateArgument.h"
+#include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
-#include "FrameValues.h"
 #include "HeadlessRenderer.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
@@ -24,56 +23,45 @@ int renderCommand(const QStringList& args) {
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.png, the picture to write");
-    const QString layout = a.has("--layout") ? a.value("--layout") : "floor";
-    if (layout != "floor" && layout != "fabric")
-        throw UsageError("--layout: expected floor or fabric, got \"" + layout.toStdString() +
-                         "\"");
     const QSize size = parseViewSize(a.has("--size") ? a.value("--size") : "1280x720");
-    const QString values = a.has("--run")      ? "run"
-                           : a.has("--values") ? a.value("--values")
-                                               : "none";
-    if (values != "none" && values != "test" && values != "speed" && values != "run")
-        throw UsageError("--values: expected none, test or speed");
-    const QString color =
-        a.has("--color") ? a.value("--color") : (values == "none" ? "kind" : "value");
-    if (color != "kind" && color != "value") throw UsageError("--color: expected kind or value");
-    const Aggregate aggregate =
-        parseAggregateArgument(a.has("--aggregate") ? a.value("--aggregate") : "mean");
+    views::ViewState view;
+    view.layout = choiceArgument(a, "--layout", kLayoutNames, LayoutKind::Floor);
+    view.metric = a.has("--run") ? views::ValueMetric::Run
+                                 : choiceArgument(a, "--values", views::kValueMetricNames,
+                                                  views::ValueMetric::None);
+    if (view.metric == views::ValueMetric::Run && !a.has("--run"))
+        throw UsageError("--values: run needs --run RUN.sqlite, the run to show");
+    view.colorMode = choiceArgument(
+        a, "--color", views::kColorModeNames,
+        view.metric == views::ValueMetric::None ? views::ColorMode::Kind : views::ColorMode::Value);
+    view.aggregate = choiceArgument(a, "--aggregate", kAggregateNames, Aggregate::Mean);
     bool timeOk = true;
     const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
     if (!timeOk) throw UsageError("--time: expected seconds");
 
     const auto doc = openTopology(src.preset, src.file, src.read);
-    views::HeadlessRenderer r(size.width(), size.height());
-    views::ClusterScene& scene = r.scene();
-    scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
-    scene.setAggregate(aggregate);
-    FrameValues v;
-    if (values == "test") fillTestPattern(doc->topology(), timeS, v);
-    if (values == "speed") {
-        fillLinkSpeed(doc->topology(), v);
-        scene.setValueTitle("Link speed, log %");
-    }
-    if (values == "run") {
-        // The frame of a stored run at --at (an offset from its start, or an RFC 3339 time).
-        const RunTimeArgument atArg =
-            parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
-        RunReader reader(a.value("--run"), doc->topology());
-        const int64_t at = resolveRunTime(atArg, reader.info(), a.value("--run").toStdString());
-        v = fractionsOfCapacity(reader.frameAt(at), doc->topology());
-        scene.setValueTitle("Busy / load, %");
-    }
-    scene.setValues(v);
-    scene.setColorMode(color == "value" ? views::ColorMode::Value : views::ColorMode::Kind);
-    const std::string err = views::applyCameraSpec(scene, *doc, a.value("--camera").toStdString());
-    if (!err.empty()) throw UsageError("--camera: " + err);
     if (a.has("--select")) {
         const auto e = doc->index().find(a.value("--select").toStdString());
         if (!e)
             throw UsageError("--select: no entity has the id \"" +
                              a.value("--select").toStdString() + "\"");
-        scene.select(PickHit{*e, kNone, 0});
+        view.selection = PickHit{*e, kNone, 0};
     }
+    views::HeadlessRenderer r(size.width(), size.height());
+    views::ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), view.layout);
+    scene.apply(view);
+    scene.setPatternTimeS(timeS);
+    if (view.metric == views::ValueMetric::Run) {
+        // The frame of a stored run at --at (an offset from its start, or an RFC 3339 time).
+        const RunTimeArgument atArg =
+            parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
+        RunReader reader(a.value("--run"), doc->topology());
+        const int64_t at = resolveRunTime(atArg, reader.info(), a.value("--run").toStdString());
+        scene.setValues(fractionsOfCapacity(reader.frameAt(at), doc->topology()));
+    }
+    const std::string err = views::applyCameraSpec(scene, *doc, a.value("--camera").toStdString());
+    if (!err.empty()) throw UsageError("--camera: " + err);
     r.render();
     if (out.endsWith(".gltf", Qt::CaseInsensitive)) {
         scene.exportGltf(out.toStdString());

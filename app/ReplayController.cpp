@@ -51,7 +51,8 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     connect(reader_, &RunReaderThread::failed, this, [this](const QString& message) {
         if (overview_) window_->statusBar()->showMessage(message, 10000);
     });
-    connect(controls_, &ViewControls::runColourChosen, this, &ReplayController::applyFrame);
+    // The user chose the run's colouring again: the frame shown is painted.
+    connect(view_, &views::VtkViewWidget::stateChanged, this, &ReplayController::applyFrame);
     // The zone toggle sets how every recorded time reads: timeline, charts, inspector.
     connect(timeline_, &views::TimelineWidget::zoneChanged, this, [this](bool utc) {
         charts_->setWallClock(timeline_->wallStartNs(), utc);
@@ -203,7 +204,7 @@ void ReplayController::showFrame(std::shared_ptr<const FrameResult> f) {
 }
 
 void ReplayController::applyFrame() {
-    if (!frame_ || !doc_ || !controls_->showsRun()) return;
+    if (!frame_ || !doc_ || view_->scene().metric() != views::ValueMetric::Run) return;
     view_->scene().setValues(fractionsOfCapacity(frame_->frame, doc_->topology()));
     view_->scene().setMarked(frame_->failed);
     view_->update();

@@ -3,7 +3,7 @@
 // topology, the run and the time in it, the camera and its bookmarks, layout and colouring,
 // the selection and the dock layout. Paths are stored relative to the session file, so a
 // folder holding the session, its topology and its run can move as one.
-#include "CameraPose.h"
+#include "ViewState.h"
 
 #include <QByteArray>
 #include <QString>
@@ -17,22 +17,14 @@ namespace cs::app {
 constexpr const char* kSessionFormat = "clusterscope-session";
 constexpr const char* kSessionSuffix = "clusterscope";
 
-struct SessionBookmark {
-    QString name, layout;
-    views::CameraPose pose;
-};
-
 struct Session {
     QString topology; // "preset:NAME" or a file path (absolute once read)
     QString nodeNameMap, structure;
     QString run; // empty: none
     int64_t timeNs = 0;
-    QString layout = "floor"; // floor | fabric
-    QString colour;           // the colour box's entry, as shown
-    QString aggregate = "mean";
-    std::optional<views::CameraPose> camera;
-    QString selection; // an entity id; empty: none
-    std::vector<SessionBookmark> bookmarks;
+    views::ViewState view; // layout, colouring, aggregate, labels, camera (no selection)
+    QString selection;     // an entity id; empty: none
+    std::vector<views::CameraBookmark> bookmarks;
     QByteArray docks; // QMainWindow::saveState()
 };
 

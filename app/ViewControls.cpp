@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -22,7 +23,11 @@ namespace cs::app {
 
 namespace {
 constexpr int kPatternIntervalMs = 200;
+
+QString label(std::string_view text) {
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
+} // namespace
 
 ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
     : QObject(window), window_(window), view_(view), layout_(new QComboBox), colour_(new QComboBox),
@@ -30,19 +35,19 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
     QToolBar* bar = window->addToolBar(tr("View"));
     bar->setObjectName("viewToolBar");
     bar->addWidget(new QLabel(tr(" Layout ")));
-    layout_->addItems({tr("Floor"), tr("Fabric")});
+    for (const auto& l : kLayoutNames) // item i is kLayoutNames[i]
+        layout_->addItem(label(l.label));
     layout_->setObjectName("layoutBox");
     bar->addWidget(layout_);
     bar->addWidget(new QLabel(tr("  Colour ")));
-    colour_->addItems({tr("By kind"), tr("Test pattern (animated)"), tr("Link speed")});
+    colour_->addItem(label(views::kColorModeNames.label(views::ColorMode::Kind)));
+    for (views::ValueMetric m : {views::ValueMetric::TestPattern, views::ValueMetric::LinkSpeed})
+        colour_->addItem(label(views::kValueMetricNames.label(m)));
     colour_->setObjectName("colourBox");
     bar->addWidget(colour_);
     bar->addWidget(new QLabel(tr("  Aggregate ")));
-    for (Aggregate a : kAggregates) { // item i is kAggregates[i]
-        QString name = aggregateName(a);
-        name[0] = name[0].toUpper();
-        aggregate_->addItem(name);
-    }
+    for (const auto& a : kAggregateNames) // item i is kAggregateNames[i]
+        aggregate_->addItem(label(a.label));
     aggregate_->setObjectName("aggregateBox");
     aggregate_->setToolTip(tr("How racks and link bundles summarise their members: min finds "
                               "the idle GPU or the quiet link, max the hot one"));
@@ -58,18 +63,31 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
     connect(overview, &QAction::triggered, this,
             [this] { view_->flyTo([this] { view_->scene().viewOverview(); }); });
 
-    connect(layout_, &QComboBox::currentIndexChanged, this, &ViewControls::applyLayout);
-    connect(colour_, &QComboBox::currentIndexChanged, this, &ViewControls::applyColour);
+    connect(layout_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        edit([i](views::ViewState& s) { s.layout = kLayoutNames[size_t(i)].value; });
+    });
+    connect(colour_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        edit([i](views::ViewState& s) {
+            s = views::coloredBy(s, views::kValueMetricNames[size_t(i)].value);
+        });
+    });
     connect(aggregate_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        view_->scene().setAggregate(kAggregates[std::clamp(i, 0, int(std::size(kAggregates)) - 1)]);
-        view_->update();
+        edit([i](views::ViewState& s) { s.aggregate = kAggregateNames[size_t(i)].value; });
     });
     connect(search_, &QLineEdit::returnPressed, this, [this] { search(search_->text()); });
     connect(patternTimer_, &QTimer::timeout, this, &ViewControls::tickPattern);
+    connect(view_, &views::VtkViewWidget::stateChanged, this, &ViewControls::mirrorState);
 
     QMenu* viewMenu = window->menuBar()->addMenu(tr("&View"));
+    viewMenu->setObjectName("viewMenu");
     viewMenu->addAction(overview);
     cameraMenu_ = viewMenu->addMenu(tr("&Camera"));
+    labels_ = viewMenu->addAction(tr("Show &Labels"));
+    labels_->setObjectName("labelsAction");
+    labels_->setCheckable(true);
+    labels_->setChecked(true);
+    connect(labels_, &QAction::toggled, this,
+            [this](bool on) { edit([on](views::ViewState& s) { s.labels = on; }); });
     QAction* find = viewMenu->addAction(tr("&Find..."));
     find->setShortcut(QKeySequence::Find);
     connect(find, &QAction::triggered, this, [this] {
@@ -82,69 +100,58 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
 void ViewControls::setDocument(const TopologyDocument* doc) {
     doc_ = doc;
     clearRun();
-    view_->scene().setDocument(doc, layout_->currentIndex() == 0 ? LayoutKind::Floor
-                                                                 : LayoutKind::Fabric);
-    applyColour();
+    views::ViewState s = view_->state();
+    view_->scene().setDocument(doc, s.layout);
+    s.camera.reset(); // the new topology's overview
+    s.selection.reset();
+    s.marked.clear();
+    view_->applyState(s);
     rebuildCameraMenu();
-    view_->update();
 }
 
-void ViewControls::applyLayout() {
-    view_->scene().setLayoutKind(layout_->currentIndex() == 0 ? LayoutKind::Floor
-                                                              : LayoutKind::Fabric);
-    view_->update();
+void ViewControls::edit(const std::function<void(views::ViewState&)>& change) {
+    views::ViewState s = view_->state();
+    s.camera.reset();
+    change(s);
+    view_->applyState(s);
 }
 
-void ViewControls::applyColour() {
-    views::ClusterScene& scene = view_->scene();
-    patternTimer_->stop();
-    FrameValues v;
-    const int mode = colour_->currentIndex();
-    if (doc_ && mode == 1) {
-        scene.setValueTitle("Test pattern, %");
-        fillTestPattern(doc_->topology(), 0, v);
+void ViewControls::mirrorState() {
+    const views::ViewState s = view_->state();
+    const QSignalBlocker a(layout_), b(colour_), c(aggregate_), d(labels_);
+    layout_->setCurrentIndex(int(kLayoutNames.indexOf(s.layout)));
+    const auto metric = s.colorMode == views::ColorMode::Kind ? views::ValueMetric::None : s.metric;
+    colour_->setCurrentIndex(
+        std::min(int(views::kValueMetricNames.indexOf(metric)), colour_->count() - 1));
+    aggregate_->setCurrentIndex(int(kAggregateNames.indexOf(s.aggregate)));
+    labels_->setChecked(s.labels);
+    const bool pattern = metric == views::ValueMetric::TestPattern && doc_;
+    if (pattern && !patternTimer_->isActive()) {
         patternClock_.start();
         patternTimer_->start(kPatternIntervalMs);
-    } else if (doc_ && mode == 2) {
-        scene.setValueTitle("Link speed, log %");
-        fillLinkSpeed(doc_->topology(), v);
-    } else if (doc_ && mode == 3) {
-        scene.setValueTitle("Busy / load, %");
-        scene.setValues(v); // no data until the replay hands its frame
-        scene.setColorMode(views::ColorMode::Value);
-        view_->update();
-        emit runColourChosen();
-        return;
     }
-    scene.setValues(v);
-    scene.setColorMode(mode == 0 ? views::ColorMode::Kind : views::ColorMode::Value);
-    view_->update();
+    if (!pattern) patternTimer_->stop();
 }
 
 void ViewControls::showRun(const QString& title) {
-    if (colour_->count() < 4) colour_->addItem(title);
-    colour_->setItemText(3, title);
-    if (colour_->currentIndex() == 3)
-        applyColour();
-    else
-        colour_->setCurrentIndex(3);
+    const int runItem = int(views::kValueMetricNames.indexOf(views::ValueMetric::Run));
+    if (colour_->count() <= runItem) colour_->addItem(title);
+    colour_->setItemText(runItem, title);
+    edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::Run); });
 }
 
 void ViewControls::clearRun() {
-    if (colour_->count() <= 3) return;
-    if (colour_->currentIndex() == 3) colour_->setCurrentIndex(0);
-    colour_->removeItem(3);
-}
-
-bool ViewControls::showsRun() const {
-    return colour_->currentIndex() == 3;
+    const int runItem = int(views::kValueMetricNames.indexOf(views::ValueMetric::Run));
+    if (colour_->count() <= runItem) return;
+    if (view_->state().metric == views::ValueMetric::Run)
+        edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::None); });
+    const QSignalBlocker block(colour_);
+    colour_->removeItem(runItem);
 }
 
 void ViewControls::tickPattern() {
     if (!doc_ || !view_->isVisible()) return;
-    FrameValues v;
-    fillTestPattern(doc_->topology(), patternClock_.elapsed() / 1000.0, v);
-    view_->scene().setValues(v);
+    view_->scene().setPatternTimeS(patternClock_.elapsed() / 1000.0);
     view_->update();
 }
 
@@ -185,12 +192,11 @@ void ViewControls::rebuildCameraMenu() {
     });
     cameraMenu_->addSeparator();
     cameraMenu_->addAction(tr("&Save Bookmark..."), this, &ViewControls::saveBookmark);
-    const QList<CameraBookmark> marks = CameraBookmarks(QString::fromStdString(t.name)).list();
-    for (const CameraBookmark& b : marks)
-        cameraMenu_->addAction(tr("Bookmark: %1").arg(b.name), this, [this, b] {
-            layout_->setCurrentIndex(b.layout == "fabric" ? 1 : 0);
-            view_->flyTo([this, b] { view_->setCameraPose(b.pose); });
-        });
+    const QList<views::CameraBookmark> marks =
+        CameraBookmarks(QString::fromStdString(t.name)).list();
+    for (const views::CameraBookmark& b : marks)
+        cameraMenu_->addAction(tr("Bookmark: %1").arg(QString::fromStdString(b.name)), this,
+                               [this, b] { goToBookmark(b); });
 }
 
 void ViewControls::saveBookmark() {
@@ -200,9 +206,13 @@ void ViewControls::saveBookmark() {
                                                QLineEdit::Normal, {}, &ok);
     if (!ok || name.trimmed().isEmpty()) return;
     CameraBookmarks(QString::fromStdString(doc_->topology().name))
-        .save({name.trimmed(), layout_->currentIndex() == 0 ? "floor" : "fabric",
-               view_->cameraPose()});
+        .save({name.trimmed().toStdString(), view_->scene().layoutKind(), view_->cameraPose()});
     rebuildCameraMenu();
+}
+
+void ViewControls::goToBookmark(const views::CameraBookmark& b, int flyMs) {
+    edit([&b](views::ViewState& s) { s.layout = b.layout; });
+    view_->flyTo([this, &b] { view_->setCameraPose(b.pose); }, flyMs);
 }
 
 } // namespace cs::app

@@ -1,20 +1,22 @@
 #pragma once
-// The View menu and toolbar of the 3D view: layout, colouring, aggregate, search, camera
-// presets and bookmarks. Keeps the test pattern moving while it is shown.
-#include "FrameValues.h"
+// The View menu and toolbar of the 3D view: layout, colouring, aggregate, labels, search,
+// camera presets and bookmarks. They edit the view's ViewState (VtkViewWidget::applyState) and
+// mirror it when it changes elsewhere (a session, a bookmark, a run opening); they keep the
+// test pattern moving while it is shown.
 #include "TopologyDocument.h"
+#include "ViewState.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 
+#include <functional>
+
 class QAction;
-class QActionGroup;
 class QComboBox;
 class QLineEdit;
 class QMainWindow;
 class QMenu;
 class QTimer;
-class QToolBar;
 
 namespace cs::views {
 class VtkViewWidget;
@@ -32,21 +34,22 @@ public:
     QComboBox* layoutBox() const { return layout_; }
     QComboBox* colourBox() const { return colour_; }
     QComboBox* aggregateBox() const { return aggregate_; }
+    QAction* labelsAction() const { return labels_; }
     // Runs a search as if typed; returns whether it found something.
     bool search(const QString& text);
-    // A run is open: its colouring is listed in the colour box as `title` and chosen. The
-    // replay puts its frames into the scene itself while showsRun().
+    // A run is open: the colour box lists it as `title` and the view colours by it.
     void showRun(const QString& title);
     void clearRun();
-    bool showsRun() const;
+    // Switches to the bookmark's layout and flies to its camera over `flyMs`.
+    void goToBookmark(const views::CameraBookmark& b, int flyMs = 450);
 
 signals:
     void entityFound(cs::Endpoint e);
-    void runColourChosen(); // the user picked the run's colouring: the replay repaints
 
 private:
-    void applyLayout();
-    void applyColour();
+    // Applies `change` to the view's state (the camera left where the scene puts it).
+    void edit(const std::function<void(views::ViewState&)>& change);
+    void mirrorState(); // the boxes and the pattern timer follow the view's state
     void tickPattern();
     void rebuildCameraMenu();
     void saveBookmark();
@@ -55,8 +58,9 @@ private:
     views::VtkViewWidget* view_;
     const TopologyDocument* doc_ = nullptr;
     QComboBox* layout_;
-    QComboBox* colour_;
+    QComboBox* colour_; // item i: kValueMetricNames[i] (the run's only while one is open)
     QComboBox* aggregate_;
+    QAction* labels_;
     QLineEdit* search_;
     QMenu* cameraMenu_;
     QTimer* patternTimer_;

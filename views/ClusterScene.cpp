@@ -122,7 +122,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     scalarBar_->SetHeight(0.75);
     scalarBar_->SetVisibility(false);
     panel_->AddActor2D(scalarBar_);
-    setValueTitle("Load, %");
+    scalarBar_->SetTitle(std::string(valueTitle(state_.metric)).c_str());
 
     styleText(title_->GetTextProperty(), 16);
     title_->GetTextProperty()->SetBold(true);
@@ -144,17 +144,12 @@ ClusterScene::~ClusterScene() {
     }
 }
 
-void ClusterScene::setValueTitle(const std::string& title) {
-    valueTitle_ = title;
-    scalarBar_->SetTitle(title.c_str());
-}
-
 void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
     doc_ = doc;
-    kind_ = kind;
-    selection_.reset();
-    marked_.clear();
-    values_ = {};
+    state_.layout = kind;
+    state_.selection.reset();
+    state_.marked.clear();
+    fillMetricValues(0);
     linkClass_.clear();
     if (doc_)
         for (const Link& l : doc_->topology().links)
@@ -163,7 +158,7 @@ void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
 }
 
 void ClusterScene::setLayoutKind(LayoutKind kind) {
-    kind_ = kind;
+    state_.layout = kind;
     layout_.reset();
     detail_ = {};
     if (doc_)
@@ -174,8 +169,8 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     rebuildFar();
     rebuildNear();
     if (doc_) {
-        aggregateRacks(doc_->topology(), values_, aggregate_, rackValues_);
-        if (layout_) aggregateBundles(layout_->bundles, values_, aggregate_, bundleValues_);
+        aggregateRacks(doc_->topology(), values_, state_.aggregate, rackValues_);
+        if (layout_) aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
     }
     applyColors();
     updateLegend();
@@ -269,17 +264,77 @@ void ClusterScene::rebuildNear() {
                             : RackRunAtlas{});
 }
 
+ViewState ClusterScene::state() const {
+    ViewState s = state_;
+    s.camera = cameraPose();
+    return s;
+}
+
+void ClusterScene::apply(const ViewState& s) {
+    if (s.layout != state_.layout) setLayoutKind(s.layout);
+    if (s.metric != state_.metric) setMetric(s.metric);
+    if (s.aggregate != state_.aggregate) setAggregate(s.aggregate);
+    if (s.colorMode != state_.colorMode) setColorMode(s.colorMode);
+    setMarked(s.marked);
+    if (s.labels != state_.labels) setLabelsShown(s.labels);
+    if (s.camera) setCameraPose(*s.camera);
+    select(s.selection); // after the camera: the detail it opens can draw the selection
+}
+
+void ClusterScene::setMetric(ValueMetric m) {
+    state_.metric = m;
+    scalarBar_->SetTitle(std::string(valueTitle(m)).c_str());
+    fillMetricValues(0);
+    setValues(values_);
+}
+
+void ClusterScene::fillMetricValues(double patternTimeS) {
+    values_ = {};
+    if (!doc_) return;
+    if (state_.metric == ValueMetric::TestPattern)
+        fillTestPattern(doc_->topology(), patternTimeS, values_);
+    if (state_.metric == ValueMetric::LinkSpeed) fillLinkSpeed(doc_->topology(), values_);
+}
+
+void ClusterScene::setPatternTimeS(double timeS) {
+    if (state_.metric != ValueMetric::TestPattern) return;
+    fillMetricValues(timeS);
+    setValues(values_);
+}
+
+void ClusterScene::setLabelsShown(bool on) {
+    state_.labels = on; // placed again before the next picture (fitOverlays)
+}
+
+CameraPose ClusterScene::cameraPose() const {
+    CameraPose p;
+    vtkCamera* c = renderer_->GetActiveCamera();
+    c->GetPosition(p.position);
+    c->GetFocalPoint(p.focalPoint);
+    c->GetViewUp(p.viewUp);
+    return p;
+}
+
+void ClusterScene::setCameraPose(const CameraPose& p) {
+    vtkCamera* c = renderer_->GetActiveCamera();
+    c->SetPosition(p.position);
+    c->SetFocalPoint(p.focalPoint);
+    c->SetViewUp(p.viewUp);
+    renderer_->ResetCameraClippingRange();
+    updateDetail(); // the racks near this camera open
+}
+
 void ClusterScene::setColorMode(ColorMode m) {
-    mode_ = m;
+    state_.colorMode = m;
     applyColors();
     updateLegend();
 }
 
 void ClusterScene::setAggregate(Aggregate a) {
-    aggregate_ = a;
+    state_.aggregate = a;
     if (doc_) {
-        aggregateRacks(doc_->topology(), values_, aggregate_, rackValues_);
-        if (layout_) aggregateBundles(layout_->bundles, values_, aggregate_, bundleValues_);
+        aggregateRacks(doc_->topology(), values_, state_.aggregate, rackValues_);
+        if (layout_) aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
     }
     applyColors();
 }
@@ -287,15 +342,15 @@ void ClusterScene::setAggregate(Aggregate a) {
 void ClusterScene::setValues(const FrameValues& v) {
     values_ = v;
     if (!doc_ || !layout_) return;
-    aggregateRacks(doc_->topology(), values_, aggregate_, rackValues_);
-    aggregateBundles(layout_->bundles, values_, aggregate_, bundleValues_);
-    if (mode_ == ColorMode::Value) applyColors();
+    aggregateRacks(doc_->topology(), values_, state_.aggregate, rackValues_);
+    aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
+    if (state_.colorMode == ColorMode::Value) applyColors();
 }
 
 void ClusterScene::applyColors() {
     if (!doc_ || !layout_) return;
     const Topology& t = doc_->topology();
-    const bool byValue = mode_ == ColorMode::Value;
+    const bool byValue = state_.colorMode == ColorMode::Value;
     auto value = [](const std::vector<float>& v, int32_t i) {
         return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
     };
@@ -359,7 +414,7 @@ void ClusterScene::applyColors() {
 }
 
 void ClusterScene::select(std::optional<PickHit> hit) {
-    selection_ = hit;
+    state_.selection = hit;
     updateSelectionActor();
 }
 
@@ -393,7 +448,8 @@ void ClusterScene::outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellAr
 void ClusterScene::updateSelectionActor() {
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> lines;
-    if (selection_ && layout_ && doc_) outline(selection_->entity, selection_->bundle, pts, lines);
+    if (state_.selection && layout_ && doc_)
+        outline(state_.selection->entity, state_.selection->bundle, pts, lines);
     selectionPoly_->SetPoints(pts);
     selectionPoly_->SetLines(lines);
     selectionPoly_->Modified();
@@ -401,8 +457,8 @@ void ClusterScene::updateSelectionActor() {
 }
 
 void ClusterScene::setMarked(std::vector<Endpoint> entities) {
-    if (entities == marked_) return;
-    marked_ = std::move(entities);
+    if (entities == state_.marked) return;
+    state_.marked = std::move(entities);
     updateMarkedActor();
 }
 
@@ -410,7 +466,7 @@ void ClusterScene::updateMarkedActor() {
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> lines;
     if (layout_ && doc_)
-        for (const Endpoint& e : marked_)
+        for (const Endpoint& e : state_.marked)
             if (e.index >= 0 && size_t(e.index) < doc_->topology().count(e.kind))
                 outline(e, kNone, pts, lines);
     markedPoly_->SetPoints(pts);
@@ -538,10 +594,10 @@ void ClusterScene::frame(const Bounds& b, double closeness, bool closeUp) {
     if (!b.valid()) return;
     vtkCamera* cam = renderer_->GetActiveCamera();
     double dir[3] = {0.25, -1.0, 0.85}; // from the front, above: rows read left to right
-    if (kind_ == LayoutKind::Fabric) dir[0] = 0.15, dir[2] = 0.45;
+    if (state_.layout == LayoutKind::Fabric) dir[0] = 0.15, dir[2] = 0.45;
     // Close up, look down into the aisle at about 50 degrees: the row in front of a rack
     // hides nothing of its front, where the GPUs are.
-    if (closeUp && kind_ == LayoutKind::Floor) dir[0] = 0.2, dir[2] = 1.2;
+    if (closeUp && state_.layout == LayoutKind::Floor) dir[0] = 0.2, dir[2] = 1.2;
     const double n = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     for (double& d : dir)
         d /= n;
@@ -621,8 +677,8 @@ std::string ClusterScene::describe(const PickHit& hit) const {
         std::snprintf(buf, sizeof buf, "%.0f%%", double(v) * 100);
         return std::string(buf);
     };
-    const bool byValue = mode_ == ColorMode::Value;
-    const char* agg = aggregateName(aggregate_);
+    const bool byValue = state_.colorMode == ColorMode::Value;
+    const char* agg = aggregateName(state_.aggregate);
     if (hit.bundle != kNone) {
         const auto members = layout_->bundles.members.of(hit.bundle);
         const Link& first = t.links[size_t(members[0])];

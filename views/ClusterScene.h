@@ -10,6 +10,7 @@
 #include "SceneDetail.h"
 #include "SceneLabels.h"
 #include "TopologyDocument.h"
+#include "ViewState.h"
 
 #include <vtkNew.h>
 
@@ -34,38 +35,49 @@ class LabelLayer;
 class LineLayer;
 class RackRunLayer;
 
-enum class ColorMode : uint8_t { Kind, Value };
-
 class ClusterScene {
 public:
     explicit ClusterScene(vtkRenderer* renderer);
     ~ClusterScene();
 
+    // The topology shown, laid out as `kind`; the selection, marks and values start empty.
     void setDocument(const TopologyDocument* doc, LayoutKind kind = LayoutKind::Floor);
-    void setLayoutKind(LayoutKind kind);
-    LayoutKind layoutKind() const { return kind_; }
     const SceneLayout* layout() const { return layout_.get(); }
 
+    // What the view shows as one value (ViewState.h), the camera as it stands now.
+    ViewState state() const;
+    // Shows `s`: what differs from the scene's state changes, the camera last (when `s` has
+    // one; a new layout is framed whole otherwise). A new metric brings its own values (test
+    // pattern, link speeds) or none until setValues (a run).
+    void apply(const ViewState& s);
+
+    // The fields of the state one at a time, for the paths that change one per event or frame.
+    void setLayoutKind(LayoutKind kind);
+    LayoutKind layoutKind() const { return state_.layout; }
     void setColorMode(ColorMode m);
-    ColorMode colorMode() const { return mode_; }
+    ColorMode colorMode() const { return state_.colorMode; }
+    ValueMetric metric() const { return state_.metric; }
     void setAggregate(Aggregate a);
-    Aggregate aggregate() const { return aggregate_; }
-    void setValueTitle(const std::string& title); // scalar bar title
+    Aggregate aggregate() const { return state_.aggregate; }
+    void select(std::optional<PickHit> hit);
+    const std::optional<PickHit>& selection() const { return state_.selection; }
+    // Entities shown as failed (red outlines), e.g. during a replay between failure and restart.
+    void setMarked(std::vector<Endpoint> entities);
+    const std::vector<Endpoint>& marked() const { return state_.marked; }
+    void setLabelsShown(bool on);
+    CameraPose cameraPose() const;
+    void setCameraPose(const CameraPose& pose); // leaves the detail updated
+
+    // The test pattern at `timeS` when the metric is the test pattern (it moves with time).
+    void setPatternTimeS(double timeS);
+    // Copies the values into the colour arrays (the per-frame path).
+    void setValues(const FrameValues& v);
+    const FrameValues& values() const { return values_; }
     // The scene as it is drawn (boxes, cells, lines, colours, camera) as one glTF 2.0 file
     // with its data inline, for slides and web viewers. Throws std::runtime_error.
     void exportGltf(const std::string& path) const;
     // Text after the title line's own (a movie's run time and step); empty: none.
     void setCaption(const std::string& caption);
-    // Copies the values into the colour arrays (the per-frame path).
-    void setValues(const FrameValues& v);
-    const FrameValues& values() const { return values_; }
-    const std::string& valueTitle() const { return valueTitle_; }
-
-    void select(std::optional<PickHit> hit);
-    // Entities shown as failed (red outlines), e.g. during a replay between failure and restart.
-    void setMarked(std::vector<Endpoint> entities);
-    const std::vector<Endpoint>& marked() const { return marked_; }
-    const std::optional<PickHit>& selection() const { return selection_; }
 
     // Re-evaluates the level of detail from the camera; true when it changed.
     bool updateDetail();
@@ -112,18 +124,17 @@ private:
     std::vector<std::string> titleParts_;
     int titleLines_ = 0;
     std::optional<Ray> rayAt(double x, double y) const;
-    std::string caption_, valueTitle_;
+    std::string caption_;
+    void setMetric(ValueMetric m);
+    void fillMetricValues(double patternTimeS);
     void frame(const Bounds& b, double closeness, bool closeUp = false);
 
     vtkRenderer* renderer_;
     const TopologyDocument* doc_ = nullptr;
-    LayoutKind kind_ = LayoutKind::Floor;
+    ViewState state_; // all but the camera, which the renderer holds
     std::unique_ptr<SceneLayout> layout_;
     SceneDetail detail_;
     FrameValues values_;
-    ColorMode mode_ = ColorMode::Kind;
-    Aggregate aggregate_ = Aggregate::Mean;
-    std::optional<PickHit> selection_;
 
     std::unique_ptr<GlyphLayer> farSwitches_, hosts_, gpus_, nics_, switches_, storage_;
     // The closed far racks as runs, their GPUs as cells on top (RackRuns.h).
@@ -143,7 +154,6 @@ private:
 
     vtkNew<vtkPolyData> selectionPoly_;
     vtkNew<vtkActor> selectionActor_;
-    std::vector<Endpoint> marked_;
     vtkNew<vtkPolyData> markedPoly_;
     vtkNew<vtkActor> markedActor_;
     vtkNew<vtkLegendBoxActor> legend_;

@@ -27,12 +27,12 @@ void setRgb(double out[3], Rgba c) {
 } // namespace
 
 void ClusterScene::updateLegend() {
-    const bool byValue = mode_ == ColorMode::Value;
+    const bool byValue = state_.colorMode == ColorMode::Value;
     scalarBar_->SetVisibility(byValue && doc_);
     std::vector<KindClass> entries;
     if (byValue) {
         entries = {};
-    } else if (kind_ == LayoutKind::Floor) {
+    } else if (state_.layout == LayoutKind::Floor) {
         entries = {KindClass::ComputeRack, KindClass::NetworkRack,    KindClass::StorageRack,
                    KindClass::Gpu,         KindClass::Host,           KindClass::Nic,
                    KindClass::RackSwitch,  KindClass::FrontendSwitch, KindClass::BackendLink,
@@ -104,11 +104,11 @@ void ClusterScene::setCaption(const std::string& caption) {
 void ClusterScene::updateTitle() {
     titleParts_.clear();
     if (doc_) {
-        titleParts_ = {doc_->topology().name, std::string(toString(kind_)) + " layout",
-                       detail_.near
-                           ? std::to_string(detail_.openRacks.size()) +
-                                 (detail_.openRacks.size() == 1 ? " rack open" : " racks open")
-                           : std::string("racks and link bundles")};
+        titleParts_ = {
+            doc_->topology().name, std::string(kLayoutNames.name(state_.layout)) + " layout",
+            detail_.near ? std::to_string(detail_.openRacks.size()) +
+                               (detail_.openRacks.size() == 1 ? " rack open" : " racks open")
+                         : std::string("racks and link bundles")};
         // A fabric read from another tool's file: its structure was partly inferred.
         if (doc_->format() != TopologyFormat::Native)
             titleParts_.push_back(std::string(topologyFormatName(doc_->format())) +
@@ -171,25 +171,26 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
 }
 
 void ClusterScene::updateLabels() {
-    std::vector<LabelCandidate> all = labelCandidates_;
-    if (selection_ && doc_ && layout_) {
+    std::vector<LabelCandidate> all =
+        state_.labels ? labelCandidates_ : std::vector<LabelCandidate>{};
+    if (state_.labels && state_.selection && doc_ && layout_) {
         // The selection's name over it: a link at its middle, anything else above its box.
-        const Endpoint e = selection_->entity;
+        const Endpoint e = state_.selection->entity;
         Vec3 at;
-        if (e.kind == EntityKind::Link && selection_->bundle == kNone)
+        if (e.kind == EntityKind::Link && state_.selection->bundle == kNone)
             at = (layout_->linkA[size_t(e.index)] + layout_->linkB[size_t(e.index)]) * 0.5f;
         else if (e.kind == EntityKind::Link)
-            at = (layout_->bundles.a[size_t(selection_->bundle)] +
-                  layout_->bundles.b[size_t(selection_->bundle)]) *
+            at = (layout_->bundles.a[size_t(state_.selection->bundle)] +
+                  layout_->bundles.b[size_t(state_.selection->bundle)]) *
                  0.5f;
         else {
             const Bounds b = boundsOf(e);
             at = b.valid() ? Vec3{b.center().x, b.center().y, b.max.z} : Vec3{};
         }
         std::string name = doc_->topology().nameOf(e);
-        if (selection_->bundle != kNone)
-            name =
-                std::to_string(layout_->bundles.members.of(selection_->bundle).size()) + " links";
+        if (state_.selection->bundle != kNone)
+            name = std::to_string(layout_->bundles.members.of(state_.selection->bundle).size()) +
+                   " links";
         all.push_back({name, at, 1, LabelKind::Selection});
     }
     const int* size = renderer_->GetSize();

@@ -34,12 +34,7 @@ vtkRenderWindow* HeadlessRenderer::window() const {
 }
 
 void HeadlessRenderer::setCameraPose(const CameraPose& p) {
-    vtkCamera* c = renderer_->GetActiveCamera();
-    c->SetPosition(p.position);
-    c->SetFocalPoint(p.focalPoint);
-    c->SetViewUp(p.viewUp);
-    renderer_->ResetCameraClippingRange();
-    scene_->updateDetail(); // the racks near this camera open, as in the window
+    scene_->setCameraPose(p); // the racks near this camera open, as in the window
 }
 
 void HeadlessRenderer::render() {

@@ -138,20 +138,18 @@ void VtkViewWidget::paintGL() {
 }
 
 CameraPose VtkViewWidget::cameraPose() const {
-    CameraPose p;
-    vtkCamera* c = renderer_->GetActiveCamera();
-    c->GetPosition(p.position);
-    c->GetFocalPoint(p.focalPoint);
-    c->GetViewUp(p.viewUp);
-    return p;
+    return scene_->cameraPose();
 }
 
 void VtkViewWidget::setCameraPose(const CameraPose& p) {
-    vtkCamera* c = renderer_->GetActiveCamera();
-    c->SetPosition(p.position);
-    c->SetFocalPoint(p.focalPoint);
-    c->SetViewUp(p.viewUp);
+    scene_->setCameraPose(p);
     cameraChanged();
+}
+
+void VtkViewWidget::applyState(const ViewState& s) {
+    scene_->apply(s);
+    cameraChanged();
+    emit stateChanged();
 }
 
 void VtkViewWidget::animateTo(const CameraPose& to, int durationMs) {

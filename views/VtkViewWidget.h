@@ -34,6 +34,9 @@ public:
 
     CameraPose cameraPose() const;
     void setCameraPose(const CameraPose& pose);
+    ViewState state() const { return scene_->state(); }
+    // Shows `s` (ClusterScene::apply) and tells the controls that mirror it (stateChanged).
+    void applyState(const ViewState& s);
     // Moves the camera to what `moveCamera` sets up, over `durationMs` (0: at once).
     template <typename F> void flyTo(F&& moveCamera, int durationMs = 450) {
         const CameraPose from = cameraPose();
@@ -57,6 +60,7 @@ signals:
     void picked(cs::Endpoint entity, int bundle); // a click on something
     void pickedNothing();
     void cameraMoved();
+    void stateChanged(); // applyState: layout, colouring, aggregate or labels may differ
 
 protected:
     void initializeGL() override;

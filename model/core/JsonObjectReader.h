@@ -2,6 +2,7 @@
 // Typed, bounded access to the members of one JSON object, with errors that name the field
 // and what was expected. Members never asked for are rejected by finish(), so misspelt keys
 // do not pass silently.
+#include "EnumNames.h"
 #include "InputError.h"
 #include "JsonPath.h"
 
@@ -13,6 +14,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace cs {
 
@@ -49,6 +51,16 @@ public:
     QJsonValue value(const char* key);
     QJsonArray array(const char* key, qsizetype maxSize);
     JsonObjectReader object(const char* key);
+    // A name of the enum's table (EnumNames.h), refused with the table's choices.
+    template <typename E, size_t N>
+    E choice(const char* key, const EnumNames<E, N>& names,
+             std::type_identity_t<std::optional<E>> fallback = {}) {
+        const std::string s =
+            string(key, fallback ? std::optional<std::string>(std::string(names.name(*fallback)))
+                                 : std::nullopt);
+        if (const std::optional<E> v = names.parse(s)) return *v;
+        fail(key, "expected " + names.choices() + ", got \"" + s + "\"");
+    }
     void allow(const char* key) { used_.insert(QString::fromLatin1(key)); }
     void finish() const; // throws on members that no accessor asked for
 

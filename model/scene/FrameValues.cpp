@@ -34,24 +34,6 @@ struct Accumulator {
 
 } // namespace
 
-const char* aggregateName(Aggregate a) {
-    switch (a) {
-    case Aggregate::Max:
-        return "max";
-    case Aggregate::Min:
-        return "min";
-    case Aggregate::Mean:
-        break;
-    }
-    return "mean";
-}
-
-std::optional<Aggregate> parseAggregate(std::string_view name) {
-    for (Aggregate a : kAggregates)
-        if (name == aggregateName(a)) return a;
-    return std::nullopt;
-}
-
 void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out) {
     std::vector<Accumulator> acc(t.racks.size(), Accumulator{a});
     if (v.gpu.size() == t.gpus.size())

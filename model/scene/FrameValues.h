@@ -2,6 +2,7 @@
 // One frame of values for the views' colours: one fraction 0..1 per GPU, per link and per
 // storage server (NaN = no data), and how aggregates (racks, link bundles) summarise their
 // members. A run's frame (values in their units) becomes one through the metric catalogue.
+#include "EnumNames.h"
 #include "RunReader.h"
 #include "SceneLayout.h"
 #include "Topology.h"
@@ -22,10 +23,15 @@ struct FrameValues {
 // How a rack or a bundle summarises its members. Min finds the idle GPU or the quiet link
 // in a busy rack or bundle; max the hot one.
 enum class Aggregate : uint8_t { Mean, Max, Min };
-constexpr Aggregate kAggregates[] = {Aggregate::Mean, Aggregate::Max, Aggregate::Min};
-const char* aggregateName(Aggregate a); // "mean", "max", "min": CLI, session files, tooltips
-std::optional<Aggregate> parseAggregate(std::string_view name);
-constexpr const char* kAggregateChoices = "mean, max or min"; // for messages
+// "mean", "max", "min": the command line, session files and tooltips; "Mean"... in menus.
+inline constexpr EnumNames kAggregateNames{std::to_array<EnumName<Aggregate>>({
+    {Aggregate::Mean, "mean", "Mean"},
+    {Aggregate::Max, "max", "Max"},
+    {Aggregate::Min, "min", "Min"},
+})};
+inline const char* aggregateName(Aggregate a) {
+    return kAggregateNames.name(a).data();
+}
 
 // Rack value from its GPUs (compute racks) or storage servers (storage racks).
 void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out);

@@ -5,10 +5,6 @@
 
 namespace cs {
 
-const char* toString(LayoutKind k) {
-    return k == LayoutKind::Floor ? "floor" : "fabric";
-}
-
 const Box& SceneLayout::boxOf(Endpoint e) const {
     static const Box none{};
     const auto i = size_t(e.index);

@@ -6,6 +6,7 @@
 //    spines and cluster cores above, pods side by side, frontend and storage behind.
 // Also the far level of detail: links bundled between groups (a row of racks, or a switch
 // that stands alone), which the 3D view draws instead of individual links when far away.
+#include "EnumNames.h"
 #include "SceneGeometry.h"
 #include "Topology.h"
 #include "TopologyIndex.h"
@@ -15,6 +16,11 @@
 namespace cs {
 
 enum class LayoutKind : uint8_t { Floor, Fabric };
+// The layouts' names (the command line, sessions, bookmarks, the title line) and labels.
+inline constexpr EnumNames kLayoutNames{std::to_array<EnumName<LayoutKind>>({
+    {LayoutKind::Floor, "floor", "Floor"},
+    {LayoutKind::Fabric, "fabric", "Fabric"},
+})};
 
 struct LinkBundles {
     std::vector<Vec3> a, b;        // ends: the mean of the member links' ends
@@ -41,6 +47,5 @@ struct SceneLayout {
 };
 
 SceneLayout computeLayout(const Topology& t, const TopologyIndex& index, LayoutKind kind);
-const char* toString(LayoutKind k);
 
 } // namespace cs

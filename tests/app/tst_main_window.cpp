@@ -314,13 +314,13 @@ void TestMainWindow::cameraTourVisitsTheBookmarks() {
     QVERIFY(showAt900x600(w));
     QVERIFY(w.openSource("preset:small-ib-256", false));
     cs::app::CameraBookmarks marks("small-ib-256");
-    for (const cs::app::CameraBookmark& b : marks.list())
-        marks.remove(b.name);
+    for (const cs::views::CameraBookmark& b : marks.list())
+        marks.remove(QString::fromStdString(b.name));
     QVERIFY(!w.startTour(100)); // nothing to visit yet
     const cs::views::CameraPose a{{100, -200, 150}, {0, 0, 0}, {0, 0, 1}};
     const cs::views::CameraPose b{{-50, -120, 80}, {10, 20, 0}, {0, 0, 1}};
-    marks.save({"a", "floor", a});
-    marks.save({"b", "fabric", b});
+    marks.save({"a", cs::LayoutKind::Floor, a});
+    marks.save({"b", cs::LayoutKind::Fabric, b});
     QVERIFY(w.startTour(300));
     auto at = [&](const cs::views::CameraPose& p) {
         const cs::views::CameraPose now = w.view()->cameraPose();
@@ -400,11 +400,11 @@ void TestMainWindow::bookmarksRoundTrip() {
     cs::app::CameraBookmarks marks("bookmark-test");
     marks.remove("a");
     cs::views::CameraPose pose{{1, 2, 3}, {4, 5, 6}, {0, 0, 1}};
-    marks.save({"a", "fabric", pose});
-    marks.save({"a", "floor", pose}); // same name replaces
+    marks.save({"a", cs::LayoutKind::Fabric, pose});
+    marks.save({"a", cs::LayoutKind::Floor, pose}); // same name replaces
     const auto list = marks.list();
     QCOMPARE(list.size(), 1);
-    QCOMPARE(list[0].layout, QString("floor"));
+    QCOMPARE(list[0].layout, cs::LayoutKind::Floor);
     QCOMPARE(list[0].pose.focalPoint[2], 6.0);
     marks.remove("a");
     QVERIFY(marks.list().isEmpty());

@@ -471,9 +471,9 @@ void TestSceneLayout::aggregatesFollowTheMode() {
     const float gpusInRack = 16;
     QVERIFY(std::fabs(mean[rack] - (0.9f + 0.f + 0.1f * (gpusInRack - 2)) / gpusInRack) < 1e-6f);
     // The names the command line, session files and tooltips use, both ways.
-    for (Aggregate a : kAggregates)
-        QCOMPARE(parseAggregate(aggregateName(a)), std::optional<Aggregate>(a));
-    QVERIFY(!parseAggregate("median"));
+    for (const auto& a : kAggregateNames)
+        QCOMPARE(kAggregateNames.parse(aggregateName(a.value)), std::optional<Aggregate>(a.value));
+    QVERIFY(!kAggregateNames.parse("median"));
     // A network rack has no GPUs: no data.
     for (size_t r = 0; r < f.t.racks.size(); ++r)
         if (f.t.racks[r].role == RackRole::Network) QVERIFY(std::isnan(mean[r]));

@@ -85,7 +85,7 @@ void TestRender::matchesBaseline() {
             : openTopology(preset.toStdString(), {});
     HeadlessRenderer r(640, 360);
     ClusterScene& scene = r.scene();
-    scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
+    scene.setDocument(doc.get(), *kLayoutNames.parse(layout.toStdString()));
     if (values == "test") {
         FrameValues v;
         fillTestPattern(doc->topology(), 1.0, v);
@@ -180,7 +180,7 @@ void TestRender::oneOutlierShowsAtTheOverview() {
     const Topology& t = doc->topology();
     HeadlessRenderer r(1280, 720);
     ClusterScene& scene = r.scene();
-    scene.setDocument(doc.get(), layout == "floor" ? LayoutKind::Floor : LayoutKind::Fabric);
+    scene.setDocument(doc.get(), *kLayoutNames.parse(layout.toStdString()));
     scene.setColorMode(ColorMode::Value);
     scene.setAggregate(Aggregate::Max); // bundles by their hottest member
     QCOMPARE(QString::fromStdString(applyCameraSpec(scene, *doc, "overview")), QString());

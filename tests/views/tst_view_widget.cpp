@@ -7,6 +7,7 @@
 #include "VtkSurfaceFormat.h"
 
 #include <QApplication>
+#include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
@@ -65,6 +66,7 @@ private slots:
     void wheelZoomsTowardThePointer();
     void zoomingOnARackOpensIt();
     void doubleClickFliesToTheEntity();
+    void twoViewsShowTheirOwnStates();
 };
 
 void TestViewWidget::initTestCase() {
@@ -306,3 +308,62 @@ int main(int argc, char** argv) {
 }
 
 #include "tst_view_widget.moc"
+
+namespace {
+bool renderAgain(VtkViewWidget& w) {
+    const int before = w.renderCount();
+    w.update();
+    return QTest::qWaitFor([&] { return w.renderCount() > before; }, 5000);
+}
+} // namespace
+
+// Two views side by side in one window, each driven by its own ViewState: each picture is the
+// picture of its state alone. Swapping the states swaps the pictures.
+void TestViewWidget::twoViewsShowTheirOwnStates() {
+    const auto doc = smallDoc();
+    QWidget window;
+    auto* row = new QHBoxLayout(&window);
+    auto* left = new VtkViewWidget;
+    auto* right = new VtkViewWidget;
+    for (VtkViewWidget* v : {left, right}) {
+        v->setFixedSize(480, 320);
+        row->addWidget(v);
+        v->scene().setDocument(doc.get());
+    }
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ViewState floorKinds; // the floor by kind, labels on
+    left->applyState(floorKinds);
+    ViewState fabricPattern = coloredBy(ViewState{}, ValueMetric::TestPattern);
+    fabricPattern.layout = LayoutKind::Fabric;
+    fabricPattern.aggregate = Aggregate::Max;
+    fabricPattern.labels = false;
+    fabricPattern.selection = PickHit{*doc->index().find("demo.pod1.rack2.host0.gpu4")};
+    right->applyState(fabricPattern);
+    QVERIFY(renderAgain(*left) && renderAgain(*right));
+    // Each view holds the state it was given, not the other's.
+    const ViewState a = left->state(), b = right->state();
+    QCOMPARE(a.layout, LayoutKind::Floor);
+    QCOMPARE(a.colorMode, ColorMode::Kind);
+    QCOMPARE(b.layout, LayoutKind::Fabric);
+    QCOMPARE(b.metric, ValueMetric::TestPattern);
+    QCOMPARE(b.aggregate, Aggregate::Max);
+    QVERIFY(b.selection.has_value() && !a.selection.has_value());
+    // What the user sees: labels in the left view only, different pictures.
+    QVERIFY(!left->scene().labelTexts().empty());
+    QVERIFY(right->scene().labelTexts().empty());
+    const QImage leftShows = left->grabFramebuffer(), rightShows = right->grabFramebuffer();
+    QVERIFY(test::countDrawnPixels(leftShows) > 1000 && test::countDrawnPixels(rightShows) > 1000);
+    const test::ImageDiff apart = test::compareImages(leftShows, rightShows, 24);
+    QVERIFY2(apart.fractionDiffering > 0.05, qPrintable(QString::number(apart.fractionDiffering)));
+    // Swapped states, swapped pictures: nothing of one view's state leaks into the other.
+    left->applyState(b);
+    right->applyState(a);
+    QVERIFY(renderAgain(*left) && renderAgain(*right));
+    for (const auto& [shown, expected] : {std::pair{left->grabFramebuffer(), rightShows},
+                                          std::pair{right->grabFramebuffer(), leftShows}}) {
+        const test::ImageDiff d = test::compareImages(shown, expected, 24);
+        QVERIFY2(d.sameSize && d.fractionDiffering < 0.002,
+                 qPrintable(QString::number(d.fractionDiffering)));
+    }
+}

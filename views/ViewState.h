@@ -1,0 +1,63 @@
+#pragma once
+// What one 3D view shows, as one plain value: the layout, how it is coloured and by what, how
+// racks and bundles summarise their members, the camera, the selection, the entities marked
+// failed and whether labels are drawn. The window's view, screenshots, movies, `render`,
+// sessions and camera bookmarks all read and write this value (ClusterScene::state / apply),
+// so two views side by side are two values.
+#include "CameraPose.h"
+#include "EnumNames.h"
+#include "FrameValues.h"
+#include "SceneDetail.h"
+#include "SceneLayout.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace cs::views {
+
+enum class ColorMode : uint8_t { Kind, Value };
+inline constexpr EnumNames kColorModeNames{std::to_array<EnumName<ColorMode>>({
+    {ColorMode::Kind, "kind", "By kind"},
+    {ColorMode::Value, "value", "By value"},
+})};
+
+// What colours the view when it colours by value: the topology's own test pattern or link
+// speeds (before any run exists), or the frame of the open run.
+enum class ValueMetric : uint8_t { None, TestPattern, LinkSpeed, Run };
+inline constexpr EnumNames kValueMetricNames{std::to_array<EnumName<ValueMetric>>({
+    {ValueMetric::None, "none", "No values"},
+    {ValueMetric::TestPattern, "test", "Test pattern (animated)"},
+    {ValueMetric::LinkSpeed, "speed", "Link speed"},
+    {ValueMetric::Run, "run", "Run"},
+})};
+// The colour bar's title for a metric: "Busy / load, %".
+std::string_view valueTitle(ValueMetric m);
+
+struct ViewState {
+    LayoutKind layout = LayoutKind::Floor;
+    ColorMode colorMode = ColorMode::Kind;
+    ValueMetric metric = ValueMetric::None;
+    Aggregate aggregate = Aggregate::Mean;
+    // Where the camera is; none: as the layout frames it (the overview after a layout change).
+    std::optional<CameraPose> camera;
+    std::optional<PickHit> selection;
+    std::vector<Endpoint> marked; // shown failed (red outlines), e.g. during a replay
+    bool labels = true;           // pods, rows, tiers and the selection named in the view
+};
+
+// Colouring by value with a metric; by kind with none.
+inline ViewState coloredBy(ViewState s, ValueMetric m) {
+    s.metric = m;
+    s.colorMode = m == ValueMetric::None ? ColorMode::Kind : ColorMode::Value;
+    return s;
+}
+
+// A named camera: where it looks from, in which layout.
+struct CameraBookmark {
+    std::string name;
+    LayoutKind layout = LayoutKind::Floor;
+    CameraPose pose;
+};
+
+} // namespace cs::views
