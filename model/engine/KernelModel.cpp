@@ -8,7 +8,7 @@
 namespace cs {
 
 const KernelConstants& kernelConstants(const GpuSpec& g) {
-    // Fitted once per family on shared/reference/calibration.md: Hopper on the Llama 3 paper's
+    // Fitted once per family on resources/reference/calibration.md: Hopper on the Llama 3 paper's
     // Table 4 (405B on H100), Ampere on Korthikanti et al. 2022, Tables 4 and 5 (GPT on A100).
     // NVLink goodput: nccl-tests bus bandwidth at 100 MB messages, 8 GPUs on NVSwitch: about
     // 360 of 450 GB/s on H100 (NVLink 4), 235 of 300 GB/s on A100 (NVLink 3).

@@ -4,7 +4,7 @@
 // bandwidth, whichever is longer) where a GEMM's achieved fraction follows its shape: output
 // tiles that fill the SMs in whole waves, and thin inner dimensions that do not amortise a
 // tile's prologue. The constants are physical, fitted once per GPU family on the calibration
-// rows (shared/reference/calibration.md) and kept beside their source.
+// rows (resources/reference/calibration.md) and kept beside their source.
 #include "TrainingSpecs.h"
 
 namespace cs {

@@ -1,7 +1,7 @@
 #pragma once
 // Physical efficiency figures of the step model's communication and memory: one set for
 // every configuration, each with its source. Compute efficiencies live in KernelModel.cpp,
-// fitted per GPU family.
+// fitted per GPU family. Sources: resources/reference/calibration.md, section 3.
 
 namespace cs::efficiency {
 

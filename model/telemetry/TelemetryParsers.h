@@ -2,7 +2,8 @@
 // Bounded parsers for recorded telemetry: Prometheus text exposition, OpenMetrics,
 // Prometheus range-query JSON and long CSV (ts,metric,entity,labels,value). Each turns a
 // file into raw samples; a malformed line is rejected with its number and the reason, and
-// parsing goes on. Timestamps become int64 nanoseconds.
+// parsing goes on. Timestamps become int64 nanoseconds. The formats and their
+// specifications: resources/reference/formats.md.
 #include <QByteArray>
 
 #include <cstdint>

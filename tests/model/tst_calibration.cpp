@@ -1,4 +1,4 @@
-// The calibration rows of shared/reference/calibration.md, one test row each: the Llama 3
+// The calibration rows of resources/reference/calibration.md, one test row each: the Llama 3
 // paper's Table 4 (405B on H100, TFLOP/s per GPU, within 3 %) and Korthikanti et al. 2022
 // Table 5 (GPT on A100, seconds per iteration, within 5 %). The kernel constants are fitted
 // once per GPU family (KernelModel.cpp); nothing here is tuned per row.

@@ -1,5 +1,6 @@
 // The presets reproduce the published structure of Meta's Llama 3 clusters
-// (shared/reference/llama3-cluster-facts.md, sections 1 and 2).
+// (resources/reference/llama3-clusters.md) and NVIDIA's DGX SuperPODs
+// (resources/reference/dgx-superpods.md).
 #include "Presets.h"
 #include "SiteGenerator.h"
 #include "TopologyStats.h"
