@@ -1,5 +1,4 @@
 // clusterscope: with a subcommand (stats, export, ...) a command-line tool; otherwise the GUI.
-#include "CommandArgs.h"
 #include "CommandLine.h"
 #include "GuiOptions.h"
 #include "VtkSurfaceFormat.h"
@@ -15,15 +14,33 @@ void setIdentity() {
     QCoreApplication::setApplicationName("clusterscope");
     QCoreApplication::setApplicationVersion(QStringLiteral(CS_VERSION));
 }
+
+// Every form `clusterscope` takes, in the order --help lists them.
+std::vector<const cs::app::CommandSpec*> everyCommand() {
+    std::vector<const cs::app::CommandSpec*> all{&cs::app::guiSpec(), &cs::app::guiSessionSpec()};
+    for (const cs::app::CliCommand& c : cs::app::cliCommands())
+        all.push_back(&c.spec);
+    return all;
+}
 } // namespace
 
 int main(int argc, char** argv) {
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
-    if (!args.isEmpty() && cs::app::isCommand(args.front())) {
+    const QString first = args.value(0);
+    if (first == "--help" || first == "-h" || first == "help" || first == "--version" ||
+        cs::app::findCommand(first)) {
         QCoreApplication app(argc, argv);
         setIdentity();
+        if (first == "--version") {
+            std::printf("clusterscope %s\n", qPrintable(QCoreApplication::applicationVersion()));
+            return cs::app::kExitOk;
+        }
+        if (!cs::app::findCommand(first)) {
+            std::fputs(cs::app::usageText(everyCommand()).c_str(), stdout);
+            return cs::app::kExitOk;
+        }
         return cs::app::runCommand(args);
     }
     cs::app::GuiOptions options;

@@ -4,6 +4,7 @@
 // file into raw samples; a malformed line is rejected with its number and the reason, and
 // parsing goes on. Timestamps become int64 nanoseconds. The formats and their
 // specifications: resources/reference/formats.md.
+#include "EnumNames.h"
 #include <QByteArray>
 
 #include <cstdint>
@@ -31,6 +32,14 @@ struct RejectedLine {
 };
 
 enum class TelemetryFormat { Auto, Prometheus, OpenMetrics, PromJson, Csv, NvidiaSmiCsv };
+inline constexpr EnumNames kTelemetryFormatNames{std::to_array<EnumName<TelemetryFormat>>({
+    {TelemetryFormat::Auto, "auto", "Detect from the content"},
+    {TelemetryFormat::Prometheus, "prometheus", "Prometheus text exposition"},
+    {TelemetryFormat::OpenMetrics, "openmetrics", "OpenMetrics"},
+    {TelemetryFormat::PromJson, "prom-json", "Prometheus HTTP API JSON"},
+    {TelemetryFormat::Csv, "csv", "CSV (ts, series, value)"},
+    {TelemetryFormat::NvidiaSmiCsv, "nvidia-smi", "nvidia-smi --query-gpu CSV"},
+})};
 
 struct ParseLimits {
     qsizetype maxLineBytes = 64 * 1024;

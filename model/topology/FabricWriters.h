@@ -7,6 +7,8 @@
 // no frontend or storage network.
 #include "Topology.h"
 
+#include "EnumNames.h"
+
 #include <QByteArray>
 
 #include <map>
@@ -24,9 +26,15 @@ enum class ExportFormat : uint8_t {
     Ns3
 };
 
-// "graphml" | "dot" | "netbox" | "ibnetdiscover" | "infragraph" | "networkx" | "ns3".
-std::optional<ExportFormat> parseExportFormat(std::string_view s);
-std::string_view exportFormatChoices();
+inline constexpr EnumNames kExportFormatNames{std::to_array<EnumName<ExportFormat>>({
+    {ExportFormat::GraphML, "graphml", "GraphML"},
+    {ExportFormat::Dot, "dot", "Graphviz DOT"},
+    {ExportFormat::NetBox, "netbox", "NetBox CSV"},
+    {ExportFormat::IbNetDiscover, "ibnetdiscover", "ibnetdiscover"},
+    {ExportFormat::InfraGraph, "infragraph", "InfraGraph"},
+    {ExportFormat::NetworkX, "networkx", "NetworkX JSON"},
+    {ExportFormat::Ns3, "ns3", "ns-3 topology"},
+})};
 
 QByteArray graphmlDocument(const Topology& t);
 QByteArray dotDocument(const Topology& t);

@@ -139,24 +139,6 @@ std::string slug(const std::string& s) {
 
 } // namespace
 
-std::optional<ExportFormat> parseExportFormat(std::string_view s) {
-    static const std::pair<std::string_view, ExportFormat> names[] = {
-        {"graphml", ExportFormat::GraphML},
-        {"dot", ExportFormat::Dot},
-        {"netbox", ExportFormat::NetBox},
-        {"ibnetdiscover", ExportFormat::IbNetDiscover},
-        {"infragraph", ExportFormat::InfraGraph},
-        {"networkx", ExportFormat::NetworkX},
-        {"ns3", ExportFormat::Ns3}};
-    for (const auto& [n, f] : names)
-        if (n == s) return f;
-    return std::nullopt;
-}
-
-std::string_view exportFormatChoices() {
-    return "graphml | dot | netbox | ibnetdiscover | infragraph | networkx | ns3";
-}
-
 QByteArray exportDocument(ExportFormat f, const Topology& t) {
     switch (f) {
     case ExportFormat::GraphML:

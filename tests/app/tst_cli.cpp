@@ -6,6 +6,7 @@
 #include "TopologyDocument.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
@@ -35,6 +36,7 @@ Result run(const QStringList& args) {
 class TestCli : public QObject {
     Q_OBJECT
 private slots:
+    void helpIsTheReadmesCommandList();
     void statsJsonHasTheKeys_data();
     void statsJsonHasTheKeys();
     void exportThenStatsAgree();
@@ -70,6 +72,29 @@ private slots:
     void smallFilesNeedLittleMemory();
     void killedImportLeavesTheStoreAsItWas();
 };
+
+// The README's command list is what `clusterscope --help` prints, character for character:
+// both come from the commands' descriptions.
+void TestCli::helpIsTheReadmesCommandList() {
+    const Result r = run({"--help"});
+    QCOMPARE(r.code, 0);
+    QFile f(CS_SOURCE_DIR "/README.md");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString readme = QString::fromUtf8(f.readAll());
+    const qsizetype section = readme.indexOf("\n## Command line\n");
+    QVERIFY(section >= 0);
+    const qsizetype from = readme.indexOf("```text\n", section);
+    QVERIFY(from >= 0);
+    const qsizetype to = readme.indexOf("\n```\n", from);
+    QVERIFY(to > from);
+    const QString listed = readme.mid(from + 8, to - from - 8 + 1);
+    QCOMPARE(listed, QString::fromUtf8(r.out));
+    // Each command's own help names each of its options.
+    const Result render = run({"render", "--help"});
+    QCOMPARE(render.code, 0);
+    for (const char* flag : {"--layout floor|fabric", "--aggregate mean|max|min", "--camera"})
+        QVERIFY2(render.out.contains(flag), flag);
+}
 
 void TestCli::statsJsonHasTheKeys_data() {
     QTest::addColumn<QString>("preset");
@@ -220,7 +245,7 @@ void TestCli::exportWritesEveryFormat() {
     QCOMPARE(QDir(netbox).entryList({"*.csv"}).size(), 8);
     const Result bad = run({"export", "--preset", "small-256", "--format", "gml", "-o", graphml});
     QCOMPARE(bad.code, 2);
-    QVERIFY(bad.err.contains("graphml | dot | netbox"));
+    QVERIFY(bad.err.contains("graphml, dot, netbox"));
 }
 
 void TestCli::badInputExitsTwo_data() {

@@ -201,7 +201,7 @@ void TestMainWindow::exportsAMovieOfTheOpenRun() {
     QVERIFY(w.openSource("preset:small-256", false));
     QTemporaryDir dir;
     const QString store = simulateSmallRun(w, dir.filePath("run.sqlite"), 2);
-    cs::app::MovieRequest r;
+    cs::views::MovieRequest r;
     r.out = dir.filePath("run.webm");
     r.size = QSize(320, 180);
     r.fps = 5;

@@ -40,8 +40,19 @@ std::optional<int32_t> entityIndex(const TopologyDocument& doc, MetricEntity kin
 
 } // namespace
 
-int frameCommand(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "--at", "--metric", "--select"}, {"--json"}, 2);
+CommandSpec frameSpec() {
+    return {"frame",
+            "(--preset NAME | FILE) RUN.sqlite --at T",
+            "one frame of a stored run, read as the GUI reads it",
+            {{"--preset", "NAME", "a built-in topology", {}, false},
+             {"--at", "T", "the frame's time"},
+             {"--metric", "NAME", "the metric (default gpu_busy): " + metricNames()},
+             {"--select", "ID", "an entity whose value to print (repeatable; links as link:N)"},
+             {"--json", "", "one JSON object instead of text"}},
+            2};
+}
+
+int frameCommand(const CommandArgs& a) {
     const bool preset = a.has("--preset");
     const QStringList pos = a.positionals();
     if (pos.size() != (preset ? 1 : 2))

@@ -1,5 +1,5 @@
 #include "CommandArgs.h"
-#include "CommandLine.h"
+#include "ExitCodes.h"
 #include "GuiOptions.h"
 #include "MainWindow.h"
 #include "Presets.h"
@@ -15,11 +15,31 @@
 
 namespace cs::app {
 
+const CommandSpec& guiSpec() {
+    static const CommandSpec spec = [] {
+        CommandSpec c{"", "[--preset NAME | FILE]",
+                      std::string("the GUI (default preset: ") + kDefaultPreset +
+                          ", playing a simulated Llama 3 405B run)",
+                      topologyOptions(), 1};
+        c.options.insert(c.options.end(),
+                         {{"--select", "ID", "the entity selected at start"},
+                          {"--run", "RUN.sqlite", "a stored run to replay"},
+                          {"--at", "T", "where in the run to start"},
+                          {"--no-run", "", "the topology alone, without the default run"},
+                          {"--screenshot", "OUT.png", "saves a picture of the window and quits"}});
+        return c;
+    }();
+    return spec;
+}
+
+const CommandSpec& guiSessionSpec() {
+    static const CommandSpec spec{
+        "", "SESSION.clusterscope", "the GUI as a saved session left it", {}, 1};
+    return spec;
+}
+
 GuiOptions parseGuiOptions(const QStringList& args) {
-    const CommandArgs a(
-        args,
-        {"--preset", "--select", "--screenshot", "--run", "--at", "--node-name-map", "--structure"},
-        {"--no-run"}, 1);
+    const CommandArgs a = parseCommandArgs(guiSpec(), args);
     GuiOptions o;
     if (a.has("--preset") && !a.positionals().isEmpty())
         throw UsageError("expected either --preset NAME or a topology FILE, not both");

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace cs::app {
+namespace cs::views {
 
 QString MovieEncoder::containerOf(const QString& path) {
     const QString ext = QFileInfo(path).suffix().toLower();
@@ -102,4 +102,4 @@ void MovieEncoder::finish() {
     finished_ = true;
 }
 
-} // namespace cs::app
+} // namespace cs::views

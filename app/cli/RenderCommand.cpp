@@ -14,12 +14,28 @@
 
 namespace cs::app {
 
-int renderCommand(const QStringList& args) {
-    const CommandArgs a(args,
-                        {"--preset", "--node-name-map", "--structure", "--layout", "--camera",
-                         "--size", "-o", "--output", "--color", "--values", "--aggregate",
-                         "--select", "--time", "--run", "--at"},
-                        {}, 1);
+CommandSpec renderSpec() {
+    CommandSpec c{"render", "(--preset NAME | FILE) -o OUT.png|OUT.gltf",
+                  "the 3D view as a PNG picture, or the scene as glTF 2.0", topologyOptions(), 1};
+    c.options.insert(
+        c.options.end(),
+        {{"-o", "OUT.png|OUT.gltf", "the picture (PNG) or the scene (glTF 2.0, data inline)"},
+         {"--output", "OUT", "the same as -o", {}, false},
+         {"--layout", kLayoutNames.alternatives(), "the data halls as built, or the tiers"},
+         {"--camera", "overview|pod:N|rack:R|ID", "where the camera looks from"},
+         {"--size", "WxH", "the picture's size in pixels (default 1280x720)"},
+         {"--values", views::kValueMetricNames.alternatives(),
+          "what colours by value: a test pattern, link speeds, a run (--run)"},
+         {"--color", views::kColorModeNames.alternatives(), "by kind, or by the values"},
+         {"--aggregate", kAggregateNames.alternatives(), "what a rack or bundle shows"},
+         {"--select", "ID", "the entity outlined and named"},
+         {"--time", "S", "the test pattern's time in seconds"},
+         {"--run", "RUN.sqlite", "colours by a stored run's frame"},
+         {"--at", "T", "the time of that frame (default 0s)"}});
+    return c;
+}
+
+int renderCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.png, the picture to write");

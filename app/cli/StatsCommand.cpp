@@ -10,8 +10,15 @@
 
 namespace cs::app {
 
-int statsCommand(const QStringList& args) {
-    const CommandArgs a(args, {"--preset", "--node-name-map", "--structure"}, {"--json"}, 1);
+CommandSpec statsSpec() {
+    CommandSpec c{"stats", "(--preset NAME | FILE)",
+                  "the figures a topology implies: counts, injection, oversubscription, bisection",
+                  topologyOptions(), 1};
+    c.options.push_back({"--json", "", "one JSON object instead of text"});
+    return c;
+}
+
+int statsCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const auto doc = openTopology(src.preset, src.file, src.read);
     if (a.flag("--json")) {

@@ -7,7 +7,7 @@
 #include <QSize>
 #include <QString>
 
-namespace cs::app {
+namespace cs::views {
 
 class MovieEncoder {
 public:
@@ -35,4 +35,4 @@ private:
     bool finished_ = false;
 };
 
-} // namespace cs::app
+} // namespace cs::views

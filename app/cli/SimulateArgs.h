@@ -1,7 +1,7 @@
 #pragma once
 // The arguments of `clusterscope simulate`: one flag per run option of the RunOptions table,
 // each parsed by setRunOption; `--run RUN.json` is read first and flags override it.
-#include "CommandArgs.h"
+#include "CommandSpec.h"
 #include "InputError.h"
 #include "SimulationRun.h"
 
@@ -23,8 +23,5 @@ RunSpec parseSimulateArgs(const QStringList& args);
 // came from: its flag ("--tp") when given, else the run file and the key, else the flag (the
 // default); others (located in a file, unknown fields) as they are.
 InputException withFlag(const InputException& e, const CommandArgs& a);
-
-// `clusterscope simulate --help`: the options, generated from the table.
-std::string simulateHelp();
 
 } // namespace cs::app

@@ -3,6 +3,8 @@
 // [--screenshot OUT.png] [--run RUN.sqlite [--at T]] [--no-run] [--node-name-map F]
 // [--structure F]`, or `clusterscope SESSION.clusterscope`. --screenshot saves the window
 // once shown, then quits.
+#include "CommandSpec.h"
+
 #include <QStringList>
 
 namespace cs::app {
@@ -18,6 +20,10 @@ struct GuiOptions {
     QString session;                // a .clusterscope session, reopened as it was saved
 };
 
+// The GUI's arguments, described as a command's are (CommandSpec.h), and the form that
+// reopens a session.
+const CommandSpec& guiSpec();
+const CommandSpec& guiSessionSpec();
 // Throws UsageError on unknown options.
 GuiOptions parseGuiOptions(const QStringList& args);
 

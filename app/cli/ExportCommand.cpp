@@ -2,6 +2,7 @@
 // lists by default, or generator parameters with --params; --format writes it for graph
 // tools (graphml, dot), an inventory (netbox: a directory of CSV files) or the fabric formats
 // of other tools (ibnetdiscover, infragraph, networkx, ns3).
+#include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "FabricWriters.h"
@@ -14,10 +15,19 @@
 
 namespace cs::app {
 
-int exportCommand(const QStringList& args) {
-    const CommandArgs a(
-        args, {"--preset", "-o", "--output", "--format", "--node-name-map", "--structure"},
-        {"--params"}, 1);
+CommandSpec exportSpec() {
+    CommandSpec c{"export", "(--preset NAME | FILE) -o OUT",
+                  "the topology in ClusterScope's format, or in another tool's", topologyOptions(),
+                  1};
+    c.options.insert(c.options.end(),
+                     {{"-o", "OUT", "the file to write (for netbox: a folder of CSV files)"},
+                      {"--output", "OUT", "the same as -o", {}, false},
+                      {"--params", "", "the generator's parameters instead of every entity"},
+                      {"--format", kExportFormatNames.alternatives(), "another tool's format"}});
+    return c;
+}
+
+int exportCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT, the file to write");
@@ -25,14 +35,12 @@ int exportCommand(const QStringList& args) {
     QByteArray bytes;
     if (a.has("--format")) {
         if (a.flag("--params")) throw UsageError("--params and --format exclude each other");
-        const auto format = parseExportFormat(a.value("--format").toStdString());
-        if (!format)
-            throw UsageError("--format: expected " + std::string(exportFormatChoices()) +
-                             ", got \"" + a.value("--format").toStdString() + "\"");
+        const ExportFormat format =
+            choiceArgument(a, "--format", kExportFormatNames, ExportFormat::GraphML);
         const Topology& t = doc->topology();
-        if (*format != ExportFormat::NetBox) {
+        if (format != ExportFormat::NetBox) {
             try {
-                bytes = exportDocument(*format, t);
+                bytes = exportDocument(format, t);
             } catch (const std::invalid_argument& e) {
                 throw UsageError(std::string("--format: ") + e.what());
             }

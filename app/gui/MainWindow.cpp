@@ -218,7 +218,7 @@ void MainWindow::buildMenus() {
             this, tr("Export Movie"), QString::fromStdString(doc_->topology().name) + ".mp4",
             tr("MP4 movies, H.264 (*.mp4);;WebM movies, VP9 (*.webm)"));
         if (path.isEmpty()) return;
-        MovieRequest r;
+        views::MovieRequest r;
         r.out = path;
         r.size = dialog.pictureSize();
         r.fps = dialog.fps();
@@ -448,7 +448,7 @@ bool MainWindow::exportScene(const QString& path, bool showErrors) {
     return true;
 }
 
-bool MainWindow::exportMovie(MovieRequest request, bool showErrors) {
+bool MainWindow::exportMovie(views::MovieRequest request, bool showErrors) {
     if (!doc_ || runPath_.isEmpty()) return false;
     request.view = view_->state();
     QProgressDialog progress(tr("Rendering %1...").arg(request.out), tr("Cancel"), 0, 1000, this);
@@ -457,9 +457,10 @@ bool MainWindow::exportMovie(MovieRequest request, bool showErrors) {
     bool done = false;
     try {
         RunReader reader(runPath_, doc_->topology());
-        if (const std::string problem = checkMovieRequest(request, reader.info()); !problem.empty())
+        if (const std::string problem = views::checkMovieRequest(request, reader.info());
+            !problem.empty())
             throw std::invalid_argument(problem);
-        done = writeMovie(*doc_, reader, request, [&](double f) {
+        done = views::writeMovie(*doc_, reader, request, [&](double f) {
             progress.setValue(int(f * 1000));
             QCoreApplication::processEvents();
             return !progress.wasCanceled();
@@ -470,7 +471,7 @@ bool MainWindow::exportMovie(MovieRequest request, bool showErrors) {
     }
     if (done)
         statusBar()->showMessage(
-            tr("Saved %1 (%2 frames)").arg(request.out).arg(movieFrameCount(request)), 8000);
+            tr("Saved %1 (%2 frames)").arg(request.out).arg(views::movieFrameCount(request)), 8000);
     return done;
 }
 

@@ -16,17 +16,31 @@
 
 namespace cs::app {
 
-int movieCommand(const QStringList& args) {
-    const CommandArgs a(args,
-                        {"--preset", "--node-name-map", "--structure", "--run", "--from", "--to",
-                         "--speed", "--fps", "--size", "--layout", "--camera", "--aggregate", "-o",
-                         "--output"},
-                        {}, 1);
+CommandSpec movieSpec() {
+    CommandSpec c{"movie", "(--preset NAME | FILE) --run RUN.sqlite -o OUT.mp4|OUT.webm",
+                  "a stored run replayed as a movie (encoded by ffmpeg)", topologyOptions(), 1};
+    c.options.insert(
+        c.options.end(),
+        {{"--run", "RUN.sqlite", "the run to replay"},
+         {"-o", "OUT.mp4|OUT.webm", "the movie: H.264 in .mp4, VP9 in .webm"},
+         {"--output", "OUT", "the same as -o", {}, false},
+         {"--from", "T", "where the movie starts in the run (default its start)"},
+         {"--to", "T", "where it ends (default the run's end)"},
+         {"--speed", "X", "run seconds per movie second (default 1)"},
+         {"--fps", "N", "frames per second, 1 to 120 (default 30)"},
+         {"--size", "WxH", "even width and height in pixels (default 1280x720)"},
+         {"--layout", kLayoutNames.alternatives(), "the data halls as built, or the tiers"},
+         {"--camera", "overview|pod:N|rack:R|ID", "where the camera looks from"},
+         {"--aggregate", kAggregateNames.alternatives(), "what a rack or bundle shows"}});
+    return c;
+}
+
+int movieCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.mp4 or OUT.webm, the movie to write");
     if (!a.has("--run")) throw UsageError("expected --run RUN.sqlite, the run to replay");
-    MovieRequest req;
+    views::MovieRequest req;
     req.out = out;
     req.size = parseViewSize(a.has("--size") ? a.value("--size") : "1280x720");
     bool ok = true;
@@ -48,11 +62,11 @@ int movieCommand(const QStringList& args) {
     };
     req.fromNs = a.has("--from") ? timeOf("--from") : 0;
     req.toNs = a.has("--to") ? timeOf("--to") : info.endNs;
-    if (const std::string problem = checkMovieRequest(req, info); !problem.empty())
+    if (const std::string problem = views::checkMovieRequest(req, info); !problem.empty())
         throw UsageError(problem);
     const auto bar = terminalProgress(false);
     try {
-        writeMovie(*doc, reader, req, [&](double f) {
+        views::writeMovie(*doc, reader, req, [&](double f) {
             if (bar) bar(f);
             return true;
         });
@@ -60,7 +74,7 @@ int movieCommand(const QStringList& args) {
         throw UsageError(e.what());
     }
     std::fprintf(stderr, "wrote %s (%lld frames, %dx%d, %d fps, %s of the run)\n", qPrintable(out),
-                 movieFrameCount(req), req.size.width(), req.size.height(), req.fps,
+                 views::movieFrameCount(req), req.size.width(), req.size.height(), req.fps,
                  formatDuration(req.toNs - req.fromNs).c_str());
     return kExitOk;
 }

@@ -40,12 +40,7 @@ void printText(const QJsonObject& s) {
 
 } // namespace
 
-int simulateCommand(const QStringList& args) {
-    if (args.contains("--help") || args.contains("-h")) {
-        std::fputs(simulateHelp().c_str(), stdout);
-        return kExitOk;
-    }
-    const CommandArgs a = simulateCommandArgs(args);
+int simulateCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const RunSpec spec = runSpecOfArgs(a);
 

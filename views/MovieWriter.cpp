@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace cs::app {
+namespace cs::views {
 
 long long movieFrameCount(const MovieRequest& r) {
     const double movieS = double(r.toNs - r.fromNs) * 1e-9 / r.speed;
@@ -38,15 +38,15 @@ std::string checkMovieRequest(const MovieRequest& r, const RunInfo& run) {
 
 bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieRequest& r,
                 const std::function<bool(double)>& progress) {
-    views::HeadlessRenderer view(r.size.width(), r.size.height());
-    views::ClusterScene& scene = view.scene();
+    HeadlessRenderer view(r.size.width(), r.size.height());
+    ClusterScene& scene = view.scene();
     scene.setDocument(&doc, r.view.layout);
-    views::ViewState shown = views::coloredBy(r.view, views::ValueMetric::Run);
+    ViewState shown = coloredBy(r.view, ValueMetric::Run);
     shown.selection.reset(); // a movie shows the run, not what the window had picked
     shown.marked.clear();
     scene.apply(shown);
     if (!r.view.camera) {
-        const std::string err = views::applyCameraSpec(scene, doc, r.cameraSpec);
+        const std::string err = applyCameraSpec(scene, doc, r.cameraSpec);
         if (!err.empty()) throw std::invalid_argument("--camera: " + err);
     }
     MovieEncoder encoder(r.out, r.size, r.fps);
@@ -66,4 +66,4 @@ bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieReque
     return true;
 }
 
-} // namespace cs::app
+} // namespace cs::views

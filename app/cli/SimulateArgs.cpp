@@ -1,14 +1,12 @@
 #include "SimulateArgs.h"
 
+#include "CommandLine.h"
+
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 
 namespace cs::app {
 namespace {
-
-// Options of the command that are not run options.
-const char* const kOtherValued[] = {"--preset", "--node-name-map", "--structure", "--run",
-                                    "--gpus",   "--out",           "--trace"};
 
 std::string metavar(const RunOption& o) {
     switch (o.type) {
@@ -29,19 +27,36 @@ std::string metavar(const RunOption& o) {
     return {};
 }
 
-std::string helpLine(const std::string& left, const std::string& right) {
-    std::string s = "  " + left;
-    s += left.size() < 26 ? std::string(26 - left.size(), ' ') : "\n" + std::string(28, ' ');
-    return s + right + "\n";
-}
-
 } // namespace
 
+CommandSpec simulateSpec() {
+    CommandSpec c{"simulate", "(--preset NAME | FILE) [--run RUN.json] [RUN OPTIONS...]",
+                  "training simulated on the topology: steps, or a span with checkpoints and "
+                  "failures",
+                  topologyOptions(), 1};
+    c.options.push_back({"--run", "RUN.json", "a run description, read before the flags"});
+    // Every run option, from the table the run files and the dialog read too.
+    for (const RunOption& o : runOptions()) {
+        std::string values = runOptionExpected(o);
+        if (!o.unit.empty()) values += " " + o.unit;
+        c.options.push_back(
+            {o.flag,
+             metavar(o),
+             o.help,
+             {values + "; default " + (o.defaultText.empty() ? "none" : o.defaultText),
+              o.source + "; run file: " + o.key},
+             false});
+    }
+    c.options.insert(c.options.end(),
+                     {{"--gpus", "N", "checks that TP x CP x PP x DP is N"},
+                      {"--out", "run.sqlite", "writes the time series, for replay in the GUI"},
+                      {"--trace", "step.json", "writes a Chrome / Perfetto trace of one step"},
+                      {"--json", "", "prints the summary as one JSON object"}});
+    return c;
+}
+
 CommandArgs simulateCommandArgs(const QStringList& args) {
-    std::set<QString> valued(std::begin(kOtherValued), std::end(kOtherValued));
-    for (const RunOption& o : runOptions())
-        valued.insert(QString::fromStdString(o.flag));
-    return CommandArgs(args, valued, {"--json"}, 1);
+    return parseCommandArgs(simulateSpec(), args);
 }
 
 RunSpec runSpecOfArgs(const CommandArgs& a) {
@@ -88,30 +103,6 @@ InputException withFlag(const InputException& e, const CommandArgs& a) {
     else
         err.field = o->flag;
     return InputException(err);
-}
-
-std::string simulateHelp() {
-    std::string s =
-        "Usage: clusterscope simulate (--preset NAME | FILE) [--run RUN.json] [OPTIONS]\n"
-        "Simulates training a model on the topology: one step's timing, or a wall-clock span\n"
-        "with checkpoints and failures. A run file (--run) is read first; flags override it.\n"
-        "\nRun options:\n";
-    for (const RunOption& o : runOptions()) {
-        std::string values = runOptionExpected(o);
-        if (!o.unit.empty()) values += " " + o.unit;
-        const std::string byDefault = o.defaultText.empty() ? "none" : o.defaultText;
-        s += helpLine(o.flag + " " + metavar(o), o.help);
-        s += helpLine("", values + "; default " + byDefault);
-        s += helpLine("", o.source + "; run file: " + o.key);
-    }
-    s += "\nOther options:\n";
-    s += helpLine("--run RUN.json", "a run description, read before the flags");
-    s += helpLine("--gpus N", "checks that TP x CP x PP x DP is N");
-    s += helpLine("--out run.sqlite", "writes the time series, for replay in the GUI");
-    s += helpLine("--trace step.json", "writes a Chrome / Perfetto trace of one step");
-    s += helpLine("--json", "prints the summary as one JSON object");
-    s += "\nExit codes: 0 success, 1 cannot write output, 2 bad input.\n";
-    return s;
 }
 
 } // namespace cs::app

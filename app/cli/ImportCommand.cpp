@@ -1,5 +1,6 @@
 // `clusterscope import`: recorded telemetry into a run store; `clusterscope
 // generate-telemetry`: realistic telemetry for a topology, to try the replay without a cluster.
+#include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "NewStoreFile.h"
@@ -51,11 +52,30 @@ PrometheusQuery prometheusQuery(const CommandArgs& a) {
 
 } // namespace
 
-int importCommand(const QStringList& args) {
-    const CommandArgs a(args,
-                        {"--preset", "--out", "-o", "--format", "--map", "--tick", "--prometheus",
-                         "--start", "--end", "--step", "--at"},
-                        {"--json"}, 100000);
+CommandSpec importSpec() {
+    return {
+        "import",
+        "(--preset NAME | FILE) (FILES... | --prometheus URL --start T --end T) --out run.sqlite",
+        "recorded telemetry (files, or a Prometheus-compatible server) into a run store",
+        {{"--preset", "NAME", "a built-in topology", {}, false},
+         {"--out", "run.sqlite", "the run store to write (a new run in an existing one)"},
+         {"-o", "run.sqlite", "the same as --out", {}, false},
+         {"--format", kTelemetryFormatNames.alternatives(), "the files' format (default auto)"},
+         {"--map", "MAP.json", "how series and labels map onto entities"},
+         {"--tick", "DURATION", "the run's frame interval (default: the scrapes' median)"},
+         {"--at",
+          "T",
+          "the time of scrapes without times (Unix seconds or RFC 3339)",
+          {"else each file's modification time"}},
+         {"--prometheus", "URL", "a Prometheus-compatible server to query"},
+         {"--start", "T", "the first time queried: Unix seconds or RFC 3339"},
+         {"--end", "T", "the last time queried"},
+         {"--step", "DURATION", "the query's resolution (default 15s)"},
+         {"--json", "", "the import report as one JSON object"}},
+        100000};
+}
+
+int importCommand(const CommandArgs& a) {
     const bool server = a.has("--prometheus");
     QStringList files = a.positionals();
     TopologySourceArgs src;
@@ -72,16 +92,7 @@ int importCommand(const QStringList& args) {
     const QString out = a.has("--out") ? a.value("--out") : a.value("-o");
     if (out.isEmpty()) throw UsageError("expected --out run.sqlite");
     ImportOptions o;
-    const QString format = a.has("--format") ? a.value("--format") : "auto";
-    const std::map<QString, TelemetryFormat> formats{{"auto", TelemetryFormat::Auto},
-                                                     {"prometheus", TelemetryFormat::Prometheus},
-                                                     {"openmetrics", TelemetryFormat::OpenMetrics},
-                                                     {"prom-json", TelemetryFormat::PromJson},
-                                                     {"csv", TelemetryFormat::Csv},
-                                                     {"nvidia-smi", TelemetryFormat::NvidiaSmiCsv}};
-    if (!formats.count(format))
-        throw UsageError("--format: expected auto, prometheus, openmetrics, prom-json or csv");
-    o.format = formats.at(format);
+    o.format = choiceArgument(a, "--format", kTelemetryFormatNames, TelemetryFormat::Auto);
     o.mapFile = a.value("--map");
     if (a.has("--tick")) {
         const auto tick = parseDurationS(a.value("--tick").toStdString());
@@ -106,11 +117,22 @@ int importCommand(const QStringList& args) {
     return kExitOk;
 }
 
-int generateTelemetryCommand(const QStringList& args) {
-    const CommandArgs a(
-        args,
-        {"--preset", "-o", "--output", "--duration", "--interval", "--hosts", "--seed", "--format"},
-        {}, 1);
+CommandSpec generateTelemetrySpec() {
+    return {"generate-telemetry",
+            "(--preset NAME | FILE) -o OUT.prom",
+            "realistic telemetry of the topology, to try the replay without a cluster",
+            {{"--preset", "NAME", "a built-in topology", {}, false},
+             {"-o", "OUT.prom", "the scrape file to write"},
+             {"--output", "OUT.prom", "the same as -o", {}, false},
+             {"--duration", "DURATION", "the time it covers, up to 30d (default 5m)"},
+             {"--interval", "DURATION", "between scrapes, at least 0.1s (default 15s)"},
+             {"--hosts", "N", "the first N hosts only (default 0: all)"},
+             {"--seed", "S", "the random seed (default 1)"},
+             {"--format", "prometheus|openmetrics", "the exposition format (default prometheus)"}},
+            1};
+}
+
+int generateTelemetryCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.prom");

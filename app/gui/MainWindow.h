@@ -61,7 +61,7 @@ public:
     bool exportScene(const QString& path, bool showErrors = true);
     // The open run as a movie from the view's layout and camera, with a progress dialog that
     // can cancel (then nothing is written). False when refused, failed or cancelled.
-    bool exportMovie(MovieRequest request, bool showErrors = true);
+    bool exportMovie(views::MovieRequest request, bool showErrors = true);
     // Sessions (SessionFile.h): what the window shows, saved atomically and reopened as it
     // was. False on failure (the error shown unless told not to).
     Session currentSession() const;

@@ -14,7 +14,7 @@
 #include <functional>
 #include <optional>
 
-namespace cs::app {
+namespace cs::views {
 
 constexpr long long kMaxMovieFrames = 100'000; // about an hour at 30 fps
 
@@ -26,7 +26,7 @@ struct MovieRequest {
     int64_t fromNs = 0, toNs = 0;
     // Layout, aggregate, labels and camera as the view shows them; coloured by the run. Its
     // camera, when set (the window's), wins over cameraSpec.
-    views::ViewState view;
+    ViewState view;
     std::string cameraSpec; // "overview", "pod:N", ... (HeadlessRenderer.h)
 };
 
@@ -40,4 +40,4 @@ std::string checkMovieRequest(const MovieRequest& r, const RunInfo& run);
 bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieRequest& r,
                 const std::function<bool(double)>& progress);
 
-} // namespace cs::app
+} // namespace cs::views
