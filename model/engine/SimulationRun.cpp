@@ -7,6 +7,7 @@
 #include "SimulationSeries.h"
 #include "StepSchedule.h"
 #include "TrainingEfficiency.h"
+#include "TrainingEnumNames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -76,7 +77,6 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
 
 QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     const StepEstimate& e = r.step;
-    const ParallelConfig& c = spec.parallel;
     QJsonObject o;
     o.insert("stepTimeS", e.stepS);
     o.insert("tokensPerS", e.tokensPerS);
@@ -95,7 +95,10 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     o.insert("computeS", e.computeS);
     o.insert("pipelineS", e.pipelineS);
     o.insert("bubbleS", e.bubbleS);
-    if (c.zeroStage == 0) o.insert("dpAllReduce", e.dpTree ? "tree" : "ring");
+    if (spec.parallel.zeroStage == 0)
+        o.insert("dpAllReduce",
+                 QString::fromStdString(
+                     enumName(e.dpTree ? AllReduceAlgorithm::Tree : AllReduceAlgorithm::Ring)));
     o.insert("optimizerS", e.optimizerS);
     o.insert("dpAllGatherS", e.dpAllGatherS);
     o.insert("dpReduceScatterS", e.dpReduceScatterS);
@@ -115,31 +118,7 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
         o.insert("lostHours", r.lostS / 3600);
         o.insert("effectiveTrainingTime", r.effectiveTrainingTime);
     }
-    o.insert("config",
-             QJsonObject{{"model", QString::fromStdString(spec.model)},
-                         {"gpu", QString::fromStdString(spec.gpu)},
-                         {"gpus", double(c.gpus())},
-                         {"tp", c.tp},
-                         {"cp", c.cp},
-                         {"pp", c.pp},
-                         {"dp", c.dp},
-                         {"virtualStages", c.virtualStages},
-                         {"seq", c.seqLen},
-                         {"batchTokens", c.batchTokens},
-                         {"placement", c.placement == Placement::Linear       ? "dp-innermost"
-                                       : c.placement == Placement::Fragmented ? "fragmented"
-                                                                              : "topology"},
-                         {"sequenceParallel", c.sequenceParallel},
-                         {"recompute", c.recompute == Recompute::Full        ? "full"
-                                       : c.recompute == Recompute::Selective ? "selective"
-                                                                             : "none"},
-                         {"zeroStage", c.zeroStage},
-                         {"allReduce", c.allReduce == AllReduceAlgorithm::Ring   ? "ring"
-                                       : c.allReduce == AllReduceAlgorithm::Tree ? "tree"
-                                                                                 : "auto"},
-                         {"precision", c.precision == Precision::Fp8 ? "fp8" : "bf16"},
-                         {"flowsPerPair", c.flowsPerPair},
-                         {"seed", double(spec.seed)}});
+    o.insert("config", runSpecToJson(spec)); // the run file that runs it again
     return o;
 }
 
