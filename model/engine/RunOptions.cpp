@@ -397,6 +397,55 @@ std::string durationText(double s) {
     return formatDuration(std::llround(s * 1e9));
 }
 
+// The typed check of each option type: setRunOption applies it to the value it parsed,
+// validateRunSpec to the fields of a spec however it was built.
+bool integerInRange(const RunOption& o, long long n) {
+    return double(n) >= o.min && double(n) <= o.max;
+}
+bool numberInRange(const RunOption& o, double v) {
+    return std::isfinite(v) && v >= o.min && v <= o.max;
+}
+bool choiceKnown(const RunOption& o, const std::string& s) {
+    return std::find(o.choices.begin(), o.choices.end(), s) != o.choices.end();
+}
+bool durationInRange(const RunOption& o, double s) {
+    return std::isfinite(s) && s >= o.min && s <= o.max;
+}
+
+// Whether the value a spec holds is one the option takes. A duration counts to the
+// nanosecond, as run files and the command line carry it.
+bool valueInRange(const RunOption& o, const RunOptionValue& v) {
+    switch (o.type) {
+    case T::Integer:
+        return integerInRange(o, std::get<long long>(v));
+    case T::Number:
+        return numberInRange(o, std::get<double>(v));
+    case T::Choice:
+        return choiceKnown(o, std::get<std::string>(v));
+    case T::Bool:
+        return true;
+    case T::Duration:
+        return durationInRange(o, std::round(std::get<double>(v) * 1e9) / 1e9);
+    }
+    return false;
+}
+
+// Steps or span, whichever is not in use: it holds 0 and has no text.
+bool isUnset(const RunOption& o, const RunOptionValue& v) {
+    if (!isStepsOrSpan(o)) return false;
+    return o.type == T::Integer ? std::get<long long>(v) == 0 : std::get<double>(v) == 0;
+}
+
+[[noreturn]] void refuse(const RunOption& o, const QString& text) {
+    const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
+    throw InputException(
+        {{},
+         0,
+         0,
+         o.key,
+         "expected " + runOptionExpected(o) + ", got \"" + shown.toStdString() + "\""});
+}
+
 } // namespace
 
 std::string choicesText(const std::vector<std::string>& names) {
@@ -441,41 +490,32 @@ std::string runOptionExpected(const RunOption& o) {
 }
 
 void setRunOption(RunSpec& spec, const RunOption& o, const QString& text) {
-    auto refuse = [&] {
-        const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
-        throw InputException(
-            {{},
-             0,
-             0,
-             o.key,
-             "expected " + runOptionExpected(o) + ", got \"" + shown.toStdString() + "\""});
-    };
     switch (o.type) {
     case T::Integer: {
         const auto v = parseInteger(text);
-        if (!v || double(*v) < o.min || double(*v) > o.max) refuse();
+        if (!v || !integerInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
     case T::Number: {
         const auto v = parseNumber(text);
-        if (!v || *v < o.min || *v > o.max) refuse();
+        if (!v || !numberInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
     case T::Choice: {
         const std::string s = text.toStdString();
-        if (std::find(o.choices.begin(), o.choices.end(), s) == o.choices.end()) refuse();
+        if (!choiceKnown(o, s)) refuse(o, text);
         o.set(spec, s);
         return;
     }
     case T::Bool:
-        if (text != "on" && text != "off") refuse();
+        if (text != "on" && text != "off") refuse(o, text);
         o.set(spec, text == "on");
         return;
     case T::Duration: {
         const auto v = parseDurationS(text.toStdString());
-        if (!v || *v < o.min || *v > o.max) refuse();
+        if (!v || !durationInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
@@ -515,14 +555,13 @@ void validateRunSpec(const RunSpec& spec) {
                           runOptionExpected(*findRunOption("gpu")));
     if ((spec.steps > 0) == (spec.spanS > 0))
         reject("steps", "expected either a number of steps or a span, not both");
-    // Each value read back through its option: the ranges of the table, for specs built in
+    // Each value checked against its option: the ranges of the table, for specs built in
     // code too (steps at most 1,000,000, a span at most a year, ...).
     for (const RunOption& o : runOptions()) {
-        const QString text = runOptionText(spec, o);
-        if (text.isEmpty() && isStepsOrSpan(o)) continue;
         if (o.key == "model" && spec.customModel) continue; // a shape of its own
-        RunSpec scratch = spec;
-        setRunOption(scratch, o, text);
+        const RunOptionValue v = o.get(spec);
+        if (isUnset(o, v)) continue;
+        if (!valueInRange(o, v)) refuse(o, runOptionText(spec, o));
     }
 }
 

@@ -401,27 +401,57 @@ void TestRunOptions::setRunOptionNamesTheKey() {
 
 void TestRunOptions::crossFieldChecks_data() {
     QTest::addColumn<Change>("change");
-    QTest::addColumn<QString>("field"); // empty: valid
-    QTest::newRow("defaults") << Change([](RunSpec&) {}) << QString();
-    QTest::newRow("a span") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 3600; }) << QString();
-    QTest::newRow("steps and span") << Change([](RunSpec& s) { s.spanS = 3600; }) << "steps";
-    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps";
-    QTest::newRow("too many steps") << Change([](RunSpec& s) { s.steps = 1'000'001; }) << "steps";
+    QTest::addColumn<QString>("field");   // empty: valid
+    QTest::addColumn<QString>("message"); // what a refusal says
+    const QString both = "expected either a number of steps or a span, not both";
+    const QString durations = "(such as 54d, 12h, 1h30m or 2.5s)";
+    QTest::newRow("defaults") << Change([](RunSpec&) {}) << QString() << QString();
+    QTest::newRow("a span") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 3600; }) << QString()
+                            << QString();
+    QTest::newRow("steps and span")
+        << Change([](RunSpec& s) { s.spanS = 3600; }) << "steps" << both;
+    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps" << both;
+    QTest::newRow("too many steps") << Change([](RunSpec& s) { s.steps = 1'000'001; }) << "steps"
+                                    << "expected an integer from 1 to 1000000, got \"1000001\"";
     QTest::newRow("over a year") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 400 * 86400; })
-                                 << "span";
-    QTest::newRow("unknown model") << Change([](RunSpec& s) { s.model = "gpt-5"; }) << "model";
-    QTest::newRow("unknown GPU") << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu";
+                                 << "span"
+                                 << "expected a duration from 1s to 366d " + durations +
+                                        ", got \"400d\"";
+    QTest::newRow("unknown model")
+        << Change([](RunSpec& s) { s.model = "gpt-5"; }) << "model"
+        << "unknown model \"gpt-5\"; expected llama3-8b, llama3-70b, llama3-405b, gpt-22b, "
+           "gpt-175b, gpt-530b or gpt-1t";
+    QTest::newRow("unknown GPU")
+        << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
+        << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h200, b200, a100 or h100";
     QTest::newRow("tp out of range")
-        << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp";
+        << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
+        << "expected an integer from 1 to 1024, got \"2000\"";
     QTest::newRow("batch below one")
-        << Change([](RunSpec& s) { s.parallel.batchTokens = 0.5; }) << "parallel.batchTokens";
+        << Change([](RunSpec& s) { s.parallel.batchTokens = 0.5; }) << "parallel.batchTokens"
+        << "expected a number from 1 to 1000000000000, got \"0.5\"";
+    QTest::newRow("batch not a number")
+        << Change([](RunSpec& s) { s.parallel.batchTokens = std::nan(""); })
+        << "parallel.batchTokens"
+        << "expected a number from 1 to 1000000000000, got \"nan\"";
     QTest::newRow("negative interval")
-        << Change([](RunSpec& s) { s.checkpointIntervalS = -1; }) << "checkpointInterval";
+        << Change([](RunSpec& s) { s.checkpointIntervalS = -1; }) << "checkpointInterval"
+        << "expected a duration from 0s to 366d " + durations + ", got \"-1s\"";
+    // Durations count to the nanosecond, as run files write them: this is 1 ms.
+    QTest::newRow("frame interval a hair under 1 ms")
+        << Change([](RunSpec& s) { s.resolutionS = 0.001 - 1e-13; }) << QString() << QString();
+    QTest::newRow("frame interval under 1 ms")
+        << Change([](RunSpec& s) { s.resolutionS = 0.0009; }) << "resolution"
+        << "expected a duration from 1ms to 10s " + durations + ", got \"0.0009s\"";
+    QTest::newRow("seed past 2^53")
+        << Change([](RunSpec& s) { s.seed = uint64_t(1) << 60; }) << "seed"
+        << "expected an integer from 0 to 9007199254740991, got \"1152921504606846976\"";
 }
 
 void TestRunOptions::crossFieldChecks() {
     QFETCH(Change, change);
     QFETCH(QString, field);
+    QFETCH(QString, message);
     RunSpec s = defaultRunSpec();
     change(s);
     try {
@@ -429,6 +459,7 @@ void TestRunOptions::crossFieldChecks() {
         QVERIFY2(field.isEmpty(), "accepted");
     } catch (const InputException& e) {
         QCOMPARE(QString::fromStdString(e.error().field), field);
+        QCOMPARE(QString::fromStdString(e.error().message), message);
     }
 }
 
