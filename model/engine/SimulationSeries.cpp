@@ -162,7 +162,7 @@ void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunR
     // sends.
     const ScheduleResult& sched = *e.schedule;
     std::vector<Source> sources;
-    const ScheduleClasses classes{int(sched.gathers.size()), int(e.ppLinkBytes.size() / 2)};
+    const ScheduleClasses& classes = sched.classes;
     for (int st = 0; st < int(e.dpLinkBytes.size()) && st < classes.stages; ++st)
         sources.push_back(transferSource(
             t, e.dpLinkBytes[size_t(st)],

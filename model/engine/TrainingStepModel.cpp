@@ -278,7 +278,7 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     }
 
     // The step's transfer classes on the fabric, in the schedule's numbering.
-    const ScheduleClasses classes{c.pp, c.pp > 1 ? (V > 1 ? c.pp : c.pp - 1) : 0};
+    const ScheduleClasses classes = ScheduleClasses::of(c.pp, c.virtualStages);
     FabricShare share(t, router, g, contention);
     std::vector<std::vector<Edge>> dpEdges(size_t(c.pp));
     for (size_t i = 0; i < dpGroups.size(); ++i)
