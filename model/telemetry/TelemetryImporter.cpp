@@ -3,7 +3,8 @@
 #include "BoundedFileRead.h"
 
 #include "EntitySearch.h"
-#include "JsonObjectReader.h"
+#include "InputError.h"
+#include "SeriesMapping.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -103,105 +104,17 @@ std::optional<std::pair<std::optional<Metric>, double>> dcgmField(const std::str
 
 class Mapper {
 public:
-    Mapper(const TopologyDocument& doc, const QString& mapFile) : doc_(doc) {
-        if (mapFile.isEmpty()) return;
-        const QByteArray text = readFileBounded(mapFile, 16 * 1024 * 1024);
-        QJsonParseError err;
-        const QJsonDocument d = QJsonDocument::fromJson(text, &err);
-        if (err.error != QJsonParseError::NoError) {
-            const TextPosition p = positionOfOffset(text, err.offset);
-            throw InputException({mapFile.toStdString(),
-                                  p.line,
-                                  p.column,
-                                  {},
-                                  "not valid JSON: " + err.errorString().toStdString()});
-        }
-        const QJsonObject root = d.object();
-        auto fail = [&](const JsonPath& at, const std::string& field, const std::string& what) {
-            const TextPosition p = locateJsonPath(text, at);
-            throw InputException({mapFile.toStdString(), p.line, p.column, field, what});
-        };
-        static const std::vector<std::string> kFields{"names",   "ports", "hostLabel",
-                                                      "devices", "uuids", "patterns"};
-        bool any = false;
-        for (auto it = root.begin(); it != root.end(); ++it) {
-            const std::string key = it.key().toStdString();
-            if (std::find(kFields.begin(), kFields.end(), key) == kFields.end())
-                fail(JsonPath().child(key), key,
-                     "unknown field: a mapping file has names, ports, hostLabel, devices, uuids "
-                     "and patterns");
-            any = true;
-        }
-        if (!any)
-            throw InputException({mapFile.toStdString(), 1, 1, "names",
-                                  "expected {\"names\": {\"telemetry name\": \"topology id\"}} "
-                                  "or another mapping field"});
-        auto objectOf = [&](const char* field) {
-            const QJsonValue v = root.value(field);
-            if (!v.isUndefined() && !v.isObject())
-                fail(JsonPath().child(field), field, "expected an object");
-            return v.toObject();
-        };
-        auto strings = [&](const char* field, std::unordered_map<std::string, std::string>& out,
-                           const char* what) {
-            const QJsonObject o = objectOf(field);
-            for (auto it = o.begin(); it != o.end(); ++it) {
-                if (!it.value().isString())
-                    fail(JsonPath().child(field).child(it.key().toStdString()),
-                         std::string(field) + "." + it.key().toStdString(), what);
-                out[it.key().toStdString()] = it.value().toString().toStdString();
-            }
-        };
-        auto numbers = [&](const char* field, std::unordered_map<std::string, int>& out, int lo,
-                           int hi, const char* what) {
-            const QJsonObject o = objectOf(field);
-            for (auto it = o.begin(); it != o.end(); ++it) {
-                const double v = it.value().toDouble(-1);
-                if (!it.value().isDouble() || v < lo || v > hi || v != std::floor(v))
-                    fail(JsonPath().child(field).child(it.key().toStdString()),
-                         std::string(field) + "." + it.key().toStdString(), what);
-                out[it.key().toStdString()] = int(v);
-            }
-        };
-        strings("names", rename_, "expected a topology id (a string)");
-        numbers("ports", ports_, 1, 65535, "expected a port number from 1 to 65535");
-        numbers("devices", devices_, 0, 1023,
-                "expected a rail (the backend NIC's index, 0 to 1023)");
-        strings("uuids", uuids_, "expected a GPU id (a string)");
-        if (root.contains("hostLabel")) {
-            if (!root.value("hostLabel").isString() || root.value("hostLabel").toString().isEmpty())
-                fail(JsonPath().child("hostLabel"), "hostLabel", "expected a label name");
-            hostLabel_ = root.value("hostLabel").toString().toStdString();
-        }
-        // patterns: [["regex", "replacement with \\1"], ...], tried in order on names that no
-        // exact name matches.
-        const QJsonValue patterns = root.value("patterns");
-        if (!patterns.isUndefined() && !patterns.isArray())
-            fail(JsonPath().child("patterns"), "patterns",
-                 "expected a list of [regex, replacement]");
-        const QJsonArray list = patterns.toArray();
-        for (qsizetype i = 0; i < list.size() && i < 1000; ++i) {
-            const QJsonArray pair = list[i].toArray();
-            const std::string field = "patterns[" + std::to_string(i) + "]";
-            if (pair.size() != 2 || !pair[0].isString() || !pair[1].isString())
-                fail(JsonPath().child("patterns").child(int(i)), field,
-                     "expected [\"regex\", \"replacement\"]");
-            QRegularExpression re("^(?:" + pair[0].toString() + ")$");
-            if (!re.isValid())
-                fail(JsonPath().child("patterns").child(int(i)), field,
-                     "not a valid regular expression: " + re.errorString().toStdString());
-            patterns_.emplace_back(std::move(re), pair[1].toString());
-        }
-    }
+    Mapper(const TopologyDocument& doc, const QString& mapFile)
+        : doc_(doc), mapping_(mapFile.isEmpty() ? SeriesMapping{} : loadSeriesMapping(mapFile)) {}
 
     // The host a series names: the mapping file's label, else the first of instance,
     // Hostname, hostname, node, host, entity that names a host of the topology.
     std::optional<Endpoint> hostOf(const Labels& labels) {
         static const char* const kLabels[] = {"instance", "Hostname", "hostname",
                                               "node",     "host",     "entity"};
-        if (!hostLabel_.empty()) {
+        if (!mapping_.hostLabel.empty()) {
             for (const auto& [k, v] : labels)
-                if (k == hostLabel_) return entity(v, EntityKind::Host);
+                if (k == mapping_.hostLabel) return entity(v, EntityKind::Host);
             return std::nullopt;
         }
         for (const char* name : kLabels)
@@ -213,15 +126,16 @@ public:
 
     // The rail of a NIC device: the mapping file's, else the number it ends in (mlx5_3: 3).
     int railOf(const std::string& device) const {
-        if (auto it = devices_.find(device); it != devices_.end()) return it->second;
+        if (auto it = mapping_.devices.find(device); it != mapping_.devices.end())
+            return it->second;
         return trailingNumber(device);
     }
     // A GPU named by its UUID in the mapping file.
     std::optional<Endpoint> gpuOfUuid(const Labels& labels) {
-        if (uuids_.empty()) return std::nullopt;
+        if (mapping_.uuids.empty()) return std::nullopt;
         for (const auto& [k, v] : labels)
             if (k == "UUID" || k == "uuid")
-                if (auto it = uuids_.find(v); it != uuids_.end()) {
+                if (auto it = mapping_.uuids.find(v); it != mapping_.uuids.end()) {
                     std::optional<Endpoint> e = findEntity(doc_, it->second);
                     if (e && e->kind == EntityKind::Gpu) return e;
                 }
@@ -232,7 +146,7 @@ public:
     // one number ("Ethernet17", "swp17"); management, loopback and VLAN interfaces, and names
     // like "Ethernet1/1" that a number alone does not identify, need the mapping file.
     int portOf(const std::string& name) const {
-        if (auto it = ports_.find(name); it != ports_.end()) return it->second;
+        if (auto it = mapping_.ports.find(name); it != mapping_.ports.end()) return it->second;
         size_t i = 0;
         while (i < name.size() && std::isalpha(static_cast<unsigned char>(name[i])))
             ++i;
@@ -249,10 +163,10 @@ public:
 
     std::optional<Endpoint> entity(std::string name, EntityKind kind) {
         name = stripPort(name);
-        if (auto it = rename_.find(name); it != rename_.end()) {
+        if (auto it = mapping_.names.find(name); it != mapping_.names.end()) {
             name = it->second;
         } else {
-            for (const auto& [re, replacement] : patterns_) {
+            for (const auto& [re, replacement] : mapping_.patterns) {
                 const QString q = QString::fromStdString(name);
                 if (re.match(q).hasMatch()) {
                     name = QString(q).replace(re, replacement).toStdString();
@@ -344,11 +258,7 @@ public:
 
 private:
     const TopologyDocument& doc_;
-    std::unordered_map<std::string, std::string> rename_;
-    std::unordered_map<std::string, int> ports_, devices_;
-    std::unordered_map<std::string, std::string> uuids_;
-    std::string hostLabel_;
-    std::vector<std::pair<QRegularExpression, QString>> patterns_;
+    const SeriesMapping mapping_;
     std::unordered_map<std::string, std::optional<Endpoint>> cache_;
 };
 
