@@ -1,4 +1,5 @@
 // `clusterscope simulate`: Llama 3 training on a topology; summary, time series, trace.
+#include "ChromeTrace.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "NewStoreFile.h"

@@ -2,6 +2,7 @@
 
 #include "Duration.h"
 #include "InputError.h"
+#include "TrainingEnumNames.h"
 
 #include <QLocale>
 
@@ -26,57 +27,11 @@ struct BatchTokens {
         s.parallel.batchTokens = std::get<double>(v);
     }
 };
-struct PlacementField {
-    static RunOptionValue get(const RunSpec& s) {
-        switch (s.parallel.placement) {
-        case Placement::Linear:
-            return std::string("dp-innermost");
-        case Placement::Fragmented:
-            return std::string("fragmented");
-        case Placement::TopologyAware:
-            break;
-        }
-        return std::string("topology");
-    }
+// A choice held as an enum of the parallel config, named through the enum's table.
+template <typename Enum, Enum ParallelConfig::*M> struct ParallelEnum {
+    static RunOptionValue get(const RunSpec& s) { return enumName(s.parallel.*M); }
     static void set(RunSpec& s, const RunOptionValue& v) {
-        const std::string& p = std::get<std::string>(v);
-        s.parallel.placement = p == "fragmented"                      ? Placement::Fragmented
-                               : p == "dp-innermost" || p == "linear" ? Placement::Linear
-                                                                      : Placement::TopologyAware;
-    }
-};
-struct RecomputeField {
-    static RunOptionValue get(const RunSpec& s) {
-        return std::string(s.parallel.recompute == Recompute::Full        ? "full"
-                           : s.parallel.recompute == Recompute::Selective ? "selective"
-                                                                          : "none");
-    }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        const std::string& r = std::get<std::string>(v);
-        s.parallel.recompute = r == "full"        ? Recompute::Full
-                               : r == "selective" ? Recompute::Selective
-                                                  : Recompute::None;
-    }
-};
-struct AllReduceField {
-    static RunOptionValue get(const RunSpec& s) {
-        return std::string(s.parallel.allReduce == AllReduceAlgorithm::Ring   ? "ring"
-                           : s.parallel.allReduce == AllReduceAlgorithm::Tree ? "tree"
-                                                                              : "auto");
-    }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        const std::string& a = std::get<std::string>(v);
-        s.parallel.allReduce = a == "ring"   ? AllReduceAlgorithm::Ring
-                               : a == "tree" ? AllReduceAlgorithm::Tree
-                                             : AllReduceAlgorithm::Auto;
-    }
-};
-struct PrecisionField {
-    static RunOptionValue get(const RunSpec& s) {
-        return std::string(s.parallel.precision == Precision::Fp8 ? "fp8" : "bf16");
-    }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        s.parallel.precision = std::get<std::string>(v) == "fp8" ? Precision::Fp8 : Precision::Bf16;
+        if (const auto e = enumFromName<Enum>(std::get<std::string>(v))) s.parallel.*M = *e;
     }
 };
 template <bool ParallelConfig::*M> struct ParallelBool {
@@ -176,13 +131,14 @@ std::vector<RunOption> buildTable() {
              .choices = gpuNames(),
              .help = "the GPU: dense peak, HBM and NVLink from NVIDIA's data sheets",
              .source = "[paper] Llama 3 3.3.1: H100 80 GB"}),
-        bind<PrecisionField>({.key = "precision",
-                              .flag = "--precision",
-                              .label = "Precision",
-                              .type = T::Choice,
-                              .choices = {"bf16", "fp8"},
-                              .help = "of the matrix multiplications (FP8 where the GPU has it)",
-                              .source = "[paper] Llama 3 pre-training: BF16"}),
+        bind<ParallelEnum<Precision, &P::precision>>(
+            {.key = "precision",
+             .flag = "--precision",
+             .label = "Precision",
+             .type = T::Choice,
+             .choices = enumChoices<Precision>(),
+             .help = "of the matrix multiplications (FP8 where the GPU has it)",
+             .source = "[paper] Llama 3 pre-training: BF16"}),
         bind<ParallelInt<&P::tp>>(
             {.key = "parallel.tp",
              .flag = "--tp",
@@ -269,12 +225,12 @@ std::vector<RunOption> buildTable() {
              .unit = "flows",
              .help = "network flows a collective opens per GPU pair (spread over ECMP paths)",
              .source = "[paper] Llama 3 3.3.1"}),
-        bind<PlacementField>(
+        bind<ParallelEnum<Placement, &P::placement>>(
             {.key = "parallel.placement",
              .flag = "--placement",
              .label = "Placement",
              .type = T::Choice,
-             .choices = {"topology", "dp-innermost", "fragmented", "linear"},
+             .choices = enumChoices<Placement>(),
              .help = "ranks to GPUs: topology keeps replicas within pods; dp-innermost (or "
                      "linear) puts DP first; fragmented scatters the job's racks over all pods",
              .source = "[paper] Llama 3 3.3.2: placed to match the network"}),
@@ -292,13 +248,14 @@ std::vector<RunOption> buildTable() {
              .type = T::Bool,
              .help = "FlashAttention-class kernels (no s x s scores in memory); off: unfused",
              .source = "[paper] Llama 3 era training uses fused attention"}),
-        bind<RecomputeField>({.key = "parallel.recompute",
-                              .flag = "--recompute",
-                              .label = "Activation recomputation",
-                              .type = T::Choice,
-                              .choices = {"none", "selective", "full"},
-                              .help = "recompute in backward: nothing, attention, or every layer",
-                              .source = "[assumption] none"}),
+        bind<ParallelEnum<Recompute, &P::recompute>>(
+            {.key = "parallel.recompute",
+             .flag = "--recompute",
+             .label = "Activation recomputation",
+             .type = T::Choice,
+             .choices = enumChoices<Recompute>(),
+             .help = "recompute in backward: nothing, attention, or every layer",
+             .source = "[assumption] none"}),
         bind<ParallelInt<&P::zeroStage>>(
             {.key = "parallel.zeroStage",
              .flag = "--zero-stage",
@@ -307,12 +264,12 @@ std::vector<RunOption> buildTable() {
              .max = 3,
              .help = "0 gradient all-reduce; 1 optimizer, 2 and gradients, 3 and weights sharded",
              .source = "[paper] Llama 3 3.3.2: FSDP keeping weights after forward (stage 2)"}),
-        bind<AllReduceField>(
+        bind<ParallelEnum<AllReduceAlgorithm, &P::allReduce>>(
             {.key = "parallel.allReduce",
              .flag = "--all-reduce",
              .label = "DP all-reduce algorithm",
              .type = T::Choice,
-             .choices = {"auto", "ring", "tree"},
+             .choices = enumChoices<AllReduceAlgorithm>(),
              .help = "NCCL's algorithm for the gradient all-reduce of ZeRO stage 0: a ring, a "
                      "double binary tree, or auto (the faster for the bucket)",
              .source = "[assumption] auto, as NCCL's tuner"}),
@@ -436,18 +393,67 @@ std::optional<double> parseNumber(const QString& text) {
     return v;
 }
 
-std::string join(const std::vector<std::string>& names) {
+std::string durationText(double s) {
+    return formatDuration(std::llround(s * 1e9));
+}
+
+// The typed check of each option type: setRunOption applies it to the value it parsed,
+// validateRunSpec to the fields of a spec however it was built.
+bool integerInRange(const RunOption& o, long long n) {
+    return double(n) >= o.min && double(n) <= o.max;
+}
+bool numberInRange(const RunOption& o, double v) {
+    return std::isfinite(v) && v >= o.min && v <= o.max;
+}
+bool choiceKnown(const RunOption& o, const std::string& s) {
+    return std::find(o.choices.begin(), o.choices.end(), s) != o.choices.end();
+}
+bool durationInRange(const RunOption& o, double s) {
+    return std::isfinite(s) && s >= o.min && s <= o.max;
+}
+
+// Whether the value a spec holds is one the option takes. A duration counts to the
+// nanosecond, as run files and the command line carry it.
+bool valueInRange(const RunOption& o, const RunOptionValue& v) {
+    switch (o.type) {
+    case T::Integer:
+        return integerInRange(o, std::get<long long>(v));
+    case T::Number:
+        return numberInRange(o, std::get<double>(v));
+    case T::Choice:
+        return choiceKnown(o, std::get<std::string>(v));
+    case T::Bool:
+        return true;
+    case T::Duration:
+        return durationInRange(o, std::round(std::get<double>(v) * 1e9) / 1e9);
+    }
+    return false;
+}
+
+// Steps or span, whichever is not in use: it holds 0 and has no text.
+bool isUnset(const RunOption& o, const RunOptionValue& v) {
+    if (!isStepsOrSpan(o)) return false;
+    return o.type == T::Integer ? std::get<long long>(v) == 0 : std::get<double>(v) == 0;
+}
+
+[[noreturn]] void refuse(const RunOption& o, const QString& text) {
+    const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
+    throw InputException(
+        {{},
+         0,
+         0,
+         o.key,
+         "expected " + runOptionExpected(o) + ", got \"" + shown.toStdString() + "\""});
+}
+
+} // namespace
+
+std::string choicesText(const std::vector<std::string>& names) {
     std::string s;
     for (size_t i = 0; i < names.size(); ++i)
         s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     return s;
 }
-
-std::string durationText(double s) {
-    return formatDuration(std::llround(s * 1e9));
-}
-
-} // namespace
 
 const std::vector<RunOption>& runOptions() {
     static const std::vector<RunOption> table = buildTable();
@@ -473,7 +479,7 @@ std::string runOptionExpected(const RunOption& o) {
     case T::Number:
         return "a number from " + numberText(o.min) + " to " + numberText(o.max);
     case T::Choice:
-        return join(o.choices);
+        return choicesText(o.choices);
     case T::Bool:
         return "on or off";
     case T::Duration:
@@ -484,41 +490,32 @@ std::string runOptionExpected(const RunOption& o) {
 }
 
 void setRunOption(RunSpec& spec, const RunOption& o, const QString& text) {
-    auto refuse = [&] {
-        const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
-        throw InputException(
-            {{},
-             0,
-             0,
-             o.key,
-             "expected " + runOptionExpected(o) + ", got \"" + shown.toStdString() + "\""});
-    };
     switch (o.type) {
     case T::Integer: {
         const auto v = parseInteger(text);
-        if (!v || double(*v) < o.min || double(*v) > o.max) refuse();
+        if (!v || !integerInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
     case T::Number: {
         const auto v = parseNumber(text);
-        if (!v || *v < o.min || *v > o.max) refuse();
+        if (!v || !numberInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
     case T::Choice: {
         const std::string s = text.toStdString();
-        if (std::find(o.choices.begin(), o.choices.end(), s) == o.choices.end()) refuse();
+        if (!choiceKnown(o, s)) refuse(o, text);
         o.set(spec, s);
         return;
     }
     case T::Bool:
-        if (text != "on" && text != "off") refuse();
+        if (text != "on" && text != "off") refuse(o, text);
         o.set(spec, text == "on");
         return;
     case T::Duration: {
         const auto v = parseDurationS(text.toStdString());
-        if (!v || *v < o.min || *v > o.max) refuse();
+        if (!v || !durationInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
@@ -558,14 +555,13 @@ void validateRunSpec(const RunSpec& spec) {
                           runOptionExpected(*findRunOption("gpu")));
     if ((spec.steps > 0) == (spec.spanS > 0))
         reject("steps", "expected either a number of steps or a span, not both");
-    // Each value read back through its option: the ranges of the table, for specs built in
+    // Each value checked against its option: the ranges of the table, for specs built in
     // code too (steps at most 1,000,000, a span at most a year, ...).
     for (const RunOption& o : runOptions()) {
-        const QString text = runOptionText(spec, o);
-        if (text.isEmpty() && isStepsOrSpan(o)) continue;
         if (o.key == "model" && spec.customModel) continue; // a shape of its own
-        RunSpec scratch = spec;
-        setRunOption(scratch, o, text);
+        const RunOptionValue v = o.get(spec);
+        if (isUnset(o, v)) continue;
+        if (!valueInRange(o, v)) refuse(o, runOptionText(spec, o));
     }
 }
 
@@ -591,7 +587,7 @@ QJsonObject modelToJson(const ModelSpec& m) {
                        {"layers", m.layers},
                        {"hidden", m.modelDim},
                        {"ffnHidden", m.ffnDim},
-                       {"ffnKind", m.ffn == FfnKind::Gelu ? "gelu" : "swiglu"},
+                       {"ffnKind", QString::fromStdString(enumName(m.ffn))},
                        {"heads", m.heads},
                        {"kvHeads", m.kvHeads},
                        {"vocab", m.vocab},

@@ -4,6 +4,7 @@
 
 #include "JsonObjectReader.h"
 #include "RunOptions.h"
+#include "TrainingEnumNames.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -42,9 +43,9 @@ ModelSpec readModel(JsonObjectReader m) {
     x.layers = int(m.integer("layers", 1, 10000));
     x.modelDim = int(m.integer("hidden", 1, 1 << 20));
     x.ffnDim = int(m.integer("ffnHidden", 1, 1 << 22));
-    const std::string kind = m.string("ffnKind", "swiglu");
-    if (kind != "swiglu" && kind != "gelu") m.fail("ffnKind", "expected swiglu or gelu");
-    x.ffn = kind == "gelu" ? FfnKind::Gelu : FfnKind::SwiGlu;
+    const auto ffn = enumFromName<FfnKind>(m.string("ffnKind", enumName(ModelSpec{}.ffn)));
+    if (!ffn) m.fail("ffnKind", "expected " + choicesText(enumChoices<FfnKind>()));
+    x.ffn = *ffn;
     x.heads = int(m.integer("heads", 1, 1 << 16));
     x.kvHeads = int(m.integer("kvHeads", 1, x.heads, x.heads));
     if (x.heads % x.kvHeads != 0) m.fail("kvHeads", "expected a divisor of heads");

@@ -1,6 +1,7 @@
 #include "SimulationMemory.h"
 
 #include "InputError.h"
+#include "StepSchedule.h"
 
 #include <unistd.h>
 
@@ -18,7 +19,7 @@ double estimateSimulationBytes(const Topology& t, const RunSpec& spec, bool writ
     const double gpus = double(t.gpus.size()),
                  entities = gpus + double(t.links.size()) + double(t.hosts.size() + t.nics.size());
     // Per-link float vectors, one per transfer class with traffic on the fabric.
-    const double boundaries = c.pp > 1 ? (c.virtualStages > 1 ? c.pp : c.pp - 1) : 0;
+    const double boundaries = ScheduleClasses::of(c.pp, c.virtualStages).boundaries;
     // TP rings reach the fabric when DP is innermost (a TP group over several hosts).
     const bool tpOnFabric = c.tp > 1 && c.placement == Placement::Linear;
     const double classVectors = double(c.pp) + 2 * boundaries + (c.cp > 1 ? double(c.pp) : 0) +

@@ -1,13 +1,12 @@
 #pragma once
 // A simulated run: N steps, or a wall-clock span with checkpoints and failures. Produces
-// the summary, the time series for the views (into a RunStore) and a Chrome trace of a step.
+// the summary and the time series for the views (into a RunStore); ChromeTrace.h traces a step.
 #include "FailureModel.h"
 #include "RunStore.h"
 #include "StorageTraffic.h"
 #include "TopologyDocument.h"
 #include "TrainingStepModel.h"
 
-#include <QByteArray>
 #include <QJsonObject>
 
 #include <functional>
@@ -62,9 +61,5 @@ using ProgressFn = std::function<void(double fraction)>;
 RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore* store,
                       const ProgressFn& progress = {});
 QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec);
-// Perfetto-readable trace of one step: every pipeline stage of a sample of DP replicas (the
-// first, the middle, the last), compute, TP, CP, PP and DP threads, comm slices with their
-// bytes and peer GPUs.
-QByteArray chromeTraceOfStep(const RunResult& r, const RunSpec& spec);
 
 } // namespace cs

@@ -1,6 +1,7 @@
 #include "SimulationSeries.h"
 
 #include "RankPlacement.h"
+#include "RunOptions.h"
 
 #include <QJsonDocument>
 
@@ -139,161 +140,218 @@ std::vector<Pause> pauses(const RunSpec& spec, const RunResult& r, int64_t endNs
     return out;
 }
 
+// writeRunSeries' steps, in the order the run store receives them: the step's traffic
+// sources, the step, checkpoint and down patterns, the timeline, its events, the summary.
+class RunSeriesWriter {
+public:
+    RunSeriesWriter(const TopologyDocument& doc, const RunSpec& spec, const RunResult& r,
+                    RunStore& store, const ProgressFn& progress)
+        : t_(doc.topology()), spec_(spec), r_(r), e_(r.step), sched_(*r.step.schedule),
+          progress_(progress),
+          // The run file of the run is its parameters: it runs again as it is.
+          w_(store, t_,
+             {"simulated", spec.model + " on " + t_.name,
+              QJsonDocument(runSpecToJson(spec)).toJson(QJsonDocument::Compact).toStdString(), 0}),
+          stageOfGpu_(t_.gpus.size(), -1), idleLinks_(t_.links.size(), kNaN),
+          busy_(t_.gpus.size()) {
+        for (size_t rank = 0; rank < e_.gpuOfRank.size(); ++rank)
+            stageOfGpu_[size_t(e_.gpuOfRank[rank])] = coordOf(spec.parallel, int(rank)).p;
+        // Backend cables carry the stored traffic; NVLink and PCIe hold no value.
+        for (size_t l = 0; l < t_.links.size(); ++l) {
+            const LinkMedium m = t_.links[l].medium;
+            if (m == LinkMedium::Fibre || m == LinkMedium::CopperDac) idleLinks_[l] = 0;
+        }
+    }
+
+    void write() {
+        addTrafficSources();
+        ComposedTraffic traffic;
+        for (const Source& src : sources_)
+            traffic.sources.push_back(src.traffic);
+        for (size_t l = 0; l < t_.links.size(); ++l)
+            if (std::isnan(idleLinks_[l])) traffic.noData.push_back(uint32_t(l));
+        const int32_t step = writeStep(traffic);
+        const int32_t checkpoint = writeCheckpoint(traffic.noData);
+        const int32_t down = writeDown();
+        const int64_t endNs = std::max<int64_t>(1, toNs(r_.simulatedS));
+        writeTimeline(endNs, step, checkpoint, down);
+        writeEvents(endNs);
+        if (progress_) progress_(0.9);
+        w_.finish(
+            endNs,
+            QJsonDocument(runSummaryJson(r_, spec_)).toJson(QJsonDocument::Compact).toStdString());
+    }
+
+private:
+    // Traffic sources of the stepped schedule: each stage's DP collectives, each boundary's
+    // sends, the TP rings that cross the fabric, the CP rings.
+    void addTrafficSources() {
+        const ScheduleClasses& classes = sched_.classes;
+        const auto& rates = sched_.rates;
+        for (int st = 0; st < int(e_.dpLinkBytes.size()) && st < classes.stages; ++st)
+            sources_.push_back(transferSource(
+                t_, e_.dpLinkBytes[size_t(st)],
+                {&rates[size_t(classes.gather(st))], &rates[size_t(classes.reduce(st))]}));
+        for (int b = 0; b < classes.boundaries; ++b) {
+            sources_.push_back(transferSource(t_, e_.ppLinkBytes[size_t(b)],
+                                              {&rates[size_t(classes.sendForward(b))]}));
+            sources_.push_back(transferSource(t_, e_.ppLinkBytes[size_t(classes.boundaries + b)],
+                                              {&rates[size_t(classes.sendBackward(b))]}));
+        }
+        // TP rings that cross the fabric (a placement spreading TP groups over hosts).
+        for (int st = 0; st < int(e_.tpLinkBytes.size()) && st < classes.stages; ++st)
+            sources_.push_back(
+                transferSource(t_, e_.tpLinkBytes[size_t(st)], {&rates[size_t(classes.tp(st))]}));
+        // CP collectives run inside each layer's passes: spread over the stage's compute.
+        for (size_t st = 0; st < e_.cpLinkBytes.size() && st < sched_.compute.size(); ++st)
+            sources_.push_back(sourceOf(t_, e_.cpLinkBytes[st], sched_.compute[st]));
+    }
+
+    // Storage: spread over the Tectonic servers (each at most its attachment).
+    std::vector<float> storageFrame(double totalBps) const {
+        std::vector<float> v(t_.storage.size(), 0.f);
+        size_t tectonic = 0;
+        for (const StorageServer& s : t_.storage)
+            tectonic += s.kind == StorageKind::Tectonic;
+        for (size_t s = 0; s < t_.storage.size(); ++s)
+            if (t_.storage[s].kind == StorageKind::Tectonic && tectonic > 0)
+                v[s] = float(std::min(totalBps / double(tectonic),
+                                      capacityOf(Metric::StorageBytesPerS, t_, int32_t(s))));
+        return v;
+    }
+
+    // One value per GPU from its stage's; GPUs outside the job hold no value.
+    template <typename ValueOfStage> const std::vector<float>& gpuFrame(ValueOfStage valueOf) {
+        for (size_t g = 0; g < t_.gpus.size(); ++g)
+            busy_[g] = stageOfGpu_[g] < 0 ? kNaN : float(valueOf(stageOfGpu_[g]));
+        return busy_;
+    }
+
+    // The stepped schedule at full resolution: GPUs busy while their stage computes (not
+    // while a pass waits for its TP or CP), links loaded while the collectives and sends that
+    // cross them run; data loading on the storage servers.
+    int32_t writeStep(const ComposedTraffic& traffic) {
+        stepNs_ = std::max<int64_t>(1, toNs(e_.stepS));
+        const int64_t intervalNs = std::max(toNs(spec_.resolutionS),
+                                            (stepNs_ + kMaxFramesPerStep - 1) / kMaxFramesPerStep);
+        const int32_t step = w_.addPattern("step", stepNs_);
+        const int frames = int((stepNs_ + intervalNs - 1) / intervalNs);
+        const auto& busyOf =
+            sched_.busy.size() == sched_.compute.size() ? sched_.busy : sched_.compute;
+        std::vector<size_t> computeCursor(busyOf.size(), 0);
+        std::vector<double> stageBusy(busyOf.size(), 0);
+        w_.setComposedTraffic(step, Metric::LinkBytesPerS, traffic);
+        std::vector<float> weights(sources_.size());
+        const std::vector<float> dataLoading = storageFrame(e_.tokensPerS * 4);
+        for (int k = 0; k < frames; ++k) {
+            const double t0 = double(k) * double(intervalNs) / 1e9;
+            const double t1 = std::min(e_.stepS, t0 + double(intervalNs) / 1e9);
+            const double width = std::max(1e-12, t1 - t0);
+            for (size_t st = 0; st < busyOf.size(); ++st)
+                stageBusy[st] = covered(busyOf[st], computeCursor[st], t0, t1) / width;
+            w_.addFrame(step, Metric::GpuBusy, k * intervalNs,
+                        gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
+            // How much of each source is on in this frame; the store composes the links from it.
+            std::vector<float> tiers(kTierCount, 0.f);
+            for (size_t i = 0; i < sources_.size(); ++i) {
+                Source& src = sources_[i];
+                weights[i] = float(src.weight(t0, t1));
+                for (int q = 0; q < kTierCount; ++q)
+                    tiers[size_t(q)] += weights[i] * float(src.tierBps[q]);
+            }
+            w_.addComposedFrame(step, Metric::LinkBytesPerS, k * intervalNs, weights);
+            w_.addFrame(step, Metric::TierBytesPerS, k * intervalNs, tiers);
+            if (k == 0) w_.addFrame(step, Metric::StorageBytesPerS, 0, dataLoading);
+            if (progress_ && k % 64 == 0) progress_(0.3 + 0.5 * double(k) / frames);
+        }
+        return step;
+    }
+
+    // A checkpoint: GPUs wait while the training state goes to Tectonic.
+    int32_t writeCheckpoint(const std::vector<uint32_t>& noData) {
+        const int64_t ckptNs = std::max<int64_t>(1, toNs(r_.checkpointS));
+        const int32_t checkpoint = w_.addPattern("checkpoint", ckptNs);
+        w_.addFrame(checkpoint, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
+        ComposedTraffic writes;
+        writes.sources = {r_.checkpointFlows.links};
+        writes.noData = noData;
+        w_.setComposedTraffic(checkpoint, Metric::LinkBytesPerS, writes);
+        w_.addComposedFrame(checkpoint, Metric::LinkBytesPerS, 0, {1.f});
+        w_.addFrame(checkpoint, Metric::TierBytesPerS, 0, std::vector<float>(kTierCount, 0.f));
+        w_.addFrame(checkpoint, Metric::StorageBytesPerS, 0,
+                    r_.checkpointFlows.totalBps > 0
+                        ? r_.checkpointFlows.serverBps
+                        : storageFrame(spec_.storage.sustainedBytesPerS));
+        return checkpoint;
+    }
+
+    // Down: from a failure to the restart, nothing runs.
+    int32_t writeDown() {
+        const int32_t down = w_.addPattern("down", 1);
+        w_.addFrame(down, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
+        w_.addFrame(down, Metric::LinkBytesPerS, 0, idleLinks_);
+        w_.addFrame(down, Metric::TierBytesPerS, 0, std::vector<float>(kTierCount, 0.f));
+        w_.addFrame(down, Metric::StorageBytesPerS, 0, storageFrame(0));
+        return down;
+    }
+
+    // The timeline: training stretches (a new step starts with each) between pauses.
+    void writeTimeline(int64_t endNs, int32_t step, int32_t checkpoint, int32_t down) {
+        int64_t at = 0;
+        auto train = [&](int64_t until) {
+            if (until <= at) return;
+            w_.addSegment(at, until, step, stepNs_);
+            w_.addScalar(Metric::StepTimeS, at, e_.stepS);
+            w_.addScalar(Metric::Mfu, at, e_.mfu);
+        };
+        for (const Pause& p : pauses(spec_, r_, endNs)) {
+            train(p.fromNs);
+            w_.addSegment(p.fromNs, p.toNs, p.kind == 0 ? checkpoint : down, 0);
+            w_.addScalar(Metric::Mfu, p.fromNs, 0.0);
+            at = p.toNs;
+        }
+        train(endNs);
+    }
+
+    // Failures and restarts, checkpoints, and the steps of a stepped run (at most 100,000 of
+    // each kind).
+    void writeEvents(int64_t endNs) {
+        for (const Interruption& x : r_.interruptions) {
+            const auto& cause = failureCauses()[size_t(x.cause)];
+            w_.addEvent(toNs(x.atS), cause.planned ? EventKind::Maintenance : EventKind::Failure,
+                        x.entity, cause.name);
+            w_.addEvent(toNs(x.atS + x.lostS), EventKind::Restart, std::nullopt, cause.name);
+        }
+        const int64_t every = toNs(spec_.checkpointIntervalS);
+        long long checkpoints = 0;
+        for (int64_t c = every; every > 0 && c < endNs && checkpoints < 100000;
+             c += every, ++checkpoints)
+            w_.addEvent(c, EventKind::Checkpoint, std::nullopt,
+                        std::to_string(r_.checkpointBytes / 1e12) + " TB");
+        if (spec_.steps > 0)
+            for (long long s = 0; s < std::min<long long>(r_.steps, 100000); ++s)
+                w_.addEvent(s * stepNs_, EventKind::Step, std::nullopt, std::to_string(s));
+    }
+
+    const Topology& t_;
+    const RunSpec& spec_;
+    const RunResult& r_;
+    const StepEstimate& e_;
+    const ScheduleResult& sched_;
+    const ProgressFn& progress_;
+    RunWriter w_;
+    std::vector<int> stageOfGpu_;
+    std::vector<float> idleLinks_; // 0 on backend cables, NaN elsewhere
+    std::vector<float> busy_;      // the frame gpuFrame fills
+    std::vector<Source> sources_;
+    int64_t stepNs_ = 1;
+};
+
 } // namespace
 
 void writeRunSeries(const TopologyDocument& doc, const RunSpec& spec, const RunResult& r,
                     RunStore& store, const ProgressFn& progress) {
-    const Topology& t = doc.topology();
-    const StepEstimate& e = r.step;
-    const QByteArray params = QJsonDocument(runSummaryJson(r, spec).value("config").toObject())
-                                  .toJson(QJsonDocument::Compact);
-    RunWriter w(store, t, {"simulated", spec.model + " on " + t.name, params.toStdString(), 0});
-
-    std::vector<int> stageOfGpu(t.gpus.size(), -1);
-    for (size_t rank = 0; rank < e.gpuOfRank.size(); ++rank)
-        stageOfGpu[size_t(e.gpuOfRank[rank])] = coordOf(spec.parallel, int(rank)).p;
-    // Backend cables carry the stored traffic; NVLink and PCIe hold no value.
-    std::vector<float> idleLinks(t.links.size(), kNaN);
-    for (size_t l = 0; l < t.links.size(); ++l) {
-        const LinkMedium m = t.links[l].medium;
-        if (m == LinkMedium::Fibre || m == LinkMedium::CopperDac) idleLinks[l] = 0;
-    }
-    // Traffic sources of the stepped schedule: each stage's DP collectives, each boundary's
-    // sends.
-    const ScheduleResult& sched = *e.schedule;
-    std::vector<Source> sources;
-    const ScheduleClasses classes{int(sched.gathers.size()), int(e.ppLinkBytes.size() / 2)};
-    for (int st = 0; st < int(e.dpLinkBytes.size()) && st < classes.stages; ++st)
-        sources.push_back(transferSource(
-            t, e.dpLinkBytes[size_t(st)],
-            {&sched.rates[size_t(classes.gather(st))], &sched.rates[size_t(classes.reduce(st))]}));
-    for (int b = 0; b < classes.boundaries; ++b) {
-        sources.push_back(transferSource(t, e.ppLinkBytes[size_t(b)],
-                                         {&sched.rates[size_t(classes.sendForward(b))]}));
-        sources.push_back(transferSource(t, e.ppLinkBytes[size_t(classes.boundaries + b)],
-                                         {&sched.rates[size_t(classes.sendBackward(b))]}));
-    }
-    // TP rings that cross the fabric (a placement spreading TP groups over hosts).
-    for (int st = 0; st < int(e.tpLinkBytes.size()) && st < classes.stages; ++st)
-        sources.push_back(
-            transferSource(t, e.tpLinkBytes[size_t(st)], {&sched.rates[size_t(classes.tp(st))]}));
-    // CP collectives run inside each layer's passes: spread over the stage's compute.
-    for (size_t st = 0; st < e.cpLinkBytes.size() && st < sched.compute.size(); ++st)
-        sources.push_back(sourceOf(t, e.cpLinkBytes[st], sched.compute[st]));
-    ComposedTraffic traffic;
-    for (const Source& src : sources)
-        traffic.sources.push_back(src.traffic);
-    for (size_t l = 0; l < t.links.size(); ++l)
-        if (std::isnan(idleLinks[l])) traffic.noData.push_back(uint32_t(l));
-    // Storage: data loading during steps, checkpoint writes, spread over the Tectonic servers
-    // (each at most its attachment).
-    auto storageFrame = [&](double totalBps) {
-        std::vector<float> v(t.storage.size(), 0.f);
-        size_t tectonic = 0;
-        for (const StorageServer& s : t.storage)
-            tectonic += s.kind == StorageKind::Tectonic;
-        for (size_t s = 0; s < t.storage.size(); ++s)
-            if (t.storage[s].kind == StorageKind::Tectonic && tectonic > 0)
-                v[s] = float(std::min(totalBps / double(tectonic),
-                                      capacityOf(Metric::StorageBytesPerS, t, int32_t(s))));
-        return v;
-    };
-    std::vector<float> busy(t.gpus.size());
-    auto gpuFrame = [&](auto valueOfStage) {
-        for (size_t g = 0; g < t.gpus.size(); ++g)
-            busy[g] = stageOfGpu[g] < 0 ? kNaN : float(valueOfStage(stageOfGpu[g]));
-        return busy;
-    };
-
-    // The stepped schedule at full resolution: GPUs busy while their stage computes, links
-    // loaded while the collectives and sends that cross them run.
-    const int64_t stepNs = std::max<int64_t>(1, toNs(e.stepS));
-    const int64_t intervalNs =
-        std::max(toNs(spec.resolutionS), (stepNs + kMaxFramesPerStep - 1) / kMaxFramesPerStep);
-    const int32_t step = w.addPattern("step", stepNs);
-    const int frames = int((stepNs + intervalNs - 1) / intervalNs);
-    // A GPU is busy while its stage computes: not while a pass waits for its TP or CP.
-    const auto& busyOf = sched.busy.size() == sched.compute.size() ? sched.busy : sched.compute;
-    std::vector<size_t> computeCursor(busyOf.size(), 0);
-    std::vector<double> stageBusy(busyOf.size(), 0);
-    w.setComposedTraffic(step, Metric::LinkBytesPerS, traffic);
-    std::vector<float> weights(sources.size());
-    const std::vector<float> dataLoading = storageFrame(e.tokensPerS * 4);
-    for (int k = 0; k < frames; ++k) {
-        const double t0 = double(k) * double(intervalNs) / 1e9;
-        const double t1 = std::min(e.stepS, t0 + double(intervalNs) / 1e9);
-        const double width = std::max(1e-12, t1 - t0);
-        for (size_t st = 0; st < busyOf.size(); ++st)
-            stageBusy[st] = covered(busyOf[st], computeCursor[st], t0, t1) / width;
-        w.addFrame(step, Metric::GpuBusy, k * intervalNs,
-                   gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
-        // How much of each source is on in this frame; the store composes the links from it.
-        std::vector<float> tiers(kTierCount, 0.f);
-        for (size_t i = 0; i < sources.size(); ++i) {
-            Source& src = sources[i];
-            weights[i] = float(src.weight(t0, t1));
-            for (int q = 0; q < kTierCount; ++q)
-                tiers[size_t(q)] += weights[i] * float(src.tierBps[q]);
-        }
-        w.addComposedFrame(step, Metric::LinkBytesPerS, k * intervalNs, weights);
-        w.addFrame(step, Metric::TierBytesPerS, k * intervalNs, tiers);
-        if (k == 0) w.addFrame(step, Metric::StorageBytesPerS, 0, dataLoading);
-        if (progress && k % 64 == 0) progress(0.3 + 0.5 * double(k) / frames);
-    }
-    // A checkpoint: GPUs wait while the training state goes to Tectonic.
-    const int64_t ckptNs = std::max<int64_t>(1, toNs(r.checkpointS));
-    const int32_t checkpoint = w.addPattern("checkpoint", ckptNs);
-    w.addFrame(checkpoint, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
-    ComposedTraffic writes;
-    writes.sources = {r.checkpointFlows.links};
-    writes.noData = traffic.noData;
-    w.setComposedTraffic(checkpoint, Metric::LinkBytesPerS, writes);
-    w.addComposedFrame(checkpoint, Metric::LinkBytesPerS, 0, {1.f});
-    w.addFrame(checkpoint, Metric::TierBytesPerS, 0, std::vector<float>(kTierCount, 0.f));
-    w.addFrame(checkpoint, Metric::StorageBytesPerS, 0,
-               r.checkpointFlows.totalBps > 0 ? r.checkpointFlows.serverBps
-                                              : storageFrame(spec.storage.sustainedBytesPerS));
-    // Down: from a failure to the restart, nothing runs.
-    const int32_t down = w.addPattern("down", 1);
-    w.addFrame(down, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
-    w.addFrame(down, Metric::LinkBytesPerS, 0, idleLinks);
-    w.addFrame(down, Metric::TierBytesPerS, 0, std::vector<float>(kTierCount, 0.f));
-    w.addFrame(down, Metric::StorageBytesPerS, 0, storageFrame(0));
-
-    // The timeline: training stretches (a new step starts with each) between pauses.
-    const int64_t endNs = std::max<int64_t>(1, toNs(r.simulatedS));
-    int64_t at = 0;
-    auto train = [&](int64_t until) {
-        if (until <= at) return;
-        w.addSegment(at, until, step, stepNs);
-        w.addScalar(Metric::StepTimeS, at, e.stepS);
-        w.addScalar(Metric::Mfu, at, e.mfu);
-    };
-    for (const Pause& p : pauses(spec, r, endNs)) {
-        train(p.fromNs);
-        w.addSegment(p.fromNs, p.toNs, p.kind == 0 ? checkpoint : down, 0);
-        w.addScalar(Metric::Mfu, p.fromNs, 0.0);
-        at = p.toNs;
-    }
-    train(endNs);
-    for (const Interruption& x : r.interruptions) {
-        const auto& cause = failureCauses()[size_t(x.cause)];
-        w.addEvent(toNs(x.atS), cause.planned ? EventKind::Maintenance : EventKind::Failure,
-                   x.entity, cause.name);
-        w.addEvent(toNs(x.atS + x.lostS), EventKind::Restart, std::nullopt, cause.name);
-    }
-    const int64_t every = toNs(spec.checkpointIntervalS);
-    long long checkpoints = 0;
-    for (int64_t c = every; every > 0 && c < endNs && checkpoints < 100000;
-         c += every, ++checkpoints)
-        w.addEvent(c, EventKind::Checkpoint, std::nullopt,
-                   std::to_string(r.checkpointBytes / 1e12) + " TB");
-    if (spec.steps > 0)
-        for (long long s = 0; s < std::min<long long>(r.steps, 100000); ++s)
-            w.addEvent(s * stepNs, EventKind::Step, std::nullopt, std::to_string(s));
-    if (progress) progress(0.9);
-    w.finish(endNs,
-             QJsonDocument(runSummaryJson(r, spec)).toJson(QJsonDocument::Compact).toStdString());
+    RunSeriesWriter(doc, spec, r, store, progress).write();
 }
 
 } // namespace cs

@@ -80,9 +80,10 @@ enum class StageState { Idle, LayerStart, Phase, Running, Blocked, Done };
 class StepSimulation {
 public:
     explicit StepSimulation(const ScheduleInput& in)
-        : in_(in), p_(in.stages), v_(in.chunks),
-          m_(in.microBatches), classes_{p_, p_ > 1 ? (v_ > 1 ? p_ : p_ - 1) : 0} {
+        : in_(in), p_(in.stages), v_(in.chunks), m_(in.microBatches),
+          classes_(ScheduleClasses::of(p_, v_)) {
         if (p_ < 1 || v_ < 1 || m_ < 1) throw std::invalid_argument("empty schedule");
+        out_.classes = classes_;
         out_.compute.resize(size_t(p_));
         out_.busy.resize(size_t(p_));
         out_.passes.resize(size_t(p_));

@@ -37,6 +37,10 @@ public:
 // output to the first stage's next chunk. tp(s): the TP rings of stage s.
 struct ScheduleClasses {
     int stages = 1, boundaries = 0;
+    // The one numbering of a pipeline of `stages`, each holding `chunks` virtual stages.
+    static ScheduleClasses of(int stages, int chunks) {
+        return {stages, stages > 1 ? (chunks > 1 ? stages : stages - 1) : 0};
+    }
     int gather(int s) const { return s; }
     int reduce(int s) const { return stages + s; }
     int sendForward(int b) const { return 2 * stages + b; }
@@ -96,10 +100,11 @@ struct RateSegment {
 };
 
 struct ScheduleResult {
+    ScheduleClasses classes; // the numbering of `rates`
     double stepS = 0;
-    double computeEndS = 0;                              // the last backward
-    std::vector<std::vector<Interval>> compute;          // per stage: its passes, in time order
-    std::vector<std::vector<Interval>> busy; // per stage: compute only, not the exposed TP or CP
+    double computeEndS = 0;                     // the last backward
+    std::vector<std::vector<Interval>> compute; // per stage: its passes, in time order
+    std::vector<std::vector<Interval>> busy;    // per stage: compute only, not the exposed TP or CP
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
     std::vector<std::vector<Interval>> layers;           // per stage: each pass's layers, in order
     std::vector<std::vector<Interval>> cpExposed;        // per stage: the layers' CP phases

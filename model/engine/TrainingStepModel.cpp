@@ -174,338 +174,459 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                                   "); raise TP, PP or CP, or shorten the sequence");
 }
 
-StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& c, bool contention) {
-    checkTrainingConfig(m, g, c);
-    StepEstimate e;
-    e.gpuOfRank = placeRanks(t, ix, c);
-    e.memory = estimateMemory(m, c);
-    e.linkBytesPerStep.assign(2 * t.links.size(), 0.0); // per direction
-    e.microBatches = c.microBatches();
-    const double M = e.microBatches, V = c.virtualStages;
+namespace {
 
-    // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
-    const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
-    const LayerTimes layer = layerTimes(m, g, c, tokensPerMicro);
-    const double headS = headSeconds(m, g, c, tokensPerMicro);
-    const int middle = layersOfStage(m, c, c.pp > 2 ? 1 : 0), last = layersOfStage(m, c, c.pp - 1);
-    e.layersOnBusiestStage = middle;
-    const double perLayerS = layer.forwardS + layer.backwardS + layer.recomputeS;
-    e.computePerMicroS = std::max(middle * perLayerS, last * perLayerS + headS);
-    const int busiestLayers = middle * perLayerS >= last * perLayerS + headS ? middle : last;
-
-    // Groups of ranks, as GPUs.
-    auto gpu = [&](int tt, int cc, int p, int d) {
-        return e.gpuOfRank[size_t(rankOf(c, {tt, cc, p, d}))];
-    };
-    std::vector<std::vector<int32_t>> tpGroups, cpGroups, dpGroups;
+// Groups of ranks as GPUs, with the stage (or boundary) each belongs to.
+struct RankGroups {
+    std::vector<std::vector<int32_t>> tp, cp, dp;
     std::vector<Edge> ppEdges;
     std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup, stageOfCpGroup;
-    for (int d = 0; d < c.dp; ++d)
-        for (int p = 0; p < c.pp; ++p)
-            for (int cc = 0; cc < c.cp; ++cc) {
-                std::vector<int32_t> tg;
-                for (int tt = 0; tt < c.tp; ++tt)
-                    tg.push_back(gpu(tt, cc, p, d));
-                tpGroups.push_back(std::move(tg));
-                if (p + 1 < c.pp)
-                    for (int tt = 0; tt < c.tp; ++tt) {
-                        ppEdges.push_back({gpu(tt, cc, p, d), gpu(tt, cc, p + 1, d)});
-                        ppBoundaryOfEdge.push_back(p);
-                    }
-            }
-    for (int d = 0; d < c.dp; ++d)
-        for (int p = 0; p < c.pp; ++p)
-            for (int tt = 0; tt < c.tp; ++tt) {
-                std::vector<int32_t> cg;
-                for (int cc = 0; cc < c.cp; ++cc)
-                    cg.push_back(gpu(tt, cc, p, d));
-                cpGroups.push_back(std::move(cg));
-                stageOfCpGroup.push_back(p);
-            }
-    for (int p = 0; p < c.pp; ++p)
-        for (int tt = 0; tt < c.tp; ++tt) {
-            std::vector<int32_t> dg; // CP ranks hold the same weights: they join the DP collectives
-            for (int d = 0; d < c.dp; ++d)
-                for (int cc = 0; cc < c.cp; ++cc)
-                    dg.push_back(gpu(tt, cc, p, d));
-            dpGroups.push_back(std::move(dg));
-            stageOfDpGroup.push_back(p);
-        }
+};
 
-    FabricRouter router(t, ix);
-    CollectiveTimer timer(t, router, g, c.flowsPerPair);
-    const double layerMicros =
-        double(busiestLayers) * M; // layer passes per step on the busiest stage
-    std::vector<double>* bytes = &e.linkBytesPerStep;
-    // TP: per layer 2 all-reduces forward and 2 backward of the micro-batch's activations
-    // (bf16) - with sequence parallelism each an all-gather + a reduce-scatter of the same
-    // volume: 8 ring passes either way; full recomputation repeats the forward's 4.
-    const double tpShard = tokensPerMicro * m.modelDim * 2 / c.tp;
-    const double tpPassBytes = (c.tp - 1) * tpShard; // per ring edge
-    const bool fullRecompute = c.recompute == Recompute::Full;
-    // Ring passes per layer: forward 4, recomputed forward 4 more, backward 4, and with
-    // sequence parallelism 2 more (the column-parallel GEMMs' inputs gathered again).
-    const double tpPasses = 8 + (fullRecompute ? 4 : 0) + (c.sequenceParallel ? 2 : 0);
-    // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
-    const double cpShard = tokensPerMicro * 2 * (m.kvDim() / c.tp) * 2;
-    if (c.cp > 1) e.cpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
-    const double cpStepS = c.cp > 1 ? timer
-                                          .rings(cpGroups, {cpShard * 2 * layerMicros}, bytes,
-                                                 &stageOfCpGroup, &e.cpLinkBytes)
-                                          .front()
-                                    : 0;
-    e.cpPerMicroS = cpStepS / M;
-    // PP: activations forward and gradients backward at each stage boundary, V times per
-    // micro-batch (the last stage feeds the first stage's next chunk).
-    const double ppBytes = tokensPerMicro * m.modelDim * 2 / c.tp;
+// The steps of estimateStep, in the order they run; each fills part of the estimate and what
+// the steps after it need.
+class StepEstimator {
+public:
+    StepEstimator(const Topology& t, const TopologyIndex& ix, const ModelSpec& m, const GpuSpec& g,
+                  const ParallelConfig& c, bool contention)
+        : t_(t), ix_(ix), m_(m), g_(g), c_(c), router_(t, ix),
+          timer_(t, router_, g, c.flowsPerPair), share_(t, router_, g, contention),
+          classes_(ScheduleClasses::of(c.pp, c.virtualStages)) {}
+
+    StepEstimate run() {
+        placeAndSize();
+        timeComputeOnBusiestStage();
+        formRankGroups();
+        sizeTpAndTimeCp();
+        sizeDpCollectives();
+        addTransferClasses();
+        timeTpPass();
+        chooseDpAllReduce();
+        splitTpExposure();
+        addLinkBytes();
+        timeOptimizer();
+        runEventSchedule();
+        headlineFigures();
+        return std::move(e_);
+    }
+
+private:
+    int32_t gpu(int tt, int cc, int p, int d) const {
+        return e_.gpuOfRank[size_t(rankOf(c_, {tt, cc, p, d}))];
+    }
+
+    // Ranks onto GPUs, memory per GPU, micro-batches per step.
+    void placeAndSize() {
+        e_.gpuOfRank = cs::placeRanks(t_, ix_, c_);
+        e_.memory = estimateMemory(m_, c_);
+        e_.linkBytesPerStep.assign(2 * t_.links.size(), 0.0); // per direction
+        e_.microBatches = c_.microBatches();
+        M_ = e_.microBatches;
+        V_ = c_.virtualStages;
+    }
+
+    // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
+    void timeComputeOnBusiestStage() {
+        tokensPerMicro_ = double(c_.seqLen) * c_.microBatchSeqs / c_.cp;
+        layer_ = layerTimes(m_, g_, c_, tokensPerMicro_);
+        headS_ = headSeconds(m_, g_, c_, tokensPerMicro_);
+        const int middle = layersOfStage(m_, c_, c_.pp > 2 ? 1 : 0),
+                  last = layersOfStage(m_, c_, c_.pp - 1);
+        e_.layersOnBusiestStage = middle;
+        const double perLayerS = layer_.forwardS + layer_.backwardS + layer_.recomputeS;
+        e_.computePerMicroS = std::max(middle * perLayerS, last * perLayerS + headS_);
+        busiestLayers_ = middle * perLayerS >= last * perLayerS + headS_ ? middle : last;
+    }
+
+    // TP groups and PP edges, CP groups and DP groups, as GPUs.
+    void formRankGroups() {
+        RankGroups& out = groups_;
+        for (int d = 0; d < c_.dp; ++d)
+            for (int p = 0; p < c_.pp; ++p)
+                for (int cc = 0; cc < c_.cp; ++cc) {
+                    std::vector<int32_t> tg;
+                    for (int tt = 0; tt < c_.tp; ++tt)
+                        tg.push_back(gpu(tt, cc, p, d));
+                    out.tp.push_back(std::move(tg));
+                    if (p + 1 < c_.pp)
+                        for (int tt = 0; tt < c_.tp; ++tt) {
+                            out.ppEdges.push_back({gpu(tt, cc, p, d), gpu(tt, cc, p + 1, d)});
+                            out.ppBoundaryOfEdge.push_back(p);
+                        }
+                }
+        for (int d = 0; d < c_.dp; ++d)
+            for (int p = 0; p < c_.pp; ++p)
+                for (int tt = 0; tt < c_.tp; ++tt) {
+                    std::vector<int32_t> cg;
+                    for (int cc = 0; cc < c_.cp; ++cc)
+                        cg.push_back(gpu(tt, cc, p, d));
+                    out.cp.push_back(std::move(cg));
+                    out.stageOfCpGroup.push_back(p);
+                }
+        for (int p = 0; p < c_.pp; ++p)
+            for (int tt = 0; tt < c_.tp; ++tt) {
+                std::vector<int32_t> dg; // CP ranks hold the same weights: they join DP
+                for (int d = 0; d < c_.dp; ++d)
+                    for (int cc = 0; cc < c_.cp; ++cc)
+                        dg.push_back(gpu(tt, cc, p, d));
+                out.dp.push_back(std::move(dg));
+                out.stageOfDpGroup.push_back(p);
+            }
+    }
+
+    // TP's ring passes and their bytes; CP's K and V exchange, timed here by one fabric solve
+    // (it runs as fixed phases inside the layers).
+    void sizeTpAndTimeCp() {
+        layerMicros_ = double(busiestLayers_) * M_; // layer passes per step on the busiest stage
+        // TP: per layer 2 all-reduces forward and 2 backward of the micro-batch's activations
+        // (bf16) - with sequence parallelism each an all-gather + a reduce-scatter of the same
+        // volume: 8 ring passes either way; full recomputation repeats the forward's 4.
+        const double tpShard = tokensPerMicro_ * m_.modelDim * 2 / c_.tp;
+        tpPassBytes_ = (c_.tp - 1) * tpShard; // per ring edge
+        fullRecompute_ = c_.recompute == Recompute::Full;
+        // Ring passes per layer: forward 4, recomputed forward 4 more, backward 4, and with
+        // sequence parallelism 2 more (the column-parallel GEMMs' inputs gathered again).
+        tpPasses_ = 8 + (fullRecompute_ ? 4 : 0) + (c_.sequenceParallel ? 2 : 0);
+        // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
+        cpShard_ = tokensPerMicro_ * 2 * (m_.kvDim() / c_.tp) * 2;
+        if (c_.cp > 1)
+            e_.cpLinkBytes.assign(size_t(c_.pp), std::vector<float>(2 * t_.links.size(), 0.f));
+        cpStepS_ = c_.cp > 1
+                       ? timer_
+                             .rings(groups_.cp, {cpShard_ * 2 * layerMicros_}, &e_.linkBytesPerStep,
+                                    &groups_.stageOfCpGroup, &e_.cpLinkBytes)
+                             .front()
+                       : 0;
+        e_.cpPerMicroS = cpStepS_ / M_;
+        // PP: activations forward and gradients backward at each stage boundary, V times per
+        // micro-batch (the last stage feeds the first stage's next chunk).
+        ppBytes_ = tokensPerMicro_ * m_.modelDim * 2 / c_.tp;
+    }
+
     // DP over DP x CP ranks. ZeRO 0: all-reduce of bf16 gradients. ZeRO 1 and 2: reduce-scatter
     // of fp32 gradients [paper] and all-gather of the updated bf16 weights. ZeRO 3: the weights
     // are gathered again per layer before forward and before backward. A ring moves
     // (members - 1) shards over each edge per collective.
-    const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
-    const double members = double(c.dp) * c.cp;
-    const double ringSteps = members - 1;
-    double gatherBytes = 0, reduceBytes = 0, dpCollectives = 1;
-    if (members > 1) {
-        if (c.zeroStage == 0) {
-            reduceBytes = 2 * ringSteps * paramsPerRank * 2 / members; // reduce-scatter + gather
-            dpCollectives = 2;
-        } else {
-            gatherBytes = (c.zeroStage >= 3 ? 2 : 1) * ringSteps * paramsPerRank * 2 / members;
-            reduceBytes = ringSteps * paramsPerRank * 4 / members;
+    void sizeDpCollectives() {
+        paramsPerRank_ = m_.parameters() / (double(c_.tp) * c_.pp);
+        members_ = double(c_.dp) * c_.cp;
+        ringSteps_ = members_ - 1;
+        if (members_ > 1) {
+            if (c_.zeroStage == 0) {
+                reduceBytes_ = 2 * ringSteps_ * paramsPerRank_ * 2 / members_; // RS + AG
+                dpCollectives_ = 2;
+            } else {
+                gatherBytes_ =
+                    (c_.zeroStage >= 3 ? 2 : 1) * ringSteps_ * paramsPerRank_ * 2 / members_;
+                reduceBytes_ = ringSteps_ * paramsPerRank_ * 4 / members_;
+            }
         }
     }
 
-    // The step's transfer classes on the fabric, in the schedule's numbering.
-    const ScheduleClasses classes{c.pp, c.pp > 1 ? (V > 1 ? c.pp : c.pp - 1) : 0};
-    FabricShare share(t, router, g, contention);
-    std::vector<std::vector<Edge>> dpEdges(size_t(c.pp));
-    for (size_t i = 0; i < dpGroups.size(); ++i)
-        addRingEdges(dpGroups[i], dpEdges[size_t(stageOfDpGroup[i])]);
-    std::vector<std::vector<Edge>> sendEdges(size_t(classes.boundaries));
-    for (size_t i = 0; i < ppEdges.size(); ++i)
-        sendEdges[size_t(ppBoundaryOfEdge[i])].push_back(ppEdges[i]);
-    if (classes.boundaries == c.pp) // the wrap from the last stage to the first
-        for (int d = 0; d < c.dp; ++d)
-            for (int cc = 0; cc < c.cp; ++cc)
-                for (int tt = 0; tt < c.tp; ++tt)
-                    sendEdges.back().push_back({gpu(tt, cc, c.pp - 1, d), gpu(tt, cc, 0, d)});
-    for (int st = 0; st < c.pp; ++st)
-        share.addClass(dpEdges[size_t(st)], c.flowsPerPair);
-    for (int st = 0; st < c.pp; ++st)
-        share.addClass(dpEdges[size_t(st)], c.flowsPerPair);
-    auto reversed = [](std::vector<Edge> edges) {
-        for (Edge& x : edges)
-            std::swap(x.src, x.dst);
-        return edges;
-    };
-    // Queue pairs per connection are a setting of the collective library's transport, so
-    // pipeline sends open as many flows as the collectives do.
-    for (const auto& edges : sendEdges)
-        share.addClass(edges, c.flowsPerPair);
-    for (const auto& edges : sendEdges)
-        share.addClass(reversed(edges), c.flowsPerPair);
-    // TP: each stage's rings, inside hosts on NVLink where the placement keeps them there.
-    std::vector<std::vector<Edge>> tpEdges(size_t(c.pp));
-    for (size_t i = 0; i < tpGroups.size(); ++i) // groups in (d, p, cp) order
-        addRingEdges(tpGroups[i], tpEdges[size_t(int(i / size_t(c.cp)) % c.pp)]);
-    for (int st = 0; st < c.pp; ++st)
-        share.addClass(tpEdges[size_t(st)], c.flowsPerPair);
-    // One TP ring pass alone, and what it exposes per layer: the forward's 4 passes (and full
-    // recomputation's), unless TP overlap hides them under the GEMMs; the backward's 4 run
-    // beside the weight-gradient GEMMs (as Megatron-LM's asynchronous TP all-reduce does),
-    // exposed only where they last longer; sequence parallelism's 2 re-gathers are exposed,
-    // as the published layer times show. The event engine runs them as collectives of their
-    // own; these estimates only report the split.
-    const double tpLatencyS =
-        (c.tp - 1) * (share.crossesFabric(classes.tp(0)) ? efficiency::kFabricStepLatencyS
-                                                         : efficiency::kNvlinkStepLatencyS);
-    const double pass = c.tp > 1 ? tpPassBytes / share.soloRate(classes.tp(0)) : 0;
+    // The step's transfer classes on the fabric, in the schedule's numbering: each stage's DP
+    // gathers and reductions, each boundary's sends both ways, each stage's TP rings.
+    void addTransferClasses() {
+        std::vector<std::vector<Edge>> dpEdges(size_t(c_.pp));
+        for (size_t i = 0; i < groups_.dp.size(); ++i)
+            addRingEdges(groups_.dp[i], dpEdges[size_t(groups_.stageOfDpGroup[i])]);
+        std::vector<std::vector<Edge>> sendEdges(size_t(classes_.boundaries));
+        for (size_t i = 0; i < groups_.ppEdges.size(); ++i)
+            sendEdges[size_t(groups_.ppBoundaryOfEdge[i])].push_back(groups_.ppEdges[i]);
+        if (classes_.boundaries == c_.pp) // the wrap from the last stage to the first
+            for (int d = 0; d < c_.dp; ++d)
+                for (int cc = 0; cc < c_.cp; ++cc)
+                    for (int tt = 0; tt < c_.tp; ++tt)
+                        sendEdges.back().push_back({gpu(tt, cc, c_.pp - 1, d), gpu(tt, cc, 0, d)});
+        for (int st = 0; st < c_.pp; ++st)
+            share_.addClass(dpEdges[size_t(st)], c_.flowsPerPair);
+        for (int st = 0; st < c_.pp; ++st)
+            share_.addClass(dpEdges[size_t(st)], c_.flowsPerPair);
+        auto reversed = [](std::vector<Edge> edges) {
+            for (Edge& x : edges)
+                std::swap(x.src, x.dst);
+            return edges;
+        };
+        // Queue pairs per connection are a setting of the collective library's transport, so
+        // pipeline sends open as many flows as the collectives do.
+        for (const auto& edges : sendEdges)
+            share_.addClass(edges, c_.flowsPerPair);
+        for (const auto& edges : sendEdges)
+            share_.addClass(reversed(edges), c_.flowsPerPair);
+        // TP: each stage's rings, inside hosts on NVLink where the placement keeps them there.
+        std::vector<std::vector<Edge>> tpEdges(size_t(c_.pp));
+        for (size_t i = 0; i < groups_.tp.size(); ++i) // groups in (d, p, cp) order
+            addRingEdges(groups_.tp[i], tpEdges[size_t(int(i / size_t(c_.cp)) % c_.pp)]);
+        for (int st = 0; st < c_.pp; ++st)
+            share_.addClass(tpEdges[size_t(st)], c_.flowsPerPair);
+        shareId_.resize(size_t(classes_.count()));
+        for (int k = 0; k < classes_.count(); ++k)
+            shareId_[size_t(k)] = k;
+    }
+
+    // One TP ring pass alone, and its ring's step latencies.
+    void timeTpPass() {
+        tpLatencyS_ =
+            (c_.tp - 1) * (share_.crossesFabric(classes_.tp(0)) ? efficiency::kFabricStepLatencyS
+                                                                : efficiency::kNvlinkStepLatencyS);
+        tpPassS_ = c_.tp > 1 ? tpPassBytes_ / share_.soloRate(classes_.tp(0)) : 0;
+    }
+
     // ZeRO 0's gradient all-reduce: a ring, or NCCL's double binary tree (half the data over
     // each tree edge, 2 log2(n) step latencies instead of 2 (n - 1)); auto takes the one a
-    // layer's bucket finishes sooner with, alone on the fabric.
-    std::vector<int> shareId(size_t(classes.count()));
-    for (int k = 0; k < classes.count(); ++k)
-        shareId[size_t(k)] = k;
-    const double stepLatencyS = share.crossesFabric(classes.reduce(0))
-                                    ? efficiency::kFabricStepLatencyS
-                                    : efficiency::kNvlinkStepLatencyS;
-    double dpLatencyS = dpCollectives * ringSteps * stepLatencyS;
-    if (c.zeroStage == 0 && members > 2 && c.allReduce != AllReduceAlgorithm::Ring) {
-        std::vector<std::vector<Edge>> treeEdges(size_t(c.pp));
-        for (size_t i = 0; i < dpGroups.size(); ++i)
-            addTreeEdges(dpGroups[i], treeEdges[size_t(stageOfDpGroup[i])]);
+    // layer's bucket finishes sooner with, alone on the fabric. A tree runs in the reduce
+    // classes' place.
+    void chooseDpAllReduce() {
+        const double stepLatencyS = share_.crossesFabric(classes_.reduce(0))
+                                        ? efficiency::kFabricStepLatencyS
+                                        : efficiency::kNvlinkStepLatencyS;
+        dpLatencyS_ = dpCollectives_ * ringSteps_ * stepLatencyS;
+        if (c_.zeroStage != 0 || members_ <= 2 || c_.allReduce == AllReduceAlgorithm::Ring) return;
+        std::vector<std::vector<Edge>> treeEdges(size_t(c_.pp));
+        for (size_t i = 0; i < groups_.dp.size(); ++i)
+            addTreeEdges(groups_.dp[i], treeEdges[size_t(groups_.stageOfDpGroup[i])]);
         std::vector<int> treeId;
         for (const auto& edges : treeEdges)
-            treeId.push_back(share.addClass(edges, c.flowsPerPair));
-        const double treeBytes = paramsPerRank * 2 / 2; // per edge: half the gradients
-        const double treeLatencyS = 2 * std::ceil(std::log2(members)) * stepLatencyS;
-        const double buckets = std::max(1, layersOfStage(m, c, 0));
-        const double ringS = reduceBytes / buckets / share.soloRate(classes.reduce(0)) + dpLatencyS;
-        const double treeS = treeBytes / buckets / share.soloRate(treeId.front()) + treeLatencyS;
-        e.dpTree = c.allReduce == AllReduceAlgorithm::Tree || treeS < ringS;
-        if (e.dpTree) {
-            for (int st = 0; st < c.pp; ++st)
-                shareId[size_t(classes.reduce(st))] = treeId[size_t(st)];
-            reduceBytes = treeBytes;
-            dpLatencyS = treeLatencyS;
-        }
+            treeId.push_back(share_.addClass(edges, c_.flowsPerPair));
+        const double treeBytes = paramsPerRank_ * 2 / 2; // per edge: half the gradients
+        const double treeLatencyS = 2 * std::ceil(std::log2(members_)) * stepLatencyS;
+        const double buckets = std::max(1, layersOfStage(m_, c_, 0));
+        const double ringS =
+            reduceBytes_ / buckets / share_.soloRate(classes_.reduce(0)) + dpLatencyS_;
+        const double treeS = treeBytes / buckets / share_.soloRate(treeId.front()) + treeLatencyS;
+        e_.dpTree = c_.allReduce == AllReduceAlgorithm::Tree || treeS < ringS;
+        if (!e_.dpTree) return;
+        for (int st = 0; st < c_.pp; ++st)
+            shareId_[size_t(classes_.reduce(st))] = treeId[size_t(st)];
+        reduceBytes_ = treeBytes;
+        dpLatencyS_ = treeLatencyS;
     }
-    MappedShare scheduleShare(share, shareId);
-    const double tpForwardS = c.overlap.tpComm ? std::max(0.0, 4 * pass - layer.gemmS) : 4 * pass;
-    const double tpBackwardS = (fullRecompute ? tpForwardS : 0) +
-                               std::max(0.0, 4 * pass - layer.gemmS) +
-                               (c.sequenceParallel ? 2 * pass : 0);
-    e.tpPerMicroS = busiestLayers * (tpForwardS + tpBackwardS);
+
+    // What TP exposes per layer: the forward's 4 passes (and full recomputation's), unless TP
+    // overlap hides them under the GEMMs; the backward's 4 run beside the weight-gradient GEMMs
+    // (as Megatron-LM's asynchronous TP all-reduce does), exposed only where they last longer;
+    // sequence parallelism's 2 re-gathers are exposed, as the published layer times show. The
+    // event engine runs them as collectives of their own; these estimates only report the split.
+    void splitTpExposure() {
+        const double pass = tpPassS_;
+        tpForwardS_ = c_.overlap.tpComm ? std::max(0.0, 4 * pass - layer_.gemmS) : 4 * pass;
+        tpBackwardS_ = (fullRecompute_ ? tpForwardS_ : 0) + std::max(0.0, 4 * pass - layer_.gemmS) +
+                       (c_.sequenceParallel ? 2 * pass : 0);
+        e_.tpPerMicroS = busiestLayers_ * (tpForwardS_ + tpBackwardS_);
+    }
 
     // The bytes each link direction carries over the step, per stage and per boundary.
-    e.dpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
-    for (int st = 0; st < c.pp; ++st) {
-        share.addLinkBytes(classes.gather(st), gatherBytes, bytes, &e.dpLinkBytes[size_t(st)]);
-        share.addLinkBytes(shareId[size_t(classes.reduce(st))], reduceBytes, bytes,
-                           &e.dpLinkBytes[size_t(st)]);
+    void addLinkBytes() {
+        std::vector<double>* bytes = &e_.linkBytesPerStep;
+        const size_t directions = 2 * t_.links.size();
+        e_.dpLinkBytes.assign(size_t(c_.pp), std::vector<float>(directions, 0.f));
+        for (int st = 0; st < c_.pp; ++st) {
+            share_.addLinkBytes(classes_.gather(st), gatherBytes_, bytes,
+                                &e_.dpLinkBytes[size_t(st)]);
+            share_.addLinkBytes(shareId_[size_t(classes_.reduce(st))], reduceBytes_, bytes,
+                                &e_.dpLinkBytes[size_t(st)]);
+        }
+        e_.ppLinkBytes.assign(size_t(2 * classes_.boundaries), std::vector<float>(directions, 0.f));
+        for (int b = 0; b < classes_.boundaries; ++b) {
+            const double sends = (b < c_.pp - 1 ? V_ : V_ - 1) * M_; // each way
+            share_.addLinkBytes(classes_.sendForward(b), ppBytes_ * sends, bytes,
+                                &e_.ppLinkBytes[size_t(b)]);
+            share_.addLinkBytes(classes_.sendBackward(b), ppBytes_ * sends, bytes,
+                                &e_.ppLinkBytes[size_t(classes_.boundaries + b)]);
+        }
+        // TP over the step: its passes for every layer and micro-batch of the stage.
+        const bool tpOnFabric = share_.crossesFabric(classes_.tp(0));
+        if (tpOnFabric) e_.tpLinkBytes.assign(size_t(c_.pp), std::vector<float>(directions, 0.f));
+        for (int st = 0; st < c_.pp; ++st)
+            share_.addLinkBytes(classes_.tp(st),
+                                tpPasses_ * tpPassBytes_ * layersOfStage(m_, c_, st) * M_, bytes,
+                                tpOnFabric ? &e_.tpLinkBytes[size_t(st)] : nullptr);
     }
-    e.ppLinkBytes.assign(size_t(2 * classes.boundaries),
-                         std::vector<float>(2 * t.links.size(), 0.f));
-    for (int b = 0; b < classes.boundaries; ++b) {
-        const double sends = (b < c.pp - 1 ? V : V - 1) * M; // each way
-        share.addLinkBytes(classes.sendForward(b), ppBytes * sends, bytes,
-                           &e.ppLinkBytes[size_t(b)]);
-        share.addLinkBytes(classes.sendBackward(b), ppBytes * sends, bytes,
-                           &e.ppLinkBytes[size_t(classes.boundaries + b)]);
+
+    // The optimizer step streams its state through HBM.
+    void timeOptimizer() {
+        const double optimizerParams =
+            c_.zeroStage >= 1 ? paramsPerRank_ / members_ : paramsPerRank_;
+        e_.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
+                        (g_.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
     }
-    // TP over the step: its passes for every layer and micro-batch of the stage.
-    const bool tpOnFabric = share.crossesFabric(classes.tp(0));
-    if (tpOnFabric) e.tpLinkBytes.assign(size_t(c.pp), std::vector<float>(2 * t.links.size(), 0.f));
-    for (int st = 0; st < c.pp; ++st)
-        share.addLinkBytes(classes.tp(st), tpPasses * tpPassBytes * layersOfStage(m, c, st) * M,
-                           bytes, tpOnFabric ? &e.tpLinkBytes[size_t(st)] : nullptr);
-    const bool ppOnFabric = classes.boundaries > 0 && share.crossesFabric(classes.sendForward(0));
 
-    const double optimizerParams = c.zeroStage >= 1 ? paramsPerRank / members : paramsPerRank;
-    e.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
-                   (g.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
-
-    // The step as events: each stage's passes in 1F1B order, each layer of a pass as its
-    // phases of compute, TP collectives and CP time (the head on the last chunk).
-    ScheduleInput in;
-    in.stages = c.pp;
-    in.chunks = int(V);
-    in.microBatches = int(std::llround(M));
-    const double cpPerLayer = layerMicros > 0 ? cpStepS / layerMicros : 0;
-    // A forward (or a fully recomputed one) of `computeS`: with sequence parallelism an
-    // all-gather before and a reduce-scatter after attention and the MLP, else an all-reduce
-    // after each; with TP overlap all of them beside the GEMMs.
-    const bool tpRuns = c.tp > 1;
-    auto forwardPhases = [&](double computeS, std::vector<LayerPhase>& out) {
-        if (!tpRuns) {
+    // A forward (or a fully recomputed one) of `computeS` as phases: with sequence parallelism
+    // an all-gather before and a reduce-scatter after attention and the MLP, else an
+    // all-reduce after each; with TP overlap all of them beside the GEMMs.
+    void addForwardPhases(double computeS, std::vector<LayerPhase>& out) const {
+        const double bytes = tpPassBytes_;
+        if (c_.tp <= 1) {
             out.push_back({computeS});
-        } else if (c.overlap.tpComm) {
+        } else if (c_.overlap.tpComm) {
             out.push_back(
-                {std::min(computeS, layer.gemmS), 4 * tpPassBytes, c.sequenceParallel ? 4 : 2});
-            out.push_back({computeS - std::min(computeS, layer.gemmS)});
-        } else if (c.sequenceParallel) {
+                {std::min(computeS, layer_.gemmS), 4 * bytes, c_.sequenceParallel ? 4 : 2});
+            out.push_back({computeS - std::min(computeS, layer_.gemmS)});
+        } else if (c_.sequenceParallel) {
             for (int half = 0; half < 2; ++half) {
-                out.push_back({0, tpPassBytes, 1});
+                out.push_back({0, bytes, 1});
                 out.push_back({computeS / 2});
-                out.push_back({0, tpPassBytes, 1});
+                out.push_back({0, bytes, 1});
             }
         } else {
             for (int half = 0; half < 2; ++half) {
                 out.push_back({computeS / 2});
-                out.push_back({0, 2 * tpPassBytes, 1});
+                out.push_back({0, 2 * bytes, 1});
             }
         }
-    };
-    if (c.cp > 1) in.forwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
-    forwardPhases(layer.forwardS, in.forwardLayer);
-    if (c.cp > 1) in.backwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
-    if (fullRecompute)
-        forwardPhases(layer.recomputeS, in.backwardLayer);
-    else if (layer.recomputeS > 0)
-        in.backwardLayer.push_back({layer.recomputeS});
-    // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
-    // compute, then sequence parallelism's two re-gathers.
-    if (tpRuns) {
-        in.backwardLayer.push_back({layer.gemmS, 4 * tpPassBytes, c.sequenceParallel ? 4 : 2});
-        in.backwardLayer.push_back({layer.backwardS - layer.gemmS});
-        if (c.sequenceParallel) in.backwardLayer.push_back({0, 2 * tpPassBytes, 2});
-    } else {
-        in.backwardLayer.push_back({layer.backwardS});
     }
-    in.tpLatencyS = tpLatencyS;
-    e.forwardLayer = {layer.forwardS, tpForwardS, cpPerLayer / 2};
-    // What one GPU sends per layer and micro-batch: a ring pass moves (n - 1) shards.
-    e.tpBytesForwardLayer = 4 * tpPassBytes;
-    e.tpBytesBackwardLayer = (tpPasses - 4) * tpPassBytes;
-    e.cpBytesLayer = (c.cp - 1) * cpShard;
-    for (int st = 0; st < c.pp; ++st) {
-        e.layersPerChunk.push_back({});
-        for (int ch = 0; ch < int(V); ++ch)
-            e.layersPerChunk.back().push_back(layersOfChunk(m, c, st, ch));
-    }
-    e.backwardLayer = {layer.backwardS + layer.recomputeS, tpBackwardS, cpPerLayer / 2};
-    e.headForwardS = headS / 3;
-    e.headBackwardS = headS * 2 / 3;
-    for (int st = 0; st < c.pp; ++st) {
-        std::vector<double> fwd(static_cast<size_t>(V)), bwd(static_cast<size_t>(V));
-        for (int ch = 0; ch < int(V); ++ch) {
-            const bool head = st == c.pp - 1 && ch == int(V) - 1;
-            fwd[size_t(ch)] = head ? e.headForwardS : 0; // beside the layers' phases
-            bwd[size_t(ch)] = head ? e.headBackwardS : 0;
-        }
-        in.forwardS.push_back(fwd);
-        in.backwardS.push_back(bwd);
-        in.layersPerChunk.push_back({});
-        for (int ch = 0; ch < int(V); ++ch)
-            in.layersPerChunk.back().push_back(layersOfChunk(m, c, st, ch));
-    }
-    in.gatherBytes.assign(size_t(c.pp), gatherBytes);
-    in.reduceBytes.assign(size_t(c.pp), reduceBytes);
-    in.sendBytes = classes.boundaries > 0 ? ppBytes : 0;
-    // Per collective: its ring's step latencies; per send: one hop.
-    in.dpLatencyS = dpLatencyS;
-    in.sendLatencyS =
-        ppOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS;
-    in.overlapGather = c.overlap.dpParamGather;
-    in.overlapReduce = c.overlap.dpGradReduce;
-    in.overlapSend = c.overlap.ppComm;
-    in.optimizerS = e.optimizerS;
-    in.share = &scheduleShare;
-    auto schedule = std::make_shared<ScheduleResult>(runSchedule(in));
-    e.dpAllGatherS = schedule->gatherBusyS;
-    e.dpReduceScatterS = schedule->reduceBusyS;
-    e.ppTransferS = schedule->meanSendS;
-    e.fabricSolves = share.solves();
-    e.loadsSolved = share.loadsSolved();
-    e.stepS = schedule->stepS;
-    e.pipelineS = schedule->computeEndS;
-    // The bubble: the pipeline's time that its busiest stage spends outside its passes.
-    double busiestS = 0;
-    for (const auto& passes : schedule->compute) {
-        double busy = 0;
-        for (const Interval& x : passes)
-            busy += x.toS - x.fromS;
-        busiestS = std::max(busiestS, busy);
-    }
-    e.bubbleS = std::max(0.0, e.pipelineS - busiestS);
-    e.ppExposedS = c.pp > 1 ? 2.0 * (c.pp - 1) * e.ppTransferS : 0; // filling and draining
-    e.dpExposedS = std::max(0.0, e.stepS - e.optimizerS - e.pipelineS) +
-                   (schedule->compute.empty() || schedule->compute.front().empty()
-                        ? 0
-                        : schedule->compute.front().front().fromS);
-    e.schedule = std::move(schedule);
-    e.computeS = M * e.computePerMicroS;
-    e.tpExposedS = M * e.tpPerMicroS;
-    e.cpExposedS = cpStepS;
 
-    e.modelFlopsPerStep = modelFlopsPerStep(m, c);
-    e.tflopsPerGpu = e.modelFlopsPerStep / (double(c.gpus()) * e.stepS) / 1e12;
-    e.mfu = e.tflopsPerGpu / g.peakTflops(c.precision);
-    e.tokensPerS = c.tokensPerStep() / e.stepS;
-    e.bubbleFraction = e.bubbleS / e.pipelineS;
-    return e;
+    // Every layer's forward and backward as phases of compute, TP collectives and CP time; and
+    // the split of a layer pass that the estimate reports.
+    void addLayerPhases(ScheduleInput& in) {
+        const double cpPerLayer = layerMicros_ > 0 ? cpStepS_ / layerMicros_ : 0;
+        if (c_.cp > 1) in.forwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
+        addForwardPhases(layer_.forwardS, in.forwardLayer);
+        if (c_.cp > 1) in.backwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
+        if (fullRecompute_)
+            addForwardPhases(layer_.recomputeS, in.backwardLayer);
+        else if (layer_.recomputeS > 0)
+            in.backwardLayer.push_back({layer_.recomputeS});
+        // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
+        // compute, then sequence parallelism's two re-gathers.
+        if (c_.tp > 1) {
+            in.backwardLayer.push_back(
+                {layer_.gemmS, 4 * tpPassBytes_, c_.sequenceParallel ? 4 : 2});
+            in.backwardLayer.push_back({layer_.backwardS - layer_.gemmS});
+            if (c_.sequenceParallel) in.backwardLayer.push_back({0, 2 * tpPassBytes_, 2});
+        } else {
+            in.backwardLayer.push_back({layer_.backwardS});
+        }
+        in.tpLatencyS = tpLatencyS_;
+        e_.forwardLayer = {layer_.forwardS, tpForwardS_, cpPerLayer / 2};
+        e_.backwardLayer = {layer_.backwardS + layer_.recomputeS, tpBackwardS_, cpPerLayer / 2};
+        // What one GPU sends per layer and micro-batch: a ring pass moves (n - 1) shards.
+        e_.tpBytesForwardLayer = 4 * tpPassBytes_;
+        e_.tpBytesBackwardLayer = (tpPasses_ - 4) * tpPassBytes_;
+        e_.cpBytesLayer = (c_.cp - 1) * cpShard_;
+    }
+
+    // Each stage's chunks: their layers, and the head on the last chunk of the last stage.
+    void addChunks(ScheduleInput& in) {
+        for (int st = 0; st < c_.pp; ++st) {
+            e_.layersPerChunk.push_back({});
+            for (int ch = 0; ch < int(V_); ++ch)
+                e_.layersPerChunk.back().push_back(layersOfChunk(m_, c_, st, ch));
+        }
+        e_.headForwardS = headS_ / 3;
+        e_.headBackwardS = headS_ * 2 / 3;
+        for (int st = 0; st < c_.pp; ++st) {
+            std::vector<double> fwd(static_cast<size_t>(V_)), bwd(static_cast<size_t>(V_));
+            for (int ch = 0; ch < int(V_); ++ch) {
+                const bool head = st == c_.pp - 1 && ch == int(V_) - 1;
+                fwd[size_t(ch)] = head ? e_.headForwardS : 0; // beside the layers' phases
+                bwd[size_t(ch)] = head ? e_.headBackwardS : 0;
+            }
+            in.forwardS.push_back(fwd);
+            in.backwardS.push_back(bwd);
+            in.layersPerChunk.push_back({});
+            for (int ch = 0; ch < int(V_); ++ch)
+                in.layersPerChunk.back().push_back(layersOfChunk(m_, c_, st, ch));
+        }
+    }
+
+    // The DP collectives' and sends' bytes, latencies and overlap.
+    void addTransfers(ScheduleInput& in) const {
+        in.gatherBytes.assign(size_t(c_.pp), gatherBytes_);
+        in.reduceBytes.assign(size_t(c_.pp), reduceBytes_);
+        in.sendBytes = classes_.boundaries > 0 ? ppBytes_ : 0;
+        // Per collective: its ring's step latencies; per send: one hop.
+        in.dpLatencyS = dpLatencyS_;
+        const bool ppOnFabric =
+            classes_.boundaries > 0 && share_.crossesFabric(classes_.sendForward(0));
+        in.sendLatencyS =
+            ppOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS;
+        in.overlapGather = c_.overlap.dpParamGather;
+        in.overlapReduce = c_.overlap.dpGradReduce;
+        in.overlapSend = c_.overlap.ppComm;
+        in.optimizerS = e_.optimizerS;
+    }
+
+    // The step as events: each stage's passes in 1F1B order, each layer of a pass as its
+    // phases of compute, TP collectives and CP time (the head on the last chunk); then what the
+    // timeline says of the step.
+    void runEventSchedule() {
+        ScheduleInput in;
+        in.stages = c_.pp;
+        in.chunks = int(V_);
+        in.microBatches = int(std::llround(M_));
+        addLayerPhases(in);
+        addChunks(in);
+        addTransfers(in);
+        MappedShare scheduleShare(share_, shareId_);
+        in.share = &scheduleShare;
+        auto schedule = std::make_shared<ScheduleResult>(runSchedule(in));
+        e_.dpAllGatherS = schedule->gatherBusyS;
+        e_.dpReduceScatterS = schedule->reduceBusyS;
+        e_.ppTransferS = schedule->meanSendS;
+        e_.fabricSolves = share_.solves();
+        e_.loadsSolved = share_.loadsSolved();
+        e_.stepS = schedule->stepS;
+        e_.pipelineS = schedule->computeEndS;
+        // The bubble: the pipeline's time that its busiest stage spends outside its passes.
+        double busiestS = 0;
+        for (const auto& passes : schedule->compute) {
+            double busy = 0;
+            for (const Interval& x : passes)
+                busy += x.toS - x.fromS;
+            busiestS = std::max(busiestS, busy);
+        }
+        e_.bubbleS = std::max(0.0, e_.pipelineS - busiestS);
+        e_.ppExposedS = c_.pp > 1 ? 2.0 * (c_.pp - 1) * e_.ppTransferS : 0; // filling, draining
+        e_.dpExposedS = std::max(0.0, e_.stepS - e_.optimizerS - e_.pipelineS) +
+                        (schedule->compute.empty() || schedule->compute.front().empty()
+                             ? 0
+                             : schedule->compute.front().front().fromS);
+        e_.schedule = std::move(schedule);
+        e_.computeS = M_ * e_.computePerMicroS;
+        e_.tpExposedS = M_ * e_.tpPerMicroS;
+        e_.cpExposedS = cpStepS_;
+    }
+
+    // Throughput as the papers report it: model FLOPs (no recomputation) per GPU and second.
+    void headlineFigures() {
+        e_.modelFlopsPerStep = modelFlopsPerStep(m_, c_);
+        e_.tflopsPerGpu = e_.modelFlopsPerStep / (double(c_.gpus()) * e_.stepS) / 1e12;
+        e_.mfu = e_.tflopsPerGpu / g_.peakTflops(c_.precision);
+        e_.tokensPerS = c_.tokensPerStep() / e_.stepS;
+        e_.bubbleFraction = e_.bubbleS / e_.pipelineS;
+    }
+
+    const Topology& t_;
+    const TopologyIndex& ix_;
+    const ModelSpec& m_;
+    const GpuSpec& g_;
+    const ParallelConfig& c_;
+    FabricRouter router_;
+    CollectiveTimer timer_;
+    FabricShare share_;
+    const ScheduleClasses classes_;
+    std::vector<int> shareId_; // schedule class -> the share's class that runs it
+    StepEstimate e_;
+    double M_ = 0, V_ = 1; // micro-batches per replica and step; virtual stages
+    RankGroups groups_;
+    double tokensPerMicro_ = 0, headS_ = 0;
+    LayerTimes layer_;
+    int busiestLayers_ = 0;
+    double layerMicros_ = 0, cpStepS_ = 0, cpShard_ = 0, ppBytes_ = 0;
+    double tpPassBytes_ = 0, tpPasses_ = 0, tpPassS_ = 0, tpLatencyS_ = 0;
+    double tpForwardS_ = 0, tpBackwardS_ = 0;
+    bool fullRecompute_ = false;
+    // DP: per edge of a ring over `members_` ranks.
+    double paramsPerRank_ = 0, members_ = 0, ringSteps_ = 0;
+    double gatherBytes_ = 0, reduceBytes_ = 0, dpCollectives_ = 1, dpLatencyS_ = 0;
+};
+
+} // namespace
+
+StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
+                          const GpuSpec& g, const ParallelConfig& c, bool contention) {
+    checkTrainingConfig(m, g, c); // before anything is placed or routed
+    return StepEstimator(t, ix, m, g, c, contention).run();
 }
 
 } // namespace cs

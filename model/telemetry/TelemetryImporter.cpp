@@ -2,15 +2,14 @@
 
 #include "BoundedFileRead.h"
 
-#include "EntitySearch.h"
-#include "JsonObjectReader.h"
+#include "InputError.h"
+#include "SeriesMapper.h"
 
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QTimeZone>
 
 #include <algorithm>
@@ -54,310 +53,368 @@ struct Series {
     std::vector<uint32_t> textOf; // per sample: which text (file, answer) it came from
 };
 
-std::string label(const Labels& l, std::initializer_list<const char*> names) {
-    for (const char* n : names)
-        for (const auto& [k, v] : l)
-            if (k == n) return v;
-    return {};
-}
-
-std::string stripPort(std::string s) {
-    const size_t colon = s.rfind(':');
-    if (colon != std::string::npos &&
-        s.find_first_not_of("0123456789", colon + 1) == std::string::npos)
-        s.resize(colon);
-    return s;
-}
-
-int trailingNumber(const std::string& s) {
-    size_t i = s.size();
-    while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1])))
-        --i;
-    if (i == s.size() || s.size() - i > 6) return -1;
-    return std::stoi(s.substr(i));
-}
-
-// Where a series lands: a catalogue metric (none: events only, e.g. XID errors) and an entity
-// index of its kind, with the factor to the metric's unit.
-struct Target {
-    std::string metric; // the source's name
-    std::optional<Metric> stored;
-    EntityKind kind = EntityKind::Gpu;
-    int32_t index = kNone;
-    double scale = 1;
-    bool counter = false;
-};
-
-// DCGM fields the catalogue holds, with the factor to its unit; XID errors become events.
-std::optional<std::pair<std::optional<Metric>, double>> dcgmField(const std::string& m) {
-    using P = std::pair<std::optional<Metric>, double>;
-    if (m == "DCGM_FI_DEV_GPU_UTIL") return P{Metric::GpuBusy, 0.01}; // percent
-    if (m == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") return P{Metric::GpuBusy, 1};
-    if (m == "DCGM_FI_DEV_POWER_USAGE") return P{Metric::GpuPowerW, 1};
-    if (m == "DCGM_FI_DEV_GPU_TEMP") return P{Metric::GpuTemperatureC, 1};
-    if (m == "DCGM_FI_DEV_FB_USED") return P{Metric::GpuMemoryUsedBytes, 1024.0 * 1024}; // MiB
-    if (m == "DCGM_FI_DEV_SM_CLOCK") return P{Metric::GpuSmClockHz, 1e6};                // MHz
-    if (m == "DCGM_FI_DEV_XID_ERRORS") return P{std::nullopt, 1};
-    return std::nullopt;
-}
-
-class Mapper {
-public:
-    Mapper(const TopologyDocument& doc, const QString& mapFile) : doc_(doc) {
-        if (mapFile.isEmpty()) return;
-        const QByteArray text = readFileBounded(mapFile, 16 * 1024 * 1024);
-        QJsonParseError err;
-        const QJsonDocument d = QJsonDocument::fromJson(text, &err);
-        if (err.error != QJsonParseError::NoError) {
-            const TextPosition p = positionOfOffset(text, err.offset);
-            throw InputException({mapFile.toStdString(),
-                                  p.line,
-                                  p.column,
-                                  {},
-                                  "not valid JSON: " + err.errorString().toStdString()});
-        }
-        const QJsonObject root = d.object();
-        auto fail = [&](const JsonPath& at, const std::string& field, const std::string& what) {
-            const TextPosition p = locateJsonPath(text, at);
-            throw InputException({mapFile.toStdString(), p.line, p.column, field, what});
-        };
-        static const std::vector<std::string> kFields{"names",   "ports", "hostLabel",
-                                                      "devices", "uuids", "patterns"};
-        bool any = false;
-        for (auto it = root.begin(); it != root.end(); ++it) {
-            const std::string key = it.key().toStdString();
-            if (std::find(kFields.begin(), kFields.end(), key) == kFields.end())
-                fail(JsonPath().child(key), key,
-                     "unknown field: a mapping file has names, ports, hostLabel, devices, uuids "
-                     "and patterns");
-            any = true;
-        }
-        if (!any)
-            throw InputException({mapFile.toStdString(), 1, 1, "names",
-                                  "expected {\"names\": {\"telemetry name\": \"topology id\"}} "
-                                  "or another mapping field"});
-        auto objectOf = [&](const char* field) {
-            const QJsonValue v = root.value(field);
-            if (!v.isUndefined() && !v.isObject())
-                fail(JsonPath().child(field), field, "expected an object");
-            return v.toObject();
-        };
-        auto strings = [&](const char* field, std::unordered_map<std::string, std::string>& out,
-                           const char* what) {
-            const QJsonObject o = objectOf(field);
-            for (auto it = o.begin(); it != o.end(); ++it) {
-                if (!it.value().isString())
-                    fail(JsonPath().child(field).child(it.key().toStdString()),
-                         std::string(field) + "." + it.key().toStdString(), what);
-                out[it.key().toStdString()] = it.value().toString().toStdString();
-            }
-        };
-        auto numbers = [&](const char* field, std::unordered_map<std::string, int>& out, int lo,
-                           int hi, const char* what) {
-            const QJsonObject o = objectOf(field);
-            for (auto it = o.begin(); it != o.end(); ++it) {
-                const double v = it.value().toDouble(-1);
-                if (!it.value().isDouble() || v < lo || v > hi || v != std::floor(v))
-                    fail(JsonPath().child(field).child(it.key().toStdString()),
-                         std::string(field) + "." + it.key().toStdString(), what);
-                out[it.key().toStdString()] = int(v);
-            }
-        };
-        strings("names", rename_, "expected a topology id (a string)");
-        numbers("ports", ports_, 1, 65535, "expected a port number from 1 to 65535");
-        numbers("devices", devices_, 0, 1023,
-                "expected a rail (the backend NIC's index, 0 to 1023)");
-        strings("uuids", uuids_, "expected a GPU id (a string)");
-        if (root.contains("hostLabel")) {
-            if (!root.value("hostLabel").isString() || root.value("hostLabel").toString().isEmpty())
-                fail(JsonPath().child("hostLabel"), "hostLabel", "expected a label name");
-            hostLabel_ = root.value("hostLabel").toString().toStdString();
-        }
-        // patterns: [["regex", "replacement with \\1"], ...], tried in order on names that no
-        // exact name matches.
-        const QJsonValue patterns = root.value("patterns");
-        if (!patterns.isUndefined() && !patterns.isArray())
-            fail(JsonPath().child("patterns"), "patterns",
-                 "expected a list of [regex, replacement]");
-        const QJsonArray list = patterns.toArray();
-        for (qsizetype i = 0; i < list.size() && i < 1000; ++i) {
-            const QJsonArray pair = list[i].toArray();
-            const std::string field = "patterns[" + std::to_string(i) + "]";
-            if (pair.size() != 2 || !pair[0].isString() || !pair[1].isString())
-                fail(JsonPath().child("patterns").child(int(i)), field,
-                     "expected [\"regex\", \"replacement\"]");
-            QRegularExpression re("^(?:" + pair[0].toString() + ")$");
-            if (!re.isValid())
-                fail(JsonPath().child("patterns").child(int(i)), field,
-                     "not a valid regular expression: " + re.errorString().toStdString());
-            patterns_.emplace_back(std::move(re), pair[1].toString());
-        }
-    }
-
-    // The host a series names: the mapping file's label, else the first of instance,
-    // Hostname, hostname, node, host, entity that names a host of the topology.
-    std::optional<Endpoint> hostOf(const Labels& labels) {
-        static const char* const kLabels[] = {"instance", "Hostname", "hostname",
-                                              "node",     "host",     "entity"};
-        if (!hostLabel_.empty()) {
-            for (const auto& [k, v] : labels)
-                if (k == hostLabel_) return entity(v, EntityKind::Host);
-            return std::nullopt;
-        }
-        for (const char* name : kLabels)
-            for (const auto& [k, v] : labels)
-                if (k == name)
-                    if (auto e = entity(v, EntityKind::Host)) return e;
-        return std::nullopt;
-    }
-
-    // The rail of a NIC device: the mapping file's, else the number it ends in (mlx5_3: 3).
-    int railOf(const std::string& device) const {
-        if (auto it = devices_.find(device); it != devices_.end()) return it->second;
-        return trailingNumber(device);
-    }
-    // A GPU named by its UUID in the mapping file.
-    std::optional<Endpoint> gpuOfUuid(const Labels& labels) {
-        if (uuids_.empty()) return std::nullopt;
-        for (const auto& [k, v] : labels)
-            if (k == "UUID" || k == "uuid")
-                if (auto it = uuids_.find(v); it != uuids_.end()) {
-                    std::optional<Endpoint> e = findEntity(doc_, it->second);
-                    if (e && e->kind == EntityKind::Gpu) return e;
-                }
-        return std::nullopt;
-    }
-
-    // A switch port by its full name: the mapping file's, else a name that is one word and
-    // one number ("Ethernet17", "swp17"); management, loopback and VLAN interfaces, and names
-    // like "Ethernet1/1" that a number alone does not identify, need the mapping file.
-    int portOf(const std::string& name) const {
-        if (auto it = ports_.find(name); it != ports_.end()) return it->second;
-        size_t i = 0;
-        while (i < name.size() && std::isalpha(static_cast<unsigned char>(name[i])))
-            ++i;
-        if (i == 0 || i == name.size() ||
-            name.find_first_not_of("0123456789", i) != std::string::npos)
-            return -1;
-        std::string word = name.substr(0, i);
-        for (char& c : word)
-            c = char(std::tolower(static_cast<unsigned char>(c)));
-        for (const char* other : {"management", "mgmt", "loopback", "lo", "vlan", "portchannel"})
-            if (word == other) return -1;
-        return trailingNumber(name);
-    }
-
-    std::optional<Endpoint> entity(std::string name, EntityKind kind) {
-        name = stripPort(name);
-        if (auto it = rename_.find(name); it != rename_.end()) {
-            name = it->second;
-        } else {
-            for (const auto& [re, replacement] : patterns_) {
-                const QString q = QString::fromStdString(name);
-                if (re.match(q).hasMatch()) {
-                    name = QString(q).replace(re, replacement).toStdString();
-                    break;
-                }
-            }
-        }
-        const auto key = std::to_string(int(kind)) + "/" + name;
-        if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-        std::optional<Endpoint> e = findEntity(doc_, name);
-        if (e && e->kind != kind) e.reset();
-        cache_[key] = e;
-        return e;
-    }
-
-    std::optional<Target> map(const Series& s, bool declaredCounter) {
-        const Topology& t = doc_.topology();
-        const std::string& m = s.metric;
-        const bool counter =
-            declaredCounter || (m.size() > 6 && m.compare(m.size() - 6, 6, "_total") == 0) ||
-            m == "ifHCInOctets" || m == "ifHCOutOctets" ||
-            m.find("in_octets") != std::string::npos || m.find("out_octets") != std::string::npos;
-        if (m.rfind("DCGM_FI_", 0) == 0) {
-            if (const auto byUuid = gpuOfUuid(s.labels)) {
-                const auto field = dcgmField(m);
-                if (!field) return std::nullopt;
-                return Target{m,      field->first, EntityKind::Gpu, byUuid->index, field->second,
-                              counter};
-            }
-            const auto host = hostOf(s.labels);
-            const std::string gpu = label(s.labels, {"gpu", "GPU", "index"});
-            if (!host || gpu.empty() || gpu.find_first_not_of("0123456789") != std::string::npos ||
-                gpu.size() > 3)
-                return std::nullopt;
-            const Host& h = t.hosts[size_t(host->index)];
-            const int local = std::stoi(gpu);
-            if (local >= h.gpuCount) return std::nullopt;
-            const auto field = dcgmField(m);
-            if (!field) return std::nullopt;
-            return Target{m,      field->first, EntityKind::Gpu, h.firstGpu + local, field->second,
-                          counter};
-        }
-        if (m.rfind("node_infiniband_port_data_", 0) == 0 || m.rfind("node_network_", 0) == 0) {
-            // Only byte counters are throughput: not speed, MTU, flags, "up" or packets.
-            const bool bytes = m.size() > 12 && m.compare(m.size() - 12, 12, "_bytes_total") == 0;
-            const auto host = hostOf(s.labels);
-            const std::string device = label(s.labels, {"device"});
-            if (!bytes || !host || device.empty()) return std::nullopt;
-            const std::string& hostName = t.hosts[size_t(host->index)].name;
-            std::string nicName;
-            if (m.rfind("node_network_", 0) == 0) {
-                // Ethernet devices of the host's own network stack: its frontend NIC. RDMA
-                // devices (mlx5_N) show under node_infiniband instead.
-                const bool ethernet = device.rfind("eth", 0) == 0 || device.rfind("bond", 0) == 0 ||
-                                      device.rfind("en", 0) == 0;
-                if (!ethernet) return std::nullopt;
-                nicName = hostName + ".fe0";
-            } else {
-                // mlx5_N port 1: the backend NIC of rail N (a second port is another cable
-                // that this topology does not have).
-                const int dev = railOf(device);
-                const std::string port = label(s.labels, {"port"});
-                if (dev < 0 || (!port.empty() && port != "1")) return std::nullopt;
-                nicName = hostName + ".be" + std::to_string(dev);
-            }
-            const auto nic = doc_.index().find(nicName);
-            if (!nic) return std::nullopt;
-            for (int32_t l : doc_.index().linksOf(*nic)) // the NIC's cable to its switch
-                if (t.links[size_t(l)].medium != LinkMedium::Pcie)
-                    return Target{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
-            return std::nullopt;
-        }
-        if (m == "ifHCInOctets" || m == "ifHCOutOctets" ||
-            m.find("in_octets") != std::string::npos || m.find("out_octets") != std::string::npos) {
-            const auto sw =
-                entity(label(s.labels, {"instance", "target", "device", "switch", "entity"}),
-                       EntityKind::Switch);
-            const int port = portOf(label(s.labels, {"ifName", "name", "interface", "port"}));
-            if (!sw || port < 0) return std::nullopt;
-            for (int32_t l : doc_.index().linksOf(*sw)) {
-                const Link& k = t.links[size_t(l)];
-                if ((k.a == *sw && k.portA == port) || (k.b == *sw && k.portB == port))
-                    return Target{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
-            }
-            return std::nullopt;
-        }
-        return std::nullopt;
-    }
-
-private:
-    const TopologyDocument& doc_;
-    std::unordered_map<std::string, std::string> rename_;
-    std::unordered_map<std::string, int> ports_, devices_;
-    std::unordered_map<std::string, std::string> uuids_;
-    std::string hostLabel_;
-    std::vector<std::pair<QRegularExpression, QString>> patterns_;
-    std::unordered_map<std::string, std::optional<Endpoint>> cache_;
-};
-
 std::string seriesKey(const RawSample& s) {
     std::string k = s.metric;
     for (const auto& [a, b] : s.labels)
         k += '\x1f' + a + '=' + b;
     return k;
 }
+
+// A series' labels as the exposition format writes them: a="x",b="y".
+std::string labelsText(const Labels& labels) {
+    std::string text;
+    for (const auto& [k, v] : labels)
+        text += (text.empty() ? "" : ",") + k + "=\"" + v + "\"";
+    return text;
+}
+
+// importTelemetryTexts' steps, in order: every text parsed into series, each series mapped
+// onto the topology, the tick chosen, the samples binned into frames per tick, the run
+// written. Each refusal comes before anything is written.
+class TelemetryImport {
+public:
+    TelemetryImport(const TopologyDocument& doc, const ImportOptions& options)
+        : doc_(doc), t_(doc.topology()), options_(options), append_(options.append) {}
+
+    ImportReport run(const std::function<bool(TelemetryText&)>& next, RunStore& store) {
+        readTexts(next);
+        if (series_.empty() && append_) return report_; // nothing new on the server yet
+        if (series_.empty()) refuseNoSamples();
+        mapSeries();
+        if (mapped_.empty()) refuseNothingMapped();
+        chooseTick();
+        binFrames();
+        if (append_ && frames_.empty()) return report_; // every sample was stored before
+        refuseSpansTooLong();
+        writeRun(store);
+        return report_;
+    }
+
+private:
+    struct Mapped {
+        SeriesTarget target;
+        std::vector<std::pair<int64_t, double>> values;
+    };
+
+    // Texts handed over one at a time, each parsed and dropped before the next.
+    void readTexts(const std::function<bool(TelemetryText&)>& next) {
+        TelemetryText in;
+        while (next(in))
+            readText(in);
+        report_.rejectedCount = (long long)rejected_.size();
+        rejected_.resize(std::min<size_t>(rejected_.size(), 100));
+        report_.rejected = rejected_;
+        report_.series = (long long)series_.size();
+    }
+
+    void readText(TelemetryText& in) {
+        const QByteArray& text = in.text;
+        const TelemetryFormat format =
+            in.format == TelemetryFormat::Auto ? detectFormat(text) : in.format;
+        const std::string& name = in.name;
+        if (firstName_.empty()) firstName_ = name;
+        if (!in.source.empty() && !names_.contains(QString::fromStdString(in.source)))
+            names_ << QString::fromStdString(in.source);
+        const auto textIndex = uint32_t(textNames_.size());
+        textNames_.push_back(name);
+        // A scrape without times is one instant: --at, else the file's modification time.
+        const int64_t untimedNs = options_.untimedAtNs ? *options_.untimedAtNs : in.untimedNs;
+        long long untimed = 0;
+        auto add = [&](RawSample&& s) {
+            if (!in.defaultHost.empty()) nameByFile(s, in.defaultHost);
+            if (!s.hasTimestamp) s.tsNs = untimedNs, ++untimed;
+            ++report_.samples;
+            auto& ser = series_[seriesKey(s)];
+            if (ser.metric.empty()) ser.metric = s.metric, ser.labels = s.labels;
+            ser.samples.emplace_back(s.tsNs, isDcgmSentinel(s.value) ? std::nan("") : s.value);
+            ser.textOf.push_back(textIndex);
+        };
+        const ParseLimits& limits = options_.limits;
+        switch (format) {
+        case TelemetryFormat::PromJson:
+            parsePromJson(text, name, limits, add, rejected_);
+            break;
+        case TelemetryFormat::Csv:
+            parseLongCsv(text, name, limits, add, rejected_);
+            break;
+        case TelemetryFormat::NvidiaSmiCsv:
+            parseNvidiaSmiCsv(text, name, in.defaultHost, limits, add, rejected_);
+            break;
+        default:
+            parseExposition(text, format == TelemetryFormat::OpenMetrics, name, limits, add,
+                            rejected_, counterTypes_);
+        }
+        in.text.clear(); // one text in memory at a time
+        if (untimed > 0) {
+            report_.untimedSamples += untimed;
+            report_.warnings.push_back(
+                name + ": " + std::to_string(untimed) + " samples without a time, placed at " +
+                QDateTime::fromMSecsSinceEpoch(untimedNs / 1'000'000, QTimeZone::utc())
+                    .toString(Qt::ISODateWithMs)
+                    .toStdString() +
+                (options_.untimedAtNs ? " (--at)" : " (the file's modification time)"));
+        }
+    }
+
+    // A raw scrape names no host or switch (node_exporter, snmp_exporter and dcgm-exporter as
+    // curl shows them): it is the file's, by the file's name.
+    static void nameByFile(RawSample& s, const std::string& host) {
+        static const char* const kNaming[] = {"instance", "Hostname", "hostname", "node",
+                                              "host",     "entity",   "target",   "switch"};
+        for (const auto& [k, v] : s.labels)
+            for (const char* n : kNaming)
+                if (k == n) return;
+        s.labels.emplace_back("instance", host);
+        std::sort(s.labels.begin(), s.labels.end());
+    }
+
+    // Nothing parsed: say why, with the parser's own first reasons.
+    [[noreturn]] void refuseNoSamples() const {
+        std::string why = "no samples to import";
+        for (size_t i = 0; i < rejected_.size() && i < 3; ++i)
+            why += (i == 0 ? ": line " : "; line ") + std::to_string(rejected_[i].line) + ": " +
+                   rejected_[i].reason;
+        if (report_.rejectedCount > 3)
+            why += " (" + std::to_string(report_.rejectedCount) + " lines rejected in all)";
+        throw InputException({firstName_, 0, 0, {}, why});
+    }
+
+    // Time order; two samples of one series at one time (from two files, or one file twice):
+    // the later text's wins, with a warning naming both.
+    void sortSamples(Series& s) {
+        std::vector<uint32_t> order(s.samples.size());
+        for (uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return s.samples[a].first != s.samples[b].first
+                       ? s.samples[a].first < s.samples[b].first
+                       : s.textOf[a] < s.textOf[b];
+        });
+        std::vector<std::pair<int64_t, double>> sorted;
+        sorted.reserve(order.size());
+        for (size_t k = 0; k < order.size(); ++k) {
+            const uint32_t i = order[k];
+            if (k + 1 < order.size() && s.samples[order[k + 1]].first == s.samples[i].first) {
+                ++report_.duplicateSamples;
+                if (report_.warnings.size() < 50)
+                    report_.warnings.push_back(
+                        s.metric + "{" + labelsText(s.labels) + "} at " +
+                        std::to_string(s.samples[i].first) + " ns: in " + textNames_[s.textOf[i]] +
+                        " and in " + textNames_[s.textOf[order[k + 1]]] + "; the later kept");
+                continue;
+            }
+            sorted.push_back(s.samples[i]);
+        }
+        s.samples = std::move(sorted);
+        s.textOf.clear();
+    }
+
+    // Each series in time order, counted, and mapped to its entity (rates for counters).
+    void mapSeries() {
+        SeriesMapper mapper(doc_, options_.mapFile);
+        std::sort(counterTypes_.begin(), counterTypes_.end());
+        report_.firstNs = std::numeric_limits<int64_t>::max();
+        report_.lastNs = std::numeric_limits<int64_t>::min();
+        for (auto& entry : series_) {
+            Series& s = entry.second;
+            sortSamples(s);
+            for (const auto& [ts, v] : s.samples) {
+                report_.firstNs = std::min(report_.firstNs, ts);
+                report_.lastNs = std::max(report_.lastNs, ts);
+                if (std::isnan(v)) ++report_.missingValues;
+            }
+            for (size_t i = 1; i < s.samples.size() && deltas_.size() < 100000; ++i)
+                if (s.samples[i].first > s.samples[i - 1].first)
+                    deltas_.push_back(s.samples[i].first - s.samples[i - 1].first);
+            const bool declared =
+                std::binary_search(counterTypes_.begin(), counterTypes_.end(), s.metric);
+            std::optional<SeriesTarget> target = mapper.map(s.metric, s.labels, declared);
+            if (!target) {
+                ++report_.unmappedSeries;
+                ++report_.unmappedByMetric[s.metric];
+                continue;
+            }
+            ++report_.mappedSeries;
+            mapped_.push_back({*target, target->counter ? countersToRates(s.samples) : s.samples});
+        }
+    }
+
+    // Nothing lands: refuse before anything is written, saying what was seen.
+    [[noreturn]] void refuseNothingMapped() {
+        std::string why = "no series maps onto topology \"" + t_.name + "\"";
+        std::map<std::string, const Series*> example;
+        for (const auto& [key, s] : series_)
+            example.try_emplace(s.metric, &s);
+        int shown = 0;
+        for (const auto& [metric, s] : example) {
+            if (shown++ == 3) break;
+            why += (shown == 1 ? ": " : "; ") + metric + " (" +
+                   std::to_string(report_.unmappedByMetric[metric]) + " series, labels ";
+            const std::string labels = labelsText(s->labels);
+            why += (labels.empty() ? "none" : "{" + labels + "}") + ")";
+        }
+        why +=
+            "; GPU and NIC series need a host label (instance, Hostname, hostname, node, host or "
+            "entity, or the mapping file's hostLabel) or a GPU UUID in the mapping file, "
+            "switch ports a switch label (instance, target, device or switch), naming "
+            "entities of the topology (or renamed by a mapping file)";
+        throw InputException({firstName_, 0, 0, {}, why});
+    }
+
+    // The run's time grid: the run appended to keeps its own; else --tick, else the median
+    // scrape interval. Ticks count from the run's start: this recording's first sample, or the
+    // run appended to.
+    void chooseTick() {
+        std::nth_element(deltas_.begin(), deltas_.begin() + long(deltas_.size() / 2),
+                         deltas_.end());
+        report_.tickNs = append_               ? append_->tickNs
+                         : options_.tickNs > 0 ? options_.tickNs
+                         : deltas_.empty()     ? 15'000'000'000LL
+                                               : deltas_[deltas_.size() / 2];
+        originNs_ = append_ ? append_->wallStartNs : report_.firstNs;
+        storedEndNs_ = append_ ? append_->endNs : 0;
+    }
+
+    // One series' value on one entity at a tick. Several series on one entity (the MIG
+    // instances of a GPU) are combined: a GPU's memory used is their sum, its busy (and power,
+    // temperature, clock) their mean; a link keeps the busier of its directions.
+    void put(Metric metric, int32_t index, int64_t tick, double v, bool link) {
+        auto& frame = frames_[metric][tick];
+        if (frame.empty()) frame.assign(entityCount(metricDef(metric).entity, t_), kNaN);
+        float& slot = frame[size_t(index)];
+        if (std::isnan(slot)) {
+            slot = float(v);
+            return;
+        }
+        if (link) {
+            slot = std::max(slot, float(v));
+            return;
+        }
+        const uint64_t key = (uint64_t(metric) << 56) ^ (uint64_t(tick / report_.tickNs) << 24) ^
+                             uint64_t(uint32_t(index));
+        uint16_t& n = merged_.try_emplace(key, uint16_t(1)).first->second;
+        slot = metric == Metric::GpuMemoryUsedBytes ? slot + float(v)
+                                                    : float((double(slot) * n + v) / (n + 1));
+        ++n;
+    }
+
+    // Frames: per catalogue metric, per tick, one value per entity (NaN where nothing
+    // reported). Within one series the tick's last sample wins. Engine activity stands for
+    // busy on GPUs that report no utilisation (MIG), per GPU.
+    void binFrames() {
+        std::vector<bool> hasUtil(t_.gpus.size(), false);
+        for (const Mapped& m : mapped_)
+            if (m.target.metric == "DCGM_FI_DEV_GPU_UTIL") hasUtil[size_t(m.target.index)] = true;
+        for (const Mapped& m : mapped_) {
+            if (!m.target.stored) continue;
+            if (m.target.metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE" &&
+                hasUtil[size_t(m.target.index)])
+                continue;
+            const bool link = m.target.kind == EntityKind::Link;
+            std::map<int64_t, double> perTick;
+            for (const auto& [ts, v] : m.values)
+                if (!std::isnan(v) && ts >= originNs_ + storedEndNs_) {
+                    const int64_t tick = (ts - originNs_) / report_.tickNs * report_.tickNs;
+                    double& slot = perTick.try_emplace(tick, v).first->second;
+                    // links: tx and rx land on one cable, keep the busier direction
+                    slot = link ? std::max(slot, v) : v;
+                }
+            for (const auto& [tick, v] : perTick)
+                put(*m.target.stored, m.target.index, tick, v * m.target.scale, link);
+        }
+    }
+
+    // A run holds at most 2^62 ns (146 years, RunStore.h): refuse more than that, before any
+    // sum can leave int64.
+    void refuseSpansTooLong() const {
+        const int64_t spanNs = report_.lastNs - (append_ ? originNs_ : report_.firstNs);
+        if (report_.tickNs > kMaxRunNs || spanNs > kMaxRunNs - report_.tickNs)
+            throw InputException({firstName_,
+                                  0,
+                                  0,
+                                  {},
+                                  "the samples span " + std::to_string(spanNs / 1'000'000'000) +
+                                      " s with a tick of " +
+                                      std::to_string(report_.tickNs / 1'000'000'000) +
+                                      " s; a run holds at most 146 years"});
+    }
+
+    // The run's end: one tick after the last sample, or after the last frame appended.
+    int64_t runEndNs() const {
+        int64_t endNs = report_.lastNs - report_.firstNs + report_.tickNs;
+        if (append_) {
+            endNs = storedEndNs_;
+            for (const auto& [metric, ticks] : frames_)
+                endNs = std::max(endNs, ticks.rbegin()->first + report_.tickNs);
+        }
+        return endNs;
+    }
+
+    // A recording is one stretch of frames; each append adds the next stretch after it. XID
+    // errors become failure events on their GPU.
+    void writeRun(RunStore& store) {
+        const int64_t endNs = runEndNs();
+        const QJsonObject params{{"files", QJsonArray::fromStringList(names_)},
+                                 {"startNs", QString::number(report_.firstNs)},
+                                 {"tickNs", double(report_.tickNs)}};
+        std::unique_ptr<RunWriter> writer =
+            append_
+                ? std::make_unique<RunWriter>(store, t_, append_->run)
+                : std::make_unique<RunWriter>(
+                      store, t_,
+                      RunHeader{"recorded", names_.join(", ").toStdString(),
+                                QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString(),
+                                report_.firstNs});
+        RunWriter& w = *writer;
+        report_.run = w.run();
+        report_.endNs = endNs;
+        const int32_t recording =
+            w.addPattern(append_ ? "live" : "recording", endNs - storedEndNs_);
+        for (const auto& [metric, ticks] : frames_)
+            for (const auto& [tick, values] : ticks) {
+                w.addFrame(recording, metric, tick - storedEndNs_, values);
+                ++report_.frames;
+            }
+        w.addSegment(storedEndNs_, endNs, recording, 0);
+        addXidEvents(w);
+        w.finish(endNs,
+                 QJsonDocument(report_.toJson()).toJson(QJsonDocument::Compact).toStdString());
+    }
+
+    // DCGM_FI_DEV_XID_ERRORS holds the last XID: each new one is a failure of the GPU.
+    void addXidEvents(RunWriter& w) const {
+        for (const Mapped& m : mapped_) {
+            if (m.target.metric != "DCGM_FI_DEV_XID_ERRORS") continue;
+            double last = 0;
+            for (const auto& [ts, v] : m.values) {
+                if (!std::isnan(v) && v != 0 && v != last && ts >= originNs_ + storedEndNs_)
+                    w.addEvent(ts - originNs_, EventKind::Failure,
+                               Endpoint{EntityKind::Gpu, m.target.index},
+                               "XID " + std::to_string(int64_t(v)));
+                if (!std::isnan(v)) last = v;
+            }
+        }
+    }
+
+    const TopologyDocument& doc_;
+    const Topology& t_;
+    const ImportOptions& options_;
+    const std::optional<ImportAppend>& append_;
+    ImportReport report_;
+    // Read from the texts.
+    std::unordered_map<std::string, Series> series_;
+    std::vector<std::string> counterTypes_; // metrics their text declares counters
+    std::vector<RejectedLine> rejected_;
+    std::vector<std::string> textNames_; // per text, for warnings
+    std::string firstName_;
+    QStringList names_; // the run's sources
+    // Mapped, and binned into frames.
+    std::vector<Mapped> mapped_;
+    std::vector<int64_t> deltas_; // between a series' samples: the scrape interval
+    int64_t originNs_ = 0, storedEndNs_ = 0;
+    std::map<Metric, std::map<int64_t, std::vector<float>>> frames_;
+    std::unordered_map<uint64_t, uint16_t> merged_; // (metric, tick, entity) -> series so far
+};
 
 } // namespace
 
@@ -383,282 +440,7 @@ ImportReport importTelemetry(const TopologyDocument& doc, const QStringList& fil
 ImportReport importTelemetryTexts(const TopologyDocument& doc,
                                   const std::function<bool(TelemetryText&)>& next,
                                   const ImportOptions& options, RunStore& store) {
-    ImportReport report;
-    std::unordered_map<std::string, Series> series;
-    std::vector<std::string> counterTypes;
-    std::vector<RejectedLine> rejected;
-    TelemetryText in;
-    std::vector<std::string> textNames; // per text, for warnings
-    std::string firstName;
-    QStringList names; // the run's sources
-    while (next(in)) {
-        const QByteArray& text = in.text;
-        const TelemetryFormat format =
-            in.format == TelemetryFormat::Auto ? detectFormat(text) : in.format;
-        const std::string& name = in.name;
-        if (firstName.empty()) firstName = name;
-        if (!in.source.empty() && !names.contains(QString::fromStdString(in.source)))
-            names << QString::fromStdString(in.source);
-        const auto textIndex = uint32_t(textNames.size());
-        textNames.push_back(name);
-        // A scrape without times is one instant: --at, else the file's modification time.
-        const int64_t untimedNs = options.untimedAtNs ? *options.untimedAtNs : in.untimedNs;
-        long long untimed = 0;
-        // A raw scrape names no host or switch (node_exporter, snmp_exporter and
-        // dcgm-exporter as curl shows them): it is the file's, by the file's name.
-        auto addFileName = [&](RawSample& s) {
-            static const char* const kNaming[] = {"instance", "Hostname", "hostname", "node",
-                                                  "host",     "entity",   "target",   "switch"};
-            for (const auto& [k, v] : s.labels)
-                for (const char* n : kNaming)
-                    if (k == n) return;
-            s.labels.emplace_back("instance", in.defaultHost);
-            std::sort(s.labels.begin(), s.labels.end());
-        };
-        auto add = [&](RawSample&& s) {
-            if (!in.defaultHost.empty()) addFileName(s);
-            if (!s.hasTimestamp) s.tsNs = untimedNs, ++untimed;
-            ++report.samples;
-            auto& ser = series[seriesKey(s)];
-            if (ser.metric.empty()) ser.metric = s.metric, ser.labels = s.labels;
-            ser.samples.emplace_back(s.tsNs, isDcgmSentinel(s.value) ? std::nan("") : s.value);
-            ser.textOf.push_back(textIndex);
-        };
-        switch (format) {
-        case TelemetryFormat::PromJson:
-            parsePromJson(text, name, options.limits, add, rejected);
-            break;
-        case TelemetryFormat::Csv:
-            parseLongCsv(text, name, options.limits, add, rejected);
-            break;
-        case TelemetryFormat::NvidiaSmiCsv:
-            parseNvidiaSmiCsv(text, name, in.defaultHost, options.limits, add, rejected);
-            break;
-        default:
-            parseExposition(text, format == TelemetryFormat::OpenMetrics, name, options.limits, add,
-                            rejected, counterTypes);
-        }
-        in.text.clear(); // one text in memory at a time
-        if (untimed > 0) {
-            report.untimedSamples += untimed;
-            report.warnings.push_back(
-                name + ": " + std::to_string(untimed) + " samples without a time, placed at " +
-                QDateTime::fromMSecsSinceEpoch(untimedNs / 1'000'000, QTimeZone::utc())
-                    .toString(Qt::ISODateWithMs)
-                    .toStdString() +
-                (options.untimedAtNs ? " (--at)" : " (the file's modification time)"));
-        }
-    }
-    report.rejectedCount = (long long)rejected.size();
-    rejected.resize(std::min<size_t>(rejected.size(), 100));
-    report.rejected = rejected;
-    report.series = (long long)series.size();
-    const std::optional<ImportAppend>& append = options.append;
-    if (series.empty() && append) return report; // nothing new on the server yet
-    if (series.empty()) {                        // say why, with the parser's own first reasons
-        std::string why = "no samples to import";
-        for (size_t i = 0; i < rejected.size() && i < 3; ++i)
-            why += (i == 0 ? ": line " : "; line ") + std::to_string(rejected[i].line) + ": " +
-                   rejected[i].reason;
-        if (report.rejectedCount > 3)
-            why += " (" + std::to_string(report.rejectedCount) + " lines rejected in all)";
-        throw InputException({firstName, 0, 0, {}, why});
-    }
-
-    Mapper mapper(doc, options.mapFile);
-    const Topology& t = doc.topology();
-    std::sort(counterTypes.begin(), counterTypes.end());
-    struct Mapped {
-        Target target;
-        std::vector<std::pair<int64_t, double>> values;
-    };
-    std::vector<Mapped> mapped;
-    report.firstNs = std::numeric_limits<int64_t>::max();
-    report.lastNs = std::numeric_limits<int64_t>::min();
-    std::vector<int64_t> deltas;
-    for (auto& entry : series) {
-        auto& s = entry.second; // a plain reference: the sort below captures it
-        // Time order; two samples of one series at one time (from two files, or one file
-        // twice): the later text's wins, with a warning naming both.
-        std::vector<uint32_t> order(s.samples.size());
-        for (uint32_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            return s.samples[a].first != s.samples[b].first
-                       ? s.samples[a].first < s.samples[b].first
-                       : s.textOf[a] < s.textOf[b];
-        });
-        std::vector<std::pair<int64_t, double>> sorted;
-        sorted.reserve(order.size());
-        for (size_t k = 0; k < order.size(); ++k) {
-            const uint32_t i = order[k];
-            if (k + 1 < order.size() && s.samples[order[k + 1]].first == s.samples[i].first) {
-                ++report.duplicateSamples;
-                std::string labels;
-                for (const auto& [k2, v2] : s.labels)
-                    labels += (labels.empty() ? "" : ",") + k2 + "=\"" + v2 + "\"";
-                if (report.warnings.size() < 50)
-                    report.warnings.push_back(
-                        s.metric + "{" + labels + "} at " + std::to_string(s.samples[i].first) +
-                        " ns: in " + textNames[s.textOf[i]] + " and in " +
-                        textNames[s.textOf[order[k + 1]]] + "; the later kept");
-                continue;
-            }
-            sorted.push_back(s.samples[i]);
-        }
-        s.samples = std::move(sorted);
-        s.textOf.clear();
-        for (const auto& [ts, v] : s.samples) {
-            report.firstNs = std::min(report.firstNs, ts);
-            report.lastNs = std::max(report.lastNs, ts);
-            if (std::isnan(v)) ++report.missingValues;
-        }
-        for (size_t i = 1; i < s.samples.size() && deltas.size() < 100000; ++i)
-            if (s.samples[i].first > s.samples[i - 1].first)
-                deltas.push_back(s.samples[i].first - s.samples[i - 1].first);
-        const bool declared =
-            std::binary_search(counterTypes.begin(), counterTypes.end(), s.metric);
-        std::optional<Target> target = mapper.map(s, declared);
-        if (!target) {
-            ++report.unmappedSeries;
-            ++report.unmappedByMetric[s.metric];
-            continue;
-        }
-        ++report.mappedSeries;
-        mapped.push_back({*target, target->counter ? countersToRates(s.samples) : s.samples});
-    }
-    if (mapped.empty()) { // nothing lands: refuse before anything is written, saying what was seen
-        std::string why = "no series maps onto topology \"" + doc.topology().name + "\"";
-        std::map<std::string, const Series*> example;
-        for (const auto& [key, s] : series)
-            example.try_emplace(s.metric, &s);
-        int shown = 0;
-        for (const auto& [metric, s] : example) {
-            if (shown++ == 3) break;
-            why += (shown == 1 ? ": " : "; ") + metric + " (" +
-                   std::to_string(report.unmappedByMetric[metric]) + " series, labels ";
-            std::string labels;
-            for (const auto& [k, v] : s->labels)
-                labels += (labels.empty() ? "" : ",") + k + "=\"" + v + "\"";
-            why += (labels.empty() ? "none" : "{" + labels + "}") + ")";
-        }
-        why +=
-            "; GPU and NIC series need a host label (instance, Hostname, hostname, node, host or "
-            "entity, or the mapping file's hostLabel) or a GPU UUID in the mapping file, "
-            "switch ports a switch label (instance, target, device or switch), naming "
-            "entities of the topology (or renamed by a mapping file)";
-        throw InputException({firstName, 0, 0, {}, why});
-    }
-    std::nth_element(deltas.begin(), deltas.begin() + long(deltas.size() / 2), deltas.end());
-    report.tickNs = append               ? append->tickNs
-                    : options.tickNs > 0 ? options.tickNs
-                    : deltas.empty()     ? 15'000'000'000LL
-                                         : deltas[deltas.size() / 2];
-    // Ticks count from the run's start: this recording's first sample, or the run appended to.
-    const int64_t originNs = append ? append->wallStartNs : report.firstNs;
-    const int64_t storedEndNs = append ? append->endNs : 0;
-
-    // Frames: per catalogue metric, per tick, one value per entity (NaN where nothing
-    // reported). Engine activity stands for busy on GPUs that report no utilisation.
-    // Several series on one entity (the MIG instances of a GPU) are combined per tick: a
-    // GPU's memory used is their sum, its busy (and power, temperature, clock) their mean; a
-    // link keeps the busier of its directions. Within one series the tick's last sample wins.
-    std::map<Metric, std::map<int64_t, std::vector<float>>> frames;
-    std::unordered_map<uint64_t, uint16_t> merged; // (metric, tick, entity) -> series so far
-    auto put = [&](Metric metric, int32_t index, int64_t tick, double v, bool link) {
-        auto& frame = frames[metric][tick];
-        if (frame.empty()) frame.assign(entityCount(metricDef(metric).entity, t), kNaN);
-        float& slot = frame[size_t(index)];
-        if (std::isnan(slot)) {
-            slot = float(v);
-            return;
-        }
-        if (link) {
-            slot = std::max(slot, float(v));
-            return;
-        }
-        const uint64_t key = (uint64_t(metric) << 56) ^ (uint64_t(tick / report.tickNs) << 24) ^
-                             uint64_t(uint32_t(index));
-        uint16_t& n = merged.try_emplace(key, uint16_t(1)).first->second;
-        slot = metric == Metric::GpuMemoryUsedBytes ? slot + float(v)
-                                                    : float((double(slot) * n + v) / (n + 1));
-        ++n;
-    };
-    std::vector<bool> hasUtil(t.gpus.size(), false);
-    for (const Mapped& m : mapped)
-        if (m.target.metric == "DCGM_FI_DEV_GPU_UTIL") hasUtil[size_t(m.target.index)] = true;
-    for (const Mapped& m : mapped) {
-        if (!m.target.stored) continue;
-        // Engine activity stands for busy on GPUs that report no utilisation (MIG), per GPU.
-        if (m.target.metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE" && hasUtil[size_t(m.target.index)])
-            continue;
-        const bool link = m.target.kind == EntityKind::Link;
-        std::map<int64_t, double> perTick;
-        for (const auto& [ts, v] : m.values)
-            if (!std::isnan(v) && ts >= originNs + storedEndNs) {
-                const int64_t tick = (ts - originNs) / report.tickNs * report.tickNs;
-                double& slot = perTick.try_emplace(tick, v).first->second;
-                // links: tx and rx land on one cable, keep the busier direction
-                slot = link ? std::max(slot, v) : v;
-            }
-        for (const auto& [tick, v] : perTick)
-            put(*m.target.stored, m.target.index, tick, v * m.target.scale, link);
-    }
-
-    if (append && frames.empty()) return report; // every sample was stored before
-    // A run holds at most 2^62 ns (146 years, RunStore.h): refuse more than that, before any
-    // sum can leave int64.
-    const int64_t spanNs = report.lastNs - (append ? originNs : report.firstNs);
-    if (report.tickNs > kMaxRunNs || spanNs > kMaxRunNs - report.tickNs)
-        throw InputException({firstName,
-                              0,
-                              0,
-                              {},
-                              "the samples span " + std::to_string(spanNs / 1'000'000'000) +
-                                  " s with a tick of " +
-                                  std::to_string(report.tickNs / 1'000'000'000) +
-                                  " s; a run holds at most 146 years"});
-    int64_t endNs = report.lastNs - report.firstNs + report.tickNs;
-    if (append) {
-        endNs = storedEndNs;
-        for (const auto& [metric, ticks] : frames)
-            endNs = std::max(endNs, ticks.rbegin()->first + report.tickNs);
-    }
-    const QJsonObject params{{"files", QJsonArray::fromStringList(names)},
-                             {"startNs", QString::number(report.firstNs)},
-                             {"tickNs", double(report.tickNs)}};
-    std::unique_ptr<RunWriter> writer =
-        append ? std::make_unique<RunWriter>(store, t, append->run)
-               : std::make_unique<RunWriter>(
-                     store, t,
-                     RunHeader{"recorded", names.join(", ").toStdString(),
-                               QJsonDocument(params).toJson(QJsonDocument::Compact).toStdString(),
-                               report.firstNs});
-    RunWriter& w = *writer;
-    report.run = w.run();
-    report.endNs = endNs;
-    // A recording is one stretch of frames; each append adds the next stretch after it.
-    const int32_t recording = w.addPattern(append ? "live" : "recording", endNs - storedEndNs);
-    for (const auto& [metric, ticks] : frames)
-        for (const auto& [tick, values] : ticks) {
-            w.addFrame(recording, metric, tick - storedEndNs, values);
-            ++report.frames;
-        }
-    w.addSegment(storedEndNs, endNs, recording, 0);
-    // XID errors (DCGM_FI_DEV_XID_ERRORS holds the last XID) become failure events on the GPU.
-    for (const Mapped& m : mapped) {
-        if (m.target.metric != "DCGM_FI_DEV_XID_ERRORS") continue;
-        double last = 0;
-        for (const auto& [ts, v] : m.values) {
-            if (!std::isnan(v) && v != 0 && v != last && ts >= originNs + storedEndNs)
-                w.addEvent(ts - originNs, EventKind::Failure,
-                           Endpoint{EntityKind::Gpu, m.target.index},
-                           "XID " + std::to_string(int64_t(v)));
-            if (!std::isnan(v)) last = v;
-        }
-    }
-    w.finish(endNs, QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact).toStdString());
-    return report;
+    return TelemetryImport(doc, options).run(next, store);
 }
 
 QJsonObject ImportReport::toJson() const {

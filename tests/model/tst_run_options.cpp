@@ -1,14 +1,17 @@
 // The table of run options: complete, run files that read back what they wrote, bad values
-// located at their line and column with the field path, strict durations, and the checks
-// across fields.
+// located at their line and column with the field path, strict durations, the checks across
+// fields, and the names of each enum written once.
 #include "RunOptions.h"
 #include "RunSpecJson.h"
+#include "TrainingEnumNames.h"
 
 #include <QJsonDocument>
 #include <QSet>
 #include <QTest>
 
+#include <cmath>
 #include <functional>
+#include <optional>
 
 using namespace cs;
 
@@ -27,6 +30,22 @@ QString textOf(const RunSpec& s) {
 
 void set(RunSpec& s, const char* key, const QString& text) {
     setRunOption(s, *findRunOption(key), text);
+}
+
+// The enum field an option sets, as a number.
+int enumAt(const RunSpec& s, const QString& key) {
+    if (key == "parallel.placement") return int(s.parallel.placement);
+    if (key == "parallel.recompute") return int(s.parallel.recompute);
+    if (key == "parallel.allReduce") return int(s.parallel.allReduce);
+    if (key == "precision") return int(s.parallel.precision);
+    return -1;
+}
+
+QStringList qStrings(const std::vector<std::string>& list) {
+    QStringList out;
+    for (const std::string& x : list)
+        out << QString::fromStdString(x);
+    return out;
 }
 
 } // namespace
@@ -48,6 +67,13 @@ private slots:
     void setRunOptionNamesTheKey();
     void crossFieldChecks_data();
     void crossFieldChecks();
+    void enumOptionsOfferTheirWords_data();
+    void enumOptionsOfferTheirWords();
+    void enumNamesRoundTrip_data();
+    void enumNamesRoundTrip();
+    void ffnKindsRoundTrip_data();
+    void ffnKindsRoundTrip();
+    void summaryConfigIsTheRunFile();
 };
 
 void TestRunOptions::tableDescribesEveryOption() {
@@ -375,27 +401,57 @@ void TestRunOptions::setRunOptionNamesTheKey() {
 
 void TestRunOptions::crossFieldChecks_data() {
     QTest::addColumn<Change>("change");
-    QTest::addColumn<QString>("field"); // empty: valid
-    QTest::newRow("defaults") << Change([](RunSpec&) {}) << QString();
-    QTest::newRow("a span") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 3600; }) << QString();
-    QTest::newRow("steps and span") << Change([](RunSpec& s) { s.spanS = 3600; }) << "steps";
-    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps";
-    QTest::newRow("too many steps") << Change([](RunSpec& s) { s.steps = 1'000'001; }) << "steps";
+    QTest::addColumn<QString>("field");   // empty: valid
+    QTest::addColumn<QString>("message"); // what a refusal says
+    const QString both = "expected either a number of steps or a span, not both";
+    const QString durations = "(such as 54d, 12h, 1h30m or 2.5s)";
+    QTest::newRow("defaults") << Change([](RunSpec&) {}) << QString() << QString();
+    QTest::newRow("a span") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 3600; }) << QString()
+                            << QString();
+    QTest::newRow("steps and span")
+        << Change([](RunSpec& s) { s.spanS = 3600; }) << "steps" << both;
+    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps" << both;
+    QTest::newRow("too many steps") << Change([](RunSpec& s) { s.steps = 1'000'001; }) << "steps"
+                                    << "expected an integer from 1 to 1000000, got \"1000001\"";
     QTest::newRow("over a year") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 400 * 86400; })
-                                 << "span";
-    QTest::newRow("unknown model") << Change([](RunSpec& s) { s.model = "gpt-5"; }) << "model";
-    QTest::newRow("unknown GPU") << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu";
+                                 << "span"
+                                 << "expected a duration from 1s to 366d " + durations +
+                                        ", got \"400d\"";
+    QTest::newRow("unknown model")
+        << Change([](RunSpec& s) { s.model = "gpt-5"; }) << "model"
+        << "unknown model \"gpt-5\"; expected llama3-8b, llama3-70b, llama3-405b, gpt-22b, "
+           "gpt-175b, gpt-530b or gpt-1t";
+    QTest::newRow("unknown GPU")
+        << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
+        << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h200, b200, a100 or h100";
     QTest::newRow("tp out of range")
-        << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp";
+        << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
+        << "expected an integer from 1 to 1024, got \"2000\"";
     QTest::newRow("batch below one")
-        << Change([](RunSpec& s) { s.parallel.batchTokens = 0.5; }) << "parallel.batchTokens";
+        << Change([](RunSpec& s) { s.parallel.batchTokens = 0.5; }) << "parallel.batchTokens"
+        << "expected a number from 1 to 1000000000000, got \"0.5\"";
+    QTest::newRow("batch not a number")
+        << Change([](RunSpec& s) { s.parallel.batchTokens = std::nan(""); })
+        << "parallel.batchTokens"
+        << "expected a number from 1 to 1000000000000, got \"nan\"";
     QTest::newRow("negative interval")
-        << Change([](RunSpec& s) { s.checkpointIntervalS = -1; }) << "checkpointInterval";
+        << Change([](RunSpec& s) { s.checkpointIntervalS = -1; }) << "checkpointInterval"
+        << "expected a duration from 0s to 366d " + durations + ", got \"-1s\"";
+    // Durations count to the nanosecond, as run files write them: this is 1 ms.
+    QTest::newRow("frame interval a hair under 1 ms")
+        << Change([](RunSpec& s) { s.resolutionS = 0.001 - 1e-13; }) << QString() << QString();
+    QTest::newRow("frame interval under 1 ms")
+        << Change([](RunSpec& s) { s.resolutionS = 0.0009; }) << "resolution"
+        << "expected a duration from 1ms to 10s " + durations + ", got \"0.0009s\"";
+    QTest::newRow("seed past 2^53")
+        << Change([](RunSpec& s) { s.seed = uint64_t(1) << 60; }) << "seed"
+        << "expected an integer from 0 to 9007199254740991, got \"1152921504606846976\"";
 }
 
 void TestRunOptions::crossFieldChecks() {
     QFETCH(Change, change);
     QFETCH(QString, field);
+    QFETCH(QString, message);
     RunSpec s = defaultRunSpec();
     change(s);
     try {
@@ -403,7 +459,142 @@ void TestRunOptions::crossFieldChecks() {
         QVERIFY2(field.isEmpty(), "accepted");
     } catch (const InputException& e) {
         QCOMPARE(QString::fromStdString(e.error().field), field);
+        QCOMPARE(QString::fromStdString(e.error().message), message);
     }
+}
+
+void TestRunOptions::enumOptionsOfferTheirWords_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QStringList>("words"); // as run files, flags and the dialog take them
+    QTest::addColumn<int>("values");        // how many values of the enum they name
+    QTest::newRow("placement") << "parallel.placement"
+                               << QStringList{"topology", "dp-innermost", "fragmented", "linear"}
+                               << 3;
+    QTest::newRow("recompute") << "parallel.recompute" << QStringList{"none", "selective", "full"}
+                               << 3;
+    QTest::newRow("all-reduce") << "parallel.allReduce" << QStringList{"auto", "ring", "tree"} << 3;
+    QTest::newRow("precision") << "precision" << QStringList{"bf16", "fp8"} << 2;
+}
+
+void TestRunOptions::enumOptionsOfferTheirWords() {
+    QFETCH(QString, key);
+    QFETCH(QStringList, words);
+    QFETCH(int, values);
+    const RunOption& o = *findRunOption(key.toStdString());
+    QCOMPARE(qStrings(o.choices), words);
+    // Every word sets a value; the value's own word sets it again; together they name every
+    // value of the enum.
+    QSet<int> named;
+    for (const QString& word : words) {
+        RunSpec s = defaultRunSpec();
+        setRunOption(s, o, word);
+        const int value = enumAt(s, key);
+        const QString written = runOptionText(s, o);
+        QVERIFY2(words.contains(written), qPrintable(word));
+        RunSpec again = defaultRunSpec();
+        setRunOption(again, o, written);
+        QCOMPARE(enumAt(again, key), value);
+        named.insert(value);
+    }
+    QCOMPARE(named.size(), values);
+    for (int v = 0; v < values; ++v)
+        QVERIFY2(named.contains(v), qPrintable(QString::number(v)));
+}
+
+void TestRunOptions::enumNamesRoundTrip_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<int>("value");
+    QTest::addColumn<QString>("written"); // the word a run file, the summary and the dialog show
+    const QString p = "parallel.placement", r = "parallel.recompute", a = "parallel.allReduce";
+    QTest::newRow("topology") << p << "topology" << int(Placement::TopologyAware) << "topology";
+    QTest::newRow("dp-innermost") << p << "dp-innermost" << int(Placement::Linear)
+                                  << "dp-innermost";
+    QTest::newRow("linear, the older word")
+        << p << "linear" << int(Placement::Linear) << "dp-innermost";
+    QTest::newRow("fragmented") << p << "fragmented" << int(Placement::Fragmented) << "fragmented";
+    QTest::newRow("no recompute") << r << "none" << int(Recompute::None) << "none";
+    QTest::newRow("selective") << r << "selective" << int(Recompute::Selective) << "selective";
+    QTest::newRow("full") << r << "full" << int(Recompute::Full) << "full";
+    QTest::newRow("auto") << a << "auto" << int(AllReduceAlgorithm::Auto) << "auto";
+    QTest::newRow("ring") << a << "ring" << int(AllReduceAlgorithm::Ring) << "ring";
+    QTest::newRow("tree") << a << "tree" << int(AllReduceAlgorithm::Tree) << "tree";
+    QTest::newRow("bf16") << "precision"
+                          << "bf16" << int(Precision::Bf16) << "bf16";
+    QTest::newRow("fp8") << "precision"
+                         << "fp8" << int(Precision::Fp8) << "fp8";
+}
+
+void TestRunOptions::enumNamesRoundTrip() {
+    QFETCH(QString, key);
+    QFETCH(QString, word);
+    QFETCH(int, value);
+    QFETCH(QString, written);
+    const RunOption& o = *findRunOption(key.toStdString());
+    RunSpec s = defaultRunSpec();
+    try {
+        setRunOption(s, o, word);
+    } catch (const InputException& e) {
+        QFAIL(e.what());
+    }
+    QCOMPARE(enumAt(s, key), value);
+    QCOMPARE(runOptionText(s, o), written);
+    // The run file (and so the summary's config) writes the word and reads the value back.
+    const QJsonObject json = runSpecToJson(s);
+    QJsonValue at = json;
+    for (const QString& part : key.split('.'))
+        at = at.toObject().value(part);
+    QCOMPARE(at.toString(), written);
+    QCOMPARE(enumAt(parseRunSpec(QJsonDocument(json).toJson(), "run.json"), key), value);
+}
+
+void TestRunOptions::ffnKindsRoundTrip_data() {
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<int>("value");
+    QTest::newRow("swiglu") << "swiglu" << int(FfnKind::SwiGlu);
+    QTest::newRow("gelu") << "gelu" << int(FfnKind::Gelu);
+}
+
+void TestRunOptions::ffnKindsRoundTrip() {
+    QFETCH(QString, word);
+    QFETCH(int, value);
+    QCOMPARE(QString::fromStdString(enumName(FfnKind(value))), word);
+    QVERIFY(enumFromName<FfnKind>(word.toStdString()) == std::optional(FfnKind(value)));
+    ModelSpec m = *findModel("llama3-8b");
+    m.name = "shape", m.ffn = FfnKind(value);
+    QCOMPARE(modelToJson(m).value("ffnKind").toString(), word);
+    RunSpec s = defaultRunSpec();
+    s.customModel = m, s.model = m.name;
+    const RunSpec back = parseRunSpec(QJsonDocument(runSpecToJson(s)).toJson(), "run.json");
+    QCOMPARE(int(back.customModel->ffn), value);
+    // A word of no kind is refused naming the words there are.
+    QJsonObject json = runSpecToJson(s), model = json.value("model").toObject();
+    model.insert("ffnKind", "relu");
+    json.insert("model", model);
+    try {
+        parseRunSpec(QJsonDocument(json).toJson(), "run.json");
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().message), QString("expected swiglu or gelu"));
+    }
+}
+
+void TestRunOptions::summaryConfigIsTheRunFile() {
+    RunSpec s = defaultRunSpec();
+    set(s, "model", "llama3-70b");
+    set(s, "parallel.placement", "linear");
+    set(s, "parallel.recompute", "full");
+    set(s, "parallel.zeroStage", "0");
+    set(s, "precision", "fp8");
+    set(s, "span", "2d");
+    RunResult r;
+    r.step.dpTree = true;
+    const QJsonObject summary = runSummaryJson(r, s);
+    QCOMPARE(summary.value("config").toObject(), runSpecToJson(s));
+    QCOMPARE(summary.value("dpAllReduce").toString(), QString("tree"));
+    const RunSpec back =
+        parseRunSpec(QJsonDocument(summary.value("config").toObject()).toJson(), "summary.json");
+    QCOMPARE(textOf(back), textOf(s));
 }
 
 QTEST_APPLESS_MAIN(TestRunOptions)

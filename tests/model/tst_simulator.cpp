@@ -1,6 +1,7 @@
 // The training simulator: calibration on Llama 3 Table 4, and, without re-tuning, the
 // direction of its answers elsewhere (GPUs, sequence length, oversubscription, placement),
 // its rejections, determinism, the max-min solver and the failure model.
+#include "ChromeTrace.h"
 #include "FabricShare.h"
 #include "FailureModel.h"
 #include "KernelModel.h"

@@ -2,6 +2,7 @@
 // counters that reset or wrap, DCGM sentinels, unmapped hosts, the mapping file.
 #include "FrameValues.h"
 #include "RunReader.h"
+#include "SeriesMapping.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImporter.h"
 #include "TelemetryParsers.h"
@@ -75,6 +76,8 @@ private slots:
     void timesOutsideTheEpochAreRefused_data();
     void timesOutsideTheEpochAreRefused();
     void dcgmFieldsLandInTheCatalogueUnits();
+    void mappingFileErrorsAreLocated_data();
+    void mappingFileErrorsAreLocated();
 
 private:
     std::unique_ptr<TopologyDocument> doc_;
@@ -674,6 +677,68 @@ void TestTelemetryImport::dcgmFieldsLandInTheCatalogueUnits() {
     QCOMPARE(frameValue(*r.reader, "gpu_sm_clock_hz", 0, gpu(1)), 1980e6f);
     QCOMPARE(frameValue(*r.reader, "gpu_power_w", 0, gpu(1)), 612.5f);
     QCOMPARE(frameValue(*r.reader, "gpu_temperature_c", 0, gpu(1)), 71.f);
+}
+
+void TestTelemetryImport::mappingFileErrorsAreLocated_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+    const QString empty = "expected {\"names\": {\"telemetry name\": \"topology id\"}} or another "
+                          "mapping field";
+    QTest::newRow("name not a string")
+        << QByteArray(R"({"names": {"a": 3}})") << 1 << 17 << "names.a"
+        << "expected a topology id (a string)";
+    QTest::newRow("names not an object") << QByteArray(R"({"names": [1]})") << 1 << 11 << "names"
+                                         << "expected an object";
+    QTest::newRow("pattern not a pair")
+        << QByteArray("{\n \"names\": {\"x\": \"y\"},\n \"patterns\": [[\"a\", \"b\"], 3]}") << 3
+        << 27 << "patterns[1]"
+        << "expected [\"regex\", \"replacement\"]";
+    QTest::newRow("bad regex") << QByteArray(R"({"patterns": [["(", "x"]]})") << 1 << 15
+                               << "patterns[0]"
+                               << "not a valid regular expression: missing closing parenthesis";
+    QTest::newRow("patterns not a list")
+        << QByteArray(R"({"patterns": {"a": 1}})") << 1 << 14 << "patterns"
+        << "expected a list of [regex, replacement]";
+    QTest::newRow("empty host label")
+        << QByteArray(R"({"hostLabel": ""})") << 1 << 15 << "hostLabel"
+        << "expected a label name";
+    QTest::newRow("port fraction") << QByteArray(R"({"ports": {"a": 1.5}})") << 1 << 17 << "ports.a"
+                                   << "expected a port number from 1 to 65535";
+    QTest::newRow("rail negative")
+        << QByteArray(R"({"devices": {"mlx5_9": -1}})") << 1 << 24 << "devices.mlx5_9"
+        << "expected a rail (the backend NIC's index, 0 to 1023)";
+    QTest::newRow("uuid not a string")
+        << QByteArray(R"({"uuids": {"GPU-1": 5}})") << 1 << 21 << "uuids.GPU-1"
+        << "expected a GPU id (a string)";
+    QTest::newRow("unknown field first")
+        << QByteArray(R"({"nmes": {}, "names": 3})") << 1 << 10 << "nmes"
+        << "unknown field: a mapping file has names, ports, "
+           "hostLabel, devices, uuids and patterns";
+    QTest::newRow("nothing in it") << QByteArray("{}") << 1 << 1 << "names" << empty;
+    QTest::newRow("a list") << QByteArray("\n\n  []") << 1 << 1 << "names" << empty;
+    QTest::newRow("not JSON") << QByteArray(R"({"names": {"x": "y"}, )") << 1 << 23 << ""
+                              << "not valid JSON: unterminated object";
+}
+
+void TestTelemetryImport::mappingFileErrorsAreLocated() {
+    QFETCH(QByteArray, text);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    try {
+        parseSeriesMapping(text, "map.json");
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().file), QString("map.json"));
+        QCOMPARE(e.error().line, line);
+        QCOMPARE(e.error().column, column);
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+        QCOMPARE(QString::fromStdString(e.error().message), message);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTelemetryImport)
