@@ -1,52 +1,71 @@
 #pragma once
 // The text of each enum of a run (placement, recomputation, all-reduce algorithm, precision,
-// MLP kind), written once: the options table, the run files, the summary and the trace all
-// name values through these tables, so they cannot drift apart.
+// MLP kind), written once as EnumNames tables: the options table, the run files, the summary
+// and the trace all name values through them, so they cannot drift apart. A later entry for a
+// value is an older name still read ("linear" for dp-innermost).
+#include "EnumNames.h"
 #include "TrainingSpecs.h"
 
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace cs {
 
-template <typename Enum> struct EnumName {
-    Enum value;
-    const char* name;
-};
+inline constexpr EnumNames kFfnKindNames{std::to_array<EnumName<FfnKind>>({
+    {FfnKind::SwiGlu, "swiglu", "SwiGLU"},
+    {FfnKind::Gelu, "gelu", "GELU"},
+})};
+inline constexpr EnumNames kPrecisionNames{std::to_array<EnumName<Precision>>({
+    {Precision::Bf16, "bf16", "BF16"},
+    {Precision::Fp8, "fp8", "FP8"},
+})};
+inline constexpr EnumNames kPlacementNames{std::to_array<EnumName<Placement>>({
+    {Placement::TopologyAware, "topology", "Topology-aware"},
+    {Placement::Linear, "dp-innermost", "DP innermost"},
+    {Placement::Fragmented, "fragmented", "Fragmented"},
+    {Placement::Linear, "linear", "Linear (DP innermost)"},
+})};
+inline constexpr EnumNames kRecomputeNames{std::to_array<EnumName<Recompute>>({
+    {Recompute::None, "none", "None"},
+    {Recompute::Selective, "selective", "Selective"},
+    {Recompute::Full, "full", "Full"},
+})};
+inline constexpr EnumNames kAllReduceNames{std::to_array<EnumName<AllReduceAlgorithm>>({
+    {AllReduceAlgorithm::Auto, "auto", "Auto"},
+    {AllReduceAlgorithm::Ring, "ring", "Ring"},
+    {AllReduceAlgorithm::Tree, "tree", "Double binary tree"},
+})};
 
-// Every name of the enum, in the order the options table offers them: a value's first entry
-// is the name it is written as; a later entry for the same value is an older name still read
-// ("linear" for dp-innermost).
-template <typename Enum> std::span<const EnumName<Enum>> enumNames();
-template <> std::span<const EnumName<FfnKind>> enumNames<FfnKind>();
-template <> std::span<const EnumName<Precision>> enumNames<Precision>();
-template <> std::span<const EnumName<Placement>> enumNames<Placement>();
-template <> std::span<const EnumName<Recompute>> enumNames<Recompute>();
-template <> std::span<const EnumName<AllReduceAlgorithm>> enumNames<AllReduceAlgorithm>();
-
-// The name `value` is written as; empty for a value the table does not hold.
-template <typename Enum> std::string enumName(Enum value) {
-    for (const EnumName<Enum>& e : enumNames<Enum>())
-        if (e.value == value) return e.name;
-    return {};
+// The table of each enum, for code generic over them (the options table's accessors).
+constexpr const auto& namesOf(FfnKind) {
+    return kFfnKindNames;
+}
+constexpr const auto& namesOf(Precision) {
+    return kPrecisionNames;
+}
+constexpr const auto& namesOf(Placement) {
+    return kPlacementNames;
+}
+constexpr const auto& namesOf(Recompute) {
+    return kRecomputeNames;
+}
+constexpr const auto& namesOf(AllReduceAlgorithm) {
+    return kAllReduceNames;
 }
 
+// The name `value` is written as.
+template <typename Enum> std::string enumName(Enum value) {
+    return std::string(namesOf(value).name(value));
+}
 // The value a name (or an older alias) stands for.
 template <typename Enum> std::optional<Enum> enumFromName(std::string_view name) {
-    for (const EnumName<Enum>& e : enumNames<Enum>())
-        if (name == e.name) return e.value;
-    return std::nullopt;
+    return namesOf(Enum{}).parse(name);
 }
-
 // Every name, aliases included: the choices of an option.
 template <typename Enum> std::vector<std::string> enumChoices() {
-    std::vector<std::string> names;
-    for (const EnumName<Enum>& e : enumNames<Enum>())
-        names.emplace_back(e.name);
-    return names;
+    return namesOf(Enum{}).names();
 }
 
 } // namespace cs
