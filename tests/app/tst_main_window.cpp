@@ -618,16 +618,27 @@ void TestMainWindow::importsFromAPrometheusServer() {
         if (a->text().contains("Prometheus")) action = a;
     QVERIFY(action);
     const QString store = dir.filePath("imported.sqlite");
-    bool filled = false;
+    // The form is filled inside the dialog's modal loop; what it saw is checked once the loop
+    // is over (a failed check in here would leave the dialog open and the test waiting). A
+    // form that goes wrong is closed, so the loop always ends.
+    bool filled = false, stayedOpen = false;
+    QString problem;
     QTimer::singleShot(0, &w, [&] {
-        auto* dialog =
-            qobject_cast<cs::app::PrometheusImportDialog*>(QApplication::activeModalWidget());
-        if (!dialog) return;
+        QWidget* modal = QApplication::activeModalWidget();
+        auto* dialog = qobject_cast<cs::app::PrometheusImportDialog*>(modal);
+        if (!dialog) {
+            if (modal) modal->close();
+            return;
+        }
         // A step that is no duration: the form says so and stays open.
         dialog->stepEdit()->setText("soon");
         dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
-        QVERIFY(dialog->isVisible());
-        QVERIFY(dialog->problemLabel()->text().startsWith("Step"));
+        stayedOpen = dialog->isVisible();
+        problem = dialog->problemLabel()->text();
+        if (!stayedOpen || !problem.startsWith("Step")) {
+            dialog->reject();
+            return;
+        }
         dialog->urlEdit()->setText(server.url().toString());
         dialog->stepEdit()->setText("15s");
         const QDateTime from = QDateTime::fromMSecsSinceEpoch(p.startMs, QTimeZone::utc());
@@ -638,6 +649,8 @@ void TestMainWindow::importsFromAPrometheusServer() {
         dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
     });
     action->trigger();
+    QVERIFY2(stayedOpen, "the form closed on a step that is no duration");
+    QVERIFY2(problem.startsWith("Step"), qPrintable("the form said: " + problem));
     QVERIFY(filled);
     QTRY_VERIFY(w.replay()->isOpen());
     QVERIFY(QFileInfo::exists(store));

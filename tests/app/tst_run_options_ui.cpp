@@ -20,8 +20,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <variant>
 
 using namespace cs;
 
@@ -113,11 +116,39 @@ QString crossProblem(const RunSpec& s) {
     return {};
 }
 
+// What a row's text must give: accepted or refused by every parser and, when accepted, the
+// option's value (nothing: the text itself reads back).
+struct Expected {
+    bool accepted = false;
+    std::optional<RunOptionValue> value;
+};
+
+// A choice reads back as itself, an alias as the name it stands for (the option's help says
+// "dp-innermost (or linear)").
+std::string canonicalChoice(const std::string& choice) {
+    return choice == "linear" ? "dp-innermost" : choice;
+}
+
+// A duration row: the seconds its text means (none where it is no duration by Duration.h's
+// grammar: two dots, a sign, no number, a space), accepted when within the option's range.
+Expected durationRow(const RunOption& o, const QString& text) {
+    static const std::map<QString, double> seconds{{"15m", 15 * 60.0},
+                                                   {"0.5s", 0.5},
+                                                   {"1h30m", 90 * 60.0},
+                                                   {"366d", 366 * 86400.0},
+                                                   {"367d", 367 * 86400.0}};
+    const auto s = seconds.find(text);
+    if (s == seconds.end()) return {};
+    return {s->second >= o.min && s->second <= o.max, RunOptionValue{s->second}};
+}
+
 QString numberText(double v) {
     return std::floor(v) == v ? QString::number((long long)v) : QString::number(v, 'g', 17);
 }
 
 } // namespace
+
+Q_DECLARE_METATYPE(Expected)
 
 class TestRunOptionsUi : public QObject {
     Q_OBJECT
@@ -131,43 +162,66 @@ void TestRunOptionsUi::everyWayInAgrees_data() {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("mustAccept"); // a value every check passes
+    QTest::addColumn<Expected>("expected");
     for (const RunOption& o : runOptions()) {
-        std::vector<std::pair<QString, QString>> rows; // name, text
+        struct Row {
+            QString name, text;
+            Expected expected;
+        };
+        std::vector<Row> rows;
         // Span's default is none (steps are simulated); Llama 3's 54 days stands in for it.
         const QString typical = o.key == "span" ? "54d" : qs(o.defaultText);
         switch (o.type) {
         case RunOptionType::Integer:
-        case RunOptionType::Number:
+        case RunOptionType::Number: {
             // (Spaces and exponents are no row: a run file writes 8 for " 8" and 1e3.)
-            rows = {{"min", numberText(o.min)},
-                    {"max", numberText(o.max)},
-                    {"min-1", numberText(o.min - 1)},
-                    {"max+1", numberText(o.max + 1)},
-                    {"not a number", "abc"},
-                    {"fraction", numberText(o.min + 0.5)},
-                    {"empty", ""}};
+            const bool integer = o.type == RunOptionType::Integer;
+            auto number = [&](double v) {
+                return integer ? RunOptionValue{(long long)v} : RunOptionValue{v};
+            };
+            const double fraction = o.min + 0.5;
+            rows = {{"min", numberText(o.min), {true, number(o.min)}},
+                    {"max", numberText(o.max), {true, number(o.max)}},
+                    {"min-1", numberText(o.min - 1), {}},
+                    {"max+1", numberText(o.max + 1), {}},
+                    {"not a number", "abc", {}},
+                    {"fraction",
+                     numberText(fraction),
+                     {!integer && fraction <= o.max, RunOptionValue{fraction}}},
+                    {"empty", "", {}}};
             break;
+        }
         case RunOptionType::Choice:
             for (const std::string& c : o.choices)
-                rows.emplace_back(qs(c), qs(c));
-            rows.emplace_back("unknown", "nonesuch");
-            rows.emplace_back("upper case", qs(o.choices.front()).toUpper());
+                rows.push_back({qs(c), qs(c), {true, canonicalChoice(c)}});
+            rows.push_back({"unknown", "nonesuch", {}});
+            {
+                // Names are matched exactly: upper case is only a choice if it is one.
+                const std::string upper = qs(o.choices.front()).toUpper().toStdString();
+                const bool listed =
+                    std::find(o.choices.begin(), o.choices.end(), upper) != o.choices.end();
+                rows.push_back({"upper case", qs(upper), {listed, upper}});
+            }
             break;
         case RunOptionType::Duration:
             for (const char* t : {"15m", "0.5s", "1h30m", "1.2.3h", "-5s", ".", "", "5 m"})
-                rows.emplace_back(t, t);
-            rows.emplace_back("max", "366d");
-            rows.emplace_back("max+1", "367d");
+                rows.push_back({t, t, durationRow(o, t)});
+            rows.push_back({"max", "366d", durationRow(o, "366d")});
+            rows.push_back({"max+1", "367d", durationRow(o, "367d")});
             break;
         case RunOptionType::Bool:
-            for (const char* t : {"on", "off", "yes", "true", ""})
-                rows.emplace_back(t, t);
+            rows = {{"on", "on", {true, true}},
+                    {"off", "off", {true, false}},
+                    {"yes", "yes", {}},
+                    {"true", "true", {}},
+                    {"", "", {}}};
             break;
         }
-        QTest::newRow(qPrintable(qs(o.key) + " typical")) << qs(o.key) << typical << true;
-        for (const auto& [name, text] : rows)
-            QTest::newRow(qPrintable(qs(o.key) + " " + name + " \"" + text + "\""))
-                << qs(o.key) << text << false;
+        QTest::newRow(qPrintable(qs(o.key) + " typical"))
+            << qs(o.key) << typical << true << Expected{true, {}};
+        for (const Row& r : rows)
+            QTest::newRow(qPrintable(qs(o.key) + " " + r.name + " \"" + r.text + "\""))
+                << qs(o.key) << r.text << false << r.expected;
     }
 }
 
@@ -175,8 +229,18 @@ void TestRunOptionsUi::everyWayInAgrees() {
     QFETCH(QString, key);
     QFETCH(QString, text);
     QFETCH(bool, mustAccept);
+    QFETCH(Expected, expected);
     const RunOption& o = *findRunOption(key.toStdString());
     const Outcome cli = viaCli(o, text), file = viaFile(o, text);
+    // The answer the option's declared range or choices give, and the value read back.
+    QVERIFY2(cli.spec.has_value() == expected.accepted,
+             qPrintable(QString("expected %1, the command line %2")
+                            .arg(expected.accepted ? "accepted" : "refused",
+                                 cli.spec ? "accepted it" : "refused it: " + cli.error)));
+    if (cli.spec && expected.value)
+        QVERIFY2(o.get(*cli.spec) == *expected.value,
+                 qPrintable("read back " + runOptionText(*cli.spec, o)));
+    if (cli.spec && !expected.value) QCOMPARE(runOptionText(*cli.spec, o), text);
     QVERIFY2(cli.spec.has_value() == file.spec.has_value(),
              qPrintable("command line: " + (cli.spec ? "accepted" : cli.error) +
                         "\nrun file: " + (file.spec ? "accepted" : file.error)));

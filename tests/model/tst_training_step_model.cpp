@@ -1,0 +1,242 @@
+// One training step (TrainingStepModel): memory per GPU, ZeRO stages, overlap, TP collectives
+// as operations, ring or tree all-reduce, scaling, and the configurations it refuses.
+#include "EngineTestSupport.h"
+#include "TrainingEfficiency.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace cs;
+using namespace cs::test;
+
+class TestTrainingStepModel : public QObject {
+    Q_OBJECT
+private slots:
+    void memoryFollowsTheSwitches();
+    void interleavingNeedsMicroBatchesInMultiplesOfPp();
+    void zeroStagesMoveDifferentVolumes();
+    void overlapHidesDataParallelTraffic();
+    void moreGpusMoreTokens();
+    void tensorParallelCollectivesAreOperations();
+    void allReduceTreeOrRing();
+    void rejectsWhatCannotRun_data();
+    void rejectsWhatCannotRun();
+};
+
+void TestTrainingStepModel::memoryFollowsTheSwitches() {
+    const ModelSpec m = *findModel("llama3-70b");
+    ParallelConfig c = config(8, 1, 4, 32, 8192);
+    c.virtualStages = 1;
+    double previous = 1e300;
+    for (int zero = 0; zero <= 3; ++zero) { // each stage shards more
+        c.zeroStage = zero;
+        const double total = estimateMemory(m, c).totalGiB();
+        QVERIFY2(total < previous, qPrintable(QString("ZeRO %1: %2 GiB").arg(zero).arg(total)));
+        previous = total;
+    }
+    c.zeroStage = 2;
+    const double plain = estimateMemory(m, c).activationsGiB;
+    c.recompute = Recompute::Full;
+    QVERIFY(estimateMemory(m, c).activationsGiB < plain / 4); // the layer input only
+    c.recompute = Recompute::None;
+    c.sequenceParallel = false; // 10 s b h stays replicated over TP
+    const double noSp = estimateMemory(m, c).activationsGiB;
+    QVERIFY(noSp > plain * 1.5);
+    c.sequenceParallel = true;
+    c.fusedAttention = false; // the s x s scores are kept
+    const double unfused = estimateMemory(m, c).activationsGiB;
+    QVERIFY(unfused > plain * 2);
+    c.recompute = Recompute::Selective; // ... unless recomputed
+    QCOMPARE(estimateMemory(m, c).activationsGiB, plain);
+}
+
+void TestTrainingStepModel::interleavingNeedsMicroBatchesInMultiplesOfPp() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.batchTokens = 6.0 * 8192 * 8; // 6 micro-batches per replica: not a multiple of PP = 4
+    try {
+        step(*doc, "llama3-8b", c);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.virtualStages"));
+    }
+    c.virtualStages = 1; // plain 1F1B takes any count from PP on
+    QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
+}
+
+void TestTrainingStepModel::zeroStagesMoveDifferentVolumes() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 32, 8192);
+    c.virtualStages = 1;
+    c.zeroStage = 2;
+    const StepEstimate two = step(*doc, "llama3-8b", c);
+    c.zeroStage = 3; // weights gathered before forward and again before backward
+    const StepEstimate three = step(*doc, "llama3-8b", c);
+    // Twice the volume over the same rings, in as many collectives: one per layer, each
+    // paying its ring's 31 step latencies once.
+    const double latencyS = 32 * 31 * efficiency::kFabricStepLatencyS;
+    QVERIFY2(std::fabs((three.dpAllGatherS - latencyS) / (two.dpAllGatherS - latencyS) - 2) < 0.01,
+             qPrintable(QString("%1 vs %2").arg(three.dpAllGatherS).arg(two.dpAllGatherS)));
+    c.zeroStage = 0; // an all-reduce of bf16 gradients, no gather
+    const StepEstimate zero = step(*doc, "llama3-8b", c);
+    QCOMPARE(zero.dpAllGatherS, 0.0);
+    QVERIFY(zero.dpReduceScatterS > 0);
+}
+
+void TestTrainingStepModel::overlapHidesDataParallelTraffic() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 32, 8192);
+    c.virtualStages = 1;
+    const StepEstimate overlapped = step(*doc, "llama3-8b", c);
+    c.overlap.dpGradReduce = c.overlap.dpParamGather = false;
+    const StepEstimate exposed = step(*doc, "llama3-8b", c);
+    // Without overlap the whole DP traffic adds to the step; with it, a chunk's worth.
+    QVERIFY(exposed.dpExposedS > overlapped.dpExposedS * 5);
+    QVERIFY(exposed.stepS - overlapped.stepS >
+            0.8 * (exposed.dpAllGatherS + exposed.dpReduceScatterS - overlapped.dpExposedS));
+}
+
+void TestTrainingStepModel::moreGpusMoreTokens() {
+    const StepEstimate a = step(roce(), "llama3-405b", config(8, 1, 16, 64, 8192));
+    const StepEstimate b = step(roce(), "llama3-405b", config(8, 1, 16, 128, 8192));
+    QVERIFY(b.tokensPerS >
+            a.tokensPerS * 1.5); // twice the GPUs: more, though not twice, throughput
+    QVERIFY(b.tokensPerS < a.tokensPerS * 2.0);
+    QVERIFY(b.bubbleFraction > a.bubbleFraction); // fewer micro-batches per replica
+}
+
+void TestTrainingStepModel::tensorParallelCollectivesAreOperations() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.virtualStages = 1;
+    using Kind = TransferRecord::Kind;
+    auto tpOf = [](const StepEstimate& e) {
+        std::vector<TransferRecord> out;
+        for (const TransferRecord& x : e.schedule->transfers)
+            if (x.kind == Kind::Tp) out.push_back(x);
+        return out;
+    };
+    // Sequence parallelism: 4 collectives in each layer's forward, 2 phases of them in its
+    // backward (4 beside the weight-gradient GEMMs, then the 2 re-gathers).
+    const StepEstimate exposed = step(*doc, "llama3-8b", c);
+    const auto tp = tpOf(exposed);
+    const int layers = findModel("llama3-8b")->layers;
+    QCOMPARE(int(tp.size()), layers * int(exposed.microBatches) * (4 + 2));
+    // Each runs inside a pass of its stage, on NVLink (every TP group within a host).
+    const double nvlinkBps = findGpu("h100")->nvlinkGBpsPerDirection * 1e9;
+    for (const TransferRecord& x : tp) {
+        const auto& passes = exposed.schedule->passes[size_t(x.stage)];
+        const bool inside = std::any_of(passes.begin(), passes.end(), [&](const PassRecord& p) {
+            return p.forward == x.forward && p.micro == x.micro && p.fromS <= x.fromS + 1e-12 &&
+                   x.toS <= p.toS + 1e-12;
+        });
+        QVERIFY2(
+            inside,
+            qPrintable(QString("stage %1 mb %2 at %3").arg(x.stage).arg(x.micro).arg(x.fromS)));
+        QVERIFY(x.bytes / (x.toS - x.fromS) < nvlinkBps);
+    }
+    QVERIFY(exposed.tpLinkBytes.empty()); // nothing of it on the fabric
+    // ... and so no new fabric solve: only the other transfers' starts and finishes re-share.
+    const auto others = exposed.schedule->transfers.size() - tp.size();
+    QVERIFY(exposed.schedule->reshares <= 2 * (long long)others);
+    // With TP overlap the forward's collectives run beside its GEMMs: they start with the
+    // layer's compute, and the step is shorter.
+    c.overlap.tpComm = true;
+    const StepEstimate overlapped = step(*doc, "llama3-8b", c);
+    QVERIFY(overlapped.stepS < exposed.stepS);
+    const auto& firstLayer = overlapped.schedule->layers[0].front();
+    const auto first = tpOf(overlapped).front();
+    QCOMPARE(first.fromS, firstLayer.fromS);
+    QVERIFY(first.toS < firstLayer.toS);
+    // DP innermost spreads each TP group over 8 hosts: its collectives go over the fabric,
+    // slower, and the replay's links carry them.
+    c.overlap.tpComm = false;
+    c.placement = Placement::Linear;
+    const StepEstimate spread = step(*doc, "llama3-8b", c);
+    QCOMPARE(spread.tpLinkBytes.size(), size_t(c.pp));
+    double tpBusyTogether = 0, tpBusySpread = 0;
+    for (const auto& x : tp)
+        tpBusyTogether += x.toS - x.fromS;
+    for (const auto& x : tpOf(spread))
+        tpBusySpread += x.toS - x.fromS;
+    QVERIFY2(tpBusySpread > 3 * tpBusyTogether,
+             qPrintable(QString("%1 s against %2 s").arg(tpBusySpread).arg(tpBusyTogether)));
+    QVERIFY(spread.stepS - exposed.stepS > 0.5 * (tpBusySpread - tpBusyTogether) / c.pp);
+}
+
+void TestTrainingStepModel::allReduceTreeOrRing() {
+    // ZeRO 0 with the gradient all-reduce exposed: a layer's bucket pays 2 (n - 1) step
+    // latencies around a ring, 2 log2(n) up and down NCCL's double binary tree.
+    auto run = [](const TopologyDocument& doc, int dp, AllReduceAlgorithm algorithm) {
+        ParallelConfig c = config(8, 1, 1, dp, 8192);
+        c.virtualStages = 1;
+        c.zeroStage = 0;
+        c.overlap.dpGradReduce = false;
+        c.batchTokens = double(dp) * 8192;
+        c.allReduce = algorithm;
+        return step(doc, "llama3-8b", c);
+    };
+    using A = AllReduceAlgorithm;
+    // 1,024 members: the ring's latencies dominate; the tree wins and auto takes it.
+    const StepEstimate ring = run(roce(), 1024, A::Ring), tree = run(roce(), 1024, A::Tree),
+                       picked = run(roce(), 1024, A::Auto);
+    QVERIFY(!ring.dpTree && tree.dpTree && picked.dpTree);
+    QCOMPARE(picked.stepS, tree.stepS);
+    // The ring pays its latencies on every bucket; the tree crosses the pods more (its edges
+    // join members far apart) but still finishes sooner.
+    const int buckets = findModel("llama3-8b")->layers;
+    QVERIFY(ring.dpReduceScatterS > buckets * 2 * 1023 * efficiency::kFabricStepLatencyS);
+    QVERIFY2(tree.dpReduceScatterS < ring.dpReduceScatterS && tree.stepS < ring.stepS,
+             qPrintable(QString("ring %1 s, tree %2 s").arg(ring.stepS).arg(tree.stepS)));
+    // 3 members: the same latencies, and a ring's edge carries 2/3 of the data against a
+    // tree member's 3 halves: the ring wins and auto takes it.
+    const auto small = openTopology("small-256", {});
+    const StepEstimate ring3 = run(*small, 3, A::Ring), tree3 = run(*small, 3, A::Tree),
+                       picked3 = run(*small, 3, A::Auto);
+    QVERIFY2(ring3.stepS < tree3.stepS,
+             qPrintable(QString("ring %1 s, tree %2 s").arg(ring3.stepS).arg(tree3.stepS)));
+    QVERIFY(!picked3.dpTree);
+    QCOMPARE(picked3.stepS, ring3.stepS);
+}
+
+void TestTrainingStepModel::rejectsWhatCannotRun_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("cp");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("out of memory") << "llama3-405b" << 8 << 1 << 4 << 64 << "parallel.pp"
+                                   << "does not fit";
+    QTest::newRow("layers") << "llama3-405b" << 8 << 1 << 12 << 64 << "parallel.pp"
+                            << "do not split";
+    QTest::newRow("too many GPUs") << "llama3-405b" << 8 << 2 << 16 << 128 << "parallel.dp"
+                                   << "the topology has 24576";
+    QTest::newRow("heads") << "llama3-8b" << 16 << 1 << 1 << 8 << "parallel.tp"
+                           << "divide the attention heads";
+    QTest::newRow("micro-batches") << "llama3-405b" << 8 << 1 << 16 << 192 << "parallel.batchTokens"
+                                   << "micro-batches";
+}
+
+void TestTrainingStepModel::rejectsWhatCannotRun() {
+    QFETCH(QString, model);
+    QFETCH(int, tp);
+    QFETCH(int, cp);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    try {
+        step(roce(), qPrintable(model), config(tp, cp, pp, dp, 8192));
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+        QVERIFY2(QString(e.what()).contains(message), e.what());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestTrainingStepModel)
+#include "tst_training_step_model.moc"
