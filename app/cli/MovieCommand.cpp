@@ -1,6 +1,5 @@
 // `clusterscope movie`: a stored run replayed into a movie file, frames rendered off screen
 // (an X server such as Xvfb is still needed by VTK on Debian) and encoded by ffmpeg.
-#include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "Duration.h"
@@ -9,6 +8,7 @@
 #include "RunTimeArgument.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"
+#include "ViewArguments.h"
 #include "ViewSizeArgument.h"
 
 #include <cmath>
@@ -19,19 +19,17 @@ namespace cs::app {
 CommandSpec movieSpec() {
     CommandSpec c{"movie", "(--preset NAME | FILE) --run RUN.sqlite -o OUT.mp4|OUT.webm",
                   "a stored run replayed as a movie (encoded by ffmpeg)", topologyOptions(), 1};
-    c.options.insert(
-        c.options.end(),
-        {{"--run", "RUN.sqlite", "the run to replay"},
-         {"-o", "OUT.mp4|OUT.webm", "the movie: H.264 in .mp4, VP9 in .webm"},
-         {"--output", "OUT", "the same as -o", {}, false},
-         {"--from", "T", "where the movie starts in the run (default its start)"},
-         {"--to", "T", "where it ends (default the run's end)"},
-         {"--speed", "X", "run seconds per movie second (default 1)"},
-         {"--fps", "N", "frames per second, 1 to 120 (default 30)"},
-         {"--size", "WxH", "even width and height in pixels (default 1280x720)"},
-         {"--layout", kLayoutNames.alternatives(), "the data halls as built, or the tiers"},
-         {"--camera", "overview|pod:N|rack:R|ID", "where the camera looks from"},
-         {"--aggregate", kAggregateNames.alternatives(), "what a rack or bundle shows"}});
+    c.options.insert(c.options.end(),
+                     {{"--run", "RUN.sqlite", "the run to replay"},
+                      {"-o", "OUT.mp4|OUT.webm", "the movie: H.264 in .mp4, VP9 in .webm"},
+                      {"--output", "OUT", "the same as -o", {}, false},
+                      {"--from", "T", "where the movie starts in the run (default its start)"},
+                      {"--to", "T", "where it ends (default the run's end)"},
+                      {"--speed", "X", "run seconds per movie second (default 1)"},
+                      {"--fps", "N", "frames per second, 1 to 120 (default 30)"},
+                      {"--size", "WxH", "even width and height in pixels (default 1280x720)"}});
+    const std::vector<CommandOption> view = viewOptions();
+    c.options.insert(c.options.end(), view.begin(), view.end());
     return c;
 }
 
@@ -48,8 +46,7 @@ int movieCommand(const CommandArgs& a) {
     if (!ok) req.fps = 0; // refused below with the range
     req.speed = a.has("--speed") ? a.value("--speed").toDouble(&ok) : 1.0;
     if (!ok) req.speed = 0;
-    req.view.layout = choiceArgument(a, "--layout", kLayoutNames, LayoutKind::Floor);
-    req.view.aggregate = choiceArgument(a, "--aggregate", kAggregateNames, Aggregate::Mean);
+    req.view = viewStateOfArgs(a);
     req.cameraSpec = a.value("--camera").toStdString();
 
     const auto doc = openTopology(src.preset, src.file, src.read);

@@ -8,6 +8,7 @@
 #include "RunSpecJson.h"
 #include "RunTimeArgument.h"
 #include "TopologyDocument.h"
+#include "ViewArguments.h"
 #include "ViewSizeArgument.h"
 
 #include <cstdio>
@@ -17,17 +18,16 @@ namespace cs::app {
 CommandSpec renderSpec() {
     CommandSpec c{"render", "(--preset NAME | FILE) -o OUT.png|OUT.gltf",
                   "the 3D view as a PNG picture, or the scene as glTF 2.0", topologyOptions(), 1};
-    c.options.insert(
-        c.options.end(),
-        {{"-o", "OUT.png|OUT.gltf", "the picture (PNG) or the scene (glTF 2.0, data inline)"},
-         {"--output", "OUT", "the same as -o", {}, false},
-         {"--layout", kLayoutNames.alternatives(), "the data halls as built, or the tiers"},
-         {"--camera", "overview|pod:N|rack:R|ID", "where the camera looks from"},
-         {"--size", "WxH", "the picture's size in pixels (default 1280x720)"},
+    auto add = [&c](std::vector<CommandOption> more) {
+        c.options.insert(c.options.end(), more.begin(), more.end());
+    };
+    add({{"-o", "OUT.png|OUT.gltf", "the picture (PNG) or the scene (glTF 2.0, data inline)"},
+         {"--output", "OUT", "the same as -o", {}, false}});
+    add(viewOptions());
+    add({{"--size", "WxH", "the picture's size in pixels (default 1280x720)"},
          {"--values", views::kValueMetricNames.alternatives(),
           "what colours by value: a test pattern, link speeds, a run (--run)"},
          {"--color", views::kColorModeNames.alternatives(), "by kind, or by the values"},
-         {"--aggregate", kAggregateNames.alternatives(), "what a rack or bundle shows"},
          {"--select", "ID", "the entity outlined and named"},
          {"--time", "S", "the test pattern's time in seconds"},
          {"--run", "RUN.sqlite", "colours by a stored run's frame"},
@@ -40,8 +40,7 @@ int renderCommand(const CommandArgs& a) {
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.png, the picture to write");
     const QSize size = parseViewSize(a.has("--size") ? a.value("--size") : "1280x720");
-    views::ViewState view;
-    view.layout = choiceArgument(a, "--layout", kLayoutNames, LayoutKind::Floor);
+    views::ViewState view = viewStateOfArgs(a);
     view.metric = a.has("--run") ? views::ValueMetric::Run
                                  : choiceArgument(a, "--values", views::kValueMetricNames,
                                                   views::ValueMetric::None);
@@ -50,7 +49,6 @@ int renderCommand(const CommandArgs& a) {
     view.colorMode = choiceArgument(
         a, "--color", views::kColorModeNames,
         view.metric == views::ValueMetric::None ? views::ColorMode::Kind : views::ColorMode::Value);
-    view.aggregate = choiceArgument(a, "--aggregate", kAggregateNames, Aggregate::Mean);
     bool timeOk = true;
     const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
     if (!timeOk) throw UsageError("--time: expected seconds");

@@ -26,21 +26,6 @@ bool epochNs(double seconds, int64_t& ns) {
 
 } // namespace
 
-const char* toString(TelemetryFormat f) {
-    switch (f) {
-    case TelemetryFormat::Prometheus:
-        return "prometheus";
-    case TelemetryFormat::OpenMetrics:
-        return "openmetrics";
-    case TelemetryFormat::PromJson:
-        return "prom-json";
-    case TelemetryFormat::Csv:
-        return "csv";
-    default:
-        return "auto";
-    }
-}
-
 TelemetryFormat detectFormat(const QByteArray& text) {
     const QByteArray t = text.left(4096).trimmed();
     if (t.startsWith('{')) return TelemetryFormat::PromJson;

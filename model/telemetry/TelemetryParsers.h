@@ -53,7 +53,6 @@ using SampleFn = std::function<void(RawSample&&)>;
 // starting "ts," -> CSV, "timestamp," -> nvidia-smi CSV, a line "# EOF" anywhere (the end of
 // each OpenMetrics exposition, however long the file) -> OpenMetrics, else Prometheus text.
 TelemetryFormat detectFormat(const QByteArray& text);
-const char* toString(TelemetryFormat f);
 
 // `counterTypes` receives the metric names declared "# TYPE name counter".
 void parseExposition(const QByteArray& text, bool openMetrics, const std::string& file,

@@ -236,6 +236,8 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
         w.viewControls()->layoutBox()->setCurrentIndex(1); // fabric
         w.viewControls()->aggregateBox()->setCurrentIndex(2);
         QCOMPARE(w.view()->scene().aggregate(), cs::Aggregate::Min);
+        w.viewControls()->labelsAction()->trigger(); // View > Show Labels: off
+        QVERIFY(!w.view()->state().labels);
         QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
         pose = {{120, -340, 260}, {30, 40, 5}, {0, 0, 1}};
         w.view()->setCameraPose(pose);
@@ -259,6 +261,9 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     QCOMPARE(w2.viewControls()->layoutBox()->currentIndex(), 1);
     QCOMPARE(w2.viewControls()->aggregateBox()->currentText(), QString("Min"));
     QCOMPARE(w2.view()->scene().aggregate(), cs::Aggregate::Min);
+    QVERIFY(!w2.viewControls()->labelsAction()->isChecked());
+    w2.view()->update();
+    QTRY_VERIFY(w2.view()->scene().labelTexts().empty()); // the view names nothing
     QCOMPARE(w2.treeView()->currentIndex().data(Qt::ToolTipRole).toString(),
              QString("demo.pod1.rack2.host0.gpu4"));
     const cs::views::CameraPose back = w2.view()->cameraPose();

@@ -1,0 +1,20 @@
+#include "ViewArguments.h"
+
+#include "ChoiceArgument.h"
+
+namespace cs::app {
+
+std::vector<CommandOption> viewOptions() {
+    return {{"--layout", kLayoutNames.alternatives(), "the data halls as built, or the tiers"},
+            {"--camera", "overview|pod:N|rack:R|ID", "where the camera looks from"},
+            {"--aggregate", kAggregateNames.alternatives(), "what a rack or bundle shows"}};
+}
+
+views::ViewState viewStateOfArgs(const CommandArgs& a) {
+    views::ViewState s;
+    s.layout = choiceArgument(a, "--layout", kLayoutNames, s.layout);
+    s.aggregate = choiceArgument(a, "--aggregate", kAggregateNames, s.aggregate);
+    return s;
+}
+
+} // namespace cs::app

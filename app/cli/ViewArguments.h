@@ -1,0 +1,13 @@
+#pragma once
+// The 3D view's options that `render` and `movie` share (--layout, --camera, --aggregate),
+// described once and read into the view's state.
+#include "CommandSpec.h"
+#include "ViewState.h"
+
+namespace cs::app {
+
+std::vector<CommandOption> viewOptions();
+// The layout and aggregate given (the defaults otherwise); throws UsageError naming the flag.
+views::ViewState viewStateOfArgs(const CommandArgs& a);
+
+} // namespace cs::app
