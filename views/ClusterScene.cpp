@@ -99,11 +99,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     panel_->AddActor2D(legend_);
 
     lut_->SetNumberOfTableValues(256);
-    lut_->SetRange(0, 100); // labels in percent; colours come from valueColor()
-    const auto& table = valueTable();
-    for (int i = 0; i < 256; ++i)
-        lut_->SetTableValue(i, table[size_t(i)][0] / 255.0, table[size_t(i)][1] / 255.0,
-                            table[size_t(i)][2] / 255.0, 1);
+    fillScale();
     lut_->SetNanColor(noDataColor()[0] / 255.0, noDataColor()[1] / 255.0, noDataColor()[2] / 255.0,
                       1);
     scalarBar_->SetLookupTable(lut_);
@@ -281,8 +277,22 @@ void ClusterScene::apply(const ViewState& s) {
     select(s.selection); // after the camera: the detail it opens can draw the selection
 }
 
+// The colour bar's table and range: viridis over 0 to 100 %, or the diverging scale of a
+// difference over -100 to 100 % points. The scene's colours come from valueColor() and
+// differenceColor(); the bar only labels them.
+void ClusterScene::fillScale() {
+    const bool difference = state_.metric == ValueMetric::Difference;
+    lut_->SetRange(difference ? -100 : 0, 100);
+    const auto& table = difference ? differenceTable() : valueTable();
+    for (int i = 0; i < 256; ++i)
+        lut_->SetTableValue(i, table[size_t(i)][0] / 255.0, table[size_t(i)][1] / 255.0,
+                            table[size_t(i)][2] / 255.0, 1);
+    lut_->Modified();
+}
+
 void ClusterScene::setMetric(ValueMetric m) {
     state_.metric = m;
+    fillScale();
     scalarBar_->SetTitle(std::string(valueTitle(m)).c_str());
     fillMetricValues(0);
     setValues(values_);
@@ -351,6 +361,10 @@ void ClusterScene::applyColors() {
     if (!doc_ || !layout_) return;
     const Topology& t = doc_->topology();
     const bool byValue = state_.colorMode == ColorMode::Value;
+    const bool difference = state_.metric == ValueMetric::Difference;
+    auto shade = [difference](float v) { return difference ? differenceColor(v) : valueColor(v); };
+    // A line is as wide as its load, or as its difference from the other run either way.
+    auto loadOf = [difference](float v) { return difference ? std::fabs(v) : v; };
     auto value = [](const std::vector<float>& v, int32_t i) {
         return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
     };
@@ -362,14 +376,13 @@ void ClusterScene::applyColors() {
         const Rack& r = t.racks[size_t(id)];
         const bool hasValue = r.role != RackRole::Network;
         rackRuns_->paintRack(i,
-                             byValue
-                                 ? (hasValue ? valueColor(value(rackValues_, id)) : neutralColor())
-                                 : kindColor(classOf(r.role)),
+                             byValue ? (hasValue ? shade(value(rackValues_, id)) : neutralColor())
+                                     : kindColor(classOf(r.role)),
                              byValue);
     }
     if (byValue)
         for (size_t c = 0; c < runs.cellGpu.size(); ++c)
-            rackRuns_->paintCell(c, valueColor(value(values_.gpu, runs.cellGpu[c])));
+            rackRuns_->paintCell(c, shade(value(values_.gpu, runs.cellGpu[c])));
     for (size_t i = 0; i < farSwitchIds_.size(); ++i)
         farSwitches_->setColor(
             i, byValue ? neutralColor()
@@ -380,30 +393,30 @@ void ClusterScene::applyColors() {
     for (size_t i = 0; i < nicIds_.size(); ++i)
         nics_->setColor(i, !byValue                ? kindColor(KindClass::Nic)
                            : nicCable_[i] == kNone ? neutralColor()
-                                                   : valueColor(value(values_.link, nicCable_[i])));
+                                                   : shade(value(values_.link, nicCable_[i])));
     for (size_t i = 0; i < gpuIds_.size(); ++i)
-        gpus_->setColor(i, byValue ? valueColor(value(values_.gpu, gpuIds_[i]))
+        gpus_->setColor(i, byValue ? shade(value(values_.gpu, gpuIds_[i]))
                                    : kindColor(KindClass::Gpu));
     for (size_t i = 0; i < switchIds_.size(); ++i)
         switches_->setColor(i, byValue
                                    ? neutralColor()
                                    : kindColor(classOf(t.switches[size_t(switchIds_[i])].role)));
     for (size_t i = 0; i < storageIds_.size(); ++i)
-        storage_->setColor(i, byValue ? valueColor(value(values_.storage, storageIds_[i]))
+        storage_->setColor(i, byValue ? shade(value(values_.storage, storageIds_[i]))
                                       : kindColor(KindClass::Storage));
     for (size_t k = 0; k < bundles_->size(); ++k) {
         const int32_t first = layout_->bundles.members.of(int32_t(k))[0];
         const float v = byValue ? value(bundleValues_, int32_t(k)) : std::nanf("");
-        bundles_->setColor(k, byValue ? valueColor(v) : kindColor(linkClass_[size_t(first)]));
-        bundles_->setLoad(k, v); // width by load: a hot bundle stands out by more than hue
+        bundles_->setColor(k, byValue ? shade(v) : kindColor(linkClass_[size_t(first)]));
+        bundles_->setLoad(k, loadOf(v)); // width by load: a hot bundle stands out by more than hue
     }
     // A stretch that cables share shows the hottest of them, and is as wide as it.
     if (byValue) hottestPerSegment(linkSegments_, values_.link, segmentValues_);
     for (size_t k = 0; k < linkSegments_.a.size(); ++k) {
         const float v = byValue ? segmentValues_[k] : std::nanf("");
         const int32_t first = linkSegments_.links.of(int32_t(k))[0];
-        links_->setColor(k, byValue ? valueColor(v) : kindColor(linkClass_[size_t(first)]));
-        links_->setLoad(k, v);
+        links_->setColor(k, byValue ? shade(v) : kindColor(linkClass_[size_t(first)]));
+        links_->setLoad(k, loadOf(v));
     }
     for (GlyphLayer* g : {farSwitches_.get(), hosts_.get(), gpus_.get(), nics_.get(),
                           switches_.get(), storage_.get()})

@@ -126,6 +126,7 @@ private:
     std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_;
     void setMetric(ValueMetric m);
+    void fillScale();
     void fillMetricValues(double patternTimeS);
     void frame(const Bounds& b, double closeness, bool closeUp = false);
 

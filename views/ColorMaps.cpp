@@ -166,4 +166,27 @@ const std::vector<Rgba>& valueTable() {
     return table;
 }
 
+Rgba differenceColor(float v) {
+    if (std::isnan(v)) return noDataColor();
+    // Through a mid grey lighter than "no data", so that 0 reads as "the same", not "unknown".
+    constexpr float low[3] = {0, 114, 178}, mid[3] = {225, 225, 225}, high[3] = {213, 94, 0};
+    const float x = std::clamp(v, -1.f, 1.f);
+    const float* end = x < 0 ? low : high;
+    const float f = std::fabs(x);
+    Rgba c{0, 0, 0, 255};
+    for (size_t i = 0; i < 3; ++i)
+        c[i] = uint8_t(std::lround(mid[i] + (end[i] - mid[i]) * f));
+    return c;
+}
+
+const std::vector<Rgba>& differenceTable() {
+    static const std::vector<Rgba> table = [] {
+        std::vector<Rgba> t(256);
+        for (int i = 0; i < 256; ++i)
+            t[size_t(i)] = differenceColor(float(i) / 255.f * 2 - 1);
+        return t;
+    }();
+    return table;
+}
+
 } // namespace cs::views

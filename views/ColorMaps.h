@@ -46,5 +46,10 @@ Rgba neutralColor(); // hosts and switches when colouring by value
 Rgba sceneBackground();
 // 256 entries of viridis, for scalar bars.
 const std::vector<Rgba>& valueTable();
+// A difference of two runs from -1 (blue: B higher) through grey 0 to 1 (vermillion: A
+// higher), the Okabe-Ito ends of a diverging scale; NaN gives the no-data grey.
+Rgba differenceColor(float v);
+// 256 entries from -1 to 1, for the scalar bar.
+const std::vector<Rgba>& differenceTable();
 
 } // namespace cs::views

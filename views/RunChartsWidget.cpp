@@ -190,6 +190,11 @@ void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
     rebuild();
 }
 
+void RunChartsWidget::setComparison(std::shared_ptr<const RunOverview> other) {
+    other_ = std::move(other);
+    rebuild();
+}
+
 void RunChartsWidget::extendOverview(std::shared_ptr<const RunOverview> overview) {
     overview_ = std::move(overview);
     rebuild();
@@ -300,9 +305,13 @@ void RunChartsWidget::rebuild() {
     busy.plot->legend->removeItem(0); // the band's lower edge needs no entry
     graph(busy, tr("mean"), "%", o.busyMean, 100, QPen(kVermillion, 2));
     busy.primary = 2;
+    // The run compared with this one: the same figures, dashed, after the first's.
+    const RunOverview* b = other_.get();
+    auto dashed = [](QColor c) { return QPen(c, 1.5, Qt::DashLine); };
+    if (b) graph(busy, tr("B: mean"), "%", b->busyMean, 100, dashed(kVermillion));
     if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {
         graph(busy, selectedName_, "%", selectedSeries_, 100, QPen(kBlue, 1.5));
-        busy.primary = 3; // the crosshair follows what the user picked
+        busy.primary = int(busy.series.size()) - 1; // the crosshair follows what the user picked
     }
     busy.plot->yAxis->setRange(0, 105);
     // Throughput per tier, TB/s.
@@ -310,6 +319,10 @@ void RunChartsWidget::rebuild() {
     const QColor tierColours[3] = {kGreen, kBlue, kPurple};
     for (int k = 0; k < kTierCount; ++k)
         graph(net, tr(tierName(k)), "TB/s", o.tiers[size_t(k)], 1e-12, QPen(tierColours[k], 1.5));
+    if (b)
+        for (int k = 0; k < kTierCount; ++k)
+            graph(net, tr("B: %1").arg(tr(tierName(k))), "TB/s", b->tiers[size_t(k)], 1e-12,
+                  dashed(tierColours[k]));
     net.primary = 0;
     if (selected_.kind == EntityKind::Link && !selectedSeries_.tsNs.empty()) {
         graph(net, tr("selected link"), "TB/s", selectedSeries_, 1e-12, QPen(kVermillion, 1.5));
@@ -318,6 +331,7 @@ void RunChartsWidget::rebuild() {
     net.plot->rescaleAxes();
     Chart& storage = *charts_[2];
     graph(storage, tr("Tectonic + Hammerspace"), "GB/s", o.storage, 1e-9, QPen(kSky, 1.5));
+    if (b) graph(storage, tr("B: storage"), "GB/s", b->storage, 1e-9, dashed(kSky));
     storage.primary = 0;
     storage.plot->rescaleAxes();
     Chart& steps = *charts_[3];
@@ -326,6 +340,10 @@ void RunChartsWidget::rebuild() {
     sm->yAxis2->setVisible(true);
     sm->yAxis2->setLabel("MFU %");
     graph(steps, tr("MFU"), "%", o.mfu, 100, QPen(kOrange, 1.5), sm->yAxis2);
+    if (b) {
+        graph(steps, tr("B: step time"), "s", b->stepTime, 1, dashed(kBlue));
+        graph(steps, tr("B: MFU"), "%", b->mfu, 100, dashed(kOrange), sm->yAxis2);
+    }
     steps.primary = 0;
     sm->rescaleAxes();
     for (const auto& c : charts_) {

@@ -29,6 +29,9 @@ public:
     RunChartsWidget(PlaybackClock* clock, QWidget* parent = nullptr);
     ~RunChartsWidget() override;
     void setOverview(std::shared_ptr<const RunOverview> overview); // null clears the charts
+    // A second run drawn over the first, dashed, named "B: ..." in the legends (GPU busy mean,
+    // tiers, storage, step time, MFU); null removes it.
+    void setComparison(std::shared_ptr<const RunOverview> other);
     // The same run, grown (a live recording): the selected entity stays selected.
     void extendOverview(std::shared_ptr<const RunOverview> overview);
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
@@ -70,6 +73,7 @@ private:
     QGridLayout* gridLayout_;
     int columns_ = 0;
     std::shared_ptr<const RunOverview> overview_;
+    std::shared_ptr<const RunOverview> other_; // the run compared with it, drawn dashed
     Endpoint selected_{EntityKind::Cluster, -1};
     QString selectedName_;
     Series selectedSeries_;

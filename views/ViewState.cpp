@@ -10,6 +10,8 @@ std::string_view valueTitle(ValueMetric m) {
         return "Link speed, log %";
     case ValueMetric::Run:
         return "Busy / load, %";
+    case ValueMetric::Difference:
+        return "A - B, % points";
     case ValueMetric::None:
         break;
     }

@@ -23,13 +23,15 @@ inline constexpr EnumNames kColorModeNames{std::to_array<EnumName<ColorMode>>({
 })};
 
 // What colours the view when it colours by value: the topology's own test pattern or link
-// speeds (before any run exists), or the frame of the open run.
-enum class ValueMetric : uint8_t { None, TestPattern, LinkSpeed, Run };
+// speeds (before any run exists), the frame of the open run, or its difference from the run
+// compared with it (from -1 to 1).
+enum class ValueMetric : uint8_t { None, TestPattern, LinkSpeed, Run, Difference };
 inline constexpr EnumNames kValueMetricNames{std::to_array<EnumName<ValueMetric>>({
     {ValueMetric::None, "none", "No values"},
     {ValueMetric::TestPattern, "test", "Test pattern (animated)"},
     {ValueMetric::LinkSpeed, "speed", "Link speed"},
     {ValueMetric::Run, "run", "Run"},
+    {ValueMetric::Difference, "difference", "Difference A - B"},
 })};
 // The colour bar's title for a metric: "Busy / load, %".
 std::string_view valueTitle(ValueMetric m);

@@ -37,6 +37,8 @@ CommandSpec importSpec();
 int importCommand(const CommandArgs& a);
 CommandSpec generateTelemetrySpec();
 int generateTelemetryCommand(const CommandArgs& a);
+CommandSpec compareSpec();
+int compareCommand(const CommandArgs& a);
 CommandSpec presetsSpec();
 int presetsCommand(const CommandArgs& a);
 

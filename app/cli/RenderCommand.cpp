@@ -15,6 +15,18 @@
 
 namespace cs::app {
 
+namespace {
+// What one picture can colour by: every metric but the difference of two runs, which only
+// the window's comparison has.
+std::string drawableMetrics() {
+    std::string names;
+    for (const auto& m : views::kValueMetricNames)
+        if (m.value != views::ValueMetric::Difference)
+            names += (names.empty() ? "" : "|") + std::string(m.name);
+    return names;
+}
+} // namespace
+
 CommandSpec renderSpec() {
     CommandSpec c{"render", "(--preset NAME | FILE) -o OUT.png|OUT.gltf",
                   "the 3D view as a PNG picture, or the scene as glTF 2.0", topologyOptions(), 1};
@@ -25,7 +37,7 @@ CommandSpec renderSpec() {
          {"--output", "OUT", "the same as -o", {}, false}});
     add(viewOptions());
     add({{"--size", "WxH", "the picture's size in pixels (default 1280x720)"},
-         {"--values", views::kValueMetricNames.alternatives(),
+         {"--values", drawableMetrics(),
           "what colours by value: a test pattern, link speeds, a run (--run)"},
          {"--color", views::kColorModeNames.alternatives(), "by kind, or by the values"},
          {"--select", "ID", "the entity outlined and named"},
@@ -46,6 +58,9 @@ int renderCommand(const CommandArgs& a) {
                                                   views::ValueMetric::None);
     if (view.metric == views::ValueMetric::Run && !a.has("--run"))
         throw UsageError("--values: run needs --run RUN.sqlite, the run to show");
+    if (view.metric == views::ValueMetric::Difference)
+        throw UsageError("--values: expected one of " + drawableMetrics() +
+                         " (a difference of two runs is drawn in the window's comparison)");
     view.colorMode = choiceArgument(
         a, "--color", views::kColorModeNames,
         view.metric == views::ValueMetric::None ? views::ColorMode::Kind : views::ColorMode::Value);

@@ -21,12 +21,14 @@ const CommandSpec& guiSpec() {
                       std::string("the GUI (default preset: ") + kDefaultPreset +
                           ", playing a simulated Llama 3 405B run)",
                       topologyOptions(), 1};
-        c.options.insert(c.options.end(),
-                         {{"--select", "ID", "the entity selected at start"},
-                          {"--run", "RUN.sqlite", "a stored run to replay"},
-                          {"--at", "T", "where in the run to start"},
-                          {"--no-run", "", "the topology alone, without the default run"},
-                          {"--screenshot", "OUT.png", "saves a picture of the window and quits"}});
+        c.options.insert(
+            c.options.end(),
+            {{"--select", "ID", "the entity selected at start"},
+             {"--run", "RUN.sqlite", "a stored run to replay"},
+             {"--at", "T", "where in the run to start"},
+             {"--compare", "B.sqlite", "a second run beside the first (View > Compare)"},
+             {"--no-run", "", "the topology alone, without the default run"},
+             {"--screenshot", "OUT.png", "saves a picture of the window and quits"}});
         return c;
     }();
     return spec;
@@ -63,6 +65,9 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.at = a.value("--at");
     if (a.has("--at")) parseRunTimeArgument(o.at); // refused before a window opens
     o.noRun = a.flag("--no-run");
+    o.compare = a.value("--compare");
+    if (!o.compare.isEmpty() && o.run.isEmpty())
+        throw UsageError("--compare: expected --run too, the run to compare it with");
     o.nodeNameMap = a.value("--node-name-map");
     o.structure = a.value("--structure");
     if (o.noRun && !o.run.isEmpty()) throw UsageError("--no-run and --run exclude each other");
@@ -84,6 +89,8 @@ QString openFromOptions(MainWindow& w, const GuiOptions& o) {
     if (o.run.isEmpty()) return {};
     if (!w.openRun(o.run, false))
         return QString("cannot open %1 (see the message above)").arg(o.run);
+    if (!o.compare.isEmpty() && !w.compareWith(o.compare, false))
+        return QString("cannot compare with %1 (see the message above)").arg(o.compare);
     if (o.at.isEmpty()) return {};
     try {
         w.replay()->clock()->seek(resolveRunTime(

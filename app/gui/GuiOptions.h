@@ -18,6 +18,7 @@ struct GuiOptions {
     bool noRun = false;             // without a run: no default run on the default preset
     QString nodeNameMap, structure; // foreign fabric formats: a node-name map, the sidecar
     QString session;                // a .clusterscope session, reopened as it was saved
+    QString compare;                // a second run store, compared with --run
 };
 
 // The GUI's arguments, described as a command's are (CommandSpec.h), and the form that

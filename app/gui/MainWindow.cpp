@@ -5,6 +5,7 @@
 #include "PrometheusImportDialog.h"
 
 #include "AboutDialog.h"
+#include "ComparisonController.h"
 #include "DefaultRun.h"
 #include "EntitySearch.h"
 #include "InputError.h"
@@ -12,6 +13,7 @@
 #include "LiveRecording.h"
 #include "Presets.h"
 #include "ReplayController.h"
+#include "RunTopology.h"
 #include "SimulationDialog.h"
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
@@ -37,6 +39,7 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QSaveFile>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
@@ -51,11 +54,13 @@ const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
 MainWindow::MainWindow()
     : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
       inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit),
-      view_(new views::VtkViewWidget) {
+      view_(new views::VtkViewWidget), split_(new QSplitter) {
     setWindowTitle(tr("ClusterScope"));
     resize(1500, 900);
     view_->setObjectName("clusterView");
-    setCentralWidget(view_);
+    split_->setObjectName("viewSplit");
+    split_->addWidget(view_);
+    setCentralWidget(split_);
 
     tree_->setModel(treeModel_);
     tree_->setUniformRowHeights(true); // cheap layout for thousands of rows
@@ -93,6 +98,7 @@ MainWindow::MainWindow()
     buildMenus();
     controls_ = new ViewControls(this, view_);
     replay_ = new ReplayController(this, view_, controls_);
+    compare_ = new ComparisonController(this, split_, view_, replay_, controls_);
     connect(replay_, &ReplayController::nowShown, this, [this] {
         inspector_->setLiveValues(replay_->selectedValues());
         if (presenting_) updateCaption();
@@ -115,6 +121,19 @@ MainWindow::MainWindow()
     });
     if (auto* viewMenu = menuBar()->findChild<QMenu*>("viewMenu")) {
         viewMenu->addSeparator();
+        viewMenu->addAction(tr("Co&mpare With Run..."), this, [this] {
+            const QString path =
+                QFileDialog::getOpenFileName(this, tr("Compare With Run"), {},
+                                             tr("ClusterScope runs (*.sqlite);;All files (*)"));
+            if (!path.isEmpty()) compareWith(path);
+        });
+        QAction* link = viewMenu->addAction(tr("&Link Cameras"));
+        link->setObjectName("linkCamerasAction");
+        link->setCheckable(true);
+        link->setChecked(compare_->camerasLinked());
+        connect(link, &QAction::toggled, compare_, &ComparisonController::setCamerasLinked);
+        viewMenu->addAction(tr("Close Comparison"), compare_, &ComparisonController::close);
+        viewMenu->addSeparator();
         viewMenu->addAction(present);
         viewMenu->addAction(tour);
     }
@@ -132,6 +151,7 @@ MainWindow::MainWindow()
 }
 
 MainWindow::~MainWindow() {
+    compare_->close();  // its views and reader go before the documents
     delete background_; // simulating on the document: cancel and wait before it goes
     live_.reset();      // recording on the document: wait for a poll in flight
     // Views hold raw pointers into the document: detach them before it goes.
@@ -253,15 +273,18 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->setEnabled(!list.isEmpty());
 }
 
+std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
+                                                     const TopologyReadOptions& read) {
+    if (source.startsWith("preset:")) return openTopology(source.mid(7).toStdString(), {});
+    return openTopology({}, source.toStdString(), read);
+}
+
 bool MainWindow::openSource(const QString& source, bool showErrors,
                             const TopologyReadOptions& read) {
     std::unique_ptr<TopologyDocument> next;
     try {
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        if (source.startsWith("preset:"))
-            next = openTopology(source.mid(7).toStdString(), {});
-        else
-            next = openTopology({}, source.toStdString(), read);
+        next = openTopologySource(source, read);
         QApplication::restoreOverrideCursor();
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
@@ -272,6 +295,7 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
     stopLive(); // the recording maps onto the document that goes
+    compare_->close();
     replay_->close();
     runPath_.clear();
     controls_->setDocument(nullptr);
@@ -396,6 +420,7 @@ void MainWindow::stopLive() {
 bool MainWindow::openRun(const QString& path, bool showErrors) {
     if (!doc_) return false;
     if (live_ && path != live_->storePath()) stopLive(); // another run: the recording ends
+    compare_->close();                                   // it compared the run that goes
     try {
         replay_->open(path, *doc_);
         runPath_ = path;
@@ -405,6 +430,45 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
     }
     statusBar()->showMessage(
         tr("Replaying %1: Space plays, arrows step, + and - change the speed").arg(path), 8000);
+    return true;
+}
+
+bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QString& topology) {
+    if (!doc_) return false;
+    try {
+        std::unique_ptr<TopologyDocument> docB;
+        if (!topology.isEmpty()) {
+            docB = openTopologySource(topology, {});
+        } else {
+            const RunInfo b = RunReader::runsIn(runPath).back();
+            docB = topologyOfRun(b);
+            // Two runs on the open topology: the same topology again, for the second view.
+            if (!docB && b.topology == doc_->topology().name)
+                docB = openTopologySource(QString::fromStdString(doc_->source()), read_);
+            if (!docB && showErrors) {
+                const QString file = QFileDialog::getOpenFileName(
+                    this, tr("Topology of %1").arg(QString::fromStdString(b.name)), {},
+                    QString::fromStdString(topologyOpenFilter()));
+                if (file.isEmpty()) return false;
+                docB = openTopologySource(file, {});
+            }
+            if (!docB)
+                throw InputException({runPath.toStdString(),
+                                      0,
+                                      0,
+                                      {},
+                                      "the store keeps no design and no preset is named \"" +
+                                          b.topology + "\": give the run's topology"});
+        }
+        compare_->open(*doc_, runPath, std::move(docB));
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot compare"), e.what(), showErrors);
+        return false;
+    }
+    statusBar()->showMessage(tr("Comparing with %1: the table is in the Comparison dock, the "
+                                "difference in the colour box")
+                                 .arg(runPath),
+                             8000);
     return true;
 }
 

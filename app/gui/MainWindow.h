@@ -15,6 +15,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 class QMenu;
 class QPlainTextEdit;
 class QTreeView;
@@ -30,8 +31,13 @@ namespace cs::app {
 class LiveRecording;
 class SimulationDialog;
 
+class ComparisonController;
 class ViewControls;
 class ReplayController;
+
+// "preset:NAME" or a file path, as sessions, recent files and the command line name a topology.
+std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
+                                                     const TopologyReadOptions& read);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -51,6 +57,11 @@ public:
     views::VtkViewWidget* view() const { return view_; }
     ViewControls* viewControls() const { return controls_; }
     ReplayController* replay() const { return replay_; }
+    ComparisonController* comparison() const { return compare_; }
+    // View > Compare: the store's newest run beside the open one, on `topology` ("preset:NAME"
+    // or a file) or else the topology the store keeps, the preset of its name, or the open
+    // topology when the run was made on it. False when refused (the error shown unless not).
+    bool compareWith(const QString& runPath, bool showErrors = true, const QString& topology = {});
     // Opens a run store for replay on the current topology; shows errors unless told not to.
     bool openRun(const QString& path, bool showErrors = true);
     const QString& runPath() const { return runPath_; } // empty: no run open
@@ -119,6 +130,8 @@ private:
     views::VtkViewWidget* view_;
     ViewControls* controls_;
     ReplayController* replay_;
+    ComparisonController* compare_;
+    QSplitter* split_;     // the view, and the compared run's view beside it
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
     QPointer<BackgroundSimulation> background_;

@@ -83,25 +83,9 @@ ReplayController::~ReplayController() {
 
 void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     // The store is opened and summarised on the reader thread; the window keeps painting.
-    std::shared_ptr<const RunOverview> opened;
-    QString error;
-    QEventLoop loop;
-    auto ok = connect(reader_, &RunReaderThread::opened, &loop,
-                      [&](std::shared_ptr<const RunOverview> o) {
-                          opened = std::move(o);
-                          loop.quit();
-                      });
-    auto bad = connect(reader_, &RunReaderThread::failed, &loop, [&](const QString& m) {
-        error = m;
-        loop.quit();
-    });
     clock_->pause();
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    reader_->open(path, doc.topology());
-    loop.exec(QEventLoop::ExcludeUserInputEvents);
-    QApplication::restoreOverrideCursor();
-    disconnect(ok);
-    disconnect(bad);
+    QString error;
+    std::shared_ptr<const RunOverview> opened = reader_->openAndWait(path, doc.topology(), &error);
     if (!opened) {
         // Keep what was open before: reopen it is not possible, so close cleanly.
         close();

@@ -43,6 +43,7 @@ public:
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
     // The time of the frame the view shows, once one arrived.
     std::optional<int64_t> shownNs() const;
+    const FrameResult* shownFrame() const { return frame_.get(); }
     // A live recording: the open run grows. refreshRun() reads it again; while the timeline's
     // Live button is checked the clock follows the newest frame, and seeking elsewhere
     // unchecks it.

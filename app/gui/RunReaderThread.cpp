@@ -1,5 +1,8 @@
 #include "RunReaderThread.h"
 
+#include <QApplication>
+#include <QEventLoop>
+
 #include <QThread>
 
 namespace cs::app {
@@ -47,6 +50,28 @@ void RunReaderThread::open(const QString& path, const Topology& t) {
             });
         }
     });
+}
+
+std::shared_ptr<const RunOverview> RunReaderThread::openAndWait(const QString& path,
+                                                                const Topology& t, QString* error) {
+    std::shared_ptr<const RunOverview> opened;
+    QEventLoop loop;
+    auto ok =
+        connect(this, &RunReaderThread::opened, &loop, [&](std::shared_ptr<const RunOverview> o) {
+            opened = std::move(o);
+            loop.quit();
+        });
+    auto bad = connect(this, &RunReaderThread::failed, &loop, [&](const QString& m) {
+        if (error) *error = m;
+        loop.quit();
+    });
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    open(path, t);
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+    QApplication::restoreOverrideCursor();
+    disconnect(ok);
+    disconnect(bad);
+    return opened;
 }
 
 void RunReaderThread::close() {

@@ -29,6 +29,10 @@ public:
     // with opened() or failed(). A new open or close() drops what was open and any answer
     // still on its way; close() returns once the reader is gone.
     void open(const QString& path, const Topology& t);
+    // open(), waiting for the answer while the window keeps painting (user input waits):
+    // the run's overview, or null with the reason in `error`.
+    std::shared_ptr<const RunOverview> openAndWait(const QString& path, const Topology& t,
+                                                   QString* error);
     void close();
     // Reads the open run again (a live recording grew); answers with refreshed() when it
     // changed.

@@ -141,12 +141,28 @@ void ViewControls::showRun(const QString& title) {
 }
 
 void ViewControls::clearRun() {
+    clearComparison(); // a difference needs the run
     const int runItem = int(views::kValueMetricNames.indexOf(views::ValueMetric::Run));
     if (colour_->count() <= runItem) return;
     if (view_->state().metric == views::ValueMetric::Run)
         edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::None); });
     const QSignalBlocker block(colour_);
     colour_->removeItem(runItem);
+}
+
+void ViewControls::showComparison() {
+    const int item = int(views::kValueMetricNames.indexOf(views::ValueMetric::Difference));
+    if (colour_->count() == item)
+        colour_->addItem(label(views::kValueMetricNames.label(views::ValueMetric::Difference)));
+}
+
+void ViewControls::clearComparison() {
+    const int item = int(views::kValueMetricNames.indexOf(views::ValueMetric::Difference));
+    if (colour_->count() <= item) return;
+    if (view_->state().metric == views::ValueMetric::Difference)
+        edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::Run); });
+    const QSignalBlocker block(colour_);
+    colour_->removeItem(item);
 }
 
 void ViewControls::tickPattern() {

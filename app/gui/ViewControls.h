@@ -40,6 +40,9 @@ public:
     // A run is open: the colour box lists it as `title` and the view colours by it.
     void showRun(const QString& title);
     void clearRun();
+    // A second run is compared with the open one: the colour box offers their difference.
+    void showComparison();
+    void clearComparison();
     // Switches to the bookmark's layout and flies to its camera over `flyMs`.
     void goToBookmark(const views::CameraBookmark& b, int flyMs = 450);
 

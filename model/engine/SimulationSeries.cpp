@@ -1,5 +1,7 @@
 #include "SimulationSeries.h"
 
+#include "TopologyFile.h"
+
 #include "RankPlacement.h"
 #include "RunOptions.h"
 
@@ -146,8 +148,8 @@ class RunSeriesWriter {
 public:
     RunSeriesWriter(const TopologyDocument& doc, const RunSpec& spec, const RunResult& r,
                     RunStore& store, const ProgressFn& progress)
-        : t_(doc.topology()), spec_(spec), r_(r), e_(r.step), sched_(*r.step.schedule),
-          progress_(progress),
+        : t_(doc.topology()), params_(doc.params()), spec_(spec), r_(r), e_(r.step),
+          sched_(*r.step.schedule), progress_(progress),
           // The run file of the run is its parameters: it runs again as it is.
           w_(store, t_,
              {"simulated", spec.model + " on " + t_.name,
@@ -177,12 +179,22 @@ public:
         writeTimeline(endNs, step, checkpoint, down);
         writeEvents(endNs);
         if (progress_) progress_(0.9);
-        w_.finish(
-            endNs,
-            QJsonDocument(runSummaryJson(r_, spec_)).toJson(QJsonDocument::Compact).toStdString());
+        w_.finish(endNs,
+                  QJsonDocument(storedSummary()).toJson(QJsonDocument::Compact).toStdString());
     }
 
 private:
+    // The summary, and the design the run was made on when the topology has one (generator
+    // parameters): a comparison or a re-run can then rebuild the topology from the store.
+    QJsonObject storedSummary() const {
+        QJsonObject summary = runSummaryJson(r_, spec_);
+        if (params_)
+            summary.insert(
+                "design",
+                QJsonDocument::fromJson(paramsTopologyDocument(t_.name, *params_)).object());
+        return summary;
+    }
+
     // Traffic sources of the stepped schedule: each stage's DP collectives, each boundary's
     // sends, the TP rings that cross the fabric, the CP rings.
     void addTrafficSources() {
@@ -334,6 +346,7 @@ private:
     }
 
     const Topology& t_;
+    const std::optional<SiteParams>& params_;
     const RunSpec& spec_;
     const RunResult& r_;
     const StepEstimate& e_;

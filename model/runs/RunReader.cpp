@@ -67,6 +67,26 @@ RunReader::RunReader(const QString& path, const Topology& t, std::optional<int64
     load(run);
 }
 
+std::vector<RunInfo> RunReader::runsIn(const QString& path) {
+    RunStore store = RunStore::openForReading(path);
+    std::string problem;
+    if (!store.quickCheckOk(&problem))
+        throw InputException({path.toStdString(), 0, 0, {}, "damaged: " + problem});
+    std::vector<RunInfo> infos;
+    for (const StoredRun& r : store.runs())
+        infos.push_back({r.id,
+                         r.kind,
+                         r.name,
+                         r.topology,
+                         r.wallStartNs,
+                         r.endNs,
+                         r.paramsJson,
+                         r.summaryJson,
+                         {}});
+    if (infos.empty()) throw InputException({path.toStdString(), 0, 0, {}, "holds no runs"});
+    return infos;
+}
+
 bool RunReader::refresh() {
     const int64_t endNs = info_.endNs;
     const size_t segments = timeline_.size(), events = events_.size();

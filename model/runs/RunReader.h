@@ -55,6 +55,10 @@ public:
     RunReader(const QString& path, const Topology& t, std::optional<int64_t> run = {});
     ~RunReader();
 
+    // The runs a store holds, oldest first, without their metrics: what a comparison needs
+    // before it knows the topology. Throws InputException (a foreign, damaged or empty store).
+    static std::vector<RunInfo> runsIn(const QString& path);
+
     // Reads the run's end, timeline, metrics and events again (a live recording grew); what
     // was stored before is unchanged, so frames already read stay valid. True when the run
     // changed. Throws InputException as the constructor does, keeping the reader as it was.

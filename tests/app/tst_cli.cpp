@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,6 +38,7 @@ class TestCli : public QObject {
     Q_OBJECT
 private slots:
     void helpIsTheReadmesCommandList();
+    void compareReadsBothRunsAndDesigns();
     void statsJsonHasTheKeys_data();
     void statsJsonHasTheKeys();
     void exportThenStatsAgree();
@@ -94,6 +96,45 @@ void TestCli::helpIsTheReadmesCommandList() {
     QCOMPARE(render.code, 0);
     for (const char* flag : {"--layout floor|fabric", "--aggregate mean|max|min", "--camera"})
         QVERIFY2(render.out.contains(flag), flag);
+}
+
+// `compare`: each run's figures as simulate reported them, each design's as stats counts
+// it, rebuilt from what the stores keep (presets here); B - A.
+void TestCli::compareReadsBothRunsAndDesigns() {
+    QTemporaryDir dir;
+    QJsonObject summaries[2];
+    const char* presets[2] = {"small-256", "small-ib-256"};
+    for (int i = 0; i < 2; ++i) {
+        const Result r = run({"simulate", "--preset", presets[i], "--model", "llama3-8b", "--tp",
+                              "8", "--pp", "4", "--dp", "8", "--out",
+                              dir.filePath(QString("run%1.sqlite").arg(i)), "--json"});
+        QCOMPARE(r.code, 0);
+        summaries[i] = QJsonDocument::fromJson(r.out).object();
+    }
+    const Result c =
+        run({"compare", dir.filePath("run0.sqlite"), dir.filePath("run1.sqlite"), "--json"});
+    QCOMPARE(c.code, 0);
+    QMap<QString, QJsonObject> rows;
+    for (const QJsonValue v : QJsonDocument::fromJson(c.out).object()["rows"].toArray())
+        rows[v["key"].toString()] = v.toObject();
+    QCOMPARE(rows["stepTimeS"]["a"].toDouble(), summaries[0]["stepTimeS"].toDouble());
+    QCOMPARE(rows["stepTimeS"]["b"].toDouble(), summaries[1]["stepTimeS"].toDouble());
+    QCOMPARE(rows["mfu"]["b"].toDouble(), summaries[1]["mfu"].toDouble() * 100);
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject stats =
+            QJsonDocument::fromJson(run({"stats", "--preset", presets[i], "--json"}).out).object();
+        const double fibre = stats["linksByMedium"].toObject()["fibre"].toDouble();
+        QCOMPARE(rows["design.transceivers"][i == 0 ? "a" : "b"].toDouble(), 2 * fibre);
+    }
+    // Text for people: the two runs named, the rows labelled.
+    const Result text = run({"compare", dir.filePath("run0.sqlite"), dir.filePath("run1.sqlite")});
+    QVERIFY(text.out.contains("B: llama3-8b on small-ib-256") && text.out.contains("Step time"));
+    // A run of another topology than the one given is refused, naming the store.
+    const Result wrong = run(
+        {"compare", dir.filePath("run0.sqlite"), dir.filePath("run1.sqlite"), "--b", "small-256"});
+    QCOMPARE(wrong.code, 2);
+    QVERIFY2(wrong.err.contains("run1.sqlite") && wrong.err.contains("recorded on topology"),
+             wrong.err.constData());
 }
 
 void TestCli::statsJsonHasTheKeys_data() {

@@ -3,6 +3,8 @@
 #include "AboutDialog.h"
 #include "CameraBookmarks.h"
 #include "CommandArgs.h"
+#include "ComparisonController.h"
+#include "ComparisonTableModel.h"
 #include "DefaultRun.h"
 #include "GuiOptions.h"
 #include "LiveRecording.h"
@@ -23,6 +25,7 @@
 
 #include "VtkSurfaceFormat.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,7 +41,9 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTimeZone>
 #include <QTimer>
 #include <QToolButton>
@@ -119,6 +124,7 @@ private slots:
     void atOpensARunAtAnOffsetOrADate();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
+    void comparisonShowsTwoRunsSideBySide();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -903,6 +909,80 @@ void TestMainWindow::defaultRunPlaysAndIsCached() {
     QVERIFY(other.openSource("preset:small-256", false));
     other.startDefaultRun();
     QVERIFY(!other.defaultRunPending() && !other.replay()->isOpen());
+}
+
+// View > Compare: a second run in a second view on one clock, linked cameras, the table with
+// the difference, and the first view coloured by A - B.
+void TestMainWindow::comparisonShowsTwoRunsSideBySide() {
+    MainWindow w;
+    QVERIFY(showAt900x600(w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString a = simulateSmallRun(w, dir.filePath("a.sqlite"), 2);
+    // B: the same job with its DP replicas spread over the pods: more traffic on the uplinks.
+    const QString b = dir.filePath("b.sqlite");
+    {
+        cs::RunSpec spec = smallRunSpec();
+        spec.steps = 2;
+        spec.parallel.placement = cs::Placement::Fragmented;
+        cs::RunStore s = cs::RunStore::openForWriting(b);
+        cs::simulateRun(*w.document(), spec, &s);
+    }
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("open or simulate a run first"));
+    QVERIFY(!w.compareWith(b, false)); // nothing to compare it with yet
+    QVERIFY(!w.comparison()->isOpen());
+    QVERIFY(w.openRun(a, false));
+    QVERIFY(w.compareWith(b, false));
+    cs::app::ComparisonController* c = w.comparison();
+    QVERIFY(c->isOpen());
+    auto* split = w.findChild<QSplitter*>("viewSplit");
+    QCOMPARE(split->count(), 2);
+    QTRY_VERIFY(c->viewB()->isVisible() && w.view()->isVisible());
+    // One clock: the second view shows the frame of the time the timeline shows.
+    w.replay()->clock()->seek(1'500'000'000);
+    QTRY_COMPARE(c->shownNsB(), std::optional<int64_t>(1'500'000'000));
+    // The table, as the user reads it: both step times and their difference.
+    auto* table = w.findChild<QTableView*>("comparisonTable");
+    QVERIFY(table && w.findChild<QDockWidget*>("comparisonDock")->isVisible());
+    QCOMPARE(table->model()->index(0, 0).data().toString(), QString("Step time"));
+    const cs::ComparisonRow* step = c->comparison().find("stepTimeS");
+    QVERIFY(step && step->a > 0 && step->b > 0);
+    QCOMPARE(table->model()->index(0, 1).data().toString(),
+             QString::fromStdString(cs::formatFigure(step->a, "s")));
+    QVERIFY(table->model()->index(0, 3).data().toString().contains(" s"));
+    QAbstractItemModelTester tester(c->table(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Linked cameras: the second view follows the first, and no longer once unlinked.
+    const cs::views::CameraPose there{{60, -90, 70}, {10, 20, 0}, {0, 0, 1}};
+    w.view()->setCameraPose(there);
+    QCOMPARE(c->viewB()->cameraPose().position[0], 60.0);
+    auto* link = w.findChild<QAction*>("linkCamerasAction");
+    link->trigger(); // unlinked
+    w.view()->setCameraPose({{5, -9, 7}, {1, 2, 0}, {0, 0, 1}});
+    QCOMPARE(c->viewB()->cameraPose().position[0], 60.0);
+    link->trigger();
+    // The second view follows the first's layout.
+    w.viewControls()->layoutBox()->setCurrentIndex(1);
+    QCOMPARE(c->viewB()->scene().layoutKind(), cs::LayoutKind::Fabric);
+    // Colour by the difference: A - B per GPU, each from -1 to 1, not all equal (the
+    // placements differ).
+    QComboBox* colour = w.viewControls()->colourBox();
+    const int difference = colour->findText("Difference A - B");
+    QVERIFY(difference >= 0);
+    colour->setCurrentIndex(difference);
+    QCOMPARE(w.view()->scene().metric(), cs::views::ValueMetric::Difference);
+    QTRY_VERIFY(!w.view()->scene().values().gpu.empty());
+    const std::vector<float>& d = w.view()->scene().values().gpu;
+    float lo = 1, hi = -1;
+    for (float v : d)
+        if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    QVERIFY2(lo >= -1 && hi <= 1 && lo < hi, qPrintable(QString("%1 %2").arg(lo).arg(hi)));
+    // Closing the comparison takes the second view away; the run stays.
+    c->close();
+    QCOMPARE(split->count(), 1);
+    QVERIFY(colour->findText("Difference A - B") < 0);
+    QCOMPARE(w.view()->scene().metric(), cs::views::ValueMetric::Run);
+    QVERIFY(w.replay()->isOpen());
 }
 
 int main(int argc, char** argv) {

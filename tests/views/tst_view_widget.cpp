@@ -4,6 +4,9 @@
 #include "ImageCompare.h"
 #include "VtkViewWidget.h"
 
+#include "FrameDifference.h"
+#include "MetricCatalogue.h"
+
 #include "VtkSurfaceFormat.h"
 
 #include <QApplication>
@@ -12,6 +15,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -67,6 +71,7 @@ private slots:
     void zoomingOnARackOpensIt();
     void doubleClickFliesToTheEntity();
     void twoViewsShowTheirOwnStates();
+    void differenceShowsTheOneChangedLink();
 };
 
 void TestViewWidget::initTestCase() {
@@ -366,4 +371,71 @@ void TestViewWidget::twoViewsShowTheirOwnStates() {
         QVERIFY2(d.sameSize && d.fractionDiffering < 0.002,
                  qPrintable(QString::number(d.fractionDiffering)));
     }
+}
+
+namespace {
+// Pixels near the difference scale's "A higher" end (vermillion) in the 3D part of a view
+// (the colour bar beside it holds the whole scale).
+int vermillionPixels(const VtkViewWidget& v) {
+    const QImage img = const_cast<VtkViewWidget&>(v).grabFramebuffer();
+    const qreal dpr = v.devicePixelRatioF();
+    const QRect r = v.sceneRect();
+    const Rgba hot = differenceColor(1);
+    int n = 0;
+    for (int y = int(r.top() * dpr); y < int(r.bottom() * dpr) && y < img.height(); ++y)
+        for (int x = int(r.left() * dpr); x < int(r.right() * dpr) && x < img.width(); ++x) {
+            const QRgb p = img.pixel(x, y);
+            n += std::abs(qRed(p) - hot[0]) + std::abs(qGreen(p) - hot[1]) +
+                     std::abs(qBlue(p) - hot[2]) <
+                 60;
+        }
+    return n;
+}
+} // namespace
+
+// The split view of a comparison: run A beside run B, the first coloured by A - B. Where the
+// two runs differ in one link only, that link (its bundle, by the max) stands out; where
+// they do not differ, nothing does.
+void TestViewWidget::differenceShowsTheOneChangedLink() {
+    const auto doc = smallDoc();
+    const Topology& t = doc->topology();
+    QSplitter split;
+    auto* a = new VtkViewWidget;
+    auto* b = new VtkViewWidget;
+    split.addWidget(a);
+    split.addWidget(b);
+    split.resize(960, 360);
+    for (VtkViewWidget* v : {a, b})
+        v->scene().setDocument(doc.get(), LayoutKind::Fabric);
+    split.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&split));
+    FrameValues runA, runB;
+    runA.gpu.assign(t.gpus.size(), 0.6f);
+    runA.link.assign(t.links.size(), 0.4f);
+    runB = runA;
+    int32_t uplink = kNone; // a rack switch's uplink, in the middle of the fabric
+    for (size_t l = 0; l < t.links.size() && uplink == kNone; ++l)
+        if (tierOfLink(t, int32_t(l)) == 1) uplink = int32_t(l);
+    QVERIFY(uplink != kNone);
+    const EntityMatch match = matchEntities(t, t);
+    QVERIFY(match.byName);
+    ViewState shown = coloredBy(ViewState{}, ValueMetric::Difference);
+    shown.layout = LayoutKind::Fabric;
+    shown.aggregate = Aggregate::Max;
+    a->applyState(shown);
+    b->applyState(coloredBy(a->state(), ValueMetric::Run));
+    b->scene().setValues(runB);
+    a->scene().setValues(frameDifference(t, runA, t, runB, match));
+    QVERIFY(renderAgain(*a) && renderAgain(*b));
+    QCOMPARE(vermillionPixels(*a), 0); // the same runs: no difference
+    runB.link[size_t(uplink)] = 0.f;   // B idles on one uplink: A - B = 0.4
+    runA.link[size_t(uplink)] = 1.f;   // and A saturates it: A - B = 1
+    b->scene().setValues(runB);
+    a->scene().setValues(frameDifference(t, runA, t, runB, match));
+    QCOMPARE(a->scene().values().link[size_t(uplink)], 1.f);
+    QVERIFY(renderAgain(*a) && renderAgain(*b));
+    const int hot = vermillionPixels(*a);
+    QVERIFY2(hot > 20, qPrintable(QString::number(hot)));
+    QCOMPARE(vermillionPixels(*b), 0); // B shows its own run, not the difference
+    if (qEnvironmentVariableIsSet("CS_SAVE_PICTURES")) split.grab().save("difference.png");
 }

@@ -1,0 +1,177 @@
+#include "ComparisonController.h"
+
+#include "ComparisonTableModel.h"
+#include "PlaybackClock.h"
+#include "ReplayController.h"
+#include "RunChartsWidget.h"
+#include "RunTopology.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
+
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <QSplitter>
+#include <QTableView>
+
+namespace cs::app {
+
+ComparisonController::ComparisonController(QMainWindow* window, QSplitter* split,
+                                           views::VtkViewWidget* viewA, ReplayController* replay,
+                                           ViewControls* controls)
+    : QObject(window), window_(window), split_(split), viewA_(viewA), replay_(replay),
+      controls_(controls), reader_(new RunReaderThread(this)),
+      table_(new views::ComparisonTableModel(this)) {
+    auto* tableView = new QTableView;
+    tableView->setObjectName("comparisonTable");
+    tableView->setModel(table_);
+    tableView->verticalHeader()->hide();
+    tableView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    tableView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tableView->horizontalHeader()->setStretchLastSection(true);
+    tableDock_ = new QDockWidget(tr("Comparison"), window);
+    tableDock_->setObjectName("comparisonDock");
+    tableDock_->setWidget(tableView);
+    window->addDockWidget(Qt::RightDockWidgetArea, tableDock_);
+    // Beside the inspector, as a tab: the table needs the column's height, the charts keep theirs.
+    if (auto* inspector = window->findChild<QDockWidget*>("inspectorDock"))
+        window->tabifyDockWidget(inspector, tableDock_);
+    tableDock_->hide();
+
+    connect(replay_->clock(), &PlaybackClock::nowChanged, this, [this](qint64 nowNs) {
+        if (overviewB_) reader_->requestFrame(std::min<int64_t>(nowNs, overviewB_->info.endNs));
+    });
+    connect(reader_, &RunReaderThread::frameReady, this, &ComparisonController::showFrameB);
+    connect(replay_, &ReplayController::nowShown, this, &ComparisonController::showDifference);
+    connect(viewA_, &views::VtkViewWidget::stateChanged, this, [this] {
+        followState();
+        showDifference();
+    });
+    connect(viewA_, &views::VtkViewWidget::cameraMoved, this,
+            [this] { followCamera(viewA_, viewB_); });
+}
+
+ComparisonController::~ComparisonController() {
+    close();
+}
+
+void ComparisonController::open(const TopologyDocument& docA, const QString& runPathB,
+                                std::unique_ptr<TopologyDocument> docB) {
+    close();
+    if (!replay_->overview())
+        throw InputException({{},
+                              0,
+                              0,
+                              {},
+                              "open or simulate a run first: a comparison "
+                              "sets a second run beside it"});
+    QString error;
+    std::shared_ptr<const RunOverview> opened =
+        reader_->openAndWait(runPathB, docB->topology(), &error);
+    if (!opened) throw InputException({{}, 0, 0, {}, error.toStdString()});
+    docA_ = &docA;
+    docB_ = std::move(docB);
+    runPathB_ = runPathB;
+    overviewB_ = std::move(opened);
+    match_ = matchEntities(docA.topology(), docB_->topology());
+
+    viewB_ = new views::VtkViewWidget;
+    viewB_->setObjectName("comparisonView");
+    viewB_->scene().setDocument(docB_.get(), viewA_->scene().layoutKind());
+    split_->addWidget(viewB_);
+    const int half = std::max(1, split_->width() / 2);
+    split_->setSizes({half, half});
+    connect(viewB_, &views::VtkViewWidget::cameraMoved, this,
+            [this] { followCamera(viewB_, viewA_); });
+    followState();
+
+    const RunInfo& a = replay_->overview()->info;
+    const RunInfo& b = overviewB_->info;
+    auto summary = [](const RunInfo& i) {
+        return QJsonDocument::fromJson(QByteArray::fromStdString(i.summaryJson)).object();
+    };
+    table_->setComparison(compareRuns(a.name, summary(a), b.name, summary(b), designFiguresOf(docA),
+                                      designFiguresOf(*docB_)));
+    replay_->charts()->setComparison(overviewB_);
+    controls_->showComparison();
+    tableDock_->show();
+    tableDock_->raise();
+    reader_->requestFrame(std::min<int64_t>(replay_->clock()->nowNs(), b.endNs));
+}
+
+void ComparisonController::close() {
+    if (!docB_) return;
+    reader_->close();
+    replay_->charts()->setComparison(nullptr);
+    controls_->clearComparison();
+    tableDock_->hide();
+    table_->setComparison({});
+    if (viewB_) {
+        viewB_->scene().setDocument(nullptr); // the view holds the document: it goes first
+        delete viewB_.data();
+    }
+    docB_.reset();
+    docA_ = nullptr;
+    overviewB_.reset();
+    frameB_.reset();
+    runPathB_.clear();
+}
+
+void ComparisonController::setCamerasLinked(bool linked) {
+    linked_ = linked;
+    followCamera(viewA_, viewB_); // linking puts B where A looks
+}
+
+const RunComparison& ComparisonController::comparison() const {
+    return table_->comparison();
+}
+
+std::optional<int64_t> ComparisonController::shownNsB() const {
+    if (!frameB_) return std::nullopt;
+    return frameB_->frame.tsNs;
+}
+
+void ComparisonController::showFrameB(std::shared_ptr<const FrameResult> f) {
+    if (!docB_) return;
+    frameB_ = std::move(f);
+    viewB_->scene().setValues(fractionsOfCapacity(frameB_->frame, docB_->topology()));
+    viewB_->scene().setMarked(frameB_->failed);
+    viewB_->update();
+    showDifference();
+    emit frameShownB();
+}
+
+void ComparisonController::followState() {
+    if (!viewB_) return;
+    const views::ViewState a = viewA_->state();
+    views::ViewState b = views::coloredBy(viewB_->state(), views::ValueMetric::Run);
+    b.layout = a.layout;
+    b.aggregate = a.aggregate;
+    b.labels = a.labels;
+    b.camera.reset();        // a new layout is framed whole, unless the cameras are linked
+    followingCamera_ = true; // B's own framing must not move A
+    viewB_->applyState(b);
+    if (linked_) viewB_->setCameraPose(viewA_->cameraPose());
+    followingCamera_ = false;
+}
+
+void ComparisonController::showDifference() {
+    if (!docB_ || !frameB_ || viewA_->scene().metric() != views::ValueMetric::Difference) return;
+    const FrameResult* a = replay_->shownFrame();
+    if (!a) return;
+    viewA_->scene().setValues(frameDifference(
+        docA_->topology(), fractionsOfCapacity(a->frame, docA_->topology()), docB_->topology(),
+        fractionsOfCapacity(frameB_->frame, docB_->topology()), match_));
+    viewA_->update();
+}
+
+void ComparisonController::followCamera(views::VtkViewWidget* from, views::VtkViewWidget* to) {
+    if (!linked_ || followingCamera_ || !to || !from) return;
+    followingCamera_ = true;
+    to->setCameraPose(from->cameraPose());
+    followingCamera_ = false;
+}
+
+} // namespace cs::app

@@ -1,0 +1,120 @@
+#include "RunComparison.h"
+
+#include <QJsonArray>
+#include <QLocale>
+#include <QString>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cs {
+namespace {
+
+struct RowDef {
+    const char* key; // a path in the summary: "exposedCommS.tp"
+    const char* label;
+    const char* unit;
+    double scale; // summary value to the row's unit (MFU: a fraction to %)
+    bool lowerIsBetter;
+};
+
+// The summary's figures a design is judged on, in the order the table lists them.
+constexpr RowDef kSummaryRows[] = {
+    {"stepTimeS", "Step time", "s", 1, true},
+    {"mfu", "MFU", "%", 100, false},
+    {"tflopsPerGpu", "Throughput per GPU", "TFLOP/s", 1, false},
+    {"exposedCommS.tp", "Exposed TP communication", "s", 1, true},
+    {"exposedCommS.cp", "Exposed CP communication", "s", 1, true},
+    {"exposedCommS.pp", "Exposed PP communication", "s", 1, true},
+    {"exposedCommS.dp", "Exposed DP communication", "s", 1, true},
+    {"bubbleFraction", "Pipeline bubble", "%", 100, true},
+    {"checkpointTimeS", "Checkpoint time", "s", 1, true},
+};
+
+double at(const QJsonObject& summary, const std::string& path) {
+    const size_t dot = path.find('.');
+    if (dot != std::string::npos)
+        return at(summary.value(QString::fromStdString(path.substr(0, dot))).toObject(),
+                  path.substr(dot + 1));
+    const QJsonValue v = summary.value(QString::fromStdString(path));
+    return v.isDouble() ? v.toDouble() : NAN;
+}
+
+QJsonValue number(double v) {
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+} // namespace
+
+const ComparisonRow* RunComparison::find(const std::string& key) const {
+    for (const ComparisonRow& r : rows)
+        if (r.key == key) return &r;
+    return nullptr;
+}
+
+RunComparison compareRuns(const std::string& nameA, const QJsonObject& summaryA,
+                          const std::string& nameB, const QJsonObject& summaryB,
+                          const DesignFigures& designA, const DesignFigures& designB) {
+    RunComparison c{nameA, nameB, {}};
+    for (const RowDef& d : kSummaryRows)
+        c.rows.push_back({d.key, d.label, d.unit, at(summaryA, d.key) * d.scale,
+                          at(summaryB, d.key) * d.scale, d.lowerIsBetter});
+    c.rows.push_back({"design.switches", "Switches", "", designA.switches, designB.switches});
+    c.rows.push_back({"design.transceivers", "Optical transceivers", "", designA.transceivers,
+                      designB.transceivers});
+    c.rows.push_back({"design.powerW", "Site power (TDP)", "W", designA.powerW, designB.powerW});
+    c.rows.push_back(
+        {"design.costPerGpu", "Cost per GPU", "$", designA.costPerGpu, designB.costPerGpu});
+    return c;
+}
+
+QJsonObject comparisonToJson(const RunComparison& c) {
+    QJsonArray rows;
+    for (const ComparisonRow& r : c.rows)
+        rows.append(QJsonObject{{"key", QString::fromStdString(r.key)},
+                                {"label", QString::fromStdString(r.label)},
+                                {"unit", QString::fromStdString(r.unit)},
+                                {"a", number(r.a)},
+                                {"b", number(r.b)},
+                                {"delta", number(r.delta())},
+                                {"relative", number(r.relative())}});
+    return {{"a", QString::fromStdString(c.nameA)},
+            {"b", QString::fromStdString(c.nameB)},
+            {"rows", rows}};
+}
+
+std::string formatFigure(double v, const std::string& unit) {
+    if (!std::isfinite(v)) return "-";
+    QLocale c = QLocale::c();
+    c.setNumberOptions({}); // thousands separated: "1,536", "$41,300"
+    if (unit == "$")
+        return (v < 0 ? "-$" : "$") + c.toString(std::llround(std::fabs(v))).toStdString();
+    if (unit == "W") {
+        const double a = std::fabs(v);
+        if (a >= 1e6) return QString::number(v / 1e6, 'f', 2).toStdString() + " MW";
+        if (a >= 1e3) return QString::number(v / 1e3, 'f', 1).toStdString() + " kW";
+        return QString::number(v, 'f', 0).toStdString() + " W";
+    }
+    if (unit.empty()) return c.toString(std::llround(v)).toStdString();
+    const int digits = unit == "%" ? 1 : std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 1 ? 2 : 3;
+    return QString::number(v, 'f', digits).toStdString() + " " + unit;
+}
+
+std::string comparisonToText(const RunComparison& c) {
+    auto pad = [](std::string s, size_t w) {
+        return s.size() < w ? s + std::string(w - s.size(), ' ') : s;
+    };
+    std::string out = "A: " + c.nameA + "\nB: " + c.nameB + "\n" + pad("", 28) + pad("A", 18) +
+                      pad("B", 18) + "B - A\n";
+    for (const ComparisonRow& r : c.rows) {
+        std::string delta = formatFigure(r.delta(), r.unit);
+        if (std::isfinite(r.delta()) && r.delta() > 0) delta = "+" + delta;
+        if (std::isfinite(r.relative()) && r.unit != "%")
+            delta += " (" + QString::number(r.relative() * 100, 'f', 1).toStdString() + " %)";
+        out += pad(r.label, 28) + pad(formatFigure(r.a, r.unit), 18) +
+               pad(formatFigure(r.b, r.unit), 18) + delta + "\n";
+    }
+    return out;
+}
+
+} // namespace cs

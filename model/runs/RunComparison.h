@@ -1,0 +1,53 @@
+#pragma once
+// Two runs side by side, as a designer compares two designs: the figures of each run's summary
+// (step time, MFU, exposed communication by kind, checkpoint time) and of each design
+// (switches, optics, power, cost per GPU), with the difference B - A. The comparison table of
+// the window and `clusterscope compare` print the same rows.
+#include <QJsonObject>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+// What a design needs, as the bill of materials counts it; NaN where unknown.
+struct DesignFigures {
+    double switches = NAN;
+    double transceivers = NAN;
+    double powerW = NAN;
+    double costPerGpu = NAN;
+};
+
+struct ComparisonRow {
+    std::string key;   // "stepTimeS", "exposedCommS.dp", "design.switches"
+    std::string label; // "Step time"
+    std::string unit;  // "s", "%", "W", "$"
+    double a = NAN, b = NAN;
+    bool lowerIsBetter = true;
+    double delta() const { return b - a; }
+    double relative() const { return a != 0 ? (b - a) / std::fabs(a) : NAN; } // NaN: no base
+};
+
+struct RunComparison {
+    std::string nameA, nameB;
+    std::vector<ComparisonRow> rows;
+    const ComparisonRow* find(const std::string& key) const;
+};
+
+// The rows from two runs' summaries (RunInfo::summaryJson, as simulate writes it; a recorded
+// run has none and its cells stay NaN) and, when known, their designs' figures.
+RunComparison compareRuns(const std::string& nameA, const QJsonObject& summaryA,
+                          const std::string& nameB, const QJsonObject& summaryB,
+                          const DesignFigures& designA = {}, const DesignFigures& designB = {});
+
+// {"a": NAME, "b": NAME, "rows": [{"key", "label", "unit", "a", "b", "delta", "relative"}]}
+// (NaN as null).
+QJsonObject comparisonToJson(const RunComparison& c);
+// A table for a terminal: label, A, B, B - A, relative, each figure in its unit.
+std::string comparisonToText(const RunComparison& c);
+// One cell as the table shows it: "6.63 s", "41.2 %", "2.4 MW", "$41,300".
+std::string formatFigure(double value, const std::string& unit);
+
+} // namespace cs

@@ -1,0 +1,32 @@
+#include "RunTopology.h"
+
+#include "Presets.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace cs {
+
+std::unique_ptr<TopologyDocument> topologyOfRun(const RunInfo& run) {
+    const QJsonObject summary =
+        QJsonDocument::fromJson(QByteArray::fromStdString(run.summaryJson)).object();
+    if (summary.value("design").isObject()) {
+        const QByteArray text = QJsonDocument(summary.value("design").toObject()).toJson();
+        LoadedTopology loaded =
+            parseTopologyText(text, "the design stored with run " + std::to_string(run.run));
+        return std::make_unique<TopologyDocument>(std::move(loaded),
+                                                  "design of run " + std::to_string(run.run));
+    }
+    if (presetParams(run.topology)) return openTopology(run.topology, {});
+    return nullptr;
+}
+
+DesignFigures designFiguresOf(const TopologyDocument& doc) {
+    const TopologyStats& s = doc.stats();
+    DesignFigures d;
+    d.switches = double(s.switches - s.switchesByRole[size_t(SwitchRole::NvSwitch)]);
+    d.transceivers = 2.0 * double(s.linksByMedium[size_t(LinkMedium::Fibre)]);
+    return d;
+}
+
+} // namespace cs

@@ -1,0 +1,75 @@
+#include "ComparisonTableModel.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace cs::views {
+
+void ComparisonTableModel::setComparison(RunComparison c) {
+    beginResetModel();
+    comparison_ = std::move(c);
+    endResetModel();
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(comparison_.rows.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const ComparisonRow& r = comparison_.rows[size_t(index.row())];
+    const auto column = Column(index.column());
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case FigureColumn:
+            return QString::fromStdString(r.label);
+        case AColumn:
+            return QString::fromStdString(formatFigure(r.a, r.unit));
+        case BColumn:
+            return QString::fromStdString(formatFigure(r.b, r.unit));
+        case DeltaColumn: {
+            QString d = QString::fromStdString(formatFigure(r.delta(), r.unit));
+            if (r.delta() > 0) d.prepend('+');
+            if (std::isfinite(r.relative()) && r.unit != "%" && r.delta() != 0)
+                d += QString(" (%1%2 %)")
+                         .arg(r.relative() > 0 ? "+" : "")
+                         .arg(r.relative() * 100, 0, 'f', 1);
+            return d;
+        }
+        case ColumnCount:
+            break;
+        }
+    }
+    if (role == Qt::TextAlignmentRole && column != FigureColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && column == DeltaColumn && std::isfinite(r.delta()) &&
+        r.delta() != 0) {
+        const bool better = (r.delta() < 0) == r.lowerIsBetter;
+        return QBrush(better ? QColor(0, 140, 90) : QColor(200, 60, 0));
+    }
+    if (role == Qt::ToolTipRole) return QString::fromStdString(r.key);
+    return {};
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (Column(section)) {
+    case FigureColumn:
+        return tr("Figure");
+    case AColumn:
+        return tr("A: %1").arg(QString::fromStdString(comparison_.nameA));
+    case BColumn:
+        return tr("B: %1").arg(QString::fromStdString(comparison_.nameB));
+    case DeltaColumn:
+        return tr("B - A");
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace cs::views
