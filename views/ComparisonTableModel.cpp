@@ -31,15 +31,8 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(formatFigure(r.a, r.unit));
         case BColumn:
             return QString::fromStdString(formatFigure(r.b, r.unit));
-        case DeltaColumn: {
-            QString d = QString::fromStdString(formatFigure(r.delta(), r.unit));
-            if (r.delta() > 0) d.prepend('+');
-            if (std::isfinite(r.relative()) && r.unit != "%" && r.delta() != 0)
-                d += QString(" (%1%2 %)")
-                         .arg(r.relative() > 0 ? "+" : "")
-                         .arg(r.relative() * 100, 0, 'f', 1);
-            return d;
-        }
+        case DeltaColumn:
+            return QString::fromStdString(formatDelta(r));
         case ColumnCount:
             break;
         }

@@ -1,5 +1,6 @@
 // MainWindow's sessions: collecting what the window shows and restoring it.
 #include "CameraBookmarks.h"
+#include "ComparisonController.h"
 #include "EntitySearch.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
@@ -10,6 +11,7 @@
 #include "BoundedFileRead.h"
 #include "PlaybackClock.h"
 
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTreeView>
@@ -30,6 +32,13 @@ Session MainWindow::currentSession() const {
     for (const views::CameraBookmark& b :
          CameraBookmarks(QString::fromStdString(doc_->topology().name)).list())
         s.bookmarks.push_back(b);
+    if (compare_->isOpen()) {
+        s.compareRun = compare_->runPathB();
+        // A topology the store cannot give back (a file, a preset under another name).
+        const QString source = QString::fromStdString(compare_->documentB()->source());
+        if (source.startsWith("preset:") || QFileInfo::exists(source)) s.compareTopology = source;
+        s.camerasLinked = compare_->camerasLinked();
+    }
     s.docks = saveState();
     return s;
 }
@@ -58,9 +67,16 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     read.structureFile = s.structure.toStdString();
     if (!openSource(s.topology, showErrors, read)) return false;
     if (!s.run.isEmpty() && !openRun(s.run, showErrors)) return false;
+    if (!s.compareRun.isEmpty()) {
+        if (auto* link = findChild<QAction*>("linkCamerasAction"))
+            link->setChecked(s.camerasLinked);
+        if (!compareWith(s.compareRun, showErrors, s.compareTopology)) return false;
+    }
     views::ViewState view = s.view;
     if (view.metric == views::ValueMetric::Run && s.run.isEmpty())
         view = views::coloredBy(view, views::ValueMetric::None); // no run to colour by
+    if (view.metric == views::ValueMetric::Difference && !compare_->isOpen())
+        view = views::coloredBy(view, views::ValueMetric::Run);
     if (!s.selection.isEmpty()) {
         if (const std::optional<Endpoint> e = findEntity(*doc_, s.selection.toStdString())) {
             view.selection = PickHit{*e, kNone, 0};

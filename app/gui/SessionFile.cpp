@@ -12,7 +12,8 @@
 namespace cs::app {
 namespace {
 
-// 2: the colour by name ("kind", "run"), labels on or off. Version 1 files still read.
+// 2: the colour by name ("kind", "run"), labels on or off, a comparison. Version 1 files still
+// read.
 constexpr int kSessionVersion = 2;
 
 QString relative(const QString& path, const QDir& dir) {
@@ -51,6 +52,16 @@ Session readDocument(const QJsonDocument& doc, const QDir& dir) {
     for (qsizetype i = 0; i < marks.size(); ++i)
         s.bookmarks.push_back(
             views::readBookmark(JsonObjectReader(marks[i], r.pathOf("bookmarks").child(int(i)))));
+    if (r.has("compare")) {
+        JsonObjectReader c = r.object("compare");
+        s.compareRun = absolute(QString::fromStdString(c.string("run")), dir);
+        s.compareTopology = absolute(QString::fromStdString(c.string("topology", "")), dir);
+        const QJsonValue linked = c.value("linkedCameras");
+        if (!linked.isUndefined() && !linked.isBool())
+            c.fail("linkedCameras", "expected true or false");
+        s.camerasLinked = linked.toBool(true);
+        c.finish();
+    }
     const std::string docks = r.string("docks", "");
     s.docks = QByteArray::fromBase64(QByteArray::fromStdString(docks));
     r.finish();
@@ -70,6 +81,11 @@ QByteArray sessionDocument(const Session& s, const QString& sessionPath) {
                                      std::pair{"structure", s.structure}, std::pair{"run", s.run}})
         if (!value.isEmpty()) o.insert(key, relative(value, dir));
     if (!s.selection.isEmpty()) o.insert("selection", s.selection);
+    if (!s.compareRun.isEmpty()) {
+        QJsonObject c{{"run", relative(s.compareRun, dir)}, {"linkedCameras", s.camerasLinked}};
+        if (!s.compareTopology.isEmpty()) c.insert("topology", relative(s.compareTopology, dir));
+        o.insert("compare", c);
+    }
     QJsonArray marks;
     for (const views::CameraBookmark& b : s.bookmarks)
         marks.append(views::bookmarkToJson(b));

@@ -25,6 +25,10 @@ struct Session {
     views::ViewState view; // layout, colouring, aggregate, labels, camera (no selection)
     QString selection;     // an entity id; empty: none
     std::vector<views::CameraBookmark> bookmarks;
+    // View > Compare: the second run, its topology when the store does not keep it (a preset
+    // or a file; empty: from the store), and whether the cameras move together.
+    QString compareRun, compareTopology;
+    bool camerasLinked = true;
     QByteArray docks; // QMainWindow::saveState()
 };
 

@@ -97,7 +97,19 @@ std::string formatFigure(double v, const std::string& unit) {
     }
     if (unit.empty()) return c.toString(std::llround(v)).toStdString();
     const int digits = unit == "%" ? 1 : std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 1 ? 2 : 3;
-    return QString::number(v, 'f', digits).toStdString() + " " + unit;
+    QString text = QString::number(v, 'f', digits);
+    if (text.startsWith('-') && text.toDouble() == 0) text.remove(0, 1); // no "-0.0"
+    return text.toStdString() + " " + unit;
+}
+
+std::string formatDelta(const ComparisonRow& r) {
+    std::string text = formatFigure(r.delta(), r.unit);
+    const bool zero = text.find_first_of("123456789") == std::string::npos;
+    if (std::isfinite(r.delta()) && r.delta() > 0 && !zero) text = "+" + text;
+    if (std::isfinite(r.relative()) && r.unit != "%" && !zero)
+        text += " (" + std::string(r.relative() > 0 ? "+" : "") +
+                QString::number(r.relative() * 100, 'f', 1).toStdString() + " %)";
+    return text;
 }
 
 std::string comparisonToText(const RunComparison& c) {
@@ -107,10 +119,7 @@ std::string comparisonToText(const RunComparison& c) {
     std::string out = "A: " + c.nameA + "\nB: " + c.nameB + "\n" + pad("", 28) + pad("A", 18) +
                       pad("B", 18) + "B - A\n";
     for (const ComparisonRow& r : c.rows) {
-        std::string delta = formatFigure(r.delta(), r.unit);
-        if (std::isfinite(r.delta()) && r.delta() > 0) delta = "+" + delta;
-        if (std::isfinite(r.relative()) && r.unit != "%")
-            delta += " (" + QString::number(r.relative() * 100, 'f', 1).toStdString() + " %)";
+        const std::string delta = formatDelta(r);
         out += pad(r.label, 28) + pad(formatFigure(r.a, r.unit), 18) +
                pad(formatFigure(r.b, r.unit), 18) + delta + "\n";
     }

@@ -49,5 +49,7 @@ QJsonObject comparisonToJson(const RunComparison& c);
 std::string comparisonToText(const RunComparison& c);
 // One cell as the table shows it: "6.63 s", "41.2 %", "2.4 MW", "$41,300".
 std::string formatFigure(double value, const std::string& unit);
+// The difference B - A as the table shows it: "+0.60 s (+10.0 %)", "-20 (-20.0 %)", "0.0 %".
+std::string formatDelta(const ComparisonRow& r);
 
 } // namespace cs

@@ -977,6 +977,19 @@ void TestMainWindow::comparisonShowsTwoRunsSideBySide() {
     for (float v : d)
         if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     QVERIFY2(lo >= -1 && hi <= 1 && lo < hi, qPrintable(QString("%1 %2").arg(lo).arg(hi)));
+    // A session keeps both sides: reopened, the window compares the same runs, coloured alike.
+    link->trigger(); // unlinked, as the session will say
+    const QString session = dir.filePath("compare.clusterscope");
+    QVERIFY(w.saveSession(session, false));
+    {
+        MainWindow w2;
+        QVERIFY(showAt900x600(w2));
+        QVERIFY(w2.openSession(session, false));
+        QVERIFY(w2.comparison()->isOpen());
+        QCOMPARE(w2.comparison()->runPathB(), b);
+        QVERIFY(!w2.comparison()->camerasLinked());
+        QCOMPARE(w2.view()->scene().metric(), cs::views::ValueMetric::Difference);
+    }
     // Closing the comparison takes the second view away; the run stays.
     c->close();
     QCOMPARE(split->count(), 1);

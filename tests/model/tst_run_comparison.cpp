@@ -45,6 +45,12 @@ void TestRunComparison::rowsComeFromTheSummaries() {
     QCOMPARE(rows[0].toObject()["key"].toString(), QString("stepTimeS"));
     QCOMPARE(rows[0].toObject()["b"].toDouble(), 6.6);
     QVERIFY(QString::fromStdString(comparisonToText(c)).contains("Step time"));
+    // The difference as the table shows it: signed, with its share of A; none where it rounds
+    // to nothing.
+    QCOMPARE(QString::fromStdString(formatDelta(*step)), QString("+0.600 s (+10.0 %)"));
+    QCOMPARE(QString::fromStdString(formatDelta(*c.find("design.switches"))),
+             QString("-20 (-20.0 %)"));
+    QCOMPARE(QString::fromStdString(formatDelta(*c.find("exposedCommS.tp"))), QString("0.000 s"));
 }
 
 void TestRunComparison::unknownFiguresStayUnknown() {
