@@ -5,6 +5,7 @@ namespace cs::views {
 
 struct CameraPose {
     double position[3], focalPoint[3], viewUp[3];
+    bool operator==(const CameraPose&) const = default;
 };
 
 } // namespace cs::views

@@ -137,6 +137,14 @@ void VtkViewWidget::paintGL() {
     ++renderCount_;
 }
 
+void VtkViewWidget::resizeGL(int, int) {
+    // The renderer learns its size now, not at the next paint: framing (viewOverview) in
+    // between sees the new aspect.
+    const qreal dpr = devicePixelRatioF();
+    window_->SetSize(std::max(1, int(std::lround(width() * dpr))),
+                     std::max(1, int(std::lround(height() * dpr))));
+}
+
 CameraPose VtkViewWidget::cameraPose() const {
     return scene_->cameraPose();
 }

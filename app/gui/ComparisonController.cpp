@@ -15,6 +15,7 @@
 #include <QMainWindow>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 
 namespace cs::app {
 
@@ -97,8 +98,20 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
     replay_->charts()->setComparison(overviewB_);
     controls_->showComparison();
     tableDock_->show();
-    tableDock_->raise();
+    QTimer::singleShot(0, tableDock_, &QDockWidget::raise); // the tab in front, once shown
     reader_->requestFrame(std::min<int64_t>(replay_->clock()->nowNs(), b.endNs));
+    // Each view now has half the width: once laid out, both show their whole cluster again,
+    // unless the camera moved meanwhile (a session puts its own).
+    const views::CameraPose before = viewA_->cameraPose();
+    QTimer::singleShot(0, this, [this, before] {
+        if (!viewB_ || !(viewA_->cameraPose() == before)) return;
+        viewA_->scene().viewOverview();
+        viewA_->update();
+        if (linked_)
+            followCamera(viewA_, viewB_);
+        else
+            viewB_->scene().viewOverview();
+    });
 }
 
 void ComparisonController::close() {
