@@ -259,7 +259,7 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
     try {
         QApplication::setOverrideCursor(Qt::WaitCursor);
         if (source.startsWith("preset:"))
-            next = openTopology(source.mid(7).toStdString(), {});
+            next = openTopology(source.mid(7).toStdString(), {}, {.sets = read.sets});
         else
             next = openTopology({}, source.toStdString(), read);
         QApplication::restoreOverrideCursor();
