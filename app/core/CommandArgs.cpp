@@ -39,6 +39,8 @@ TopologySourceArgs topologySource(const CommandArgs& a) {
     if (!a.positionals().isEmpty()) s.file = a.positionals().front().toStdString();
     s.read.nodeNameMap = a.value("--node-name-map").toStdString();
     s.read.structureFile = a.value("--structure").toStdString();
+    for (const QString& set : a.values("--set"))
+        s.read.sets.push_back(set.toStdString());
     if (s.preset.empty() == s.file.empty())
         throw UsageError("expected either --preset NAME or a topology FILE");
     return s;

@@ -37,7 +37,7 @@ private:
 struct TopologySourceArgs {
     std::string preset;
     std::string file;
-    TopologyReadOptions read; // --node-name-map, --structure (foreign fabric formats)
+    TopologyReadOptions read; // --set; --node-name-map, --structure (foreign fabric formats)
 };
 
 TopologySourceArgs topologySource(const CommandArgs& a);

@@ -76,6 +76,11 @@ std::string commandLine(const CommandSpec& c) {
 std::vector<CommandOption> topologyOptions() {
     return {
         {"--preset", "NAME", "a built-in topology (clusterscope presets lists them)", {}, false},
+        {"--set",
+         "FIELD=VALUE",
+         "change a generator parameter of the preset or file (repeatable)",
+         {"FIELD as errors name it: generator.clusters[0].oversubscription,",
+          "generator.storage.tectonicServers; README \"File format\" lists every field"}},
         {"--node-name-map",
          "MAP",
          "names of a foreign fabric's nodes (ibnetdiscover's map)",

@@ -32,7 +32,8 @@ struct CommandSpec {
     int maxPositionals = 0;
 };
 
-// --preset, --node-name-map and --structure: how every command that reads a topology opens it.
+// --preset, --set, --node-name-map and --structure: how every command that reads a topology
+// opens it.
 std::vector<CommandOption> topologyOptions();
 
 // Scans args[1..] for the command's options (CommandArgs); throws UsageError.

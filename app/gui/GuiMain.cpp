@@ -59,6 +59,8 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     if (!o.session.isEmpty() && (a.has("--run") || a.has("--select") || a.has("--at")))
         throw UsageError("a session holds its run, time and selection: give none of --run, "
                          "--at, --select with it");
+    if (!o.session.isEmpty() && a.has("--set"))
+        throw UsageError("--set changes a preset or a topology file, not a session");
     o.selectId = a.value("--select");
     o.screenshot = a.value("--screenshot");
     o.run = a.value("--run");
@@ -70,6 +72,7 @@ GuiOptions parseGuiOptions(const QStringList& args) {
         throw UsageError("--compare: expected --run too, the run to compare it with");
     o.nodeNameMap = a.value("--node-name-map");
     o.structure = a.value("--structure");
+    o.sets = a.values("--set");
     if (o.noRun && !o.run.isEmpty()) throw UsageError("--no-run and --run exclude each other");
     return o;
 }
@@ -82,6 +85,8 @@ QString openFromOptions(MainWindow& w, const GuiOptions& o) {
     TopologyReadOptions read;
     read.nodeNameMap = o.nodeNameMap.toStdString();
     read.structureFile = o.structure.toStdString();
+    for (const QString& set : o.sets)
+        read.sets.push_back(set.toStdString());
     if (!w.openSource(o.source, false, read))
         return QString("cannot open %1 (see the message above)").arg(o.source);
     if (!o.selectId.isEmpty() && !w.selectById(o.selectId))

@@ -1,5 +1,5 @@
 #pragma once
-// Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--select ID]
+// Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--set F=V] [--select ID]
 // [--screenshot OUT.png] [--run RUN.sqlite [--at T]] [--no-run] [--node-name-map F]
 // [--structure F]`, or `clusterscope SESSION.clusterscope`. --screenshot saves the window
 // once shown, then quits.
@@ -17,6 +17,7 @@ struct GuiOptions {
     QString at;                     // replay position: an offset (90s, 2h) or an RFC 3339 time
     bool noRun = false;             // without a run: no default run on the default preset
     QString nodeNameMap, structure; // foreign fabric formats: a node-name map, the sidecar
+    QStringList sets;               // --set FIELD=VALUE: generator parameters changed
     QString session;                // a .clusterscope session, reopened as it was saved
     QString compare;                // a second run store, compared with --run
 };

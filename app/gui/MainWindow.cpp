@@ -275,7 +275,9 @@ void MainWindow::rebuildRecentMenu() {
 
 std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
                                                      const TopologyReadOptions& read) {
-    if (source.startsWith("preset:")) return openTopology(source.mid(7).toStdString(), {});
+    // A preset takes the --set of the options; the fabric files' readers are for files.
+    if (source.startsWith("preset:"))
+        return openTopology(source.mid(7).toStdString(), {}, {.sets = read.sets});
     return openTopology({}, source.toStdString(), read);
 }
 

@@ -3,8 +3,7 @@
 #include "Duration.h"
 #include "InputError.h"
 #include "TrainingEnumNames.h"
-
-#include <QLocale>
+#include "ValueText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -368,31 +367,6 @@ bool isStepsOrSpan(const RunOption& o) {
     return o.key == "steps" || o.key == "span";
 }
 
-std::string numberText(double v) {
-    if (std::floor(v) == v && std::fabs(v) < 9e18) return std::to_string((long long)v);
-    return QString::number(v, 'g', QLocale::FloatingPointShortest).toStdString();
-}
-
-std::optional<long long> parseInteger(const QString& text) {
-    const qsizetype digits = text.size() - (text.startsWith('-') ? 1 : 0);
-    if (digits < 1 || digits > 18) return std::nullopt;
-    for (qsizetype i = text.size() - digits; i < text.size(); ++i)
-        if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    return text.toLongLong();
-}
-
-std::optional<double> parseNumber(const QString& text) {
-    // Only what a decimal number is made of: QString::toDouble would also take spaces.
-    if (text.isEmpty() || text.size() > 64) return std::nullopt;
-    for (const QChar c : text)
-        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
-            return std::nullopt;
-    bool ok = false;
-    const double v = text.toDouble(&ok);
-    if (!ok || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
 std::string durationText(double s) {
     return formatDuration(std::llround(s * 1e9));
 }
@@ -448,13 +422,6 @@ bool isUnset(const RunOption& o, const RunOptionValue& v) {
 
 } // namespace
 
-std::string choicesText(const std::vector<std::string>& names) {
-    std::string s;
-    for (size_t i = 0; i < names.size(); ++i)
-        s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-    return s;
-}
-
 const std::vector<RunOption>& runOptions() {
     static const std::vector<RunOption> table = buildTable();
     return table;
@@ -492,13 +459,13 @@ std::string runOptionExpected(const RunOption& o) {
 void setRunOption(RunSpec& spec, const RunOption& o, const QString& text) {
     switch (o.type) {
     case T::Integer: {
-        const auto v = parseInteger(text);
+        const auto v = parseStrictInteger(text);
         if (!v || !integerInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;
     }
     case T::Number: {
-        const auto v = parseNumber(text);
+        const auto v = parseStrictNumber(text);
         if (!v || !numberInRange(o, *v)) refuse(o, text);
         o.set(spec, *v);
         return;

@@ -57,8 +57,6 @@ QString runOptionText(const RunSpec& spec, const RunOption& option);
 // What the option takes: "an integer from 1 to 1024", "llama3-8b, llama3-70b or
 // llama3-405b", "on or off", "a duration from 1s to 366d (such as 54d, 12h or 1h30m)".
 std::string runOptionExpected(const RunOption& option);
-// Names as a list ends a sentence: "swiglu or gelu", "auto, ring or tree".
-std::string choicesText(const std::vector<std::string>& names);
 
 // The checks across fields that the table cannot express (steps or span, their limits,
 // known model and GPU) and that every value is in its option's range; throws

@@ -5,6 +5,7 @@
 #include "JsonObjectReader.h"
 #include "RunOptions.h"
 #include "TrainingEnumNames.h"
+#include "ValueText.h"
 
 #include <QFile>
 #include <QJsonDocument>

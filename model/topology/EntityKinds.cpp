@@ -14,7 +14,6 @@ std::optional<E> parseFrom(const std::array<std::string_view, N>& names, std::st
 
 constexpr std::array<std::string_view, 10> kEntityKindNames{
     "cluster", "pod", "row", "rack", "host", "gpu", "nic", "switch", "storage", "link"};
-constexpr std::array<std::string_view, 2> kFabricNames{"roce", "infiniband"};
 constexpr std::array<std::string_view, 3> kRackRoleNames{"compute", "network", "storage"};
 constexpr std::array<std::string_view, 2> kNicRoleNames{"backend", "frontend"};
 constexpr std::array<std::string_view, 2> kStorageKindNames{"tectonic", "hammerspace"};
@@ -31,7 +30,7 @@ std::string_view toString(EntityKind v) {
     return kEntityKindNames[size_t(v)];
 }
 std::string_view toString(Fabric v) {
-    return kFabricNames[size_t(v)];
+    return kFabricNames.name(v);
 }
 std::string_view toString(RackRole v) {
     return kRackRoleNames[size_t(v)];
@@ -53,7 +52,7 @@ std::string_view toString(Network v) {
 }
 
 std::optional<Fabric> parseFabric(std::string_view s) {
-    return parseFrom<Fabric>(kFabricNames, s);
+    return kFabricNames.parse(s);
 }
 std::optional<RackRole> parseRackRole(std::string_view s) {
     return parseFrom<RackRole>(kRackRoleNames, s);

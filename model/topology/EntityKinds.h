@@ -1,5 +1,7 @@
 #pragma once
 // Enumerations of what a cluster is made of, with their names as the file format spells them.
+#include "EnumNames.h"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -29,6 +31,15 @@ enum class SwitchRole : uint8_t {
 };
 enum class Network : uint8_t { ScaleUp, Backend, Frontend };
 
+// The fabric's names and labels, one table for the file format, --set and dialogs.
+inline constexpr EnumNames kFabricNames{std::to_array<EnumName<Fabric>>({
+    {Fabric::Roce, "roce", "RoCE"},
+    {Fabric::InfiniBand, "infiniband", "InfiniBand"},
+})};
+constexpr const auto& namesOf(Fabric) {
+    return kFabricNames;
+}
+
 constexpr int kSwitchRoleCount = 11;
 constexpr int kLinkMediumCount = 4;
 
@@ -49,7 +60,7 @@ std::optional<StorageKind> parseStorageKind(std::string_view s);
 std::optional<LinkMedium> parseLinkMedium(std::string_view s);
 std::optional<SwitchRole> parseSwitchRole(std::string_view s);
 
-// The accepted spellings joined by " | ", for error messages.
+// The accepted spellings joined by " | ", for error messages of the explicit form.
 std::string_view fabricChoices();
 std::string_view rackRoleChoices();
 std::string_view nicRoleChoices();

@@ -9,9 +9,12 @@
 
 namespace cs {
 
-// The first problem with the parameters; field is a path below `prefix`.
+// The first problem with the parameters; field is a path below `prefix`. Where fields
+// together do not fit (a switch without the ports its links need), the message ends with the
+// smallest changes that fit, as --set takes them (SiteParamsFixes.h), unless !suggestFixes.
 std::optional<InputError> checkSiteParams(const SiteParams& p,
-                                          const std::string& prefix = "generator");
+                                          const std::string& prefix = "generator",
+                                          bool suggestFixes = true);
 // Throws InputException when checkSiteParams finds a problem.
 Topology generateSite(const SiteParams& p);
 

@@ -1,4 +1,6 @@
+#include "DesignFields.h"
 #include "SiteGenerator.h"
+#include "SiteParamsFixes.h"
 
 #include <cmath>
 #include <set>
@@ -7,72 +9,55 @@ namespace cs {
 namespace {
 
 struct Checker {
+    const SiteParams& p;
     std::string prefix;
+    bool explain; // append the smallest changes that fit (SiteParamsFixes.h)
     std::optional<InputError> error;
 
     void fail(const std::string& field, const std::string& message) {
         if (!error) error = InputError{{}, 0, 0, prefix + "." + field, message};
     }
-    void range(const std::string& field, long long v, long long lo, long long hi) {
-        if (v < lo || v > hi)
-            fail(field, "expected an integer from " + std::to_string(lo) + " to " +
-                            std::to_string(hi) + ", got " + std::to_string(v));
-    }
-    void positive(const std::string& field, double v, double hi) {
-        if (!(v > 0 && v <= hi))
-            fail(field, "expected a number above 0 and at most " + std::to_string(long(hi)) +
-                            ", got " + std::to_string(v));
-    }
-    void nonNegative(const std::string& field, double v, double hi) {
-        if (!(v >= 0 && v <= hi))
-            fail(field, "expected a number from 0 to " + std::to_string(long(hi)) + ", got " +
-                            std::to_string(v));
+    // A problem of cluster i that the candidates' fields may resolve.
+    void fail(const std::string& field, const std::string& message, int cluster,
+              const std::vector<FixCandidate>& candidates) {
+        if (error) return;
+        fail(field, message + (explain ? fixesText(smallestFixes(p, cluster, candidates)) : ""));
     }
 };
 
-void checkClusterRanges(Checker& ck, const std::string& f, const ClusterParams& c) {
-    if (c.name.empty() || c.name.find_first_of(" \t\n.") != std::string::npos)
-        ck.fail(f + "name", "expected a non-empty name without spaces or dots");
-    ck.range(f + "pods", c.pods, 1, 4096);
-    ck.range(f + "racksPerPod", c.racksPerPod, 1, 60000);
-    ck.range(f + "hostsPerRack", c.hostsPerRack, 1, 64);
-    ck.range(f + "gpusPerHost", c.gpusPerHost, 1, 16);
-    ck.range(f + "cpusPerHost", c.cpusPerHost, 0, 16);
-    ck.range(f + "racksPerRow", c.racksPerRow, 1, 1000);
-    ck.range(f + "planes", c.planes, 1, 1024);
-    ck.range(f + "spinesPerPlane", c.spinesPerPlane, 1, 4096);
-    ck.range(f + "leafRadix", c.leafRadix, 2, 65535);
-    ck.range(f + "spineRadix", c.spineRadix, 2, 65535);
-    ck.range(f + "coresPerPlane", c.coresPerPlane, c.pods == 1 ? 0 : 1, 4096);
-    ck.range(f + "leafUplinksPerPlane", c.leafUplinksPerPlane, 1, 64);
-    ck.range(f + "railGroupRacks", c.railGroupRacks, 0, 60000);
-    if (c.railGroupRacks > 0 && c.racksPerPod % c.railGroupRacks != 0)
-        ck.fail(f + "railGroupRacks", "expected a divisor of racksPerPod (" +
-                                          std::to_string(c.racksPerPod) +
-                                          "): every scalable unit is whole");
-    ck.range(f + "coreRadix", c.coreRadix, 2, 65535);
-    ck.range(f + "spinesPerNetworkRack", c.spinesPerNetworkRack, 1, 64);
-    ck.range(f + "frontendFabricPerPod", c.frontendFabricPerPod, 1, 64);
-    if (!(c.oversubscription >= 0.01 && c.oversubscription <= 1000))
-        ck.fail(f + "oversubscription", "expected a ratio from 0.01 to 1000 (7 means 1:7)");
-    for (auto [name, v] : {std::pair{"nicGbps", c.nicGbps},
-                           {"fabricGbps", c.fabricGbps},
-                           {"nvlinkGbps", c.nvlinkGbps},
-                           {"pcieGbps", c.pcieGbps},
-                           {"frontendNicGbps", c.frontendNicGbps},
-                           {"frontendUplinkGbps", c.frontendUplinkGbps},
-                           {"frontendSpineGbps", c.frontendSpineGbps}})
-        ck.positive(f + name, v, 1e6);
-    for (auto [name, v] : {std::pair{"nvlinkLatencyNs", c.nvlinkLatencyNs},
-                           {"pcieLatencyNs", c.pcieLatencyNs},
-                           {"dacLatencyNs", c.dacLatencyNs},
-                           {"podFibreLatencyNs", c.podFibreLatencyNs},
-                           {"coreFibreLatencyNs", c.coreFibreLatencyNs}})
-        ck.nonNegative(f + name, v, 1e9);
+// The field's key below the prefix: "clusters[0].pods".
+std::string relativeKey(const DesignField& f, int cluster) {
+    const std::string key = designFieldKey(f, cluster);
+    return key.substr(key.find('.') + 1);
 }
 
-void checkClusterPorts(Checker& ck, const std::string& f, const ClusterParams& c) {
+// Every value of the scope in its field's range; files and --set refuse them on reading, and
+// parameters built in code are held to the same table here.
+void checkRanges(Checker& ck, DesignScope scope, int cluster) {
+    for (const DesignField& f : designFields())
+        if (f.scope == scope && !ck.error && !designValueAllowed(f, f.get(ck.p, cluster)))
+            ck.fail(relativeKey(f, cluster), "expected " + designFieldExpected(f) + ", got " +
+                                                 designFieldText(ck.p, f, cluster).toStdString());
+}
+
+// What one field's range cannot say: the core tier and the rail units.
+void checkClusterShape(Checker& ck, const std::string& f, int i) {
+    const ClusterParams& c = ck.p.clusters[size_t(i)];
+    if (c.pods > 1 && c.coresPerPlane == 0)
+        ck.fail(f + "coresPerPlane",
+                "expected an integer from 1 to 4096 when there are several pods (0: no core "
+                "tier, for a single pod), got 0",
+                i, {{"coresPerPlane", +1}, {"pods", -1}});
+    if (c.railGroupRacks > 0 && c.racksPerPod % c.railGroupRacks != 0)
+        ck.fail(f + "railGroupRacks",
+                "expected a divisor of racksPerPod (" + std::to_string(c.racksPerPod) +
+                    "): every scalable unit is whole",
+                i, {{"railGroupRacks", -1}, {"railGroupRacks", +1}, {"racksPerPod", +1}});
+}
+
+void checkClusterPorts(Checker& ck, const std::string& f, int i) {
     // The switches must have the ports the wiring asks of them.
+    const ClusterParams& c = ck.p.clusters[size_t(i)];
     const bool rail = c.railGroupRacks > 0;
     const long long up = 1LL * c.planes * c.leafUplinksPerPlane;
     const long long leafPorts = leafDownlinks(c) + up;
@@ -81,7 +66,8 @@ void checkClusterPorts(Checker& ck, const std::string& f, const ClusterParams& c
                 (rail ? "a rail leaf needs " : "a rack switch needs ") + std::to_string(leafPorts) +
                     (rail ? " ports (hostsPerRack x railGroupRacks down"
                           : " ports (hostsPerRack x gpusPerHost down") +
-                    " + planes x leafUplinksPerPlane up), has " + std::to_string(c.leafRadix));
+                    " + planes x leafUplinksPerPlane up), has " + std::to_string(c.leafRadix),
+                i, {{"leafRadix", +1}, {"planes", -1}, {"leafUplinksPerPlane", -1}});
     const long long spines = 1LL * c.planes * c.spinesPerPlane;
     const long long uplinks = c.coresPerPlane == 0 ? 0 : podUplinkCount(c);
     const long long upPerSpine = (uplinks + spines - 1) / spines;
@@ -91,13 +77,16 @@ void checkClusterPorts(Checker& ck, const std::string& f, const ClusterParams& c
         ck.fail(f + "spineRadix",
                 "a spine switch needs " + std::to_string(leavesPerSpine + upPerSpine) + " ports (" +
                     std::to_string(leavesPerSpine) + " from leaves + " +
-                    std::to_string(upPerSpine) + " uplinks), has " + std::to_string(c.spineRadix));
+                    std::to_string(upPerSpine) + " uplinks), has " + std::to_string(c.spineRadix),
+                i, {{"spineRadix", +1}, {"spinesPerPlane", +1}});
     if (c.coresPerPlane == 0) return; // a single pod without a core tier
     const long long perCore =
         1LL * c.pods * c.spinesPerPlane * ((upPerSpine + c.coresPerPlane - 1) / c.coresPerPlane);
     if (perCore > c.coreRadix)
-        ck.fail(f + "coreRadix", "a core switch needs " + std::to_string(perCore) + " ports, has " +
-                                     std::to_string(c.coreRadix));
+        ck.fail(f + "coreRadix",
+                "a core switch needs " + std::to_string(perCore) + " ports, has " +
+                    std::to_string(c.coreRadix),
+                i, {{"coreRadix", +1}, {"coresPerPlane", +1}});
 }
 
 } // namespace
@@ -119,10 +108,10 @@ long long podUplinkCount(const ClusterParams& c) {
     return std::max(1LL, (long long)count);
 }
 
-std::optional<InputError> checkSiteParams(const SiteParams& p, const std::string& prefix) {
-    Checker ck{prefix, std::nullopt};
-    if (p.name.empty() || p.name.find_first_of(" \t\n.") != std::string::npos)
-        ck.fail("name", "expected a non-empty name without spaces or dots");
+std::optional<InputError> checkSiteParams(const SiteParams& p, const std::string& prefix,
+                                          bool suggestFixes) {
+    Checker ck{p, prefix, suggestFixes, std::nullopt};
+    checkRanges(ck, DesignScope::Site, 0);
     if (p.clusters.empty() || p.clusters.size() > size_t(kMaxClusters))
         ck.fail("clusters", "expected 1 to " + std::to_string(kMaxClusters) + " clusters, got " +
                                 std::to_string(p.clusters.size()));
@@ -131,30 +120,22 @@ std::optional<InputError> checkSiteParams(const SiteParams& p, const std::string
     for (size_t i = 0; i < p.clusters.size() && !ck.error; ++i) {
         const ClusterParams& c = p.clusters[i];
         const std::string f = "clusters[" + std::to_string(i) + "].";
-        checkClusterRanges(ck, f, c);
-        if (!names.insert(c.name).second)
-            ck.fail(f + "name",
-                    "\"" + c.name + "\" is used twice (site and clusters need distinct names)");
+        checkRanges(ck, DesignScope::Cluster, int(i));
+        checkClusterShape(ck, f, int(i));
+        if (!ck.error && !names.insert(c.name).second)
+            ck.fail(f + "name", "\"" + c.name +
+                                    "\" is used twice (site and clusters need distinct names)" +
+                                    (suggestFixes ? fixesText({freeClusterName(p, int(i))}) : ""));
         if (ck.error) break;
         gpus += 1LL * c.pods * c.racksPerPod * c.hostsPerRack * c.gpusPerHost;
         if (gpus > kMaxGpus)
-            ck.fail(f + "pods", "the site would hold " + std::to_string(gpus) + " GPUs; at most " +
-                                    std::to_string(kMaxGpus) + " are allowed");
-        checkClusterPorts(ck, f, c);
+            ck.fail(f + "pods",
+                    "the site would hold " + std::to_string(gpus) + " GPUs; at most " +
+                        std::to_string(kMaxGpus) + " are allowed",
+                    int(i), {{"pods", -1}, {"racksPerPod", -1}});
+        checkClusterPorts(ck, f, int(i));
     }
-    const StorageParams& s = p.storage;
-    ck.range("storage.tectonicServers", s.tectonicServers, 0, kMaxStorageServers);
-    ck.range("storage.hammerspaceServers", s.hammerspaceServers, 0, kMaxStorageServers);
-    ck.range("storage.serversPerRack", s.serversPerRack, 1, 1000);
-    ck.range("storage.racksPerRow", s.racksPerRow, 1, 1000);
-    ck.range("storage.frontendSpines", s.frontendSpines, 1, 1024);
-    ck.range("storage.storageTorUplinks", s.storageTorUplinks, 1, 1024);
-    ck.positive("storage.tectonicServerGbps", s.tectonicServerGbps, 1e6);
-    ck.positive("storage.hammerspaceServerGbps", s.hammerspaceServerGbps, 1e6);
-    ck.positive("storage.storageUplinkGbps", s.storageUplinkGbps, 1e6);
-    ck.nonNegative("storage.storageLatencyNs", s.storageLatencyNs, 1e9);
-    ck.nonNegative("storage.spineFibreLatencyNs", s.spineFibreLatencyNs, 1e9);
-    if (p.gpuModel.empty()) ck.fail("gpuModel", "expected a GPU model name");
+    checkRanges(ck, DesignScope::Storage, 0);
     return ck.error;
 }
 

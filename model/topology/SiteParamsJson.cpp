@@ -1,114 +1,60 @@
 #include "SiteParamsJson.h"
 
-#include <climits>
+#include "DesignFields.h"
 
 namespace cs {
 namespace {
 
-// One list of the numeric fields serves reading and writing.
-template <typename Visit> void visitNumbers(ClusterParams& c, Visit&& v) {
-    v("pods", c.pods);
-    v("racksPerPod", c.racksPerPod);
-    v("hostsPerRack", c.hostsPerRack);
-    v("gpusPerHost", c.gpusPerHost);
-    v("cpusPerHost", c.cpusPerHost);
-    v("racksPerRow", c.racksPerRow);
-    v("planes", c.planes);
-    v("spinesPerPlane", c.spinesPerPlane);
-    v("leafRadix", c.leafRadix);
-    v("spineRadix", c.spineRadix);
-    v("coresPerPlane", c.coresPerPlane);
-    v("leafUplinksPerPlane", c.leafUplinksPerPlane);
-    v("railGroupRacks", c.railGroupRacks);
-    v("coreRadix", c.coreRadix);
-    v("oversubscription", c.oversubscription);
-    v("spinesPerNetworkRack", c.spinesPerNetworkRack);
-    v("nicGbps", c.nicGbps);
-    v("fabricGbps", c.fabricGbps);
-    v("nvlinkGbps", c.nvlinkGbps);
-    v("pcieGbps", c.pcieGbps);
-    v("nvlinkLatencyNs", c.nvlinkLatencyNs);
-    v("pcieLatencyNs", c.pcieLatencyNs);
-    v("dacLatencyNs", c.dacLatencyNs);
-    v("podFibreLatencyNs", c.podFibreLatencyNs);
-    v("coreFibreLatencyNs", c.coreFibreLatencyNs);
-    v("frontendNicGbps", c.frontendNicGbps);
-    v("frontendFabricPerPod", c.frontendFabricPerPod);
-    v("frontendUplinkGbps", c.frontendUplinkGbps);
-    v("frontendSpineGbps", c.frontendSpineGbps);
+// A member through its field of the table: the JSON type the field takes, then its range or
+// choices, refused with the "expected ..." that --set gives for the same value.
+void readField(JsonObjectReader& r, const DesignField& f, SiteParams& p, int cluster) {
+    const QJsonValue v = r.value(f.name.c_str());
+    if (v.isUndefined()) return; // absent: the default
+    const std::optional<DesignValue> value = designValueOfJson(f, v);
+    if (!value || !designValueAllowed(f, *value))
+        r.fail(f.name.c_str(), "expected " + designFieldExpected(f) + ", got " + describeJson(v));
+    f.set(p, cluster, *value);
 }
 
-template <typename Visit> void visitNumbers(StorageParams& s, Visit&& v) {
-    v("tectonicServers", s.tectonicServers);
-    v("hammerspaceServers", s.hammerspaceServers);
-    v("serversPerRack", s.serversPerRack);
-    v("racksPerRow", s.racksPerRow);
-    v("tectonicServerGbps", s.tectonicServerGbps);
-    v("hammerspaceServerGbps", s.hammerspaceServerGbps);
-    v("frontendSpines", s.frontendSpines);
-    v("storageTorUplinks", s.storageTorUplinks);
-    v("storageUplinkGbps", s.storageUplinkGbps);
-    v("storageLatencyNs", s.storageLatencyNs);
-    v("spineFibreLatencyNs", s.spineFibreLatencyNs);
+void readScope(JsonObjectReader& r, DesignScope scope, SiteParams& p, int cluster) {
+    for (const DesignField& f : designFields())
+        if (f.scope == scope) readField(r, f, p, cluster);
 }
 
-struct Writer {
-    QJsonObject& o;
-    void operator()(const char* key, int v) { o.insert(QLatin1String(key), v); }
-    void operator()(const char* key, double v) { o.insert(QLatin1String(key), v); }
-};
-
-struct Reader {
-    JsonObjectReader& r;
-    void operator()(const char* key, int& v) { v = int(r.integer(key, INT_MIN, INT_MAX, v)); }
-    void operator()(const char* key, double& v) { v = r.number(key, -1e300, 1e300, v); }
-};
+QJsonObject scopeToJson(DesignScope scope, const SiteParams& p, int cluster) {
+    QJsonObject o;
+    for (const DesignField& f : designFields())
+        if (f.scope == scope)
+            o.insert(QString::fromStdString(f.name), designValueToJson(f.get(p, cluster)));
+    return o;
+}
 
 } // namespace
 
 QJsonObject siteParamsToJson(const SiteParams& p) {
-    QJsonObject o;
-    o.insert("name", QString::fromStdString(p.name));
-    o.insert("gpuModel", QString::fromStdString(p.gpuModel));
+    QJsonObject o = scopeToJson(DesignScope::Site, p, 0);
     QJsonArray clusters;
-    for (ClusterParams c : p.clusters) {
-        QJsonObject co;
-        co.insert("name", QString::fromStdString(c.name));
-        co.insert("fabric", QString::fromUtf8(toString(c.fabric).data()));
-        visitNumbers(c, Writer{co});
-        clusters.append(co);
-    }
+    for (size_t c = 0; c < p.clusters.size(); ++c)
+        clusters.append(scopeToJson(DesignScope::Cluster, p, int(c)));
     o.insert("clusters", clusters);
-    QJsonObject so;
-    StorageParams s = p.storage;
-    visitNumbers(s, Writer{so});
-    o.insert("storage", so);
+    o.insert("storage", scopeToJson(DesignScope::Storage, p, 0));
     return o;
 }
 
 SiteParams siteParamsFromJson(const QJsonValue& v, const JsonPath& path) {
     JsonObjectReader r(v, path);
     SiteParams p;
-    p.name = r.string("name", p.name);
-    p.gpuModel = r.string("gpuModel", p.gpuModel);
+    readScope(r, DesignScope::Site, p, 0);
     const QJsonArray clusters = r.array("clusters", kMaxClusters);
     for (qsizetype i = 0; i < clusters.size(); ++i) {
         JsonObjectReader cr(clusters[i], r.pathOf("clusters").child(int(i)));
-        ClusterParams c;
-        c.name = cr.string("name", c.name);
-        const std::string fabric = cr.string("fabric", std::string(toString(c.fabric)));
-        const auto f = parseFabric(fabric);
-        if (!f)
-            cr.fail("fabric",
-                    "expected " + std::string(fabricChoices()) + ", got \"" + fabric + "\"");
-        c.fabric = *f;
-        visitNumbers(c, Reader{cr});
+        p.clusters.emplace_back();
+        readScope(cr, DesignScope::Cluster, p, int(i));
         cr.finish();
-        p.clusters.push_back(c);
     }
     if (r.has("storage")) {
         JsonObjectReader sr = r.object("storage");
-        visitNumbers(p.storage, Reader{sr});
+        readScope(sr, DesignScope::Storage, p, 0);
         sr.finish();
     }
     r.finish();

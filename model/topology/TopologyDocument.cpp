@@ -1,6 +1,8 @@
 #include "TopologyDocument.h"
 
+#include "DesignSets.h"
 #include "Presets.h"
+#include "SiteGenerator.h"
 #include "TopologyFile.h"
 
 #include <QString>
@@ -33,8 +35,16 @@ std::unique_ptr<TopologyDocument> openTopology(const std::string& presetName,
                                   {},
                                   "--node-name-map and --structure apply to fabric files, not "
                                   "presets"});
-        Topology t = generatePreset(presetName);
-        return std::make_unique<TopologyDocument>(std::move(t), presetParams(presetName),
+        if (o.sets.empty())
+            return std::make_unique<TopologyDocument>(
+                generatePreset(presetName), presetParams(presetName), "preset:" + presetName);
+        std::optional<SiteParams> p = presetParams(presetName);
+        if (!p) generatePreset(presetName); // refuses the unknown name with the presets
+        applyDesignSets(*p, o.sets);
+        checkDesignWithSets(*p, "preset:" + presetName);
+        Topology t = generateSite(*p);
+        t.name = presetName;
+        return std::make_unique<TopologyDocument>(std::move(t), std::move(p),
                                                   "preset:" + presetName);
     }
     return std::make_unique<TopologyDocument>(loadTopologyFile(QString::fromStdString(filePath), o),

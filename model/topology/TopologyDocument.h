@@ -37,7 +37,8 @@ private:
     mutable std::optional<TopologyStats> stats_;
 };
 
-// "--preset NAME" or a file path, as the command line and the GUI name a topology.
+// "--preset NAME" or a file path, as the command line and the GUI name a topology, with the
+// --set changes of `o` applied to the preset's or the file's generator parameters.
 // Throws InputException.
 std::unique_ptr<TopologyDocument> openTopology(const std::string& presetName,
                                                const std::string& filePath,

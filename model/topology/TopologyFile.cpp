@@ -2,6 +2,7 @@
 
 #include "BoundedFileRead.h"
 
+#include "DesignSets.h"
 #include "ExplicitTopologyJson.h"
 #include "SiteGenerator.h"
 #include "SiteParamsJson.h"
@@ -39,7 +40,18 @@ JsonPath parseFieldPath(const std::string& field) {
     return p;
 }
 
-LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus) {
+[[noreturn]] void refuseSets(const std::string& fileName, const std::string& what) {
+    throw InputException({fileName,
+                          0,
+                          0,
+                          {},
+                          "--set changes generator parameters, and " + what +
+                              " has none; give a preset or a parameters file (export --params "
+                              "writes one)"});
+}
+
+LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus,
+                             const std::string& fileName, const std::vector<std::string>& sets) {
     const JsonPath root;
     JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), root);
     const std::string format = r.string("format");
@@ -61,6 +73,9 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus) {
         r.allow("generator");
         SiteParams p = siteParamsFromJson(doc.object().value("generator"), r.pathOf("generator"));
         r.finish();
+        // Changed by --set, a refused combination is not a place in the file.
+        applyDesignSets(p, sets);
+        if (!sets.empty()) checkDesignWithSets(p, fileName);
         if (auto e = checkSiteParams(p, "generator"))
             throw JsonFieldError(parseFieldPath(e->field), e->message);
         long long gpus = 0;
@@ -73,6 +88,7 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus) {
         out.topology = generateSite(p);
         out.params = std::move(p);
     } else {
+        if (!sets.empty()) refuseSets(fileName, "a topology listing its entities explicitly");
         r.allow("explicit");
         out.topology.gpuModel = r.string("gpuModel", out.topology.gpuModel);
         r.finish();
@@ -99,9 +115,10 @@ TopologyFormat formatOf(const QByteArray& text, const std::string& fileName) {
     return *format;
 }
 
-LoadedTopology parseNative(const QByteArray& text, const std::string& fileName, long long maxGpus) {
-    return readJsonDocument(text, fileName, [maxGpus](const QJsonDocument& doc) {
-        return parseDocument(doc, maxGpus);
+LoadedTopology parseNative(const QByteArray& text, const std::string& fileName, long long maxGpus,
+                           const std::vector<std::string>& sets = {}) {
+    return readJsonDocument(text, fileName, [&](const QJsonDocument& doc) {
+        return parseDocument(doc, maxGpus, fileName, sets);
     });
 }
 
@@ -164,8 +181,11 @@ LoadedTopology loadTopologyFile(const QString& path, const TopologyReadOptions& 
                                   {},
                                   "--node-name-map and --structure apply to foreign fabric "
                                   "formats; this is a ClusterScope topology file"});
-        return parseNative(text, fileName, kMaxGpus);
+        return parseNative(text, fileName, kMaxGpus, o.sets);
     }
+    if (!o.sets.empty())
+        refuseSets(fileName,
+                   std::string("a fabric file (") + std::string(topologyFormatName(format)) + ")");
     FabricReadOptions read;
     read.directory = QFileInfo(path).absolutePath().toStdString();
     if (!o.nodeNameMap.empty()) {

@@ -13,6 +13,8 @@
 #include "FabricReaders.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace cs {
 
@@ -27,10 +29,13 @@ struct LoadedTopology {
     std::vector<InferredFact> inferred; // what a foreign format did not say (empty for ours)
 };
 
-// What reading a foreign format may need besides the file.
+// What reading a file may need besides the file.
 struct TopologyReadOptions {
     std::string nodeNameMap;   // ibnetdiscover: a node-name map file (`GUID "name"`)
     std::string structureFile; // the sidecar; empty: FILE.structure.json when it exists
+    // --set KEY=VALUE (DesignSets.h), applied to generator parameters before generating;
+    // refused for explicit topologies and foreign fabric files, which have none.
+    std::vector<std::string> sets;
 };
 
 // Both read every format of topologyFormats(), chosen by content, and throw InputException;

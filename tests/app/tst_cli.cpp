@@ -42,6 +42,8 @@ private slots:
     void statsJsonHasTheKeys_data();
     void statsJsonHasTheKeys();
     void exportThenStatsAgree();
+    void setChangesTheDesign();
+    void setIsRefusedWithoutParameters();
     void statsAndRenderReadForeignFabrics_data();
     void statsAndRenderReadForeignFabrics();
     void exportWritesEveryFormat();
@@ -174,6 +176,54 @@ void TestCli::exportThenStatsAgree() {
     const QString params = dir.filePath("params.json");
     QCOMPARE(run({"export", "--preset", "small-256", "--params", "-o", params}).code, 0);
     QCOMPARE(run({"stats", params, "--json"}).out, fromPreset.out);
+}
+
+// --set changes the generator parameters before generating: the figures follow, a combination
+// that does not fit is refused with the changes that fit, and one of them is accepted.
+void TestCli::setChangesTheDesign() {
+    const QString oversubscription = "generator.clusters[0].oversubscription=";
+    const Result three =
+        run({"stats", "--preset", "meta-roce-24k", "--set", oversubscription + "3", "--json"});
+    QCOMPARE(three.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(three.out).object()["oversubscription"].toDouble(), 3.0);
+    // The same through a parameters file, where the file's own value is replaced.
+    QTemporaryDir dir;
+    const QString params = dir.filePath("params.json");
+    QCOMPARE(run({"export", "--preset", "meta-roce-24k", "--params", "-o", params}).code, 0);
+    QCOMPARE(run({"stats", params, "--set", oversubscription + "3", "--json"}).out, three.out);
+    // 1:1 needs more core ports than the preset's switches have.
+    const Result full =
+        run({"stats", "--preset", "meta-roce-24k", "--set", oversubscription + "1", "--json"});
+    QCOMPARE(full.code, 2);
+    const QString err = QString::fromUtf8(full.err);
+    QVERIFY2(err.contains("preset:meta-roce-24k with --set: generator.clusters[0].coreRadix: a "
+                          "core switch needs"),
+             qPrintable(err));
+    const qsizetype at = err.indexOf("--set generator.clusters[0].coresPerPlane=");
+    QVERIFY2(at >= 0, qPrintable(err));
+    const QString fix = err.mid(at + 6).section(' ', 0, 0).trimmed();
+    const Result fixed = run({"stats", "--preset", "meta-roce-24k", "--set", oversubscription + "1",
+                              "--set", fix, "--json"});
+    QCOMPARE(fixed.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(fixed.out).object()["oversubscription"].toDouble(), 1.0);
+}
+
+// An explicit topology and a foreign fabric file have no generator parameters to change.
+void TestCli::setIsRefusedWithoutParameters() {
+    QTemporaryDir dir;
+    const QString explicitFile = dir.filePath("explicit.json");
+    const QString ibnet = dir.filePath("fabric.ibnet");
+    QCOMPARE(run({"export", "--preset", "small-256", "-o", explicitFile}).code, 0);
+    QCOMPARE(
+        run({"export", "--preset", "small-ib-256", "--format", "ibnetdiscover", "-o", ibnet}).code,
+        0);
+    for (const QString& file : {explicitFile, ibnet}) {
+        const Result r = run({"stats", file, "--set", "generator.clusters[0].pods=1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(file.toUtf8() + ": --set changes generator parameters"),
+                 r.err.constData());
+    }
 }
 
 void TestCli::importsFromAPrometheusServer() {
@@ -324,6 +374,23 @@ void TestCli::badInputExitsTwo_data() {
     QTest::newRow("flag too big for the topology")
         << QStringList{"simulate", "--preset", "small-256", "--run", "FILE", "--dp", "32"} << tooBig
         << "--dp: the job needs 1024 GPUs";
+    // --set names its argument: the field with the nearest ones, or what the value should be.
+    QTest::newRow("--set unknown field")
+        << QStringList{"stats", "--preset", "small-256", "--set", "generator.clusters[0].podz=2"}
+        << QByteArray()
+        << "--set generator.clusters[0].podz=2: no such field; nearest: "
+           "generator.clusters[0].pods";
+    QTest::newRow("--set bad value")
+        << QStringList{"stats", "--preset", "meta-roce-24k", "--set",
+                       "generator.clusters[0].oversubscription=abc"}
+        << QByteArray()
+        << "--set generator.clusters[0].oversubscription=abc: expected a number from 0.01 to 1000";
+    QTest::newRow("--set without a value")
+        << QStringList{"render", "--preset", "small-256", "-o", "x.png", "--set", "generator.name"}
+        << QByteArray() << "--set generator.name: expected FIELD=VALUE";
+    QTest::newRow("GUI: --set unknown field")
+        << QStringList{"--preset", "small-256", "--no-run", "--set", "generator.podz=1"}
+        << QByteArray() << "--set generator.podz=1: no such field";
     QTest::newRow("GUI: --no-run with --run")
         << QStringList{"--preset", "small-256", "--no-run", "--run", "x.sqlite"} << QByteArray()
         << "--no-run and --run exclude each other";

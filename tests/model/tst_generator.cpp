@@ -1,5 +1,7 @@
 // The generic Clos generator: structure follows the parameters, and the derived figures
 // respond to them the way the network would (oversubscription, planes, bisection).
+#include "DesignFields.h"
+#include "DesignSets.h"
 #include "FabricRouter.h"
 #include "MaxFlow.h"
 #include "Presets.h"
@@ -27,6 +29,9 @@ private slots:
     void fewerPlanesHalveBisection();
     void badParametersNameTheField_data();
     void badParametersNameTheField();
+    void smallestChangesFit_data();
+    void smallestChangesFit();
+    void fullBisectionNeedsLargerCores();
     void maxFlowOnKnownGraph();
     void railWiringPutsARailOneLeafApart_data();
     void railWiringPutsARailOneLeafApart();
@@ -144,6 +149,89 @@ void TestGenerator::badParametersNameTheField() {
     QVERIFY_THROWS_EXCEPTION(InputException, generateSite(p));
 }
 
+// The --set changes a refusal offers: each makes the design pass, and one step less of it
+// does not (it is the smallest change of that field).
+void TestGenerator::smallestChangesFit_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QStringList>("sets");    // what makes the design refused
+    QTest::addColumn<QString>("field");       // the field the refusal names
+    QTest::addColumn<QStringList>("changes"); // the fields whose changes are offered
+    const QString c = "generator.clusters[0].";
+    QTest::newRow("core ports") << "meta-roce-24k" << QStringList{c + "oversubscription=1"}
+                                << c + "coreRadix" << QStringList{"coreRadix", "coresPerPlane"};
+    QTest::newRow("spine ports") << "small-256" << QStringList{c + "spineRadix=10"}
+                                 << c + "spineRadix" << QStringList{"spineRadix", "spinesPerPlane"};
+    QTest::newRow("leaf ports") << "small-256" << QStringList{c + "leafRadix=20"} << c + "leafRadix"
+                                << QStringList{"leafRadix", "planes"};
+    QTest::newRow("leaf uplinks") << "small-256"
+                                  << QStringList{c + "leafUplinksPerPlane=2", c + "leafRadix=40"}
+                                  << c + "leafRadix"
+                                  << QStringList{"leafRadix", "planes", "leafUplinksPerPlane"};
+    QTest::newRow("no core tier") << "small-256" << QStringList{c + "coresPerPlane=0"}
+                                  << c + "coresPerPlane" << QStringList{"coresPerPlane", "pods"};
+    QTest::newRow("rail units") << "small-256" << QStringList{c + "railGroupRacks=3"}
+                                << c + "railGroupRacks"
+                                << QStringList{"railGroupRacks", "railGroupRacks", "racksPerPod"};
+    // 1,000 pods of 3,072 GPUs, the core switches large enough for all of them.
+    QTest::newRow("too many GPUs")
+        << "meta-roce-24k" << QStringList{c + "coreRadix=65535", c + "pods=1000"} << c + "pods"
+        << QStringList{"pods", "racksPerPod"};
+    QTest::newRow("duplicate name") << "meta-both" << QStringList{"generator.clusters[1].name=roce"}
+                                    << "generator.clusters[1].name" << QStringList{"name"};
+}
+
+void TestGenerator::smallestChangesFit() {
+    QFETCH(QString, preset);
+    QFETCH(QStringList, sets);
+    QFETCH(QString, field);
+    QFETCH(QStringList, changes);
+    SiteParams p = *presetParams(preset.toStdString());
+    for (const QString& s : sets)
+        applyDesignSets(p, {s.toStdString()});
+    const auto e = checkSiteParams(p);
+    QVERIFY(e.has_value());
+    QCOMPARE(QString::fromStdString(e->field), field);
+    const QString message = QString::fromStdString(e->message);
+    const QString intro = "; smallest changes that fit: ";
+    QVERIFY2(message.contains(intro), qPrintable(message));
+    const QStringList offered = message.mid(message.indexOf(intro) + intro.size()).split(" or ");
+    QCOMPARE(offered.size(), changes.size());
+    for (qsizetype i = 0; i < offered.size(); ++i) {
+        QVERIFY2(offered[i].startsWith("--set "), qPrintable(offered[i]));
+        const QString set = offered[i].mid(6);
+        const QString key = set.section('=', 0, 0), value = set.section('=', 1);
+        QVERIFY2(key.endsWith("." + changes[i]), qPrintable(set));
+        SiteParams fixed = p;
+        applyDesignSets(fixed, {set.toStdString()});
+        const auto after = checkSiteParams(fixed);
+        QVERIFY2(!after, qPrintable(set + " still refused: " +
+                                    QString::fromStdString(after ? after->message : "")));
+        // One step back towards the refused value is refused: the change is the smallest.
+        const DesignFieldRef ref = *parseDesignFieldKey(key.toStdString());
+        bool number = false;
+        const long long v = value.toLongLong(&number);
+        if (!number) continue; // a name
+        const long long was = designFieldText(p, *ref.field, ref.cluster).toLongLong();
+        SiteParams less = p;
+        setDesignField(less, *ref.field, ref.cluster, QString::number(v + (was > v ? 1 : -1)));
+        QVERIFY2(checkSiteParams(less).has_value(), qPrintable(set + " is not the smallest"));
+    }
+}
+
+// The example: 1:1 on Meta's RoCE cluster. 3,072 GPUs x 400G per pod need 3,072
+// uplinks at 1:1, 192 per spine (16 planes, one spine each); one core per plane takes 192
+// from each of 8 pods = 1,536 ports where it has 576. Three cores per plane take 64 x 8 = 512.
+void TestGenerator::fullBisectionNeedsLargerCores() {
+    SiteParams p = *presetParams("meta-roce-24k");
+    applyDesignSets(p, {"generator.clusters[0].oversubscription=1"});
+    const auto e = checkSiteParams(p);
+    QVERIFY(e.has_value());
+    QCOMPARE(QString::fromStdString(e->message),
+             QString("a core switch needs 1536 ports, has 576; smallest changes that fit: "
+                     "--set generator.clusters[0].coreRadix=1536 or "
+                     "--set generator.clusters[0].coresPerPlane=3"));
+}
+
 void TestGenerator::railWiringPutsARailOneLeafApart_data() {
     QTest::addColumn<int>("railGroupRacks");
     QTest::newRow("a leaf per rack") << 0;
@@ -180,7 +268,7 @@ void TestGenerator::railWiringPutsARailOneLeafApart() {
     const int sameRailNextRack = hops(3, perRack + 3);
     // GPU 3 of host 0 and GPU 4 of that next host: another rail.
     const int otherRail = hops(3, perRack + 4);
-    QCOMPARE(otherRail, 4); // NIC, leaf, spine, leaf, NIC
+    QCOMPARE(otherRail, 4);                                  // NIC, leaf, spine, leaf, NIC
     QCOMPARE(sameRailNextRack, railGroupRacks >= 2 ? 2 : 4); // NIC, leaf, NIC when one rail
     if (railGroupRacks == 4) // the first host of the second unit: across the spine
         QCOMPARE(hops(3, 4 * perRack + 3), 4);
