@@ -5,6 +5,9 @@
 #include "PrometheusImportDialog.h"
 
 #include "AboutDialog.h"
+#include "DesignDock.h"
+#include "RunSpecJson.h"
+#include "SiteGenerator.h"
 #include "ComparisonController.h"
 #include "DefaultRun.h"
 #include "EntitySearch.h"
@@ -47,6 +50,13 @@
 
 namespace cs::app {
 namespace {
+// The name of a topology regenerated from an edited design: "meta-roce-24k (edited)".
+std::string editedName(const std::string& name) {
+    const std::string mark = " (edited)";
+    return name.size() >= mark.size() && name.compare(name.size() - mark.size(), mark.size(), mark) == 0
+               ? name
+               : name + mark;
+}
 // Recent entries that are run descriptions, not topologies.
 const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
 } // namespace
@@ -54,7 +64,7 @@ const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
 MainWindow::MainWindow()
     : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
       inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit),
-      view_(new views::VtkViewWidget), split_(new QSplitter) {
+      view_(new views::VtkViewWidget), split_(new QSplitter), designDock_(new DesignDock) {
     setWindowTitle(tr("ClusterScope"));
     resize(1500, 900);
     view_->setObjectName("clusterView");
@@ -92,6 +102,20 @@ MainWindow::MainWindow()
     summaryDock->setWidget(summary_);
     addDockWidget(Qt::RightDockWidgetArea, summaryDock);
     tabifyDockWidget(inspectorDock, summaryDock);
+    auto* designDock = new QDockWidget(tr("Design"), this);
+    designDock->setObjectName("designDock");
+    designDock->setWidget(designDock_);
+    addDockWidget(Qt::LeftDockWidgetArea, designDock);
+    tabifyDockWidget(treeDock, designDock);
+    treeDock->raise();
+    connect(designDock_, &DesignDock::designChanged, this, &MainWindow::applyDesign);
+    connect(designDock_, &DesignDock::simulateRequested, this, [this] { simulateOnDesign(); });
+    connect(designDock_, &DesignDock::saveRequested, this, [this] {
+        if (!doc_ || !doc_->params()) return;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Design As"), {},
+                                                          tr("ClusterScope topology (*.json)"));
+        if (!path.isEmpty()) saveDesign(path);
+    });
     inspectorDock->raise();
     resizeDocks({treeDock, inspectorDock}, {330, 380}, Qt::Horizontal);
 
@@ -293,6 +317,17 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
         reportFailure(tr("Cannot open topology"), e.what(), showErrors);
         return false;
     }
+    adoptDocument(std::move(next), read);
+    designRun_.clear();
+    designDock_->setDesign(doc_->params(), doc_->topology().name);
+    designDock_->showFigures(doc_->stats());
+    recent_.add(source);
+    rebuildRecentMenu();
+    return true;
+}
+
+void MainWindow::adoptDocument(std::unique_ptr<TopologyDocument> next,
+                               const TopologyReadOptions& read) {
     delete background_; // it simulates on the document about to go: cancel and wait
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
@@ -306,12 +341,59 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
     treeModel_->setDocument(doc_.get());
     inspector_->setDocument(doc_.get());
     controls_->setDocument(doc_.get());
-    recent_.add(source);
-    rebuildRecentMenu();
     setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(doc_->topology().name)));
     showSummary();
     tree_->expandToDepth(0);
+}
+
+bool MainWindow::applyDesign(const SiteParams& params) {
+    if (!doc_) return false;
+    std::unique_ptr<TopologyDocument> next;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        Topology t = generateSite(params);
+        // Not the preset or file any more: the name says so, and runs on it say so too.
+        const std::string name = editedName(doc_->topology().name);
+        t.name = name;
+        next = std::make_unique<TopologyDocument>(std::move(t), params, kDesignSource + name);
+        QApplication::restoreOverrideCursor();
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        reportFailure(tr("Cannot build the design"), e.what(), true);
+        return false;
+    }
+    // The run open before was made on the earlier design: it cannot replay on this one, but
+    // its settings can run again on it (Simulate on This Design).
+    if (!runPath_.isEmpty()) designRun_ = runPath_;
+    views::ViewState keep = view_->state();
+    keep.selection.reset();
+    keep.marked.clear();
+    if (keep.metric == views::ValueMetric::Run || keep.metric == views::ValueMetric::Difference)
+        keep = views::coloredBy(keep, views::ValueMetric::None);
+    adoptDocument(std::move(next), {});
+    view_->applyState(keep); // the camera stays where the user looked
+    designDock_->showFigures(doc_->stats());
+    designDock_->setSimulateOffered(!designRun_.isEmpty());
     return true;
+}
+
+bool MainWindow::simulateOnDesign(bool showErrors) {
+    if (!doc_ || designRun_.isEmpty()) return false;
+    RunSpec spec;
+    try {
+        spec = parseRunSpec(QByteArray::fromStdString(RunReader::runsIn(designRun_).back().paramsJson),
+                            designRun_.toStdString());
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot simulate on this design"), e.what(), showErrors);
+        return false;
+    }
+    const QString storePath = newRunStorePath();
+    if (!runWithProgress(this, *doc_, spec, storePath)) return false;
+    const QString earlier = designRun_;
+    if (!openRun(storePath, showErrors)) return false;
+    replay_->clock()->seek(int64_t(replay_->overview()->info.endNs / 2));
+    // The new run (A) beside the one on the earlier design (B, rebuilt from its store).
+    return compareWith(earlier, showErrors);
 }
 
 void MainWindow::startDefaultRun() {
@@ -564,12 +646,29 @@ void MainWindow::simulateDialog() {
     runSimulationDialog(dialog);
 }
 
+bool MainWindow::saveDesign(const QString& path, bool showErrors) {
+    if (!doc_ || !doc_->params()) return false;
+    try {
+        writeFileAtomically(path, paramsTopologyDocument(QFileInfo(path).completeBaseName().toStdString(),
+                                                         *doc_->params()));
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot save the design"), e.what(), showErrors);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved the design as %1").arg(path), 8000);
+    return true;
+}
+
+QString MainWindow::newRunStorePath() const {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
+    return QDir(dir).filePath(
+        QStringLiteral("clusterscope-run-%1.sqlite").arg(QDateTime::currentMSecsSinceEpoch()));
+}
+
 void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
     if (dialog.exec() != QDialog::Accepted) return;
     const RunSpec spec = dialog.spec();
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
-    const QString storePath = QDir(dir).filePath(
-        QStringLiteral("clusterscope-run-%1.sqlite").arg(QDateTime::currentMSecsSinceEpoch()));
+    const QString storePath = newRunStorePath();
     const std::optional<RunResult> r = runWithProgress(this, *doc_, spec, storePath);
     if (!r) return;
     // Opened through the reader like any run, at the middle of the first step (or the span's

@@ -32,8 +32,12 @@ class LiveRecording;
 class SimulationDialog;
 
 class ComparisonController;
+class DesignDock;
 class ViewControls;
 class ReplayController;
+
+// The source of a topology regenerated from an edited design (Design dock): "design:NAME".
+inline const std::string kDesignSource = "design:";
 
 // "preset:NAME" or a file path, as sessions, recent files and the command line name a topology.
 std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
@@ -62,6 +66,18 @@ public:
     // or a file) or else the topology the store keeps, the preset of its name, or the open
     // topology when the run was made on it. False when refused (the error shown unless not).
     bool compareWith(const QString& runPath, bool showErrors = true, const QString& topology = {});
+    // The Design dock's edits: the topology regenerated from `params` in place (the camera,
+    // layout and colouring stay); a run open on the earlier design is kept for
+    // simulateOnDesign. False when the generator refuses the parameters.
+    bool applyDesign(const SiteParams& params);
+    // Runs the settings of the run made on the earlier design on this one, opens the new run
+    // and compares it with the earlier (B). False when nothing to re-run, or it failed.
+    bool simulateOnDesign(bool showErrors = true);
+    // The open design as a parameters file (Save Design As).
+    bool saveDesign(const QString& path, bool showErrors = true);
+    DesignDock* designDock() const { return designDock_; }
+    // A design kept inline (a session's "design"): its topology, editable in the Design dock.
+    bool openDesign(const QJsonObject& design, const QString& origin, bool showErrors = true);
     // Opens a run store for replay on the current topology; shows errors unless told not to.
     bool openRun(const QString& path, bool showErrors = true);
     const QString& runPath() const { return runPath_; } // empty: no run open
@@ -128,10 +144,15 @@ private:
     views::InspectorWidget* inspector_;
     QPlainTextEdit* summary_;
     views::VtkViewWidget* view_;
+    QSplitter* split_; // the view, and the compared run's view beside it
+    DesignDock* designDock_;
     ViewControls* controls_;
     ReplayController* replay_;
     ComparisonController* compare_;
-    QSplitter* split_;     // the view, and the compared run's view beside it
+    QString designRun_; // a run made on an earlier design of this topology, to re-run on it
+    // Shows `next` in every view and dock; what was open on the earlier document closes.
+    void adoptDocument(std::unique_ptr<TopologyDocument> next, const TopologyReadOptions& read);
+    QString newRunStorePath() const; // where a simulation from the window writes its run
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
     QPointer<BackgroundSimulation> background_;

@@ -1,5 +1,6 @@
 // MainWindow's sessions: collecting what the window shows and restoring it.
 #include "CameraBookmarks.h"
+#include "DesignDock.h"
 #include "ComparisonController.h"
 #include "EntitySearch.h"
 #include "MainWindow.h"
@@ -12,6 +13,7 @@
 #include "PlaybackClock.h"
 
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTreeView>
@@ -22,6 +24,10 @@ Session MainWindow::currentSession() const {
     Session s;
     if (!doc_) return s;
     s.topology = QString::fromStdString(doc_->source());
+    if (s.topology.startsWith(QString::fromStdString(kDesignSource)) && doc_->params())
+        s.design = QJsonDocument::fromJson(
+                       paramsTopologyDocument(doc_->topology().name, *doc_->params()))
+                       .object();
     s.nodeNameMap = QString::fromStdString(read_.nodeNameMap);
     s.structure = QString::fromStdString(read_.structureFile);
     s.run = runPath_;
@@ -54,6 +60,24 @@ bool MainWindow::saveSession(const QString& path, bool showErrors) {
     return true;
 }
 
+bool MainWindow::openDesign(const QJsonObject& design, const QString& origin, bool showErrors) {
+    std::unique_ptr<TopologyDocument> next;
+    try {
+        LoadedTopology loaded =
+            parseTopologyText(QJsonDocument(design).toJson(), origin.toStdString() + ": design");
+        const std::string name = loaded.topology.name;
+        next = std::make_unique<TopologyDocument>(std::move(loaded), kDesignSource + name);
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot open the design"), e.what(), showErrors);
+        return false;
+    }
+    adoptDocument(std::move(next), {});
+    designRun_.clear();
+    designDock_->setDesign(doc_->params(), doc_->topology().name);
+    designDock_->showFigures(doc_->stats());
+    return true;
+}
+
 bool MainWindow::openSession(const QString& path, bool showErrors) {
     Session s;
     try {
@@ -65,7 +89,9 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     TopologyReadOptions read;
     read.nodeNameMap = s.nodeNameMap.toStdString();
     read.structureFile = s.structure.toStdString();
-    if (!openSource(s.topology, showErrors, read)) return false;
+    if (!(s.design.isEmpty() ? openSource(s.topology, showErrors, read)
+                             : openDesign(s.design, path, showErrors)))
+        return false;
     if (!s.run.isEmpty() && !openRun(s.run, showErrors)) return false;
     if (!s.compareRun.isEmpty()) {
         if (auto* link = findChild<QAction*>("linkCamerasAction"))

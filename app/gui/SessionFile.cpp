@@ -41,7 +41,14 @@ Session readDocument(const QJsonDocument& doc, const QDir& dir) {
     auto text = [&](const char* key) {
         return QString::fromStdString(r.optionalString(key).value_or(""));
     };
-    s.topology = absolute(QString::fromStdString(r.string("topology")), dir);
+    s.topology = QString::fromStdString(r.string("topology"));
+    if (r.has("design")) {
+        const QJsonValue d = r.value("design");
+        if (!d.isObject()) r.fail("design", "expected a topology parameters object");
+        s.design = d.toObject();
+    } else {
+        s.topology = absolute(s.topology, dir);
+    }
     s.nodeNameMap = absolute(text("nodeNameMap"), dir);
     s.structure = absolute(text("structure"), dir);
     s.run = absolute(text("run"), dir);
@@ -77,6 +84,10 @@ QByteArray sessionDocument(const Session& s, const QString& sessionPath) {
                   {"topology", relative(s.topology, dir)},
                   {"timeNs", qint64(s.timeNs)}};
     views::writeViewState(s.view, o);
+    if (!s.design.isEmpty()) {
+        o.insert("topology", s.topology); // a name, not a path
+        o.insert("design", s.design);
+    }
     for (const auto& [key, value] : {std::pair{"nodeNameMap", s.nodeNameMap},
                                      std::pair{"structure", s.structure}, std::pair{"run", s.run}})
         if (!value.isEmpty()) o.insert(key, relative(value, dir));

@@ -6,6 +6,7 @@
 #include "ViewState.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -19,6 +20,8 @@ constexpr const char* kSessionSuffix = "clusterscope";
 
 struct Session {
     QString topology; // "preset:NAME" or a file path (absolute once read)
+    // An edited design (the Design dock): its parameters file, inline; topology then names it.
+    QJsonObject design;
     QString nodeNameMap, structure;
     QString run; // empty: none
     int64_t timeNs = 0;
