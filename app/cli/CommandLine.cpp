@@ -9,10 +9,15 @@ namespace cs::app {
 
 const std::vector<CliCommand>& cliCommands() {
     static const std::vector<CliCommand> table{
-        {statsSpec(), statsCommand},       {exportSpec(), exportCommand},
-        {renderSpec(), renderCommand},     {movieSpec(), movieCommand},
-        {simulateSpec(), simulateCommand}, {frameSpec(), frameCommand},
-        {importSpec(), importCommand},     {generateTelemetrySpec(), generateTelemetryCommand},
+        {statsSpec(), statsCommand},
+        {bomSpec(), bomCommand},
+        {exportSpec(), exportCommand},
+        {renderSpec(), renderCommand},
+        {movieSpec(), movieCommand},
+        {simulateSpec(), simulateCommand},
+        {frameSpec(), frameCommand},
+        {importSpec(), importCommand},
+        {generateTelemetrySpec(), generateTelemetryCommand},
         {presetsSpec(), presetsCommand},
     };
     return table;
