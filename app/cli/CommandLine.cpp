@@ -10,6 +10,7 @@ namespace cs::app {
 const std::vector<CliCommand>& cliCommands() {
     static const std::vector<CliCommand> table{
         {statsSpec(), statsCommand},
+        {bomSpec(), bomCommand},
         {exportSpec(), exportCommand},
         {renderSpec(), renderCommand},
         {movieSpec(), movieCommand},

@@ -23,6 +23,8 @@ int runCommand(const QStringList& args);
 // Each command, its description beside the code that runs it.
 CommandSpec statsSpec();
 int statsCommand(const CommandArgs& a);
+CommandSpec bomSpec();
+int bomCommand(const CommandArgs& a);
 CommandSpec exportSpec();
 int exportCommand(const CommandArgs& a);
 CommandSpec renderSpec();

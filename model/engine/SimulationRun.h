@@ -41,7 +41,7 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
 // Changes whenever the engine's output for one run description changes, so that cached
 // runs (the GUI's default run) are simulated again rather than replayed stale.
-constexpr int kEngineRevision = 5; // 5: TP collectives as operations; busy is compute only
+constexpr int kEngineRevision = 6; // 6: the site's power stored (site_power_w)
 
 struct RunResult {
     StepEstimate step;

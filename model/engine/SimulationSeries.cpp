@@ -4,6 +4,7 @@
 
 #include "RankPlacement.h"
 #include "RunOptions.h"
+#include "SitePower.h"
 
 #include <QJsonDocument>
 
@@ -154,8 +155,8 @@ public:
           w_(store, t_,
              {"simulated", spec.model + " on " + t_.name,
               QJsonDocument(runSpecToJson(spec)).toJson(QJsonDocument::Compact).toStdString(), 0}),
-          stageOfGpu_(t_.gpus.size(), -1), idleLinks_(t_.links.size(), kNaN),
-          busy_(t_.gpus.size()) {
+          stageOfGpu_(t_.gpus.size(), -1), idleLinks_(t_.links.size(), kNaN), busy_(t_.gpus.size()),
+          power_(sitePowerModel(t_)) {
         for (size_t rank = 0; rank < e_.gpuOfRank.size(); ++rank)
             stageOfGpu_[size_t(e_.gpuOfRank[rank])] = coordOf(spec.parallel, int(rank)).p;
         // Backend cables carry the stored traffic; NVLink and PCIe hold no value.
@@ -239,6 +240,16 @@ private:
         return busy_;
     }
 
+    // The site's power in the frame gpuFrame last filled: each GPU between idle and its limit
+    // by its busy, the rest constant. Not stored for a GPU model without power figures.
+    void addSitePower(int32_t pattern, int64_t offsetNs) {
+        if (!power_) return;
+        double busySum = 0;
+        for (float b : busy_)
+            if (!std::isnan(b)) busySum += b;
+        w_.addFrame(pattern, Metric::SitePowerW, offsetNs, {float(power_->powerW(busySum))});
+    }
+
     // The stepped schedule at full resolution: GPUs busy while their stage computes (not
     // while a pass waits for its TP or CP), links loaded while the collectives and sends that
     // cross them run; data loading on the storage servers.
@@ -263,6 +274,7 @@ private:
                 stageBusy[st] = covered(busyOf[st], computeCursor[st], t0, t1) / width;
             w_.addFrame(step, Metric::GpuBusy, k * intervalNs,
                         gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
+            addSitePower(step, k * intervalNs);
             // How much of each source is on in this frame; the store composes the links from it.
             std::vector<float> tiers(kTierCount, 0.f);
             for (size_t i = 0; i < sources_.size(); ++i) {
@@ -284,6 +296,7 @@ private:
         const int64_t ckptNs = std::max<int64_t>(1, toNs(r_.checkpointS));
         const int32_t checkpoint = w_.addPattern("checkpoint", ckptNs);
         w_.addFrame(checkpoint, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
+        addSitePower(checkpoint, 0);
         ComposedTraffic writes;
         writes.sources = {r_.checkpointFlows.links};
         writes.noData = noData;
@@ -301,6 +314,7 @@ private:
     int32_t writeDown() {
         const int32_t down = w_.addPattern("down", 1);
         w_.addFrame(down, Metric::GpuBusy, 0, gpuFrame([](int) { return 0.0; }));
+        addSitePower(down, 0);
         w_.addFrame(down, Metric::LinkBytesPerS, 0, idleLinks_);
         w_.addFrame(down, Metric::TierBytesPerS, 0, std::vector<float>(kTierCount, 0.f));
         w_.addFrame(down, Metric::StorageBytesPerS, 0, storageFrame(0));
@@ -356,6 +370,7 @@ private:
     std::vector<int> stageOfGpu_;
     std::vector<float> idleLinks_; // 0 on backend cables, NaN elsewhere
     std::vector<float> busy_;      // the frame gpuFrame fills
+    std::optional<SitePowerModel> power_;
     std::vector<Source> sources_;
     int64_t stepNs_ = 1;
 };

@@ -1,6 +1,7 @@
 #include "MetricCatalogue.h"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace cs {
@@ -18,14 +19,14 @@ const std::vector<MetricDef>& metricCatalogue() {
         {GpuMemoryUsedBytes, "gpu_memory_used_bytes", "B", "GPU memory used", E::Gpu, A::Mean,
          C::None},
         {GpuSmClockHz, "gpu_sm_clock_hz", "Hz", "GPU SM clock", E::Gpu, A::Mean, C::None},
-        {LinkBytesPerS, "link_bytes_per_s", "B/s", "link traffic", E::Link, A::Max,
-         C::LinkSpeed},
+        {LinkBytesPerS, "link_bytes_per_s", "B/s", "link traffic", E::Link, A::Max, C::LinkSpeed},
         {StorageBytesPerS, "storage_bytes_per_s", "B/s", "storage traffic", E::Storage, A::Sum,
          C::StorageBandwidth},
         {TierBytesPerS, "tier_bytes_per_s", "B/s", "network tier throughput", E::Tier, A::Sum,
          C::None},
         {StepTimeS, "step_time_s", "s", "step time", E::Run, A::Mean, C::None},
         {Mfu, "mfu", "fraction", "MFU", E::Run, A::Mean, C::Unit},
+        {SitePowerW, "site_power_w", "W", "site power", E::Site, A::Sum, C::None},
     };
     return table;
 }
@@ -48,7 +49,7 @@ std::string metricNames() {
 }
 
 namespace {
-constexpr const char* kEntityNames[] = {"gpu", "link", "storage", "tier", "run"};
+constexpr const char* kEntityNames[] = {"gpu", "link", "storage", "tier", "run", "site"};
 constexpr const char* kEventNames[] = {"step", "checkpoint", "failure", "maintenance", "restart"};
 } // namespace
 
@@ -57,7 +58,7 @@ std::string_view toString(MetricEntity e) {
 }
 
 std::optional<MetricEntity> parseMetricEntity(std::string_view s) {
-    for (int i = 0; i < 5; ++i)
+    for (size_t i = 0; i < std::size(kEntityNames); ++i)
         if (s == kEntityNames[i]) return MetricEntity(i);
     return std::nullopt;
 }
@@ -74,6 +75,8 @@ size_t entityCount(MetricEntity e, const Topology& t) {
         return kTierCount;
     case MetricEntity::Run:
         return 0;
+    case MetricEntity::Site:
+        return 1;
     }
     return 0;
 }
@@ -114,9 +117,8 @@ double capacityOf(Metric m, const Topology& t, int32_t entity) {
         return size_t(entity) < t.links.size() ? double(t.links[size_t(entity)].gbps) * 1e9 / 8
                                                : nan;
     case Capacity::StorageBandwidth:
-        return size_t(entity) < t.storage.size()
-                   ? double(t.storage[size_t(entity)].gbps) * 1e9 / 8
-                   : nan;
+        return size_t(entity) < t.storage.size() ? double(t.storage[size_t(entity)].gbps) * 1e9 / 8
+                                                 : nan;
     case Capacity::None:
         break;
     }

@@ -25,11 +25,14 @@ enum class Metric : uint8_t {
     TierBytesPerS,      // the sum over the links of one network tier
     StepTimeS,          // run-wide: duration of the step in progress
     Mfu,                // run-wide: model FLOPs utilisation
+    SitePowerW,         // the whole site's power, from its GPUs' busy (model/power)
 };
-constexpr int kMetricCount = 10;
+constexpr int kMetricCount = 11;
 
-// What a metric's values are indexed by.
-enum class MetricEntity : uint8_t { Gpu, Link, Storage, Tier, Run };
+// What a metric's values are indexed by. Site: one value for the whole site, stored in frames
+// of the run's patterns as the per-entity metrics are (a step is stored once however often it
+// plays); Run: a series of scalars at absolute times.
+enum class MetricEntity : uint8_t { Gpu, Link, Storage, Tier, Run, Site };
 enum class Aggregation : uint8_t { Mean, Max, Sum };
 // The capacity of one entity the values are compared with (colour scales, "% of capacity").
 enum class Capacity : uint8_t { None, Unit, LinkSpeed, StorageBandwidth };
@@ -52,7 +55,7 @@ std::string metricNames();
 
 std::string_view toString(MetricEntity e);
 std::optional<MetricEntity> parseMetricEntity(std::string_view s);
-// How many values a frame of this entity kind holds on a topology (Run: none).
+// How many values a frame of this entity kind holds on a topology (Run: none, Site: one).
 size_t entityCount(MetricEntity e, const Topology& t);
 // The topology entity behind a metric entity index (tiers and runs have none).
 std::optional<Endpoint> endpointOf(MetricEntity e, int32_t index);

@@ -17,6 +17,7 @@ RunOverview overviewOf(RunReader& r, int maxPoints) {
     o.storage = r.statHistory(Metric::StorageBytesPerS, FrameStat::Sum, 0, end, maxPoints);
     o.stepTime = r.scalars(Metric::StepTimeS, 0, end, maxPoints);
     o.mfu = r.scalars(Metric::Mfu, 0, end, maxPoints);
+    o.sitePowerW = r.history(Metric::SitePowerW, 0, 0, end, maxPoints);
     o.events = r.events();
     return o;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // What the charts and the timeline show of a whole run, read once when it opens: GPU busy
 // (mean with the 5th-95th percentile band), throughput per network tier, storage
-// throughput, step time and MFU, and the events. Plain values: built on the reader's
-// thread, handed to the GUI.
+// throughput, step time and MFU, the site's power, and the events. Plain values: built on the
+// reader's thread, handed to the GUI.
 #include "RunReader.h"
 
 namespace cs {
@@ -13,6 +13,7 @@ struct RunOverview {
     std::array<Series, kTierCount> tiers; // B/s
     Series storage;                       // B/s over all storage servers
     Series stepTime, mfu;                 // s, fraction
+    Series sitePowerW;                    // W; empty when the run does not hold it
     std::vector<RunEvent> events;
 };
 

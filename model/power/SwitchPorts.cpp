@@ -1,0 +1,37 @@
+#include "SwitchPorts.h"
+
+#include <algorithm>
+
+namespace cs {
+
+std::vector<SwitchPortUse> switchPortUse(const Topology& t) {
+    std::vector<SwitchPortUse> out(t.switches.size());
+    float fastest = 0;
+    auto use = [&](Endpoint e, float gbps) {
+        if (e.kind != EntityKind::Switch) return;
+        SwitchPortUse& s = out[size_t(e.index)];
+        auto at = std::find_if(s.used.begin(), s.used.end(),
+                               [&](const PortsAtSpeed& p) { return p.gbps == gbps; });
+        if (at == s.used.end())
+            s.used.push_back({gbps, 1});
+        else
+            ++at->count;
+        ++s.usedCount;
+        s.fastestGbps = std::max(s.fastestGbps, gbps);
+    };
+    for (const Link& l : t.links) {
+        use(l.a, l.gbps);
+        use(l.b, l.gbps);
+        fastest = std::max(fastest, l.gbps);
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        SwitchPortUse& s = out[i];
+        std::sort(s.used.begin(), s.used.end(),
+                  [](const PortsAtSpeed& a, const PortsAtSpeed& b) { return a.gbps < b.gbps; });
+        if (s.usedCount == 0) s.fastestGbps = fastest;
+        s.freeCount = std::max(0, int(t.switches[i].ports) - s.usedCount);
+    }
+    return out;
+}
+
+} // namespace cs
