@@ -4,6 +4,7 @@
 #include "Presets.h"
 #include "RunComparison.h"
 #include "RunReader.h"
+#include "DesignFiguresOf.h"
 #include "RunTopology.h"
 
 #include <QJsonDocument>

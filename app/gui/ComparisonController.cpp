@@ -4,6 +4,7 @@
 #include "PlaybackClock.h"
 #include "ReplayController.h"
 #include "RunChartsWidget.h"
+#include "DesignFiguresOf.h"
 #include "RunTopology.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"

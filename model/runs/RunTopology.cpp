@@ -21,12 +21,4 @@ std::unique_ptr<TopologyDocument> topologyOfRun(const RunInfo& run) {
     return nullptr;
 }
 
-DesignFigures designFiguresOf(const TopologyDocument& doc) {
-    const TopologyStats& s = doc.stats();
-    DesignFigures d;
-    d.switches = double(s.switches - s.switchesByRole[size_t(SwitchRole::NvSwitch)]);
-    d.transceivers = 2.0 * double(s.linksByMedium[size_t(LinkMedium::Fibre)]);
-    return d;
-}
-
 } // namespace cs

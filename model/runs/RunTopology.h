@@ -2,7 +2,6 @@
 // The topology a stored run was made on, rebuilt from the store alone: the design kept in the
 // run's summary (a simulated run on generator parameters keeps them), else the preset of the
 // run's topology name. The run reader's fingerprint check decides whether it is the one.
-#include "RunComparison.h"
 #include "RunReader.h"
 #include "TopologyDocument.h"
 
@@ -13,8 +12,5 @@ namespace cs {
 // nullptr when the store holds no design and no preset has the run's name.
 std::unique_ptr<TopologyDocument> topologyOfRun(const RunInfo& run);
 
-// What a design needs as its topology's counts tell: switches, and two transceivers per
-// optical link. (Power and cost need the bill of materials.)
-DesignFigures designFiguresOf(const TopologyDocument& doc);
 
 } // namespace cs

@@ -127,6 +127,13 @@ void TestCli::compareReadsBothRunsAndDesigns() {
             QJsonDocument::fromJson(run({"stats", "--preset", presets[i], "--json"}).out).object();
         const double fibre = stats["linksByMedium"].toObject()["fibre"].toDouble();
         QCOMPARE(rows["design.transceivers"][i == 0 ? "a" : "b"].toDouble(), 2 * fibre);
+        // Power and cost as the bill of materials gives them.
+        const QJsonObject bom =
+            QJsonDocument::fromJson(run({"bom", "--preset", presets[i], "--json"}).out).object();
+        QCOMPARE(rows["design.powerW"][i == 0 ? "a" : "b"].toDouble(),
+                 bom["powerW"].toObject()["total"].toDouble());
+        QCOMPARE(rows["design.costPerGpu"][i == 0 ? "a" : "b"].toDouble(),
+                 bom["cost"].toObject()["perGpu"].toDouble());
     }
     // Text for people: the two runs named, the rows labelled.
     const Result text = run({"compare", dir.filePath("run0.sqlite"), dir.filePath("run1.sqlite")});
