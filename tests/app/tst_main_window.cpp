@@ -5,6 +5,7 @@
 #include "CommandArgs.h"
 #include "ComparisonController.h"
 #include "ComparisonTableModel.h"
+#include "DesignDock.h"
 #include "DefaultRun.h"
 #include "GuiOptions.h"
 #include "LiveRecording.h"
@@ -125,6 +126,7 @@ private slots:
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
     void comparisonShowsTwoRunsSideBySide();
+    void designDockChangesTheFabricAndResimulates();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -996,6 +998,70 @@ void TestMainWindow::comparisonShowsTwoRunsSideBySide() {
     QVERIFY(colour->findText("Difference A - B") < 0);
     QCOMPARE(w.view()->scene().metric(), cs::views::ValueMetric::Run);
     QVERIFY(w.replay()->isOpen());
+}
+
+// The Design dock as a designer uses it: oversubscription 2:1 -> 4:1 typed into its field
+// regenerates the fabric in place (the camera stays), undo and redo walk the edit, a value
+// the field refuses changes nothing, and Simulate on This Design runs the open run's settings
+// on the new fabric: the comparison table then reads the new step time beside the earlier.
+void TestMainWindow::designDockChangesTheFabricAndResimulates() {
+    MainWindow w;
+    QVERIFY(showAt900x600(w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString earlier = dir.filePath("earlier.sqlite");
+    {
+        cs::RunSpec spec = smallRunSpec();
+        spec.steps = 1;
+        spec.parallel.placement = cs::Placement::Fragmented; // DP crosses the pods' uplinks
+        cs::RunStore s = cs::RunStore::openForWriting(earlier);
+        cs::simulateRun(*w.document(), spec, &s);
+    }
+    QVERIFY(w.openRun(earlier, false));
+    cs::app::DesignDock* dock = w.designDock();
+    auto* field = dock->findChild<QLineEdit*>("generator.clusters[0].oversubscription");
+    QVERIFY(field);
+    QCOMPARE(field->text(), QString("2"));
+    const cs::views::CameraPose pose{{80, -120, 90}, {20, 30, 0}, {0, 0, 1}};
+    w.view()->setCameraPose(pose);
+    field->selectAll();
+    QTest::keyClicks(field, "4");
+    QTest::keyClick(field, Qt::Key_Return);
+    QVERIFY2(dock->problem().isEmpty(), qPrintable(dock->problem()));
+    QCOMPARE(QString::fromStdString(w.document()->topology().name), QString("small-256 (edited)"));
+    QCOMPARE(w.document()->stats().oversubscription, 4.0);
+    QVERIFY(w.view()->cameraPose() == pose); // the camera stays where the user looked
+    QVERIFY(w.runPath().isEmpty());           // the run was made on the earlier fabric
+    QVERIFY(dock->findChild<QPushButton*>("designSimulate")->isVisible());
+    QVERIFY(dock->findChild<QLabel*>("designFigures")->text().contains("4.00:1"));
+    // Undo and redo walk the edit, in the form and in the topology.
+    dock->findChild<QPushButton*>("designUndo")->click();
+    QCOMPARE(field->text(), QString("2"));
+    QCOMPARE(w.document()->stats().oversubscription, 2.0);
+    dock->findChild<QPushButton*>("designRedo")->click();
+    QCOMPARE(field->text(), QString("4"));
+    QCOMPARE(w.document()->stats().oversubscription, 4.0);
+    // A value the field refuses: said under the form, the design unchanged.
+    field->selectAll();
+    QTest::keyClicks(field, "abc");
+    QTest::keyClick(field, Qt::Key_Return);
+    QVERIFY2(dock->problem().startsWith("Oversubscription") &&
+                 dock->problem().contains("expected"),
+             qPrintable(dock->problem()));
+    QCOMPARE(w.document()->stats().oversubscription, 4.0);
+    // Re-simulated on the new fabric, beside the earlier run.
+    QVERIFY(w.simulateOnDesign(false));
+    QVERIFY(w.comparison()->isOpen());
+    QCOMPARE(w.comparison()->runPathB(), earlier);
+    const cs::RunInfo now = cs::RunReader::runsIn(w.runPath()).back();
+    const double stepS =
+        QJsonDocument::fromJson(QByteArray::fromStdString(now.summaryJson))["stepTimeS"].toDouble();
+    auto* table = w.findChild<QTableView*>("comparisonTable");
+    QCOMPARE(table->model()->index(0, 0).data().toString(), QString("Step time"));
+    QCOMPARE(table->model()->index(0, 1).data().toString(),
+             QString::fromStdString(cs::formatFigure(stepS, "s")));
+    const cs::ComparisonRow* step = w.comparison()->comparison().find("stepTimeS");
+    QVERIFY2(step->a > step->b, "4:1 uplinks slow the fragmented job's DP traffic");
 }
 
 int main(int argc, char** argv) {
