@@ -80,6 +80,7 @@ RunChartsWidget::RunChartsWidget(PlaybackClock* clock, QWidget* parent)
     addChart(tr("Network throughput per tier"), tr("TB/s"));
     addChart(tr("Storage throughput"), tr("GB/s"));
     addChart(tr("Step time and MFU"), tr("s"));
+    addChart(tr("Site power"), tr("MW"));
     reflow();
     connect(clock_, &PlaybackClock::nowChanged, this, &RunChartsWidget::moveCursor);
     setMinimumWidth(320);
@@ -346,6 +347,12 @@ void RunChartsWidget::rebuild() {
     }
     steps.primary = 0;
     sm->rescaleAxes();
+    // The site's power: its swings follow the GPUs working and waiting in step.
+    Chart& power = *charts_[4];
+    graph(power, tr("site power"), "MW", o.sitePowerW, 1e-6, QPen(kVermillion, 1.5));
+    if (b) graph(power, tr("B: site power"), "MW", b->sitePowerW, 1e-6, dashed(kVermillion));
+    power.primary = 0;
+    power.plot->rescaleAxes();
     for (const auto& c : charts_) {
         QCustomPlot* p = c->plot;
         bool hasData = false;

@@ -1,10 +1,10 @@
 #include "ComparisonController.h"
 
 #include "ComparisonTableModel.h"
+#include "DesignFiguresOf.h"
 #include "PlaybackClock.h"
 #include "ReplayController.h"
 #include "RunChartsWidget.h"
-#include "DesignFiguresOf.h"
 #include "RunTopology.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"

@@ -150,9 +150,9 @@ void DesignDock::rebuildForm() {
             editor = line;
         }
         editor->setObjectName(key);
-        editor->setToolTip(qs(f.help + "\n" + designFieldExpected(f) + (f.unit.empty() ? "" : " " + f.unit) +
-                              "; default " + f.defaultText + " " + f.source + "\n" +
-                              designFieldKey(f, r.cluster)));
+        editor->setToolTip(qs(f.help + "\n" + designFieldExpected(f) +
+                              (f.unit.empty() ? "" : " " + f.unit) + "; default " + f.defaultText +
+                              " " + f.source + "\n" + designFieldKey(f, r.cluster)));
         form->addRow(qs(f.label) + (f.unit.empty() ? "" : " (" + qs(f.unit) + ")"), editor);
     }
     refreshValues();
@@ -232,8 +232,8 @@ void DesignDock::showFigures(const TopologyStats& s) {
     figures_->setText(
         tr("%1 GPUs in %2 pods, %3 hosts\nswitches: %4\n%5 links\npod oversubscription %6 "
            "(worst pod), pod bisection %7 Tb/s in all")
-            .arg(l.toString(s.gpus), l.toString(s.pods), l.toString(s.hosts),
-                 switches.join(", "), l.toString(s.links),
+            .arg(l.toString(s.gpus), l.toString(s.pods), l.toString(s.hosts), switches.join(", "),
+                 l.toString(s.links),
                  worst > 0 ? QString("%1:1").arg(worst, 0, 'f', 2) : tr("not applicable"),
                  l.toString(bisectionGbps / 1000, 'f', 0)));
 }

@@ -5,19 +5,22 @@
 #include "PrometheusImportDialog.h"
 
 #include "AboutDialog.h"
-#include "DesignDock.h"
-#include "RunSpecJson.h"
-#include "SiteGenerator.h"
+#include "BillOfMaterials.h"
+#include "BomReport.h"
 #include "ComparisonController.h"
 #include "DefaultRun.h"
+#include "DesignDock.h"
 #include "EntitySearch.h"
 #include "InputError.h"
 #include "InspectorWidget.h"
 #include "LiveRecording.h"
 #include "Presets.h"
+#include "PriceTable.h"
 #include "ReplayController.h"
+#include "RunSpecJson.h"
 #include "RunTopology.h"
 #include "SimulationDialog.h"
+#include "SiteGenerator.h"
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
 #include "TopologyTreeModel.h"
@@ -45,6 +48,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QThread>
 #include <QTimer>
 #include <QTreeView>
 
@@ -53,7 +57,8 @@ namespace {
 // The name of a topology regenerated from an edited design: "meta-roce-24k (edited)".
 std::string editedName(const std::string& name) {
     const std::string mark = " (edited)";
-    return name.size() >= mark.size() && name.compare(name.size() - mark.size(), mark.size(), mark) == 0
+    return name.size() >= mark.size() &&
+                   name.compare(name.size() - mark.size(), mark.size(), mark) == 0
                ? name
                : name + mark;
 }
@@ -175,6 +180,7 @@ MainWindow::MainWindow()
 }
 
 MainWindow::~MainWindow() {
+    finishBillOfMaterials();
     compare_->close();  // its views and reader go before the documents
     delete background_; // simulating on the document: cancel and wait before it goes
     live_.reset();      // recording on the document: wait for a poll in flight
@@ -328,7 +334,8 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
 
 void MainWindow::adoptDocument(std::unique_ptr<TopologyDocument> next,
                                const TopologyReadOptions& read) {
-    delete background_; // it simulates on the document about to go: cancel and wait
+    finishBillOfMaterials(); // it counts the document about to go
+    delete background_;      // it simulates on the document about to go: cancel and wait
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
     stopLive(); // the recording maps onto the document that goes
@@ -381,8 +388,9 @@ bool MainWindow::simulateOnDesign(bool showErrors) {
     if (!doc_ || designRun_.isEmpty()) return false;
     RunSpec spec;
     try {
-        spec = parseRunSpec(QByteArray::fromStdString(RunReader::runsIn(designRun_).back().paramsJson),
-                            designRun_.toStdString());
+        spec =
+            parseRunSpec(QByteArray::fromStdString(RunReader::runsIn(designRun_).back().paramsJson),
+                         designRun_.toStdString());
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot simulate on this design"), e.what(), showErrors);
         return false;
@@ -435,13 +443,59 @@ void MainWindow::startDefaultRun() {
 
 void MainWindow::showSummary() {
     const TopologyStats& s = doc_->stats();
-    summary_->setPlainText(QString::fromStdString(statsToText(doc_->topology(), s) +
-                                                  inferredToText(doc_->inferred())));
+    summaryStats_ =
+        QString::fromStdString(statsToText(doc_->topology(), s) + inferredToText(doc_->inferred()));
+    summaryBom_ = tr("bill of materials: counting...\n");
+    summaryNotes_.clear();
+    composeSummary();
+    startBillOfMaterials();
     statusBar()->showMessage(tr("%1: %2 GPUs, %3 hosts, %4 pods, %5 switches, %6 links")
                                  .arg(QString::fromStdString(doc_->topology().name))
                                  .arg(QLocale().toString(s.gpus), QLocale().toString(s.hosts),
                                       QLocale().toString(s.pods), QLocale().toString(s.switches),
                                       QLocale().toString(s.links)));
+}
+
+void MainWindow::composeSummary() {
+    summary_->setPlainText(summaryStats_ + "\n" + summaryBom_ + summaryNotes_.join(""));
+}
+
+void MainWindow::addSummaryNote(const QString& note) {
+    summaryNotes_ << "\n" + note + "\n";
+    composeSummary();
+}
+
+// The bill of materials takes a few tenths of a second on a 24K-GPU site: counted on a
+// thread of its own, shown when done; the document waits for it before it goes.
+void MainWindow::startBillOfMaterials() {
+    finishBillOfMaterials();
+    const TopologyDocument* doc = doc_.get();
+    const int generation = ++bomGeneration_;
+    bomThread_ = QThread::create([this, doc, generation] {
+        QString text;
+        try {
+            text = QString::fromStdString(
+                bomToText(billOfMaterials(doc->topology(), doc->index(), shippedPrices())));
+        } catch (const std::exception& e) {
+            text = tr("bill of materials: %1\n").arg(QString::fromUtf8(e.what()));
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, text] {
+                if (generation != bomGeneration_) return; // a later document's is coming
+                summaryBom_ = text;
+                composeSummary();
+            },
+            Qt::QueuedConnection);
+    });
+    bomThread_->start();
+}
+
+void MainWindow::finishBillOfMaterials() {
+    if (!bomThread_) return;
+    bomThread_->wait();
+    delete bomThread_;
+    bomThread_ = nullptr;
 }
 
 void MainWindow::openFileDialog() {
@@ -649,8 +703,9 @@ void MainWindow::simulateDialog() {
 bool MainWindow::saveDesign(const QString& path, bool showErrors) {
     if (!doc_ || !doc_->params()) return false;
     try {
-        writeFileAtomically(path, paramsTopologyDocument(QFileInfo(path).completeBaseName().toStdString(),
-                                                         *doc_->params()));
+        writeFileAtomically(path,
+                            paramsTopologyDocument(QFileInfo(path).completeBaseName().toStdString(),
+                                                   *doc_->params()));
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot save the design"), e.what(), showErrors);
         return false;
@@ -676,17 +731,17 @@ void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
     if (!openRun(storePath)) return;
     replay_->clock()->seek(int64_t((spec.steps > 0 ? r->step.stepS / 2 : 0) * 1e9));
     const QJsonObject s = runSummaryJson(*r, spec);
-    summary_->appendPlainText(tr("\nSimulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
-                                 "%5%, bubble %6%, peak memory %7 GiB\n"
-                                 "(series in %8)")
-                                  .arg(QString::fromStdString(spec.model))
-                                  .arg(spec.parallel.gpus())
-                                  .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
-                                  .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0)
-                                  .arg(s["mfu"].toDouble() * 100, 0, 'f', 1)
-                                  .arg(s["bubbleFraction"].toDouble() * 100, 0, 'f', 1)
-                                  .arg(s["peakMemoryGiB"].toDouble(), 0, 'f', 1)
-                                  .arg(storePath));
+    addSummaryNote(tr("Simulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
+                      "%5%, bubble %6%, peak memory %7 GiB\n"
+                      "(series in %8)")
+                       .arg(QString::fromStdString(spec.model))
+                       .arg(spec.parallel.gpus())
+                       .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
+                       .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0)
+                       .arg(s["mfu"].toDouble() * 100, 0, 'f', 1)
+                       .arg(s["bubbleFraction"].toDouble() * 100, 0, 'f', 1)
+                       .arg(s["peakMemoryGiB"].toDouble(), 0, 'f', 1)
+                       .arg(storePath));
     statusBar()->showMessage(tr("Simulated: %1 s per step, %2 TFLOP/s per GPU")
                                  .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
                                  .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0));

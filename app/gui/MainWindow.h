@@ -15,6 +15,7 @@
 #include <memory>
 
 class QLabel;
+class QThread;
 class QSplitter;
 class QMenu;
 class QPlainTextEdit;
@@ -153,6 +154,15 @@ private:
     // Shows `next` in every view and dock; what was open on the earlier document closes.
     void adoptDocument(std::unique_ptr<TopologyDocument> next, const TopologyReadOptions& read);
     QString newRunStorePath() const; // where a simulation from the window writes its run
+    // The Summary tab: the topology's figures, its bill of materials, notes of runs made.
+    QString summaryStats_, summaryBom_;
+    QStringList summaryNotes_;
+    QThread* bomThread_ = nullptr;
+    int bomGeneration_ = 0;
+    void composeSummary();
+    void addSummaryNote(const QString& note);
+    void startBillOfMaterials();
+    void finishBillOfMaterials();
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
     QPointer<BackgroundSimulation> background_;

@@ -1,7 +1,7 @@
 // MainWindow's sessions: collecting what the window shows and restoring it.
 #include "CameraBookmarks.h"
-#include "DesignDock.h"
 #include "ComparisonController.h"
+#include "DesignDock.h"
 #include "EntitySearch.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
@@ -25,9 +25,9 @@ Session MainWindow::currentSession() const {
     if (!doc_) return s;
     s.topology = QString::fromStdString(doc_->source());
     if (s.topology.startsWith(QString::fromStdString(kDesignSource)) && doc_->params())
-        s.design = QJsonDocument::fromJson(
-                       paramsTopologyDocument(doc_->topology().name, *doc_->params()))
-                       .object();
+        s.design =
+            QJsonDocument::fromJson(paramsTopologyDocument(doc_->topology().name, *doc_->params()))
+                .object();
     s.nodeNameMap = QString::fromStdString(read_.nodeNameMap);
     s.structure = QString::fromStdString(read_.structureFile);
     s.run = runPath_;

@@ -1,16 +1,19 @@
 // The GUI shell: opening presets and files, selection linking tree and inspector, and a bad
 // file that leaves the open topology untouched.
 #include "AboutDialog.h"
+#include "BillOfMaterials.h"
+#include "BomReport.h"
 #include "CameraBookmarks.h"
 #include "CommandArgs.h"
 #include "ComparisonController.h"
 #include "ComparisonTableModel.h"
-#include "DesignDock.h"
 #include "DefaultRun.h"
+#include "DesignDock.h"
 #include "GuiOptions.h"
 #include "LiveRecording.h"
 #include "MainWindow.h"
 #include "PlaybackClock.h"
+#include "PriceTable.h"
 #include "PrometheusImportDialog.h"
 #include "PrometheusServer.h"
 #include "ReplayController.h"
@@ -141,6 +144,12 @@ void TestMainWindow::opensPresetAndSelects() {
     QVERIFY(table);
     QCOMPARE(table->model()->index(0, 1).data().toString(), QString("demo.pod1.rack2.host0.gpu4"));
     QVERIFY(!w.selectById("no.such.thing"));
+    // The Summary tab: the figures, then the bill of materials as `clusterscope bom` prints it.
+    auto* summary = w.findChild<QPlainTextEdit*>("summary");
+    const QString bom = QString::fromStdString(cs::bomToText(
+        cs::billOfMaterials(w.document()->topology(), w.document()->index(), cs::shippedPrices())));
+    QTRY_VERIFY(summary->toPlainText().contains(bom));
+    QVERIFY(summary->toPlainText().startsWith("topology"));
 }
 
 void TestMainWindow::badFileKeepsCurrentTopology() {
@@ -1031,7 +1040,7 @@ void TestMainWindow::designDockChangesTheFabricAndResimulates() {
     QCOMPARE(QString::fromStdString(w.document()->topology().name), QString("small-256 (edited)"));
     QCOMPARE(w.document()->stats().oversubscription, 4.0);
     QVERIFY(w.view()->cameraPose() == pose); // the camera stays where the user looked
-    QVERIFY(w.runPath().isEmpty());           // the run was made on the earlier fabric
+    QVERIFY(w.runPath().isEmpty());          // the run was made on the earlier fabric
     QVERIFY(dock->findChild<QPushButton*>("designSimulate")->isVisible());
     QVERIFY(dock->findChild<QLabel*>("designFigures")->text().contains("4.00:1"));
     // Undo and redo walk the edit, in the form and in the topology.
@@ -1045,8 +1054,7 @@ void TestMainWindow::designDockChangesTheFabricAndResimulates() {
     field->selectAll();
     QTest::keyClicks(field, "abc");
     QTest::keyClick(field, Qt::Key_Return);
-    QVERIFY2(dock->problem().startsWith("Oversubscription") &&
-                 dock->problem().contains("expected"),
+    QVERIFY2(dock->problem().startsWith("Oversubscription") && dock->problem().contains("expected"),
              qPrintable(dock->problem()));
     QCOMPARE(w.document()->stats().oversubscription, 4.0);
     // Re-simulated on the new fabric, beside the earlier run.

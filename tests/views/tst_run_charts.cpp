@@ -31,6 +31,7 @@ private slots:
     void chartsSave();
     void csvHoldsEverySample();
     void badNamesAreRefused();
+    void powerChartReadsTheSitePower();
 
 private:
     QTemporaryDir dir_;
@@ -220,6 +221,18 @@ void TestRunCharts::badNamesAreRefused() {
     const QString missingDir = dir_.filePath("no/such/dir/chart.csv");
     QVERIFY(charts_->exportChart(0, missingDir).contains("cannot write"));
     QVERIFY(charts_->exportChart(0, dir_.filePath("huge.png"), QSize(20000, 10)).contains("16384"));
+}
+
+// The site's power over the run, as stored with it: a chart of its own, in MW, its values the
+// run's.
+void TestRunCharts::powerChartReadsTheSitePower() {
+    QVERIFY(!overview_->sitePowerW.value.empty());
+    const int chart = int(charts_->plots().size()) - 1;
+    const std::vector<ChartSeries>& series = charts_->seriesOf(chart);
+    QCOMPARE(series.front().name, QString("site power"));
+    QCOMPARE(series.front().unit, QString("MW"));
+    QVERIFY(series.front().source == &overview_->sitePowerW);
+    QCOMPARE(series.front().scale, 1e-6);
 }
 
 QTEST_MAIN(TestRunCharts)
