@@ -649,6 +649,11 @@ void ClusterScene::frame(const Bounds& b, double closeness, bool closeUp) {
 void ClusterScene::viewOverview() {
     if (!layout_) return;
     frame(layout_->bounds, 1.0);
+    overviewPose_ = cameraPose();
+}
+
+bool ClusterScene::atOverview() const {
+    return overviewPose_ && cameraPose() == *overviewPose_;
 }
 
 bool ClusterScene::viewPod(int32_t pod) {

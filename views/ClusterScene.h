@@ -91,6 +91,9 @@ public:
 
     // Camera presets; each leaves the detail updated. False when there is no such thing.
     void viewOverview();
+    // Whether the camera is where the last viewOverview put it (the user has not moved it):
+    // a view that changes its size then frames the whole cluster again.
+    bool atOverview() const;
     bool viewPod(int32_t pod);
     bool viewRack(int32_t rack);
     bool viewEntity(Endpoint e); // frames the entity close up
@@ -125,6 +128,7 @@ private:
     int titleLines_ = 0;
     std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_;
+    std::optional<CameraPose> overviewPose_;
     void setMetric(ValueMetric m);
     void fillScale();
     void fillMetricValues(double patternTimeS);

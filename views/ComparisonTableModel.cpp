@@ -49,14 +49,17 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ComparisonTableModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (o != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && (section == AColumn || section == BColumn))
+        return QString::fromStdString(section == AColumn ? comparison_.nameA : comparison_.nameB);
+    if (role != Qt::DisplayRole) return {};
     switch (Column(section)) {
     case FigureColumn:
         return tr("Figure");
     case AColumn:
-        return tr("A: %1").arg(QString::fromStdString(comparison_.nameA));
+        return tr("A");
     case BColumn:
-        return tr("B: %1").arg(QString::fromStdString(comparison_.nameB));
+        return tr("B");
     case DeltaColumn:
         return tr("B - A");
     case ColumnCount:

@@ -141,8 +141,16 @@ void VtkViewWidget::resizeGL(int, int) {
     // The renderer learns its size now, not at the next paint: framing (viewOverview) in
     // between sees the new aspect.
     const qreal dpr = devicePixelRatioF();
-    window_->SetSize(std::max(1, int(std::lround(width() * dpr))),
-                     std::max(1, int(std::lround(height() * dpr))));
+    const int w = std::max(1, int(std::lround(width() * dpr)));
+    const int h = std::max(1, int(std::lround(height() * dpr)));
+    window_->SetSize(w, h);
+    // The whole cluster stays in view as the view changes shape, until the user moves away;
+    // framed for the 3D part the legend panel leaves at this size.
+    if (scene_->atOverview()) {
+        scene_->fitOverlays(w, h, dpr);
+        scene_->viewOverview();
+        cameraChanged();
+    }
 }
 
 CameraPose VtkViewWidget::cameraPose() const {

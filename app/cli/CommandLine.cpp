@@ -9,16 +9,11 @@ namespace cs::app {
 
 const std::vector<CliCommand>& cliCommands() {
     static const std::vector<CliCommand> table{
-        {statsSpec(), statsCommand},
-        {bomSpec(), bomCommand},
-        {exportSpec(), exportCommand},
-        {renderSpec(), renderCommand},
-        {movieSpec(), movieCommand},
-        {simulateSpec(), simulateCommand},
-        {frameSpec(), frameCommand},
-        {compareSpec(), compareCommand},
-        {importSpec(), importCommand},
-        {generateTelemetrySpec(), generateTelemetryCommand},
+        {statsSpec(), statsCommand},     {bomSpec(), bomCommand},
+        {exportSpec(), exportCommand},   {renderSpec(), renderCommand},
+        {movieSpec(), movieCommand},     {simulateSpec(), simulateCommand},
+        {frameSpec(), frameCommand},     {compareSpec(), compareCommand},
+        {importSpec(), importCommand},   {generateTelemetrySpec(), generateTelemetryCommand},
         {presetsSpec(), presetsCommand},
     };
     return table;

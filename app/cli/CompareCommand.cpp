@@ -1,12 +1,13 @@
 // `clusterscope compare`: two stored runs side by side, as the window's comparison table
 // shows them: each run's figures, each design's, and the difference B - A.
 #include "CommandLine.h"
+#include "DesignFiguresOf.h"
 #include "Presets.h"
 #include "RunComparison.h"
 #include "RunReader.h"
-#include "DesignFiguresOf.h"
 #include "RunTopology.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -53,10 +54,14 @@ int compareCommand(const CommandArgs& a) {
     auto summary = [](const RunInfo& i) {
         return QJsonDocument::fromJson(QByteArray::fromStdString(i.summaryJson)).object();
     };
-    const RunComparison c =
-        compareRuns(sideA.info.name, summary(sideA.info), sideB.info.name, summary(sideB.info),
-                    sideA.doc ? designFiguresOf(*sideA.doc) : DesignFigures{},
-                    sideB.doc ? designFiguresOf(*sideB.doc) : DesignFigures{});
+    // Named with their stores: two runs of one job on two designs have the same name.
+    auto name = [](const Side& s, const QString& store) {
+        return s.info.name + " (" + QFileInfo(store).fileName().toStdString() + ")";
+    };
+    const RunComparison c = compareRuns(name(sideA, a.positionals()[0]), summary(sideA.info),
+                                        name(sideB, a.positionals()[1]), summary(sideB.info),
+                                        sideA.doc ? designFiguresOf(*sideA.doc) : DesignFigures{},
+                                        sideB.doc ? designFiguresOf(*sideB.doc) : DesignFigures{});
     if (a.flag("--json")) {
         std::printf("%s\n",
                     QJsonDocument(comparisonToJson(c)).toJson(QJsonDocument::Compact).constData());

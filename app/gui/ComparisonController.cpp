@@ -10,13 +10,16 @@
 #include "VtkViewWidget.h"
 
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMainWindow>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace cs::app {
 
@@ -26,6 +29,14 @@ ComparisonController::ComparisonController(QMainWindow* window, QSplitter* split
     : QObject(window), window_(window), split_(split), viewA_(viewA), replay_(replay),
       controls_(controls), reader_(new RunReaderThread(this)),
       table_(new views::ComparisonTableModel(this)) {
+    auto* panel = new QWidget;
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(2, 2, 2, 2);
+    names_ = new QLabel;
+    names_->setObjectName("comparisonNames");
+    names_->setWordWrap(true);
+    names_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(names_);
     auto* tableView = new QTableView;
     tableView->setObjectName("comparisonTable");
     tableView->setModel(table_);
@@ -35,12 +46,9 @@ ComparisonController::ComparisonController(QMainWindow* window, QSplitter* split
     tableView->horizontalHeader()->setStretchLastSection(true);
     tableDock_ = new QDockWidget(tr("Comparison"), window);
     tableDock_->setObjectName("comparisonDock");
-    tableDock_->setWidget(tableView);
-    window->addDockWidget(Qt::RightDockWidgetArea, tableDock_);
-    // Beside the inspector, as a tab: the table needs the column's height, the charts keep theirs.
-    if (auto* inspector = window->findChild<QDockWidget*>("inspectorDock"))
-        window->tabifyDockWidget(inspector, tableDock_);
-    tableDock_->hide();
+    column->addWidget(tableView, 1);
+    tableDock_->setWidget(panel);
+    tableDock_->hide(); // placed beside the inspector when a comparison first opens
 
     connect(replay_->clock(), &PlaybackClock::nowChanged, this, [this](qint64 nowNs) {
         if (overviewB_) reader_->requestFrame(std::min<int64_t>(nowNs, overviewB_->info.endNs));
@@ -59,8 +67,8 @@ ComparisonController::~ComparisonController() {
     close();
 }
 
-void ComparisonController::open(const TopologyDocument& docA, const QString& runPathB,
-                                std::unique_ptr<TopologyDocument> docB) {
+void ComparisonController::open(const TopologyDocument& docA, const QString& runPathA,
+                                const QString& runPathB, std::unique_ptr<TopologyDocument> docB) {
     close();
     if (!replay_->overview())
         throw InputException({{},
@@ -96,23 +104,30 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
     };
     table_->setComparison(compareRuns(a.name, summary(a), b.name, summary(b), designFiguresOf(docA),
                                       designFiguresOf(*docB_)));
+    names_->setText(tr("A (left): %1, %2\nB (right): %3, %4")
+                        .arg(QString::fromStdString(a.name), QFileInfo(runPathA).fileName(),
+                             QString::fromStdString(b.name), QFileInfo(runPathB).fileName()));
     replay_->charts()->setComparison(overviewB_);
     controls_->showComparison();
+    // Beside the inspector, as a tab: the table needs the column's height, the charts keep
+    // theirs.
+    if (window_->dockWidgetArea(tableDock_) == Qt::NoDockWidgetArea) {
+        window_->addDockWidget(Qt::RightDockWidgetArea, tableDock_);
+        if (auto* inspector = window_->findChild<QDockWidget*>("inspectorDock"))
+            window_->tabifyDockWidget(inspector, tableDock_);
+    }
     tableDock_->show();
-    QTimer::singleShot(0, tableDock_, &QDockWidget::raise); // the tab in front, once shown
+    window_->resizeDocks({tableDock_}, {480}, Qt::Horizontal); // four columns of figures
+    QTimer::singleShot(0, tableDock_, &QDockWidget::raise);    // the tab in front, once shown
     reader_->requestFrame(std::min<int64_t>(replay_->clock()->nowNs(), b.endNs));
-    // Each view now has half the width: once laid out, both show their whole cluster again,
-    // unless the camera moved meanwhile (a session puts its own).
-    const views::CameraPose before = viewA_->cameraPose();
-    QTimer::singleShot(0, this, [this, before] {
-        if (!viewB_ || !(viewA_->cameraPose() == before)) return;
-        viewA_->scene().viewOverview();
-        viewA_->update();
-        if (linked_)
-            followCamera(viewA_, viewB_);
-        else
-            viewB_->scene().viewOverview();
-    });
+    // Each view now has half the width (the splitter resized the first at once): both show
+    // their whole cluster again. A session then puts its own camera.
+    viewA_->scene().viewOverview();
+    viewA_->update();
+    if (linked_)
+        followCamera(viewA_, viewB_);
+    else
+        viewB_->scene().viewOverview();
 }
 
 void ComparisonController::close() {

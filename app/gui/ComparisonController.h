@@ -16,6 +16,7 @@
 #include <memory>
 
 class QDockWidget;
+class QLabel;
 class QMainWindow;
 class QSplitter;
 class QTableView;
@@ -43,7 +44,7 @@ public:
 
     // Compares the open run (A, on `docA`) with the store's newest run (B) on `docB` (owned from
     // now on). Throws InputException when B's store is refused on docB.
-    void open(const TopologyDocument& docA, const QString& runPathB,
+    void open(const TopologyDocument& docA, const QString& runPathA, const QString& runPathB,
               std::unique_ptr<TopologyDocument> docB);
     void close();
     bool isOpen() const { return docB_ != nullptr; }
@@ -81,6 +82,7 @@ private:
     EntityMatch match_;
     views::ComparisonTableModel* table_;
     QDockWidget* tableDock_;
+    QLabel* names_; // which run is A and which B, above the table
     bool linked_ = true;
     bool followingCamera_ = false; // a linked camera moving: not the user
 };

@@ -95,6 +95,7 @@ DesignDock::DesignDock(QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* inner = new QWidget;
     inner->setLayout(rows_);
     scroll->setWidget(inner);
@@ -116,6 +117,8 @@ void DesignDock::rebuildForm() {
     form_ = new QWidget;
     auto* form = new QFormLayout(form_);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A narrow dock puts a long label above its field rather than squeezing the field.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     rows_->addWidget(form_);
     if (!params_) {
         form->addRow(new QLabel(tr("This topology was given entity by entity: it has no "
@@ -150,10 +153,14 @@ void DesignDock::rebuildForm() {
             editor = line;
         }
         editor->setObjectName(key);
+        editor->setMinimumWidth(110);
         editor->setToolTip(qs(f.help + "\n" + designFieldExpected(f) +
                               (f.unit.empty() ? "" : " " + f.unit) + "; default " + f.defaultText +
                               " " + f.source + "\n" + designFieldKey(f, r.cluster)));
-        form->addRow(qs(f.label) + (f.unit.empty() ? "" : " (" + qs(f.unit) + ")"), editor);
+        // The unit after the label, unless the label says it already ("Racks per pod").
+        const bool unitSaid =
+            f.unit.empty() || qs(f.label).contains(qs(f.unit), Qt::CaseInsensitive);
+        form->addRow(qs(f.label) + (unitSaid ? "" : " (" + qs(f.unit) + ")"), editor);
     }
     refreshValues();
 }

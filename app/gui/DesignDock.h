@@ -39,6 +39,9 @@ public:
     QString problem() const;
     // Whether "Simulate on this design" is offered (a run was open on an earlier design).
     void setSimulateOffered(bool offered);
+    // Modest: the form scrolls. A dock asking for its form's full height would take the
+    // window's height from the docks beside it.
+    QSize sizeHint() const override { return {320, 240}; }
 
 signals:
     // The design to show now (regenerate the topology from it); `why`: what changed.

@@ -8,12 +8,17 @@
 #include "SessionFile.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFile>
 #include <QTimer>
 
 #include <cstdio>
 
 namespace cs::app {
+namespace {
+// The docks --dock can put in front, by their object names' stems.
+constexpr const char* kDockNames = "topology|design|inspector|summary|comparison|charts|timeline";
+} // namespace
 
 const CommandSpec& guiSpec() {
     static const CommandSpec spec = [] {
@@ -27,6 +32,7 @@ const CommandSpec& guiSpec() {
              {"--run", "RUN.sqlite", "a stored run to replay"},
              {"--at", "T", "where in the run to start"},
              {"--compare", "B.sqlite", "a second run beside the first (View > Compare)"},
+             {"--dock", kDockNames, "a dock in front of its tabs at start (repeatable)"},
              {"--no-run", "", "the topology alone, without the default run"},
              {"--screenshot", "OUT.png", "saves a picture of the window and quits"}});
         return c;
@@ -68,6 +74,11 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     if (a.has("--at")) parseRunTimeArgument(o.at); // refused before a window opens
     o.noRun = a.flag("--no-run");
     o.compare = a.value("--compare");
+    o.docks = a.values("--dock");
+    for (const QString& dock : o.docks)
+        if (!QString(kDockNames).split('|').contains(dock))
+            throw UsageError("--dock: expected one of " + std::string(kDockNames) + ", got \"" +
+                             dock.toStdString() + "\"");
     if (!o.compare.isEmpty() && o.run.isEmpty())
         throw UsageError("--compare: expected --run too, the run to compare it with");
     o.nodeNameMap = a.value("--node-name-map");
@@ -116,6 +127,11 @@ int runGui(const GuiOptions& o) {
     w.show();
     // A new user sees the main job at once: the default run plays on the default preset.
     if (o.run.isEmpty() && !o.noRun && o.session.isEmpty()) w.startDefaultRun();
+    for (const QString& name : o.docks)
+        if (auto* dock = w.findChild<QDockWidget*>(name + "Dock")) {
+            dock->show();
+            dock->raise();
+        }
     if (!o.screenshot.isEmpty()) {
         // Once the default run (if any) plays, a moment of it; otherwise once shown.
         auto* poll = new QTimer(&w);

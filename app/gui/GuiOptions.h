@@ -20,6 +20,7 @@ struct GuiOptions {
     QStringList sets;               // --set FIELD=VALUE: generator parameters changed
     QString session;                // a .clusterscope session, reopened as it was saved
     QString compare;                // a second run store, compared with --run
+    QStringList docks;              // the docks to show in front: design, summary, ...
 };
 
 // The GUI's arguments, described as a command's are (CommandSpec.h), and the form that

@@ -598,7 +598,7 @@ bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QStr
                                       "the store keeps no design and no preset is named \"" +
                                           b.topology + "\": give the run's topology"});
         }
-        compare_->open(*doc_, runPath, std::move(docB));
+        compare_->open(*doc_, runPath_, runPath, std::move(docB));
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot compare"), e.what(), showErrors);
         return false;

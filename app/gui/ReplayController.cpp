@@ -13,6 +13,7 @@
 #include <QMainWindow>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 
 namespace cs::app {
@@ -107,9 +108,12 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     timelineDock_->show();
     if (chartsDock_->isHidden()) {
         chartsDock_->show();
-        // The charts take most of their column: four time series need the height.
-        if (auto* window = qobject_cast<QMainWindow*>(chartsDock_->parentWidget()))
-            window->resizeDocks({chartsDock_}, {window->height() * 3 / 5}, Qt::Vertical);
+        // The charts take most of their column: five time series need the height. Once the
+        // window is laid out (the docks' sizes settle when it shows).
+        QTimer::singleShot(0, chartsDock_, [dock = chartsDock_] {
+            if (auto* window = qobject_cast<QMainWindow*>(dock->parentWidget()))
+                window->resizeDocks({dock}, {window->height() * 3 / 5}, Qt::Vertical);
+        });
     }
     controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)));
     reader_->requestFrame(clock_->nowNs());

@@ -55,7 +55,7 @@ Session readDocument(const QJsonDocument& doc, const QDir& dir) {
     s.timeNs = r.integer("timeNs", 0, std::numeric_limits<int64_t>::max() / 2, 0);
     s.view = views::readViewState(r);
     s.selection = text("selection");
-    const QJsonArray marks = r.array("bookmarks", 10'000);
+    const QJsonArray marks = r.has("bookmarks") ? r.array("bookmarks", 10'000) : QJsonArray();
     for (qsizetype i = 0; i < marks.size(); ++i)
         s.bookmarks.push_back(
             views::readBookmark(JsonObjectReader(marks[i], r.pathOf("bookmarks").child(int(i)))));

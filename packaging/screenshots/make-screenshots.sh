@@ -1,7 +1,8 @@
 #!/bin/sh
 # Regenerates the screenshots the README and the AppStream metainfo show, from a build:
 #   packaging/screenshots/make-screenshots.sh [BUILD_DIR]   (default build/release)
-# A simulated Llama 3 405B run on meta-roce-24k (two steps) is replayed at one instant.
+# A simulated Llama 3 405B run on meta-roce-24k (two steps) is replayed at one instant; two
+# more, on two oversubscriptions, are compared.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build/release}
@@ -20,4 +21,21 @@ draw "$app" render --preset meta-roce-24k --run "$run" --at "$at" --color value 
   --aggregate max --layout fabric --size 1280x720 -o "$here/fabric-labels.png"
 draw "$app" --preset meta-roce-24k --run "$run" --at "$at" --select "$gpu" \
   --screenshot "$here/charts-dock.png"
-rm -f "$run"
+# Exploring a design: the Design dock on 1:3 uplinks, the bill of materials in the Summary tab.
+draw "$app" --preset meta-roce-24k --set 'generator.clusters[0].oversubscription=3' --no-run \
+  --dock design --dock summary --screenshot "$here/design-dock.png"
+# Two designs side by side: the 405B job scattered over the pods (fragmented) at 1:7 and at
+# 1:3, the left coloured by the difference A - B during the end-of-step DP burst.
+dir=$(dirname "$run")
+for o in 7 3; do
+  "$app" simulate --preset meta-roce-24k --set "generator.clusters[0].oversubscription=$o" \
+    --model llama3-405b --gpus 16384 --tp 8 --pp 16 --dp 128 --seq 8192 \
+    --batch-tokens 16777216 --steps 2 --placement fragmented --out "$dir/os$o.sqlite" > /dev/null
+done
+cat > "$dir/compare.clusterscope" <<EOF
+{"format": "clusterscope-session", "version": 2, "topology": "preset:meta-roce-24k",
+ "run": "os7.sqlite", "timeNs": 6600000000, "layout": "fabric", "colour": "difference",
+ "aggregate": "max", "compare": {"run": "os3.sqlite", "linkedCameras": true}}
+EOF
+draw "$app" "$dir/compare.clusterscope" --screenshot "$here/split-view.png"
+rm -rf "$dir"

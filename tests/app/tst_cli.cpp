@@ -357,6 +357,12 @@ void TestCli::badInputExitsTwo_data() {
     QTest::newRow("unknown option") << QStringList{"stats", "--preset", "small-256", "--jsn"}
                                     << QByteArray() << "unknown option --jsn";
     QTest::newRow("missing file") << QStringList{"stats", "FILE"} << QByteArray() << "cannot open";
+    QTest::newRow("GUI: unknown dock")
+        << QStringList{"--preset", "small-256", "--dock", "nowhere"} << QByteArray()
+        << "--dock: expected one of topology|design|";
+    QTest::newRow("GUI: compare without a run")
+        << QStringList{"--preset", "small-256", "--compare", "b.sqlite"} << QByteArray()
+        << "--compare: expected --run too";
     QTest::newRow("syntax") << QStringList{"stats", "FILE"} << QByteArray("{\n  \"format\": \n}\n")
                             << "FILE:3:";
     QTest::newRow("wrong type") << QStringList{"stats", "FILE"}

@@ -4,8 +4,12 @@
 #include "BenchUtil.h"
 
 #include "BackendFabric.h"
+#include "DesignFields.h"
 #include "FabricWriters.h"
 #include "Presets.h"
+#include "SceneLayout.h"
+#include "SiteGenerator.h"
+#include "TopologyDocument.h"
 #include "TopologyFile.h"
 #include "TopologyIndex.h"
 #include "TopologyStats.h"
@@ -102,6 +106,21 @@ int main() {
         back = {};
         text.clear();
         text.squeeze();
+
+        // A Design dock edit: the field set, the parameters checked, the topology generated,
+        // indexed and its figures counted, and the 3D layout computed, as the window does.
+        if (const std::optional<SiteParams> params = presetParams(preset)) {
+            const double edit = bench::timeSeconds([&] {
+                SiteParams p = *params;
+                setDesignField(p, *findDesignField(DesignScope::Cluster, "oversubscription"), 0,
+                               "3");
+                const TopologyDocument doc(generateSite(p), p, "bench");
+                (void)doc.stats();
+                (void)computeLayout(doc.topology(), doc.index(), LayoutKind::Floor);
+            });
+            row(preset, "design edit: regenerate + layout", edit, 0,
+                "oversubscription 3: what the Design dock redoes per edit");
+        }
 
         malloc_trim(0);
         base = bench::rssMiB();

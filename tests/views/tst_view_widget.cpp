@@ -72,6 +72,7 @@ private slots:
     void doubleClickFliesToTheEntity();
     void twoViewsShowTheirOwnStates();
     void differenceShowsTheOneChangedLink();
+    void overviewFollowsTheViewsShape();
 };
 
 void TestViewWidget::initTestCase() {
@@ -438,4 +439,37 @@ void TestViewWidget::differenceShowsTheOneChangedLink() {
     QVERIFY2(hot > 20, qPrintable(QString::number(hot)));
     QCOMPARE(vermillionPixels(*b), 0); // B shows its own run, not the difference
     if (qEnvironmentVariableIsSet("CS_SAVE_PICTURES")) split.grab().save("difference.png");
+}
+
+// At the overview, a view that changes shape (a second view split beside it) frames the whole
+// cluster again; once the user moved the camera, it stays where the user put it.
+void TestViewWidget::overviewFollowsTheViewsShape() {
+    const auto doc = smallDoc();
+    VtkViewWidget w;
+    w.resize(900, 400);
+    w.scene().setDocument(doc.get(), LayoutKind::Floor); // wide: the width bounds the framing
+    QVERIFY(showAndRender(w));
+    w.scene().viewOverview();
+    const CameraPose wide = w.cameraPose();
+    QVERIFY(w.scene().atOverview());
+    w.resize(300, 400);
+    QTRY_COMPARE(w.width(), 300); // the window system resizes in its own time
+    QVERIFY(renderAgain(w));
+    const CameraPose narrow = w.cameraPose();
+    QVERIFY(!(narrow == wide));      // framed again for the narrow view
+    QVERIFY(w.scene().atOverview()); // and still the overview
+    // The whole cluster is in the narrow view: its bounds' corners project inside it.
+    const Bounds b = w.scene().layout()->bounds;
+    for (int i = 0; i < 8; ++i) {
+        const QPoint p = w.projectToWidget(
+            {i & 1 ? b.max.x : b.min.x, i & 2 ? b.max.y : b.min.y, i & 4 ? b.max.z : b.min.z});
+        QVERIFY2(w.sceneRect().adjusted(-2, -2, 2, 2).contains(p),
+                 qPrintable(QString("%1,%2").arg(p.x()).arg(p.y())));
+    }
+    const CameraPose mine{{30, -60, 40}, {5, 5, 0}, {0, 0, 1}};
+    w.setCameraPose(mine);
+    w.resize(600, 400);
+    QTRY_COMPARE(w.width(), 600);
+    QVERIFY(renderAgain(w));
+    QVERIFY(w.cameraPose() == mine);
 }
