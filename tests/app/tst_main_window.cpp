@@ -1057,6 +1057,12 @@ void TestMainWindow::designDockChangesTheFabricAndResimulates() {
     QVERIFY2(dock->problem().startsWith("Oversubscription") && dock->problem().contains("expected"),
              qPrintable(dock->problem()));
     QCOMPARE(w.document()->stats().oversubscription, 4.0);
+    // Save Design As: a parameters file that opens as this design.
+    const QString saved = dir.filePath("mine.json");
+    QVERIFY(w.saveDesign(saved, false));
+    const cs::LoadedTopology back = cs::loadTopologyFile(saved);
+    QVERIFY(back.params && *back.params == *w.document()->params());
+    QCOMPARE(QString::fromStdString(back.topology.name), QString("mine"));
     // Re-simulated on the new fabric, beside the earlier run.
     QVERIFY(w.simulateOnDesign(false));
     QVERIFY(w.comparison()->isOpen());

@@ -2,6 +2,7 @@
 // through a topology file's "generator" object and through --set, or is refused by both with
 // the same "expected ...", the file naming file:line:column and the key, --set the FIELD.
 // What each row must give is derived from the field's declared range or choices.
+#include "DesignFieldRows.h"
 #include "DesignFields.h"
 #include "DesignSets.h"
 #include "SiteParamsJson.h"
@@ -130,44 +131,8 @@ void TestDesignFields::everyWayInAgrees_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("accepted"); // by the declared range or choices
     for (const DesignField& f : designFields()) {
-        struct Row {
-            QString name, text;
-            bool accepted;
-        };
-        std::vector<Row> rows{{"typical", qs(f.defaultText), true}};
-        switch (f.type) {
-        case DesignFieldType::Integer:
-        case DesignFieldType::Number: {
-            const bool integer = f.type == DesignFieldType::Integer;
-            const double fraction = f.min + 0.5;
-            rows.insert(rows.end(),
-                        {{"min", numberText(f.min), !f.aboveMin},
-                         {"max", numberText(f.max), true},
-                         {"min-1", numberText(f.min - 1), false},
-                         {"max+1", numberText(f.max + 1), false},
-                         {"not a number", "abc", false},
-                         {"fraction", numberText(fraction), !integer && fraction <= f.max},
-                         {"empty", "", false}});
-            break;
-        }
-        case DesignFieldType::Choice:
-            for (const std::string& c : f.choices)
-                rows.push_back({qs(c), qs(c), true});
-            rows.push_back({"unknown", "nonesuch", false});
-            rows.push_back({"upper case", qs(f.choices.front()).toUpper(),
-                            std::count(f.choices.begin(), f.choices.end(),
-                                       qs(f.choices.front()).toUpper().toStdString()) > 0});
-            break;
-        case DesignFieldType::Text:
-            rows.insert(rows.end(), {{"min length", QString(int(f.min), 'x'), true},
-                                     {"max length", QString(int(f.max), 'x'), true},
-                                     {"below min length", QString(int(f.min) - 1, 'x'), false},
-                                     {"above max length", QString(int(f.max) + 1, 'x'), false},
-                                     {"space", "a b", !f.identifier},
-                                     {"dot", "a.b", !f.identifier}});
-            break;
-        }
-        for (const Row& r : rows)
+        const std::vector<test::DesignFieldRow> rows = test::designFieldRows(f);
+        for (const test::DesignFieldRow& r : rows)
             QTest::newRow(qPrintable(qs(designFieldKey(f)) + " " + r.name))
                 << qs(designFieldKey(f)) << r.text << r.accepted;
     }
