@@ -16,6 +16,7 @@ packages=(
   prometheus             # tests import from a real server (prometheus + promtool)
   ffmpeg                 # `movie` encodes with it; tests read movies back with ffprobe
   clang libclang-rt-14-dev llvm-14   # the fuzz suite: libFuzzer, sanitizers, symbolizer
+  slurm-wlm munge        # study --slurm: tests submit to a real single-node Slurm
 )
 
 missing=()
