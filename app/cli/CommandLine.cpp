@@ -14,7 +14,7 @@ const std::vector<CliCommand>& cliCommands() {
         {movieSpec(), movieCommand},     {simulateSpec(), simulateCommand},
         {frameSpec(), frameCommand},     {compareSpec(), compareCommand},
         {importSpec(), importCommand},   {generateTelemetrySpec(), generateTelemetryCommand},
-        {presetsSpec(), presetsCommand},
+        {studySpec(), studyCommand},     {presetsSpec(), presetsCommand},
     };
     return table;
 }

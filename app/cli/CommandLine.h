@@ -41,6 +41,8 @@ CommandSpec generateTelemetrySpec();
 int generateTelemetryCommand(const CommandArgs& a);
 CommandSpec compareSpec();
 int compareCommand(const CommandArgs& a);
+CommandSpec studySpec();
+int studyCommand(const CommandArgs& a);
 CommandSpec presetsSpec();
 int presetsCommand(const CommandArgs& a);
 

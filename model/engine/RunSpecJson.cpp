@@ -17,22 +17,11 @@ namespace cs {
 
 namespace {
 
-// The member `name` of `r` through its option: the JSON type the option takes, then the text
-// setRunOption parses, so the file takes the same values as the command line and the dialog.
+// The member `name` of `r` through its option.
 void readOption(JsonObjectReader& r, const char* name, const RunOption& o, RunSpec& s) {
     const QJsonValue v = r.value(name);
     if (v.isUndefined()) return; // absent: the default
-    // Errors quote the value as the file writes it (the number 2000, the string "8").
-    const std::string message =
-        "expected " + (o.type == RunOptionType::Bool ? "true or false" : runOptionExpected(o)) +
-        ", got " + describeJson(v);
-    const std::optional<QString> text = runOptionTextOfJson(o, v);
-    if (!text) r.fail(name, message);
-    try {
-        setRunOption(s, o, *text);
-    } catch (const InputException&) {
-        r.fail(name, message);
-    }
+    if (const std::optional<std::string> error = setRunOptionJson(s, o, v)) r.fail(name, *error);
 }
 
 // A model shape given in the file, every field checked with its place.
@@ -60,11 +49,15 @@ ModelSpec readModel(JsonObjectReader m) {
     return x;
 }
 
-RunSpec readSpec(const QJsonDocument& doc) {
-    JsonObjectReader r(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), JsonPath());
-    if (r.string("format") != "clusterscope-run") r.fail("format", "expected \"clusterscope-run\"");
-    if (r.integer("version", 1, 1000) > kRunFileVersion)
-        r.fail("version", "newer than this build reads (" + std::to_string(kRunFileVersion) + ")");
+RunSpec readSpec(const QJsonValue& value, const JsonPath& at, bool formatRequired) {
+    JsonObjectReader r(value, at);
+    if (formatRequired || r.has("format"))
+        if (r.string("format") != "clusterscope-run")
+            r.fail("format", "expected \"clusterscope-run\"");
+    if (formatRequired || r.has("version"))
+        if (r.integer("version", 1, 1000) > kRunFileVersion)
+            r.fail("version",
+                   "newer than this build reads (" + std::to_string(kRunFileVersion) + ")");
     // Setting steps clears a span and the other way round: both given is an error here.
     if (r.has("steps") && r.has("span"))
         r.fail("span", "expected either \"steps\" or \"span\", not both");
@@ -103,10 +96,32 @@ RunSpec readSpec(const QJsonDocument& doc) {
 
 } // namespace
 
+std::optional<std::string> setRunOptionJson(RunSpec& spec, const RunOption& o,
+                                            const QJsonValue& v) {
+    // Errors quote the value as the file writes it (the number 2000, the string "8").
+    const std::string message =
+        "expected " + (o.type == RunOptionType::Bool ? "true or false" : runOptionExpected(o)) +
+        ", got " + describeJson(v);
+    const std::optional<QString> text = runOptionTextOfJson(o, v);
+    if (!text) return message;
+    try {
+        setRunOption(spec, o, *text);
+    } catch (const InputException&) {
+        return message;
+    }
+    return std::nullopt;
+}
+
+RunSpec runSpecOfJson(const QJsonValue& value, const JsonPath& at) {
+    return readSpec(value, at, false);
+}
+
 RunSpec parseRunSpec(const QByteArray& text, const std::string& fileName) {
     if (text.size() > 1024 * 1024)
         throw InputException({fileName, 0, 0, {}, "a run description is at most 1 MiB"});
-    return readJsonDocument(text, fileName, [](const QJsonDocument& doc) { return readSpec(doc); });
+    return readJsonDocument(text, fileName, [](const QJsonDocument& doc) {
+        return readSpec(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(), JsonPath(), true);
+    });
 }
 
 RunSpec loadRunSpec(const QString& path) {

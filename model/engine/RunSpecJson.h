@@ -6,7 +6,11 @@
 //               "placement": "topology"},
 //  "steps": 10 | "span": "54d", "checkpointInterval": "15m", "failures": true, "seed": 1}
 #include "Duration.h"
+#include "JsonPath.h"
+#include "RunOptions.h"
 #include "SimulationRun.h"
+
+#include <QJsonValue>
 
 #include <QByteArray>
 #include <optional>
@@ -16,5 +20,13 @@ namespace cs {
 // Throws InputException naming file, line, column and field.
 RunSpec parseRunSpec(const QByteArray& text, const std::string& fileName);
 RunSpec loadRunSpec(const QString& path);
+// A run-file object found at `at` inside another document (a study's "run"); "format" and
+// "version" may be left out there. Throws JsonFieldError with paths below `at`, which
+// readJsonDocument locates in that document.
+RunSpec runSpecOfJson(const QJsonValue& value, const JsonPath& at);
+// Sets one option from a run-file value, as the file reader does; the error is "expected
+// ..., got ..." quoting the value as JSON writes it.
+std::optional<std::string> setRunOptionJson(RunSpec& spec, const RunOption& option,
+                                            const QJsonValue& value);
 
 } // namespace cs

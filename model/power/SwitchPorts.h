@@ -17,7 +17,7 @@ struct SwitchPortUse {
     std::vector<PortsAtSpeed> used; // by speed, fastest last
     int usedCount = 0;
     int freeCount = 0;     // radix less the used ports (never below 0)
-    float fastestGbps = 0; // its fastest link; the topology's fastest for a switch without links
+    float fastestGbps = 0; // its fastest link; without links, its role's (switchPortUse)
 };
 
 std::vector<SwitchPortUse> switchPortUse(const Topology& t);

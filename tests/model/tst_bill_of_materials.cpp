@@ -6,6 +6,7 @@
 #include "EquipmentPower.h"
 #include "InputError.h"
 #include "SceneLayout.h"
+#include "SwitchPorts.h"
 #include "TopologyDocument.h"
 
 #include <QTemporaryDir>
@@ -49,6 +50,7 @@ private slots:
     void powerAndCostAddUpByLine();
     void cablesFollowTheRoutes();
     void portsUsedAndFree();
+    void unlinkedSwitchTakesItsRolesSpeed();
     void userPricesReplaceShippedOnes();
     void badPriceFilesAreLocated_data();
     void badPriceFilesAreLocated();
@@ -223,6 +225,30 @@ void TestBillOfMaterials::portsUsedAndFree() {
     for (const Link& l : t.links)
         switchEnds += (l.a.kind == EntityKind::Switch) + (l.b.kind == EntityKind::Switch);
     QCOMPARE(used, switchEnds);
+}
+
+// Thinning the InfiniBand fat tree to 1:2 leaves some core switches without links: their free
+// ports are priced at what the other cores carry, not at the site's fastest link (NVLink).
+void TestBillOfMaterials::unlinkedSwitchTakesItsRolesSpeed() {
+    TopologyReadOptions o;
+    o.sets = {"generator.clusters[0].oversubscription=2"};
+    const auto doc = openTopology("meta-ib-24k", {}, o);
+    const Topology& t = doc->topology();
+    const std::vector<SwitchPortUse> ports = switchPortUse(t);
+    int unlinked = 0;
+    float coreGbps = 0;
+    for (size_t i = 0; i < t.switches.size(); ++i)
+        if (t.switches[i].role == SwitchRole::IbCore && ports[i].usedCount > 0)
+            coreGbps = ports[i].fastestGbps;
+    QVERIFY(coreGbps > 0 && coreGbps < 1000);
+    for (size_t i = 0; i < t.switches.size(); ++i) {
+        if (ports[i].usedCount > 0) continue;
+        ++unlinked;
+        QCOMPARE(ports[i].fastestGbps, coreGbps);
+    }
+    QVERIFY(unlinked > 0);
+    const BillOfMaterials b = bomOf(*doc); // every port has a price
+    QVERIFY(b.cost.perGpuUsd > 0);
 }
 
 void TestBillOfMaterials::userPricesReplaceShippedOnes() {

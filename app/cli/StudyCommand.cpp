@@ -1,0 +1,140 @@
+// `clusterscope study`: a study's variants simulated here in worker processes, or as a Slurm
+// job array whose parts are collected into one result file.
+#include "CommandArgs.h"
+#include "CommandLine.h"
+#include "StudyOutput.h"
+#include "StudySlurm.h"
+#include "StudyVariantRun.h"
+#include "StudyWorkers.h"
+#include "TerminalProgress.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QThread>
+
+#include <cstdio>
+
+namespace cs::app {
+namespace {
+
+int positiveInt(const CommandArgs& a, const char* flag, int max) {
+    bool ok = false;
+    const int n = a.value(flag).toInt(&ok);
+    if (!ok || n < 1 || n > max)
+        throw UsageError(std::string(flag) + ": expected an integer from 1 to " +
+                         std::to_string(max) + ", got \"" + a.value(flag).toStdString() + "\"");
+    return n;
+}
+
+// --slice K/N: this process runs the variants whose index is K modulo N.
+std::pair<int, int> sliceOf(const CommandArgs& a) {
+    if (!a.has("--slice")) return {0, 1};
+    const QStringList parts = a.value("--slice").split('/');
+    bool okK = false, okN = false;
+    const int k = parts.value(0).toInt(&okK), n = parts.value(1).toInt(&okN);
+    if (parts.size() != 2 || !okK || !okN || n < 1 || n > 100000 || k < 0 || k >= n)
+        throw UsageError("--slice: expected K/N with 0 <= K < N <= 100000, got \"" +
+                         a.value("--slice").toStdString() + "\"");
+    return {k, n};
+}
+
+// A worker: one variant, its result as one JSON line. A variant the engine refuses is a
+// result ("ok": false), not an error of the worker.
+int runOneVariant(const CommandArgs& a, const StudySpec& s,
+                  const std::vector<QJsonObject>& variants) {
+    bool ok = false;
+    const int index = a.value("--variant").toInt(&ok);
+    if (!ok || index < 0 || index >= int(variants.size()))
+        throw UsageError("--variant: expected an index from 0 to " +
+                         std::to_string(variants.size() - 1) + ", got \"" +
+                         a.value("--variant").toStdString() + "\"");
+    QJsonObject out{{"index", index}};
+    try {
+        const VariantFigures f = runStudyVariant(
+            s, variants[size_t(index)],
+            a.flag("--keep-runs") || s.keepRuns ? keptRunPath(a.value("--out"), index) : QString());
+        out.insert("ok", true);
+        out.insert("figures", f.figures);
+        out.insert("runPath", f.runPath);
+    } catch (const InputException& e) {
+        out.insert("ok", false);
+        out.insert("message", QString::fromStdString(e.error().message.empty()
+                                                         ? std::string(e.what())
+                                                         : e.error().field.empty()
+                                                               ? e.error().message
+                                                               : e.error().field + ": " +
+                                                                     e.error().message));
+    }
+    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
+    return kExitOk;
+}
+
+} // namespace
+
+CommandSpec studySpec() {
+    CommandSpec c{"study",
+                  "STUDY.json --out STUDY.sqlite",
+                  "simulate every variant of a design study; resumes where it stopped",
+                  {},
+                  1};
+    c.options = {
+        {"--out", "STUDY.sqlite", "the result file: each variant's parameters, figures, status",
+         {"a file of the same study is resumed: finished variants are not run again"}},
+        {"--jobs", "N", "worker processes at once (default: one per core)"},
+        {"--keep-runs", "", "keep each variant's run beside the result file (OUT-runs/)"},
+        {"--json", "", "print every variant's parameters, status and figures as JSON"},
+        {"--slurm", "", "submit the variants as a Slurm job array (sbatch) instead",
+         {"each task runs a slice of the variants into OUT.slurm/part-K.sqlite"}},
+        {"--partition", "P", "the Slurm partition (with --slurm)"},
+        {"--max-array", "N", "at most N array tasks (with --slurm; default 1000)"},
+        {"--collect", "", "merge the Slurm tasks' parts into OUT (safe to repeat)"},
+        {"--slice", "K/N", "run only the variants whose index is K modulo N", {}, false},
+        {"--variant", "K", "run variant K (0: the first) and print its result as one JSON line", {},
+         false},
+    };
+    return c;
+}
+
+int studyCommand(const CommandArgs& a) {
+    if (a.positionals().size() != 1) throw UsageError("expected one study file");
+    if (!a.has("--out")) throw UsageError("expected --out STUDY.sqlite");
+    const QString studyPath = QFileInfo(a.positionals().front()).absoluteFilePath();
+    const QString outPath = QFileInfo(a.value("--out")).absoluteFilePath();
+    const StudySpec s = loadStudy(studyPath);
+    const std::vector<QJsonObject> variants = studyVariants(s);
+    if (a.has("--variant")) return runOneVariant(a, s, variants);
+    if (a.flag("--collect")) {
+        StudyStore store = StudyStore::openForStudy(outPath, s.canonical, int(variants.size()));
+        const CollectedParts c = collectSlurmParts(store);
+        std::fprintf(stderr, "collected %d new variants from %d parts; %zu of %zu finished\n",
+                     c.added, c.parts, store.finished().size(), variants.size());
+        printStudy(store, s, a.flag("--json"));
+        return kExitOk;
+    }
+    if (a.flag("--slurm")) {
+        SlurmSubmission sub;
+        sub.studyPath = studyPath;
+        sub.outPath = outPath;
+        sub.partition = a.value("--partition");
+        sub.maxArray = a.has("--max-array") ? positiveInt(a, "--max-array", 100000) : 1000;
+        sub.keepRuns = a.flag("--keep-runs");
+        const std::string job = submitStudyToSlurm(sub, int(variants.size()));
+        std::printf("%s\n", job.c_str());
+        return kExitOk;
+    }
+    StudyWork w;
+    w.studyPath = studyPath;
+    w.outPath = outPath;
+    w.jobs = a.has("--jobs") ? positiveInt(a, "--jobs", 1024) : QThread::idealThreadCount();
+    w.keepRuns = a.flag("--keep-runs") || s.keepRuns;
+    std::tie(w.sliceIndex, w.sliceCount) = sliceOf(a);
+    StudyStore store = StudyStore::openForStudy(outPath, s.canonical, int(variants.size()));
+    const auto bar = terminalProgress(a.flag("--json"));
+    runStudyWorkers(w, variants, store, [&](int done, int total) {
+        if (bar) bar(total ? double(done) / total : 1.0);
+    });
+    printStudy(store, s, a.flag("--json"));
+    return kExitOk;
+}
+
+} // namespace cs::app
