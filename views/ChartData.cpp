@@ -28,14 +28,12 @@ QString formatValue(double v, const QString& unit) {
     return unit.isEmpty() ? number : number + ' ' + unit;
 }
 
-namespace {
 QByteArray csvField(const QString& s) {
     if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s.toUtf8();
     QString quoted = s;
     quoted.replace('"', "\"\"");
     return '"' + quoted.toUtf8() + '"';
 }
-} // namespace
 
 QByteArray chartCsv(const std::vector<ChartSeries>& series, int64_t wallStartNs) {
     const bool wall = wallStartNs > 0;

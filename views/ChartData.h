@@ -24,6 +24,9 @@ std::optional<double> valueAtNs(const Series& s, int64_t tsNs);
 // "12.5 %", "1.23 TB/s": three significant digits, the unit after a space.
 QString formatValue(double v, const QString& unit);
 
+// A CSV cell: quoted when it holds a comma, a quote or a newline.
+QByteArray csvField(const QString& s);
+
 // One row per sample: series,unit,time_s,value (and time_utc when the run has a wall-clock
 // start, ns since the epoch). Values in the series' own unit, as plotted.
 QByteArray chartCsv(const std::vector<ChartSeries>& series, int64_t wallStartNs);

@@ -45,6 +45,12 @@ QByteArray pngOf(QCustomPlot* plot, QSize size) {
 
 QString exportChart(QCustomPlot* plot, const std::vector<ChartSeries>& data, int64_t wallStartNs,
                     const QString& path, QSize sizePx) {
+    return exportChart(
+        plot, [&] { return chartCsv(data, wallStartNs); }, path, sizePx);
+}
+
+QString exportChart(QCustomPlot* plot, const std::function<QByteArray()>& csv, const QString& path,
+                    QSize sizePx) {
     const std::optional<ChartFileKind> kind = chartFileKindOf(path);
     if (!kind) return QObject::tr("%1: the name must end in .png, .svg or .csv").arg(path);
     if (sizePx.isEmpty()) sizePx = plot->size();
@@ -56,7 +62,7 @@ QString exportChart(QCustomPlot* plot, const std::vector<ChartSeries>& data, int
     QString title;
     if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0)))
         title = t->text();
-    const QByteArray bytes = *kind == ChartFileKind::Csv   ? chartCsv(data, wallStartNs)
+    const QByteArray bytes = *kind == ChartFileKind::Csv   ? csv()
                              : *kind == ChartFileKind::Svg ? svgOf(plot, sizePx, title)
                                                            : pngOf(plot, sizePx);
     if (bytes.isEmpty()) return QObject::tr("%1: the chart could not be drawn").arg(path);

@@ -5,6 +5,8 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 class QCustomPlot;
 
 namespace cs::views {
@@ -18,5 +20,8 @@ std::optional<ChartFileKind> chartFileKindOf(const QString& path);
 // the chart's own). Returns the error to show, or an empty string.
 QString exportChart(QCustomPlot* plot, const std::vector<ChartSeries>& data, int64_t wallStartNs,
                     const QString& path, QSize sizePx = {});
+// The same for any chart: `csv` makes the data's table, asked only for a .csv.
+QString exportChart(QCustomPlot* plot, const std::function<QByteArray()>& csv, const QString& path,
+                    QSize sizePx = {});
 
 } // namespace cs::views

@@ -40,6 +40,13 @@ Rgba kindColor(KindClass k) {
     }
 }
 
+Rgba seriesColor(size_t i) {
+    static const Rgba kSeries[] = {{0, 114, 178, 255},  {230, 159, 0, 255},   {0, 158, 115, 255},
+                                   {213, 94, 0, 255},   {204, 121, 167, 255}, {86, 180, 233, 255},
+                                   {240, 228, 66, 255}, {0, 0, 0, 255}};
+    return kSeries[i % std::size(kSeries)];
+}
+
 const char* kindLabel(KindClass k) {
     switch (k) {
     case KindClass::Gpu:

@@ -37,6 +37,10 @@ KindClass classOf(SwitchRole role);
 KindClass classOf(RackRole role);
 KindClass classOfLink(const Topology& t, const Link& l);
 
+// The i-th series of a chart: the Okabe-Ito colours in an order that keeps neighbours apart
+// (blue, orange, green, vermillion, purple, sky, yellow, black), then again.
+Rgba seriesColor(size_t i);
+
 // Viridis from 0 (dark purple) to 1 (yellow); NaN gives the no-data grey.
 Rgba valueColor(float v);
 Rgba noDataColor();
