@@ -6,10 +6,12 @@
 #include "ReplayController.h"
 #include "RunTimeArgument.h"
 #include "SessionFile.h"
+#include "StudyWindow.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QPointer>
 #include <QTimer>
 
 #include <cstdio>
@@ -32,9 +34,12 @@ const CommandSpec& guiSpec() {
              {"--run", "RUN.sqlite", "a stored run to replay"},
              {"--at", "T", "where in the run to start"},
              {"--compare", "B.sqlite", "a second run beside the first (View > Compare)"},
+             {"--study", "RESULTS.sqlite",
+              "a design study's results charted in a window (File > Open Study)"},
              {"--dock", kDockNames, "a dock in front of its tabs at start (repeatable)"},
              {"--no-run", "", "the topology alone, without the default run"},
-             {"--screenshot", "OUT.png", "saves a picture of the window and quits"}});
+             {"--screenshot", "OUT.png",
+              "saves a picture of the window (with --study, the chart's) and quits"}});
         return c;
     }();
     return spec;
@@ -75,6 +80,7 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.noRun = a.flag("--no-run");
     o.compare = a.value("--compare");
     o.docks = a.values("--dock");
+    o.study = a.value("--study");
     for (const QString& dock : o.docks)
         if (!QString(kDockNames).split('|').contains(dock))
             throw UsageError("--dock: expected one of " + std::string(kDockNames) + ", got \"" +
@@ -88,7 +94,9 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     return o;
 }
 
-QString openFromOptions(MainWindow& w, const GuiOptions& o) {
+namespace {
+// The options' topology, selection, run and comparison, as openFromOptions says it.
+QString openTopologyAndRun(MainWindow& w, const GuiOptions& o) {
     if (!o.session.isEmpty())
         return w.openSession(o.session, false)
                    ? QString()
@@ -116,6 +124,14 @@ QString openFromOptions(MainWindow& w, const GuiOptions& o) {
     }
     return {};
 }
+} // namespace
+
+QString openFromOptions(MainWindow& w, const GuiOptions& o) {
+    QString problem = openTopologyAndRun(w, o);
+    if (problem.isEmpty() && !o.study.isEmpty() && !w.openStudy(o.study, false))
+        problem = QString("cannot open the study %1 (see the message above)").arg(o.study);
+    return problem;
+}
 
 int runGui(const GuiOptions& o) {
     MainWindow w;
@@ -125,8 +141,11 @@ int runGui(const GuiOptions& o) {
         return kExitBadInput;
     }
     w.show();
+    // A study's chart in front of the window it opens variants in.
+    QPointer<StudyWindow> study = w.findChild<StudyWindow*>();
+    if (study) study->raise();
     // A new user sees the main job at once: the default run plays on the default preset.
-    if (o.run.isEmpty() && !o.noRun && o.session.isEmpty()) w.startDefaultRun();
+    if (o.run.isEmpty() && !o.noRun && o.session.isEmpty() && !study) w.startDefaultRun();
     for (const QString& name : o.docks)
         if (auto* dock = w.findChild<QDockWidget*>(name + "Dock")) {
             dock->show();
@@ -135,8 +154,9 @@ int runGui(const GuiOptions& o) {
     if (!o.screenshot.isEmpty()) {
         // Once the default run (if any) plays, a moment of it; otherwise once shown.
         auto* poll = new QTimer(&w);
-        auto grab = [&w, o] {
-            const bool ok = w.grab().save(o.screenshot);
+        auto grab = [&w, o, study] {
+            QWidget* shown = study ? static_cast<QWidget*>(study) : &w;
+            const bool ok = shown->grab().save(o.screenshot);
             if (!ok)
                 std::fprintf(stderr, "clusterscope: cannot write %s\n", qPrintable(o.screenshot));
             QApplication::exit(ok ? kExitOk : kExitIoError);

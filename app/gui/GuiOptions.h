@@ -1,8 +1,8 @@
 #pragma once
 // Options of the GUI invocation: `clusterscope [--preset NAME | FILE] [--set F=V] [--select ID]
 // [--screenshot OUT.png] [--run RUN.sqlite [--at T]] [--no-run] [--node-name-map F]
-// [--structure F]`, or `clusterscope SESSION.clusterscope`. --screenshot saves the window
-// once shown, then quits.
+// [--structure F] [--study RESULTS.sqlite]`, or `clusterscope SESSION.clusterscope`. --screenshot
+// saves the window (with --study, the chart's window) once shown, then quits.
 #include "CommandSpec.h"
 
 #include <QStringList>
@@ -21,6 +21,7 @@ struct GuiOptions {
     QString session;                // a .clusterscope session, reopened as it was saved
     QString compare;                // a second run store, compared with --run
     QStringList docks;              // the docks to show in front: design, summary, ...
+    QString study;                  // a design study's result file, charted in its window
 };
 
 // The GUI's arguments, described as a command's are (CommandSpec.h), and the form that

@@ -209,6 +209,11 @@ void MainWindow::buildMenus() {
             tr("ClusterScope run descriptions (*.json);;All files (*)"));
         if (!path.isEmpty()) openRunDescription(path);
     });
+    file->addAction(tr("Open Stud&y..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open Study"), {}, tr("ClusterScope study results (*.sqlite);;All files (*)"));
+        if (!path.isEmpty()) openStudy(path);
+    });
     file->addAction(tr("Import from &Prometheus..."), this, [this] {
         if (!document()) return;
         PrometheusImportDialog dialog(this);
@@ -722,13 +727,17 @@ QString MainWindow::newRunStorePath() const {
 
 void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
     if (dialog.exec() != QDialog::Accepted) return;
-    const RunSpec spec = dialog.spec();
+    simulateAndOpen(dialog.spec());
+}
+
+QString MainWindow::simulateAndOpen(const RunSpec& spec) {
+    if (!doc_) return {};
     const QString storePath = newRunStorePath();
     const std::optional<RunResult> r = runWithProgress(this, *doc_, spec, storePath);
-    if (!r) return;
+    if (!r) return {};
     // Opened through the reader like any run, at the middle of the first step (or the span's
     // start): GPUs busy, links loaded.
-    if (!openRun(storePath)) return;
+    if (!openRun(storePath)) return {};
     replay_->clock()->seek(int64_t((spec.steps > 0 ? r->step.stepS / 2 : 0) * 1e9));
     const QJsonObject s = runSummaryJson(*r, spec);
     addSummaryNote(tr("Simulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
@@ -745,6 +754,7 @@ void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
     statusBar()->showMessage(tr("Simulated: %1 s per step, %2 TFLOP/s per GPU")
                                  .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
                                  .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0));
+    return storePath;
 }
 
 void MainWindow::onTreeSelection() {

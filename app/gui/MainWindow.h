@@ -8,6 +8,7 @@
 #include "SessionFile.h"
 #include "TopologyDocument.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -34,6 +35,7 @@ class SimulationDialog;
 
 class ComparisonController;
 class DesignDock;
+class StudyWindow;
 class ViewControls;
 class ReplayController;
 
@@ -117,6 +119,13 @@ public:
                    std::function<int64_t()> nowS = {}, int pollMs = 0);
     void stopLive();
     LiveRecording* liveRecording() const { return live_.get(); }
+    // File → Open Study: a study's result file in a window of its own, the chart of its
+    // variants; clicking one opens it here. Null when refused (the error shown unless not).
+    StudyWindow* openStudy(const QString& path, bool showErrors = true);
+    // A study's variant here: its design (the study's and the variant's design values) in the
+    // views and the Design dock, then its kept run, or else its run simulated now (progress
+    // and cancel; later clicks reopen it). False when refused or the run failed.
+    bool openStudyVariant(const StudyWindow& study, int index, bool showErrors = true);
 
 private:
     void buildMenus();
@@ -134,6 +143,11 @@ public:
 
 private:
     void runSimulationDialog(SimulationDialog& dialog);
+    // Simulates `spec` on the open topology with progress and cancel into a new store, opens
+    // it at the middle of the first step and notes it in the Summary; empty when cancelled or
+    // failed (the error shown).
+    QString simulateAndOpen(const RunSpec& spec);
+    QHash<QString, QString> studyRuns_; // "RESULTS#INDEX" -> the run simulated for a variant
     void onTreeSelection();
     void showSelected(Endpoint e, bool fromTree);
     void showSummary();

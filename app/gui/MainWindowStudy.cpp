@@ -1,0 +1,101 @@
+// MainWindow's design studies: a result file's chart in a window of its own, and a variant
+// clicked there opened here, design and run.
+#include "DesignDock.h"
+#include "MainWindow.h"
+#include "PlaybackClock.h"
+#include "ReplayController.h"
+#include "StudyVariantRun.h"
+#include "StudyWindow.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStatusBar>
+
+namespace cs::app {
+namespace {
+
+// A kept run as the result file names it (absolute, or relative to where the study ran),
+// else relative to the result file's folder, else in its "-runs" folder beside it (the
+// results moved together with their runs). Empty when none is there.
+QString keptRunOf(const QString& resultPath, const QString& runPath) {
+    if (runPath.isEmpty()) return {};
+    const QFileInfo result(resultPath);
+    const QString beside =
+        result.dir().filePath(result.completeBaseName() + "-runs/" + QFileInfo(runPath).fileName());
+    for (const QString& candidate : {runPath, result.dir().filePath(runPath), beside})
+        if (QFileInfo(candidate).isFile()) return candidate;
+    return {};
+}
+
+} // namespace
+
+StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
+    StudySpec spec;
+    std::vector<VariantResult> results;
+    int variantCount = 0;
+    try {
+        const StudyStore store = StudyStore::open(path);
+        // Topology files the study names are looked for beside the result file.
+        spec = parseStudy(QJsonDocument(store.study()).toJson(), path.toStdString() + ": study",
+                          QFileInfo(path).absolutePath());
+        results = store.results();
+        variantCount = store.variantCount();
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot open study"), e.what(), showErrors);
+        return nullptr;
+    }
+    auto* w = new StudyWindow(path, std::move(spec), std::move(results), variantCount, this);
+    connect(w, &StudyWindow::variantActivated, this,
+            [this, w](int index) { openStudyVariant(*w, index); });
+    w->show();
+    statusBar()->showMessage(tr("Opened the study %1: %2").arg(path, w->statusText()), 8000);
+    return w;
+}
+
+bool MainWindow::openStudyVariant(const StudyWindow& study, int index, bool showErrors) {
+    const VariantResult* v = study.result(index);
+    if (!v) return false;
+    std::unique_ptr<TopologyDocument> next;
+    RunSpec spec;
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        std::unique_ptr<TopologyDocument> made = studyVariantTopology(study.spec(), v->params);
+        spec = studyVariantRunSpec(study.spec(), v->params);
+        // A generated design is kept inline, as an edited one is, so that a session reopens
+        // the variant's values; its name stays, so that a run kept for it opens on it.
+        if (made->params())
+            next = std::make_unique<TopologyDocument>(Topology(made->topology()), made->params(),
+                                                      kDesignSource + made->topology().name);
+        else
+            next = std::move(made);
+        QApplication::restoreOverrideCursor();
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        reportFailure(tr("Cannot open the variant"), e.what(), showErrors);
+        return false;
+    }
+    adoptDocument(std::move(next), {});
+    designRun_.clear();
+    designDock_->setDesign(doc_->params(), doc_->topology().name);
+    designDock_->showFigures(doc_->stats());
+    const QString text = QString::fromStdString(variantText(v->params));
+    addSummaryNote(tr("Study %1, variant %2: %3").arg(study.resultPath()).arg(index).arg(text));
+    // Its kept run, or the one simulated for it before, or one simulated now.
+    const QString key = study.resultPath() + '#' + QString::number(index);
+    QString run = keptRunOf(study.resultPath(), v->runPath);
+    if (run.isEmpty() && QFileInfo::exists(studyRuns_.value(key))) run = studyRuns_.value(key);
+    if (!run.isEmpty()) {
+        if (!openRun(run, showErrors)) return false;
+        replay_->clock()->seek(int64_t(replay_->overview()->info.endNs / 2));
+    } else {
+        run = simulateAndOpen(spec);
+        if (run.isEmpty()) return false;
+        studyRuns_.insert(key, run);
+    }
+    statusBar()->showMessage(tr("Study variant %1: %2").arg(index).arg(text), 10000);
+    return true;
+}
+
+} // namespace cs::app
