@@ -116,7 +116,12 @@ StudyChartWidget::StudyChartWidget(QWidget* parent)
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         if (e->button() != Qt::LeftButton) return;
         const int v = variantAt(e->position());
-        if (v >= 0) emit variantActivated(v);
+        if (v < 0) return;
+        // Ctrl- or Shift-click: a second variant, beside the one opened last.
+        if (e->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier))
+            emit variantCompared(v);
+        else
+            emit variantActivated(v);
     });
 }
 
@@ -133,6 +138,11 @@ void StudyChartWidget::setStudy(const StudySpec& spec, std::vector<VariantResult
     std::vector<QString> axes, figures;
     for (const StudyAxis& a : spec.axes)
         axes.push_back(QString::fromStdString(a.name));
+    // What the explicit variants vary too (a study of paired values has no axes at all).
+    for (const QJsonObject& v : spec.extra)
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (std::find(axes.begin(), axes.end(), it.key()) == axes.end())
+                axes.push_back(it.key());
     for (const std::string& f : spec.record)
         figures.push_back(QString::fromStdString(f));
     filling_ = true;

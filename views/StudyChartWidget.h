@@ -43,6 +43,7 @@ public:
 
 signals:
     void variantActivated(int index);
+    void variantCompared(int index); // Ctrl- or Shift-clicked
 
 private:
     void rebuild();

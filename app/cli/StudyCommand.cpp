@@ -58,12 +58,11 @@ int runOneVariant(const CommandArgs& a, const StudySpec& s,
         out.insert("runPath", f.runPath);
     } catch (const InputException& e) {
         out.insert("ok", false);
-        out.insert("message", QString::fromStdString(e.error().message.empty()
-                                                         ? std::string(e.what())
-                                                         : e.error().field.empty()
-                                                               ? e.error().message
-                                                               : e.error().field + ": " +
-                                                                     e.error().message));
+        out.insert("message",
+                   QString::fromStdString(e.error().message.empty() ? std::string(e.what())
+                                          : e.error().field.empty()
+                                              ? e.error().message
+                                              : e.error().field + ": " + e.error().message));
     }
     std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
     return kExitOk;
@@ -78,18 +77,25 @@ CommandSpec studySpec() {
                   {},
                   1};
     c.options = {
-        {"--out", "STUDY.sqlite", "the result file: each variant's parameters, figures, status",
+        {"--out",
+         "STUDY.sqlite",
+         "the result file: each variant's parameters, figures, status",
          {"a file of the same study is resumed: finished variants are not run again"}},
         {"--jobs", "N", "worker processes at once (default: one per core)"},
         {"--keep-runs", "", "keep each variant's run beside the result file (OUT-runs/)"},
         {"--json", "", "print every variant's parameters, status and figures as JSON"},
-        {"--slurm", "", "submit the variants as a Slurm job array (sbatch) instead",
+        {"--slurm",
+         "",
+         "submit the variants as a Slurm job array (sbatch) instead",
          {"each task runs a slice of the variants into OUT.slurm/part-K.sqlite"}},
         {"--partition", "P", "the Slurm partition (with --slurm)"},
         {"--max-array", "N", "at most N array tasks (with --slurm; default 1000)"},
         {"--collect", "", "merge the Slurm tasks' parts into OUT (safe to repeat)"},
         {"--slice", "K/N", "run only the variants whose index is K modulo N", {}, false},
-        {"--variant", "K", "run variant K (0: the first) and print its result as one JSON line", {},
+        {"--variant",
+         "K",
+         "run variant K (0: the first) and print its result as one JSON line",
+         {},
          false},
     };
     return c;
@@ -104,7 +110,8 @@ int studyCommand(const CommandArgs& a) {
     const std::vector<QJsonObject> variants = studyVariants(s);
     if (a.has("--variant")) return runOneVariant(a, s, variants);
     if (a.flag("--collect")) {
-        StudyStore store = StudyStore::openForStudy(outPath, s.canonical, int(variants.size()));
+        StudyStore store =
+            StudyStore::openForStudy(outPath, s.canonical, int(variants.size()), s.dir);
         const CollectedParts c = collectSlurmParts(store);
         std::fprintf(stderr, "collected %d new variants from %d parts; %zu of %zu finished\n",
                      c.added, c.parts, store.finished().size(), variants.size());
@@ -128,7 +135,7 @@ int studyCommand(const CommandArgs& a) {
     w.jobs = a.has("--jobs") ? positiveInt(a, "--jobs", 1024) : QThread::idealThreadCount();
     w.keepRuns = a.flag("--keep-runs") || s.keepRuns;
     std::tie(w.sliceIndex, w.sliceCount) = sliceOf(a);
-    StudyStore store = StudyStore::openForStudy(outPath, s.canonical, int(variants.size()));
+    StudyStore store = StudyStore::openForStudy(outPath, s.canonical, int(variants.size()), s.dir);
     const auto bar = terminalProgress(a.flag("--json"));
     runStudyWorkers(w, variants, store, [&](int done, int total) {
         if (bar) bar(total ? double(done) / total : 1.0);

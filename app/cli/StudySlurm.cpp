@@ -14,11 +14,15 @@ namespace cs::app {
 namespace {
 
 // Single quotes for the shell: paths with spaces survive the script.
-QString quoted(const QString& s) { return "'" + QString(s).replace("'", "'\\''") + "'"; }
+QString quoted(const QString& s) {
+    return "'" + QString(s).replace("'", "'\\''") + "'";
+}
 
 } // namespace
 
-QString slurmFolder(const QString& outPath) { return outPath + ".slurm"; }
+QString slurmFolder(const QString& outPath) {
+    return outPath + ".slurm";
+}
 
 std::string submitStudyToSlurm(const SlurmSubmission& s, int variantCount) {
     const QString dir = slurmFolder(s.outPath);
@@ -33,13 +37,13 @@ std::string submitStudyToSlurm(const SlurmSubmission& s, int variantCount) {
                      "#SBATCH --output=" +
                      dir + "/task-%a.log\n";
     if (!s.partition.isEmpty()) script += "#SBATCH --partition=" + s.partition + "\n";
-    script += "# Task K runs the variants whose index is K modulo " + QString::number(tasks) +
-              " into its own part;\n# `clusterscope study STUDY --collect --out OUT` merges them.\n";
+    script +=
+        "# Task K runs the variants whose index is K modulo " + QString::number(tasks) +
+        " into its own part;\n# `clusterscope study STUDY --collect --out OUT` merges them.\n";
     script += "exec " + quoted(QCoreApplication::applicationFilePath()) + " study " +
               quoted(s.studyPath) + " --jobs 1 --slice \"$SLURM_ARRAY_TASK_ID/" +
               QString::number(tasks) + "\" --out " + quoted(dir) +
-              "/part-\"$SLURM_ARRAY_TASK_ID\".sqlite" + (s.keepRuns ? " --keep-runs" : "") +
-              "\n";
+              "/part-\"$SLURM_ARRAY_TASK_ID\".sqlite" + (s.keepRuns ? " --keep-runs" : "") + "\n";
     const QString scriptPath = dir + "/study.sbatch";
     writeFileAtomically(scriptPath, script.toUtf8());
     QProcess sbatch;

@@ -39,12 +39,12 @@ VariantResult resultOf(QProcess& p, int index, const QJsonObject& params, double
         return r;
     }
     const QList<QByteArray> err = p.readAllStandardError().trimmed().split('\n');
-    r.message = (p.exitStatus() == QProcess::CrashExit
-                     ? std::string("the worker crashed")
-                     : "the worker exited with code " + std::to_string(p.exitCode())) +
-                (err.value(err.size() - 1).isEmpty()
-                     ? std::string()
-                     : ": " + err.value(err.size() - 1).toStdString());
+    r.message =
+        (p.exitStatus() == QProcess::CrashExit
+             ? std::string("the worker crashed")
+             : "the worker exited with code " + std::to_string(p.exitCode())) +
+        (err.value(err.size() - 1).isEmpty() ? std::string()
+                                             : ": " + err.value(err.size() - 1).toStdString());
     return r;
 }
 
@@ -56,16 +56,18 @@ QString keptRunPath(const QString& outPath, int index) {
     return base + "-runs/variant-" + QString::number(index) + ".sqlite";
 }
 
-int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants,
-                    StudyStore& store, const std::function<void(int, int)>& progress) {
+int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants, StudyStore& store,
+                    const std::function<void(int, int)>& progress) {
     const std::set<int> finished = store.finished();
     std::deque<int> pending;
     int total = 0, done = 0;
     for (int i = 0; i < int(variants.size()); ++i) {
         if (i % w.sliceCount != w.sliceIndex) continue;
         ++total;
-        if (finished.count(i)) ++done;
-        else pending.push_back(i);
+        if (finished.count(i))
+            ++done;
+        else
+            pending.push_back(i);
     }
     if (progress) progress(done, total);
     if (w.keepRuns && !pending.empty())
@@ -82,8 +84,8 @@ int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants
             auto* p = new QProcess(&loop);
             // A worker does not outlive a study that was killed: its result would be lost.
             p->setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGKILL); });
-            QStringList args{"study", w.studyPath, "--out", w.outPath, "--variant",
-                             QString::number(index)};
+            QStringList args{"study",   w.studyPath, "--out",
+                             w.outPath, "--variant", QString::number(index)};
             if (w.keepRuns) args << "--keep-runs";
             store.logStarted(index);
             QElapsedTimer t;
@@ -104,11 +106,10 @@ int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants
                 }
                 if (running.empty()) loop.quit();
             });
-            QObject::connect(p, &QProcess::errorOccurred, &loop,
-                             [p](QProcess::ProcessError e) {
-                                 // Never started: no finished signal follows.
-                                 if (e == QProcess::FailedToStart) emit p->finished(-1);
-                             });
+            QObject::connect(p, &QProcess::errorOccurred, &loop, [p](QProcess::ProcessError e) {
+                // Never started: no finished signal follows.
+                if (e == QProcess::FailedToStart) emit p->finished(-1);
+            });
             p->start(QCoreApplication::applicationFilePath(), args);
         }
     };

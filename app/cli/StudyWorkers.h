@@ -23,7 +23,7 @@ QString keptRunPath(const QString& outPath, int index);
 
 // Returns the number of variants this call ran. `progress` gets (finished, total) of the
 // slice, the already finished counted.
-int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants,
-                    StudyStore& store, const std::function<void(int, int)>& progress);
+int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants, StudyStore& store,
+                    const std::function<void(int, int)>& progress);
 
 } // namespace cs::app

@@ -126,6 +126,8 @@ public:
     // views and the Design dock, then its kept run, or else its run simulated now (progress
     // and cancel; later clicks reopen it). False when refused or the run failed.
     bool openStudyVariant(const StudyWindow& study, int index, bool showErrors = true);
+    // Variant `a` opened as openStudyVariant does, `b`'s run beside it (View → Compare).
+    bool compareStudyVariants(const StudyWindow& study, int a, int b, bool showErrors = true);
 
 private:
     void buildMenus();
@@ -148,6 +150,10 @@ private:
     // failed (the error shown).
     QString simulateAndOpen(const RunSpec& spec);
     QHash<QString, QString> studyRuns_; // "RESULTS#INDEX" -> the run simulated for a variant
+    // A study variant's run: kept by the study, simulated for it before, else simulated now
+    // (with progress, which says why it failed) on `doc`; empty when stopped or failed.
+    QString studyVariantRun(const StudyWindow& study, int index, const TopologyDocument& doc,
+                            const RunSpec& spec);
     void onTreeSelection();
     void showSelected(Endpoint e, bool fromTree);
     void showSummary();

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "PlaybackClock.h"
 #include "ReplayController.h"
+#include "SimulationDialog.h"
 #include "StudyVariantRun.h"
 #include "StudyWindow.h"
 
@@ -37,9 +38,13 @@ StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
     int variantCount = 0;
     try {
         const StudyStore store = StudyStore::open(path);
-        // Topology files the study names are looked for beside the result file.
+        // Topology files the study names are where the study file was, else beside the
+        // result file (both moved together).
+        const QString studyDir = store.studyDir();
         spec = parseStudy(QJsonDocument(store.study()).toJson(), path.toStdString() + ": study",
-                          QFileInfo(path).absolutePath());
+                          QDir(studyDir).exists() && !studyDir.isEmpty()
+                              ? studyDir
+                              : QFileInfo(path).absolutePath());
         results = store.results();
         variantCount = store.variantCount();
     } catch (const std::exception& e) {
@@ -49,6 +54,8 @@ StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
     auto* w = new StudyWindow(path, std::move(spec), std::move(results), variantCount, this);
     connect(w, &StudyWindow::variantActivated, this,
             [this, w](int index) { openStudyVariant(*w, index); });
+    connect(w, &StudyWindow::variantsCompared, this,
+            [this, w](int a, int b) { compareStudyVariants(*w, a, b); });
     w->show();
     statusBar()->showMessage(tr("Opened the study %1: %2").arg(path, w->statusText()), 8000);
     return w;
@@ -82,19 +89,43 @@ bool MainWindow::openStudyVariant(const StudyWindow& study, int index, bool show
     designDock_->showFigures(doc_->stats());
     const QString text = QString::fromStdString(variantText(v->params));
     addSummaryNote(tr("Study %1, variant %2: %3").arg(study.resultPath()).arg(index).arg(text));
+    const QString run = studyVariantRun(study, index, *doc_, spec);
+    if (run.isEmpty() || !openRun(run, showErrors)) return false;
+    replay_->clock()->seek(int64_t(replay_->overview()->info.endNs / 2));
+    statusBar()->showMessage(tr("Study variant %1: %2").arg(index).arg(text), 10000);
+    return true;
+}
+
+QString MainWindow::studyVariantRun(const StudyWindow& study, int index,
+                                    const TopologyDocument& doc, const RunSpec& spec) {
     // Its kept run, or the one simulated for it before, or one simulated now.
     const QString key = study.resultPath() + '#' + QString::number(index);
-    QString run = keptRunOf(study.resultPath(), v->runPath);
+    const VariantResult* v = study.result(index);
+    QString run = v ? keptRunOf(study.resultPath(), v->runPath) : QString();
     if (run.isEmpty() && QFileInfo::exists(studyRuns_.value(key))) run = studyRuns_.value(key);
-    if (!run.isEmpty()) {
-        if (!openRun(run, showErrors)) return false;
-        replay_->clock()->seek(int64_t(replay_->overview()->info.endNs / 2));
-    } else {
-        run = simulateAndOpen(spec);
-        if (run.isEmpty()) return false;
-        studyRuns_.insert(key, run);
+    if (!run.isEmpty()) return run;
+    run = newRunStorePath();
+    if (!runWithProgress(this, doc, spec, run)) return {};
+    studyRuns_.insert(key, run);
+    return run;
+}
+
+bool MainWindow::compareStudyVariants(const StudyWindow& study, int a, int b, bool showErrors) {
+    const VariantResult* vb = study.result(b);
+    if (!vb) return false;
+    QString runB;
+    try {
+        const std::unique_ptr<TopologyDocument> docB =
+            studyVariantTopology(study.spec(), vb->params);
+        runB = studyVariantRun(study, b, *docB, studyVariantRunSpec(study.spec(), vb->params));
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot open the variant"), e.what(), showErrors);
+        return false;
     }
-    statusBar()->showMessage(tr("Study variant %1: %2").arg(index).arg(text), 10000);
+    if (runB.isEmpty() || !openStudyVariant(study, a, showErrors)) return false;
+    if (!compareWith(runB, showErrors)) return false;
+    statusBar()->showMessage(tr("Study variants %1 (A) and %2 (B) side by side").arg(a).arg(b),
+                             10000);
     return true;
 }
 

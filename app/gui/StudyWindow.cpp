@@ -39,8 +39,19 @@ StudyWindow::StudyWindow(QString resultPath, StudySpec spec, std::vector<Variant
                     &StudyWindow::exportDialog);
     file->addSeparator();
     file->addAction(tr("&Close"), QKeySequence::Close, this, &QWidget::close);
-    connect(chart_, &views::StudyChartWidget::variantActivated, this,
-            &StudyWindow::variantActivated);
+    connect(chart_, &views::StudyChartWidget::variantActivated, this, [this](int index) {
+        opened_ = index;
+        emit variantActivated(index);
+    });
+    // The second of two: beside the one opened last; with none opened yet, opened alone.
+    connect(chart_, &views::StudyChartWidget::variantCompared, this, [this](int index) {
+        if (opened_ >= 0 && opened_ != index) {
+            emit variantsCompared(opened_, index);
+            return;
+        }
+        opened_ = index;
+        emit variantActivated(index);
+    });
     // The status line follows the chart: how many ran, and how many it cannot place.
     auto update = [this] { status_->setText(statusText()); };
     connect(chart_->plot(), &QCustomPlot::afterReplot, this, update);
@@ -57,7 +68,8 @@ const VariantResult* StudyWindow::result(int index) const {
 QString StudyWindow::statusText() const {
     const views::StudyChartData& d = chart_->data();
     return studyStatusText(variantCount_, d.ok, d.failed, d.missing) +
-           tr("  -  hover a point for its variant, click to open it");
+           tr("  -  hover a point for its variant, click to open it, Ctrl+click another to "
+              "compare the two");
 }
 
 void StudyWindow::exportDialog() {

@@ -29,13 +29,18 @@ public:
     QString statusText() const; // "6 variants: 5 ok, 1 failed"
     void exportDialog();
 
+    int openedVariant() const { return opened_; } // the last clicked; -1: none yet
+
 signals:
     void variantActivated(int index);
+    // Ctrl- or Shift-click on another variant: `a` (opened last) beside `b`.
+    void variantsCompared(int a, int b);
 
 private:
     QString resultPath_;
     StudySpec spec_;
     int variantCount_;
+    int opened_ = -1;
     views::StudyChartWidget* chart_;
     QLabel* status_;
 };

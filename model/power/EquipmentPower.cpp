@@ -32,6 +32,12 @@ const std::vector<GpuPowerFigures>& gpuPowerTable() {
         // a DGX A100 is rated 6.5 kW [paper] less 8 x 400 W, 8 x 200G NICs, one 100G NIC
         // [derived].
         {"A100-SXM-80GB", 400, 80, 6500 - 8 * 400 - 8 * kNic200W - kNic100W},
+        // TDP 700 W [paper: H200 data sheet]; idle [assumption: 20 % of TDP, as the H100];
+        // host: a DGX H200 is rated 10.2 kW [paper], less GPUs and NICs as the H100 [derived].
+        {"H200-SXM-141GB", 700, 140, 10200 - 8 * 700 - 8 * kNic400W - kNic100W},
+        // 1,000 W per GPU in a DGX B200 [paper: DGX B200 data sheet]; idle [assumption: 20 %];
+        // host: the DGX B200 is rated 14.3 kW [paper] less 8 GPUs and 8 x 400G NICs [derived].
+        {"B200-SXM-180GB", 1000, 200, 14300 - 8 * 1000 - 8 * kNic400W - kNic100W},
     };
     return table;
 }

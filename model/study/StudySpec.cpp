@@ -22,18 +22,48 @@ constexpr qsizetype kMaxExtraVariants = 10000;
 constexpr qsizetype kMaxFigures = 64;
 
 const std::vector<std::string> kDerivedFigures = {"daysToTrain", "energyMWh", "meanPowerW"};
-const std::vector<std::string> kBomRoots = {
-    "gpus",         "hosts",        "racks",  "networkRacks", "storageRacks",
-    "nics",         "storageServers", "backendEndpoints", "switches", "links",
-    "transceivers", "cables",       "powerW", "rackKw",       "cost"};
-const std::vector<std::string> kRunRoots = {
-    "stepTimeS",        "tokensPerS",     "tflopsPerGpu", "mfu",          "bubbleFraction",
-    "peakMemoryGiB",    "memoryGiB",      "exposedCommS", "computeS",     "pipelineS",
-    "bubbleS",          "optimizerS",     "dpAllGatherS", "dpReduceScatterS", "microBatches",
-    "checkpointTimeS",  "checkpointBytes", "simulatedS",  "steps",        "interruptions",
-    "interruptionsByCause", "lostHours",  "effectiveTrainingTime"};
+const std::vector<std::string> kBomRoots = {"gpus",
+                                            "hosts",
+                                            "racks",
+                                            "networkRacks",
+                                            "storageRacks",
+                                            "nics",
+                                            "storageServers",
+                                            "backendEndpoints",
+                                            "switches",
+                                            "links",
+                                            "transceivers",
+                                            "cables",
+                                            "powerW",
+                                            "rackKw",
+                                            "cost"};
+const std::vector<std::string> kRunRoots = {"stepTimeS",
+                                            "tokensPerS",
+                                            "tflopsPerGpu",
+                                            "mfu",
+                                            "bubbleFraction",
+                                            "peakMemoryGiB",
+                                            "memoryGiB",
+                                            "exposedCommS",
+                                            "computeS",
+                                            "pipelineS",
+                                            "bubbleS",
+                                            "optimizerS",
+                                            "dpAllGatherS",
+                                            "dpReduceScatterS",
+                                            "microBatches",
+                                            "checkpointTimeS",
+                                            "checkpointBytes",
+                                            "simulatedS",
+                                            "steps",
+                                            "interruptions",
+                                            "interruptionsByCause",
+                                            "lostHours",
+                                            "effectiveTrainingTime"};
 
-std::string rootOf(const std::string& figure) { return figure.substr(0, figure.find('.')); }
+std::string rootOf(const std::string& figure) {
+    return figure.substr(0, figure.find('.'));
+}
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
@@ -45,8 +75,7 @@ std::optional<std::string> topologyValueError(const QJsonValue& v, const QString
     const std::string s = v.toString().toStdString();
     if (presetParams(s)) return std::nullopt;
     if (QFileInfo(QDir(dir).filePath(v.toString())).isFile()) return std::nullopt;
-    return "expected a preset (" + presetNamesJoined() + ") or an existing file, got \"" + s +
-           "\"";
+    return "expected a preset (" + presetNamesJoined() + ") or an existing file, got \"" + s + "\"";
 }
 
 std::optional<std::string> designValueError(const std::string& key, const QJsonValue& v) {
@@ -75,7 +104,8 @@ public:
                     "newer than this build reads (" + std::to_string(kStudyFileVersion) + ")");
         readTopology();
         readDesign();
-        s_.run = r_.has("run") ? runSpecOfJson(r_.value("run"), r_.pathOf("run")) : defaultRunSpec();
+        s_.run =
+            r_.has("run") ? runSpecOfJson(r_.value("run"), r_.pathOf("run")) : defaultRunSpec();
         readAxes();
         readExtra();
         readRecord();
@@ -152,8 +182,10 @@ private:
 
     std::optional<std::string> valueError(const StudyAxis& a, const QJsonValue& v) const {
         switch (a.kind) {
-        case StudyAxisKind::Topology: return topologyValueError(v, s_.dir);
-        case StudyAxisKind::Design: return designValueError(a.key, v);
+        case StudyAxisKind::Topology:
+            return topologyValueError(v, s_.dir);
+        case StudyAxisKind::Design:
+            return designValueError(a.key, v);
         case StudyAxisKind::Run: {
             RunSpec scratch = s_.run;
             return setRunOptionJson(scratch, *findRunOption(a.key), v);
@@ -198,8 +230,7 @@ private:
                 std::string error;
                 const std::optional<StudyAxis> a = axisOfName(name, error);
                 if (!a) v.fail(name.c_str(), error);
-                if (const auto e = valueError(*a, v.value(name.c_str())))
-                    v.fail(name.c_str(), *e);
+                if (const auto e = valueError(*a, v.value(name.c_str()))) v.fail(name.c_str(), *e);
             }
             v.finish();
             s_.extra.push_back(o);
@@ -239,7 +270,7 @@ QString canonicalText(const QJsonValue& v) {
 } // namespace
 
 const std::vector<std::string>& defaultStudyFigures() {
-    static const std::vector<std::string> f = {"stepTimeS", "mfu", "tokensPerS",
+    static const std::vector<std::string> f = {"stepTimeS",        "mfu",          "tokensPerS",
                                                "switches.backend", "powerW.total", "cost.perGpu"};
     return f;
 }
@@ -254,7 +285,9 @@ const std::vector<std::string>& studyFigureRoots() {
     return all;
 }
 
-bool figureNeedsBom(const std::string& figure) { return contains(kBomRoots, rootOf(figure)); }
+bool figureNeedsBom(const std::string& figure) {
+    return contains(kBomRoots, rootOf(figure));
+}
 
 StudySpec parseStudy(const QByteArray& text, const std::string& fileName, const QString& dir) {
     if (text.size() > 4 * 1024 * 1024)
@@ -274,7 +307,8 @@ std::vector<QJsonObject> studyVariants(const StudySpec& s) {
     size_t combinations = s.axes.empty() ? 0 : 1;
     for (const StudyAxis& a : s.axes) {
         combinations *= a.values.size();
-        if (combinations > kMaxStudyVariants) return std::vector<QJsonObject>(kMaxStudyVariants + 1);
+        if (combinations > kMaxStudyVariants)
+            return std::vector<QJsonObject>(kMaxStudyVariants + 1);
     }
     std::set<QString> seen;
     for (size_t n = 0; n < combinations; ++n) {

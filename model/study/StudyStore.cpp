@@ -88,10 +88,15 @@ StudyStore::StudyStore(StudyStore&& o) noexcept : db_(o.db_), path_(std::move(o.
     o.db_ = nullptr;
 }
 
-StudyStore::~StudyStore() { sqlite3_close(db_); }
+StudyStore::~StudyStore() {
+    sqlite3_close(db_);
+}
 
 void StudyStore::fail(const std::string& what) const {
-    throw InputException({path_.toStdString(), 0, 0, {},
+    throw InputException({path_.toStdString(),
+                          0,
+                          0,
+                          {},
                           what + (db_ ? std::string(": ") + sqlite3_errmsg(db_) : std::string())});
 }
 
@@ -117,23 +122,32 @@ StudyStore StudyStore::open(const QString& path, bool writable) {
     StudyStore st(openDb(path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY), path);
     Statement id(st.db_, "PRAGMA application_id");
     if (!id || !id.row() || id.integer(0) != kApplicationId || st.meta("format") != kFormat)
-        throw InputException({path.toStdString(), 0, 0, {},
+        throw InputException({path.toStdString(),
+                              0,
+                              0,
+                              {},
                               "not a study's result file (clusterscope study --out writes them)"});
     const int version = std::atoi(st.meta("version").c_str());
     if (version > kStudyStoreVersion)
-        throw InputException({path.toStdString(), 0, 0, {},
+        throw InputException({path.toStdString(),
+                              0,
+                              0,
+                              {},
                               "written by a newer ClusterScope (result file version " +
                                   std::to_string(version) + ")"});
     return st;
 }
 
 StudyStore StudyStore::openForStudy(const QString& path, const QJsonObject& studyJson,
-                                    int variantCount) {
+                                    int variantCount, const QString& studyDir) {
     if (QFileInfo(path).exists() && QFileInfo(path).size() > 0) {
         StudyStore st = open(path, true);
         if (st.study() != studyJson)
             throw InputException(
-                {path.toStdString(), 0, 0, {},
+                {path.toStdString(),
+                 0,
+                 0,
+                 {},
                  "holds the results of another study (its study file differs); give another "
                  "--out, or delete this file to start again"});
         return st;
@@ -146,7 +160,8 @@ StudyStore StudyStore::openForStudy(const QString& path, const QJsonObject& stud
     for (const auto& [k, v] : {std::pair<std::string, std::string>{"format", kFormat},
                                {"version", std::to_string(kStudyStoreVersion)},
                                {"study", compact(studyJson)},
-                               {"variants", std::to_string(variantCount)}}) {
+                               {"variants", std::to_string(variantCount)},
+                               {"dir", studyDir.toStdString()}}) {
         Statement s(st.db_, "INSERT INTO meta(key, value) VALUES(?, ?)");
         s.bind(1, k);
         s.bind(2, v);
@@ -156,9 +171,17 @@ StudyStore StudyStore::openForStudy(const QString& path, const QJsonObject& stud
     return st;
 }
 
-QJsonObject StudyStore::study() const { return objectOf(meta("study")); }
+QJsonObject StudyStore::study() const {
+    return objectOf(meta("study"));
+}
 
-int StudyStore::variantCount() const { return std::atoi(meta("variants").c_str()); }
+int StudyStore::variantCount() const {
+    return std::atoi(meta("variants").c_str());
+}
+
+QString StudyStore::studyDir() const {
+    return QString::fromStdString(meta("dir"));
+}
 
 std::set<int> StudyStore::finished() const {
     std::set<int> out;
@@ -220,7 +243,10 @@ void StudyStore::record(const VariantResult& r) {
     if (!written || !l.done()) {
         const std::string why = sqlite3_errmsg(db_);
         exec("ROLLBACK");
-        throw InputException({path_.toStdString(), 0, 0, {},
+        throw InputException({path_.toStdString(),
+                              0,
+                              0,
+                              {},
                               "cannot record variant " + std::to_string(r.index) + ": " + why});
     }
     exec("COMMIT");
@@ -229,7 +255,10 @@ void StudyStore::record(const VariantResult& r) {
 int StudyStore::mergeFrom(const QString& partPath) {
     const StudyStore part = open(partPath);
     if (part.study() != study())
-        throw InputException({partPath.toStdString(), 0, 0, {},
+        throw InputException({partPath.toStdString(),
+                              0,
+                              0,
+                              {},
                               "holds the results of another study than " + path_.toStdString()});
     const std::set<int> have = finished();
     int added = 0;

@@ -4,7 +4,8 @@
 // started and finished. Only finished variants are rows, so a study that was stopped
 // resumes with the variants that have none; a row is written in one transaction.
 //
-//   meta(key, value)          format, version, study (the study's JSON), variants (count)
+//   meta(key, value)          format, version, study (the study's JSON), variants (count),
+//                             dir (the study file's folder: its topology files are there)
 //   variants(idx, params, status, message, figures, run_path, seconds)
 //                             idx: the variant's place in studyVariants order; status 'ok'
 //                             or 'failed'; params and figures as JSON objects
@@ -45,7 +46,7 @@ public:
     // Creates the file, or opens one made by the same study (`studyJson` equal) to resume it.
     // A file of another study, or not a study's result file, is refused naming the file.
     static StudyStore openForStudy(const QString& path, const QJsonObject& studyJson,
-                                   int variantCount);
+                                   int variantCount, const QString& studyDir = QString());
     // An existing result file, read-only unless `writable` (merging parts into it).
     static StudyStore open(const QString& path, bool writable = false);
     StudyStore(StudyStore&& o) noexcept;
@@ -54,6 +55,7 @@ public:
 
     QJsonObject study() const;
     int variantCount() const;
+    QString studyDir() const; // empty when not recorded
     std::set<int> finished() const;
     std::vector<VariantResult> results() const; // by index
     std::vector<StudyLogEntry> log() const;

@@ -18,10 +18,15 @@ std::string jsonText(const QJsonValue& v) {
     if (v.isString()) return v.toString().toStdString();
     if (v.isDouble()) {
         const double d = v.toDouble();
-        if (d == double(static_cast<long long>(d))) return std::to_string(static_cast<long long>(d));
+        if (d == double(static_cast<long long>(d)))
+            return std::to_string(static_cast<long long>(d));
         return QString::number(d, 'g', 17).toStdString();
     }
-    return QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString();
+    return QJsonDocument(QJsonArray{v})
+        .toJson(QJsonDocument::Compact)
+        .mid(1)
+        .chopped(1)
+        .toStdString();
 }
 
 // A design value as --set writes it: the field parses it through the same table.

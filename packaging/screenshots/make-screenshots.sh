@@ -38,16 +38,10 @@ cat > "$dir/compare.clusterscope" <<EOF
  "aggregate": "max", "compare": {"run": "os3.sqlite", "linkedCameras": true}}
 EOF
 draw "$app" "$dir/compare.clusterscope" --screenshot "$here/split-view.png"
-# A design study: step time against cost per GPU on small-256 for three oversubscriptions and
-# two placements, the Pareto front ringed (File > Open Study).
-cat > "$dir/study.json" <<EOF
-{"format": "clusterscope-study", "version": 1, "topology": {"preset": "small-256"},
- "run": {"model": "llama3-8b", "steps": 1,
-         "parallel": {"tp": 8, "pp": 1, "dp": 32, "virtualStages": 1, "batchTokens": 2097152}},
- "axes": {"design.generator.clusters[0].oversubscription": [1, 2, 4],
-          "run.parallel.placement": ["topology", "fragmented"]},
- "record": ["stepTimeS", "mfu", "cost.perGpu"]}
-EOF
-"$app" study "$dir/study.json" --out "$dir/study.sqlite" --jobs 2 > /dev/null
-draw "$app" --preset small-256 --study "$dir/study.sqlite" --screenshot "$here/study-chart.png"
+# The shipped design studies, each charted as File > Open Study first shows it: the figure
+# against cost per GPU, one series per value of an axis, the Pareto front ringed.
+for study in meta-roce-vs-ib nic-speed-zero gpu-generations; do
+  "$app" study "$here/../../resources/studies/$study.json" --out "$dir/$study.sqlite" > /dev/null
+  draw "$app" --preset small-256 --study "$dir/$study.sqlite" --screenshot "$here/study-$study.png"
+done
 rm -rf "$dir"

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -79,6 +80,9 @@ private slots:
     void failingVariantIsRecordedAndTheRestComplete();
     void anotherStudysResultsAreRefused();
     void slurmJobArrayCollectsTheLocalResults();
+    void metaStudyAnswersTheReadme();
+    void shippedStudiesRun_data();
+    void shippedStudiesRun();
 };
 
 void TestStudyCommand::killedAndRestartedComputesEachVariantOnce() {
@@ -116,8 +120,10 @@ void TestStudyCommand::killedAndRestartedComputesEachVariantOnce() {
     std::map<int, int> finishedCount;
     const StudyStore store = StudyStore::open(out);
     for (const StudyLogEntry& e : store.log()) {
-        if (e.event != "started") ++finishedCount[e.index];
-        else if (e.tsNs >= restartNs) QVERIFY2(!before.count(e.index), qPrintable(QString::number(e.index)));
+        if (e.event != "started")
+            ++finishedCount[e.index];
+        else if (e.tsNs >= restartNs)
+            QVERIFY2(!before.count(e.index), qPrintable(QString::number(e.index)));
     }
     QCOMPARE(finishedCount.size(), size_t(12));
     for (const auto& [index, n] : finishedCount)
@@ -142,11 +148,10 @@ void TestStudyCommand::failingVariantIsRecordedAndTheRestComplete() {
     QTemporaryDir dir;
     // Llama 3 405B without pipeline parallelism does not fit in an H100's memory; 1:1 on
     // RoCE needs bigger core switches.
-    const QString study = writeStudy(
-        dir,
-        twelveVariants(R"(, "variants": [{"run.model": "llama3-405b"},
+    const QString study =
+        writeStudy(dir, twelveVariants(R"(, "variants": [{"run.model": "llama3-405b"},
         {"design.generator.clusters[0].oversubscription": 1}])"),
-        "study.json");
+                   "study.json");
     const Result r = run({"study", study, "--out", dir.filePath("r.sqlite"), "--json"});
     QCOMPARE(r.code, 0);
     const QJsonArray v = variantsOf(r.out);
@@ -171,7 +176,8 @@ void TestStudyCommand::anotherStudysResultsAreRefused() {
     const QString a = writeStudy(
         dir, twelveVariants().replace("[64, 128, 256]", "[64]").replace("[3, 7]", "[7]"), "a.json");
     const QString b = writeStudy(
-        dir, twelveVariants().replace("[64, 128, 256]", "[128]").replace("[3, 7]", "[7]"), "b.json");
+        dir, twelveVariants().replace("[64, 128, 256]", "[128]").replace("[3, 7]", "[7]"),
+        "b.json");
     const QString out = dir.filePath("r.sqlite");
     QCOMPARE(run({"study", a, "--out", out}).code, 0);
     const Result r = run({"study", b, "--out", out});
@@ -179,8 +185,8 @@ void TestStudyCommand::anotherStudysResultsAreRefused() {
     QVERIFY2(r.err.contains("another study"), r.err.constData());
     QCOMPARE(StudyStore::open(out).finished().size(), size_t(2)); // a's results kept
     // A broken study file: its place and what was expected.
-    const QString bad = writeStudy(dir, twelveVariants().replace("\"fragmented\"", "\"scattered\""),
-                                   "bad.json");
+    const QString bad =
+        writeStudy(dir, twelveVariants().replace("\"fragmented\"", "\"scattered\""), "bad.json");
     const Result e = run({"study", bad, "--out", dir.filePath("bad.sqlite")});
     QCOMPARE(e.code, 2);
     QVERIFY2(e.err.contains("bad.json:6:") && e.err.contains("run.parallel.placement[1]"),
@@ -207,8 +213,7 @@ void TestStudyCommand::slurmJobArrayCollectsTheLocalResults() {
     const QString local = dir.filePath("local.sqlite"), slurm = dir.filePath("slurm.sqlite");
     QCOMPARE(run({"study", study, "--out", local, "--jobs", "2"}).code, 0);
     const Result submitted =
-        run({"study", study, "--out", slurm, "--slurm", "--partition", "debug", "--max-array",
-             "4"},
+        run({"study", study, "--out", slurm, "--slurm", "--partition", "debug", "--max-array", "4"},
             env);
     QVERIFY2(submitted.code == 0, submitted.err.constData());
     QVERIFY2(submitted.out.contains("4 tasks for 12 variants"), submitted.out.constData());
@@ -234,6 +239,160 @@ void TestStudyCommand::slurmJobArrayCollectsTheLocalResults() {
     QCOMPARE(a.size(), size_t(12));
     QVERIFY(a == b);
     QCOMPARE(variantsOf(collected.out).size(), 12);
+}
+
+namespace {
+
+QString shipped(const char* name) {
+    return QStringLiteral(CS_SOURCE_DIR) + "/resources/studies/" + name;
+}
+
+double figure(const QJsonObject& variant, const char* name) {
+    return variant.value("figures").toObject().value(name).toDouble();
+}
+
+// The variant whose parameters include every one of `params`.
+QJsonObject find(const QJsonArray& variants, const QJsonObject& params) {
+    for (const QJsonValue& v : variants) {
+        const QJsonObject p = v.toObject().value("params").toObject();
+        bool all = true;
+        for (auto it = params.begin(); it != params.end() && all; ++it)
+            all = p.value(it.key()) == it.value();
+        if (all && p.size() == params.size()) return v.toObject();
+    }
+    return {};
+}
+
+} // namespace
+
+// What the README says of the Meta study, read off a run of the shipped file.
+void TestStudyCommand::metaStudyAnswersTheReadme() {
+    QTemporaryDir dir;
+    const Result r = run(
+        {"study", shipped("meta-roce-vs-ib.json"), "--out", dir.filePath("meta.sqlite"), "--json"},
+        {}, 600000);
+    QCOMPARE(r.code, 0);
+    const QJsonArray v = variantsOf(r.out);
+    const auto at = [&](const char* topology, int oversub, const char* placement) {
+        const QJsonObject o = find(v, {{"topology", topology},
+                                       {"design.generator.clusters[0].oversubscription", oversub},
+                                       {"run.parallel.placement", placement}});
+        return o.value("status").toString() == "ok" ? figure(o, "stepTimeS") : -1.0;
+    };
+    // RoCE's core tier (one 576-port core per plane) cannot take 1:1 or 1:2: recorded failed,
+    // with the change that fits.
+    const QJsonObject roce1 = find(v, {{"topology", "meta-roce-24k"},
+                                       {"design.generator.clusters[0].oversubscription", 1},
+                                       {"run.parallel.placement", "topology"}});
+    QCOMPARE(roce1.value("status").toString(), QString("failed"));
+    QVERIFY(roce1.value("message").toString().contains("coresPerPlane=3"));
+    // ... which the study's own variant then tries.
+    const QJsonObject fixed = find(v, {{"topology", "meta-roce-24k"},
+                                       {"design.generator.clusters[0].oversubscription", 1},
+                                       {"design.generator.clusters[0].coresPerPlane", 3},
+                                       {"run.parallel.placement", "topology"}});
+    QCOMPARE(fixed.value("status").toString(), QString("ok"));
+    // Topology-aware placement keeps the step within 1 % from 1:3 to 1:28 on RoCE ...
+    for (int o : {3, 7, 14, 28})
+        QVERIFY2(std::abs(at("meta-roce-24k", o, "topology") / at("meta-roce-24k", 3, "topology") -
+                          1) < 0.01,
+                 qPrintable(QString::number(o)));
+    // ... while fragmented placement slows with each step of oversubscription, more than 50 %
+    // at 1:28, on both fabrics.
+    for (const char* t : {"meta-roce-24k", "meta-ib-24k"}) {
+        double last = 0;
+        for (int o : {3, 7, 14, 28}) {
+            const double s = at(t, o, "fragmented");
+            QVERIFY2(s > last, t);
+            last = s;
+        }
+        QVERIFY(last > 1.5 * at(t, 3, "topology"));
+    }
+    // Fewer uplinks cost less per GPU.
+    const auto cost = [&](int o) {
+        return figure(find(v, {{"topology", "meta-roce-24k"},
+                               {"design.generator.clusters[0].oversubscription", o},
+                               {"run.parallel.placement", "topology"}}),
+                      "cost.perGpu");
+    };
+    QVERIFY(cost(3) > cost(7) && cost(7) > cost(28));
+}
+
+void TestStudyCommand::shippedStudiesRun_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("nic-speed-zero") << "nic-speed-zero.json";
+    QTest::newRow("gpu-generations") << "gpu-generations.json";
+}
+
+// The other shipped studies run through, every ok variant with every recorded figure.
+void TestStudyCommand::shippedStudiesRun() {
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    const Result r =
+        run({"study", shipped(qPrintable(file)), "--out", dir.filePath("s.sqlite"), "--json"}, {},
+            600000);
+    QCOMPARE(r.code, 0);
+    const QJsonArray v = variantsOf(r.out);
+    QVERIFY(!v.isEmpty());
+    int ok = 0;
+    for (const QJsonValue& x : v) {
+        const QJsonObject o = x.toObject();
+        if (o.value("status").toString() != "ok") {
+            // Only a job that does not fit in memory may fail (ZeRO 0 of the NIC study).
+            QVERIFY2(o.value("message").toString().contains("does not fit"),
+                     qPrintable(o.value("message").toString()));
+            continue;
+        }
+        ++ok;
+        for (const QString& f : {"stepTimeS", "cost.perGpu"})
+            QVERIFY2(o.value("figures").toObject().value(f).toDouble() > 0, qPrintable(f));
+    }
+    QVERIFY(ok >= v.size() * 3 / 4);
+    if (file == "gpu-generations.json") {
+        const auto days = [&](const char* gpu, const char* model, int pods) {
+            return figure(find(v, {{"run.gpu", gpu},
+                                   {"design.generator.gpuModel", model},
+                                   {"design.generator.clusters[0].pods", pods},
+                                   {"run.parallel.dp", 16 * pods}}),
+                          "daysToTrain");
+        };
+        for (int pods : {1, 2, 4, 8}) {
+            const double h100 = days("h100-sxm", "H100-SXM-80GB", pods);
+            const double h200 = days("h200", "H200-SXM-141GB", pods);
+            const double b200 = days("b200", "B200-SXM-180GB", pods);
+            // The H200 computes as the H100 (its HBM is larger, not faster at this size):
+            // within 1 %; the B200 in less than half the days.
+            QVERIFY(h100 > 0 && std::abs(h200 / h100 - 1) < 0.01);
+            QVERIFY2(b200 < 0.5 * h100, qPrintable(QString::number(pods)));
+        }
+        // The site's storage and frontend shared by more GPUs: cost per GPU falls with size.
+        double last = 1e300;
+        for (int pods : {1, 2, 4, 8}) {
+            const double c = figure(find(v, {{"run.gpu", "h100-sxm"},
+                                             {"design.generator.gpuModel", "H100-SXM-80GB"},
+                                             {"design.generator.clusters[0].pods", pods},
+                                             {"run.parallel.dp", 16 * pods}}),
+                                    "cost.perGpu");
+            QVERIFY(c > 0 && c < last);
+            last = c;
+        }
+    }
+    if (file == "nic-speed-zero.json") {
+        const auto step = [&](int nic, int zero) {
+            return figure(find(v, {{"design.generator.clusters[0].nicGbps", nic},
+                                   {"run.parallel.zeroStage", zero}}),
+                          "stepTimeS");
+        };
+        // Faster NICs shorten the data-parallel-bound step up to 400G; at 800G the leaves'
+        // uplinks (as many as before, 800G each) are the limit and nothing changes. ZeRO 3
+        // gathers the weights again in each step: slower than 2, which only saves memory.
+        QVERIFY(step(100, 2) > step(200, 2) && step(200, 2) > step(400, 2));
+        QCOMPARE(step(800, 2), step(400, 2));
+        for (int nic : {100, 200, 400, 800}) {
+            QVERIFY(step(nic, 3) > step(nic, 2));
+            QCOMPARE(step(nic, 1), step(nic, 2));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestStudyCommand)

@@ -3,9 +3,11 @@
 // window (the Design dock shows the variant's values) with its kept run, or a run simulated
 // for it then and reopened on the next click; files that are not results are refused with
 // their error, and the window stays as it was; --study opens the chart from the command line.
+#include "ComparisonController.h"
 #include "DesignDock.h"
 #include "GuiOptions.h"
 #include "MainWindow.h"
+#include "RunComparison.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
 #include "StudyChartWidget.h"
@@ -18,6 +20,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -44,10 +48,10 @@ const QByteArray kStudy = R"({"format": "clusterscope-study", "version": 1,
 const char* kOversub = "generator.clusters[0].oversubscription";
 
 // Clicks variant `index`'s point on the study window's chart.
-void clickVariant(StudyWindow& s, int index) {
+void clickVariant(StudyWindow& s, int index, Qt::KeyboardModifiers modifiers = {}) {
     const std::optional<QPointF> at = s.chart()->pixelOf(index);
     QVERIFY2(at, qPrintable(QString("variant %1 is not on the chart").arg(index)));
-    QTest::mouseClick(s.chart()->plot(), Qt::LeftButton, {}, at->toPoint());
+    QTest::mouseClick(s.chart()->plot(), Qt::LeftButton, modifiers, at->toPoint());
 }
 
 } // namespace
@@ -61,6 +65,7 @@ private slots:
     void badFilesAreRefusedWithTheirError();
     void theErrorIsShownInAMessageBox();
     void studyOptionOpensTheChart();
+    void ctrlClickComparesTwoVariants();
 
 private:
     QTemporaryDir dir_;
@@ -197,6 +202,40 @@ void TestStudyWindow::studyOptionOpensTheChart() {
     MainWindow w2;
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("missing.sqlite: no such file"));
     QVERIFY(cs::app::openFromOptions(w2, bad).contains("cannot open the study"));
+}
+
+// A variant opened, then another Ctrl-clicked: the first in the main view (A), the second's
+// run beside it (B), the comparison table reading both runs' step times.
+void TestStudyWindow::ctrlClickComparesTwoVariants() {
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    StudyWindow* s = w.openStudy(results_, false);
+    QVERIFY(s && QTest::qWaitForWindowExposed(s));
+    QVERIFY(!w.comparison()->isOpen());
+    clickVariant(*s, 5, Qt::ControlModifier); // nothing open yet: opened alone
+    QVERIFY(!w.comparison()->isOpen());
+    QCOMPARE(w.runPath(), keptRun_);
+    clickVariant(*s, 0);
+    clickVariant(*s, 5, Qt::ControlModifier);
+    QVERIFY(w.comparison()->isOpen());
+    QCOMPARE(w.comparison()->runPathB(), keptRun_);
+    QCOMPARE(w.document()->stats().oversubscription, 1.0); // A: variant 0's design
+    QVERIFY(w.runPath() != keptRun_);
+    const cs::ComparisonRow* step = w.comparison()->comparison().find("stepTimeS");
+    QVERIFY(step);
+    const auto stepOf = [](const QString& run) {
+        return QJsonDocument::fromJson(
+                   QByteArray::fromStdString(cs::RunReader::runsIn(run).back().summaryJson))
+            .object()
+            .value("stepTimeS")
+            .toDouble();
+    };
+    QCOMPARE(step->a, stepOf(w.runPath()));
+    QCOMPARE(step->b, stepOf(keptRun_));
+    QVERIFY(s->statusText().contains("Ctrl+click"));
 }
 
 int main(int argc, char** argv) {

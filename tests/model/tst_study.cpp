@@ -31,7 +31,9 @@ QByteArray study(const QByteArray& members) {
            (members.isEmpty() ? QByteArray() : ",\n  " + members) + "}";
 }
 
-StudySpec parse(const QByteArray& members) { return parseStudy(study(members), "study.json"); }
+StudySpec parse(const QByteArray& members) {
+    return parseStudy(study(members), "study.json");
+}
 
 } // namespace
 
@@ -47,6 +49,8 @@ private slots:
     void storeResumesAndMerges();
     void storeRefusesAnotherStudy();
     void paretoFrontMatchesBruteForce();
+    void topologyFilesAreBesideTheStudy();
+    void readmeExampleIsAStudy();
 };
 
 void TestStudy::enumeratesAxesThenVariants() {
@@ -80,9 +84,9 @@ void TestStudy::refusesWithThePlace_data() {
     QTest::addColumn<QString>("expected"); // in the message
     QTest::newRow("axis kind") << QByteArray(R"("axes": {"placement": ["topology"]})")
                                << "axes.placement: expected \"topology\", \"design.FIELD\"";
-    QTest::newRow("design field")
-        << QByteArray(R"("axes": {"design.generator.clusters[0].oversub": [1]})")
-        << "no design field \"generator.clusters[0].oversub\"";
+    QTest::newRow("design field") << QByteArray(
+                                         R"("axes": {"design.generator.clusters[0].oversub": [1]})")
+                                  << "no design field \"generator.clusters[0].oversub\"";
     QTest::newRow("design value")
         << QByteArray(R"("axes": {"design.generator.clusters[0].oversubscription": [1, "x"]})")
         << "oversubscription[1]: expected a number";
@@ -96,8 +100,8 @@ void TestStudy::refusesWithThePlace_data() {
                                     << "axes.topology[0]: expected a preset";
     QTest::newRow("figure") << QByteArray(R"("record": ["stepTime"])")
                             << "record[0]: no figure \"stepTime\"";
-    QTest::newRow("days without budget") << QByteArray(R"("record": ["daysToTrain"])")
-                                         << "needs a \"tokenBudget\"";
+    QTest::newRow("days without budget")
+        << QByteArray(R"("record": ["daysToTrain"])") << "needs a \"tokenBudget\"";
     QTest::newRow("variant axis") << QByteArray(R"("variants": [{"run.seed": "x"}])")
                                   << "variants[0].run.seed: expected";
     QTest::newRow("design") << QByteArray(R"("design": {"generator.clusters[0].pods": 0})")
@@ -167,12 +171,12 @@ void TestStudy::figureRootsAreTheOutputsKeys() {
     const auto doc = openTopology("small-256", {});
     std::set<QString> keys;
     for (const RunSpec& spec : {s.run, [&] {
-             RunSpec span = s.run;
-             span.steps = 0;
-             span.spanS = 3600; // a span adds the interruptions' figures
-             span.failures = true;
-             return span;
-         }()})
+                                    RunSpec span = s.run;
+                                    span.steps = 0;
+                                    span.spanS = 3600; // a span adds the interruptions' figures
+                                    span.failures = true;
+                                    return span;
+                                }()})
         for (const QString& k : runSummaryJson(simulateRun(*doc, spec, nullptr), spec).keys())
             keys.insert(k);
     for (const QString& k :
@@ -186,9 +190,9 @@ void TestStudy::figureRootsAreTheOutputsKeys() {
     // Every root is an output's key, and every key holding numbers is a root.
     for (const QString& r : roots)
         QVERIFY2(keys.count(r), qPrintable(r));
-    const std::set<QString> notFigures = {"config",      "dpAllReduce", "topology", "gpuModel",
-                                          "items",       "prices",      "ports",
-                                          "transceiversBySpeed"};
+    const std::set<QString> notFigures = {
+        "config", "dpAllReduce", "topology", "gpuModel",
+        "items",  "prices",      "ports",    "transceiversBySpeed"};
     for (const QString& k : keys)
         QVERIFY2(roots.count(k) || notFigures.count(k), qPrintable(k));
 }
@@ -265,6 +269,55 @@ void TestStudy::paretoFrontMatchesBruteForce() {
         for (size_t k = 1; k < front.size(); ++k)
             QVERIFY(p[front[k - 1]].first <= p[front[k]].first);
     }
+}
+
+// A topology axis naming a file: found in the study's folder, counted as that file's design.
+void TestStudy::topologyFilesAreBesideTheStudy() {
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(CS_SOURCE_DIR "/tests/fixtures/designs/deepseek-ft2.json",
+                        dir.filePath("ft2.json")));
+    QFile f(dir.filePath("study.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "clusterscope-study", "version": 1, "topology": {"preset": "small-256"},
+  "axes": {"topology": ["small-256", "ft2.json"]}, "record": ["gpus", "switches.backend"]})");
+    f.close();
+    const StudySpec s = loadStudy(f.fileName());
+    const std::vector<QJsonObject> v = studyVariants(s);
+    QCOMPARE(v.size(), size_t(2));
+    const auto bomOf = [](const std::unique_ptr<TopologyDocument>& doc) {
+        return bomToJson(billOfMaterials(doc->topology(), doc->index(), shippedPrices()));
+    };
+    const QJsonObject ft2 = bomOf(openTopology({}, dir.filePath("ft2.json").toStdString()));
+    QCOMPARE(studyVariantTopology(s, v[1])->topology().gpus.size(),
+             size_t(ft2.value("gpus").toInt()));
+    QVERIFY(ft2.value("gpus").toInt() !=
+            bomOf(openTopology("small-256", {})).value("gpus").toInt());
+    // Another folder: the file is not found, and the study says where it looked.
+    QTemporaryDir elsewhere;
+    QFile moved(elsewhere.filePath("study.json"));
+    QVERIFY(QFile::copy(f.fileName(), moved.fileName()));
+    try {
+        loadStudy(moved.fileName());
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QVERIFY2(QString(e.what()).contains("axes.topology[1]"), e.what());
+    }
+}
+
+// The study file the README shows reads as a study with the variants it describes.
+void TestStudy::readmeExampleIsAStudy() {
+    QFile f(CS_SOURCE_DIR "/README.md");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray readme = f.readAll();
+    const qsizetype section = readme.indexOf("\n## Design studies\n");
+    QVERIFY(section >= 0);
+    const qsizetype from = readme.indexOf("```json\n", section) + 8;
+    const qsizetype to = readme.indexOf("\n```\n", from);
+    QVERIFY(from > 8 && to > from);
+    const StudySpec s = parseStudy(readme.mid(from, to - from), "README.md");
+    QCOMPARE(s.axes.size(), size_t(3));
+    QCOMPARE(studyVariants(s).size(), size_t(2 * 3 * 2 + 1));
+    QCOMPARE(s.tokenBudget, 15.6e12);
 }
 
 QTEST_GUILESS_MAIN(TestStudy)
