@@ -35,6 +35,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QItemSelectionModel>
@@ -45,6 +46,7 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -123,6 +125,10 @@ MainWindow::MainWindow()
     });
     inspectorDock->raise();
     resizeDocks({treeDock, inspectorDock}, {330, 380}, Qt::Horizontal);
+    // The Summary's tables do not wrap: shown, it widens to its longest line.
+    connect(summaryDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown) QTimer::singleShot(0, this, [this] { fitSummaryWidth(); });
+    });
 
     buildMenus();
     controls_ = new ViewControls(this, view_);
@@ -463,6 +469,23 @@ void MainWindow::showSummary() {
 
 void MainWindow::composeSummary() {
     summary_->setPlainText(summaryStats_ + "\n" + summaryBom_ + summaryNotes_.join(""));
+    if (summary_->isVisible()) fitSummaryWidth();
+}
+
+void MainWindow::fitSummaryWidth() {
+    auto* dock = findChild<QDockWidget*>("summaryDock");
+    if (!dock || !summary_->isVisible()) return;
+    int longest = 0;
+    const QFontMetrics m(summary_->font());
+    for (const QString& line : summary_->toPlainText().split('\n'))
+        longest = std::max(longest, m.horizontalAdvance(line));
+    // The text, its margins and a scroll bar; never more than half the window, never
+    // narrower than the user made it.
+    const int needed = longest + 2 * int(summary_->document()->documentMargin()) +
+                       summary_->verticalScrollBar()->sizeHint().width() +
+                       2 * summary_->frameWidth() + 8;
+    const int wanted = std::min(needed, width() / 2);
+    if (wanted > dock->width()) resizeDocks({dock}, {wanted}, Qt::Horizontal);
 }
 
 void MainWindow::addSummaryNote(const QString& note) {

@@ -152,6 +152,7 @@ private:
     QHash<QString, QString> studyRuns_; // "RESULTS#INDEX" -> the run simulated for a variant
     // A study variant's run: kept by the study, simulated for it before, else simulated now
     // (with progress, which says why it failed) on `doc`; empty when stopped or failed.
+    void fitSummaryWidth(); // the Summary dock as wide as its longest line, up to half the window
     QString studyVariantRun(const StudyWindow& study, int index, const TopologyDocument& doc,
                             const RunSpec& spec);
     void onTreeSelection();

@@ -58,6 +58,7 @@
 #include <QItemSelectionModel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QScrollBar>
 #include <QSet>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -150,6 +151,14 @@ void TestMainWindow::opensPresetAndSelects() {
         cs::billOfMaterials(w.document()->topology(), w.document()->index(), cs::shippedPrices())));
     QTRY_VERIFY(summary->toPlainText().contains(bom));
     QVERIFY(summary->toPlainText().startsWith("topology"));
+    // Shown, the Summary is wide enough for its lines: no scrolling sideways to read them.
+    w.resize(1500, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(summary->horizontalScrollBar()->maximum() > 0); // under the Inspector: narrow
+    w.findChild<QDockWidget*>("summaryDock")->raise();
+    QTRY_COMPARE(summary->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(w.findChild<QDockWidget*>("summaryDock")->width() <= w.width() / 2);
 }
 
 void TestMainWindow::badFileKeepsCurrentTopology() {
