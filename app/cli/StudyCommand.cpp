@@ -48,7 +48,8 @@ int runOneVariant(const CommandArgs& a, const StudySpec& s,
         throw UsageError("--variant: expected an index from 0 to " +
                          std::to_string(variants.size() - 1) + ", got \"" +
                          a.value("--variant").toStdString() + "\"");
-    QJsonObject out{{"index", index}};
+    // The parameters echoed: the study checks it ran the variant it asked for.
+    QJsonObject out{{"index", index}, {"params", variants[size_t(index)]}};
     try {
         const VariantFigures f = runStudyVariant(
             s, variants[size_t(index)],
@@ -106,19 +107,33 @@ int studyCommand(const CommandArgs& a) {
     if (!a.has("--out")) throw UsageError("expected --out STUDY.sqlite");
     const QString studyPath = QFileInfo(a.positionals().front()).absoluteFilePath();
     const QString outPath = QFileInfo(a.value("--out")).absoluteFilePath();
+    // Options that belong to another mode are refused, not ignored.
+    const bool slurm = a.flag("--slurm"), collect = a.flag("--collect");
+    for (const char* flag : {"--partition", "--max-array"})
+        if (a.has(flag) && !slurm) throw UsageError(std::string(flag) + " goes with --slurm");
+    if (slurm && collect) throw UsageError("expected --slurm or --collect, not both");
+    if (slurm || collect)
+        for (const char* flag : {"--jobs", "--slice", "--variant"})
+            if (a.has(flag))
+                throw UsageError(std::string(flag) + " does not go with " +
+                                 (slurm ? "--slurm" : "--collect"));
+    if (slurm && a.flag("--json")) throw UsageError("--json does not go with --slurm");
     const StudySpec s = loadStudy(studyPath);
     const std::vector<QJsonObject> variants = studyVariants(s);
     if (a.has("--variant")) return runOneVariant(a, s, variants);
-    if (a.flag("--collect")) {
+    if (collect) {
         StudyStore store =
             StudyStore::openForStudy(outPath, s.canonical, int(variants.size()), s.dir);
         const CollectedParts c = collectSlurmParts(store);
-        std::fprintf(stderr, "collected %d new variants from %d parts; %zu of %zu finished\n",
-                     c.added, c.parts, store.finished().size(), variants.size());
+        for (const std::string& skipped : c.skipped)
+            std::fprintf(stderr, "skipped %s\n", skipped.c_str());
+        std::fprintf(stderr, "collected %d new variants from %d parts in %s; %zu of %zu finished\n",
+                     c.added, c.parts, qPrintable(slurmFolder(outPath)), store.finished().size(),
+                     variants.size());
         printStudy(store, s, a.flag("--json"));
         return kExitOk;
     }
-    if (a.flag("--slurm")) {
+    if (slurm) {
         SlurmSubmission sub;
         sub.studyPath = studyPath;
         sub.outPath = outPath;
@@ -137,11 +152,19 @@ int studyCommand(const CommandArgs& a) {
     std::tie(w.sliceIndex, w.sliceCount) = sliceOf(a);
     StudyStore store = StudyStore::openForStudy(outPath, s.canonical, int(variants.size()), s.dir);
     const auto bar = terminalProgress(a.flag("--json"));
-    runStudyWorkers(w, variants, store, [&](int done, int total) {
+    const StudyWorkResult r = runStudyWorkers(w, variants, store, [&](int done, int total) {
         if (bar) bar(total ? double(done) / total : 1.0);
     });
     printStudy(store, s, a.flag("--json"));
-    return kExitOk;
+    if (r.errors.empty()) return kExitOk;
+    // Not the variants' fault: nothing recorded, they run again when the study is resumed.
+    for (const std::string& e : r.errors)
+        std::fprintf(stderr, "clusterscope study: %s\n", e.c_str());
+    std::fprintf(stderr,
+                 "clusterscope study: %zu variants have no result; the same command runs them "
+                 "again\n",
+                 r.errors.size());
+    return kExitIoError;
 }
 
 } // namespace cs::app

@@ -5,6 +5,7 @@
 #include "StudyStore.h"
 
 #include <string>
+#include <vector>
 
 namespace cs::app {
 
@@ -23,8 +24,10 @@ std::string submitStudyToSlurm(const SlurmSubmission& s, int variantCount);
 
 struct CollectedParts {
     int parts = 0, added = 0;
+    std::vector<std::string> skipped; // "FILE: why" for parts that cannot be read yet
 };
-// Merges every part in OUT.slurm/ into `store` (StudyStore::mergeFrom: idempotent).
+// Merges every part in OUT.slurm/ into `store` (StudyStore::mergeFrom: idempotent). A part
+// that cannot be read (a task still creating it, damaged, another study's) is skipped, named.
 CollectedParts collectSlurmParts(StudyStore& store);
 
 } // namespace cs::app

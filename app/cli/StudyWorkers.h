@@ -1,8 +1,9 @@
 #pragma once
 // Runs a study's variants in worker processes (`clusterscope study STUDY --variant K`), at
 // most `jobs` at once, recording each into the result file as it finishes: a study stopped
-// half-way resumes with the variants the file lacks. A worker that dies is a failed variant
-// with its last words; the study goes on.
+// half-way resumes with the variants the file lacks. A variant the engine refuses is recorded
+// as failed. A worker that dies (killed, out of memory) records nothing: its variant is not
+// at fault and runs again when the study is resumed; its last words are returned.
 #include "StudySpec.h"
 #include "StudyStore.h"
 
@@ -21,9 +22,14 @@ struct StudyWork {
 // Where a variant's run is kept: OUT without ".sqlite", "-runs/variant-K.sqlite".
 QString keptRunPath(const QString& outPath, int index);
 
-// Returns the number of variants this call ran. `progress` gets (finished, total) of the
-// slice, the already finished counted.
-int runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants, StudyStore& store,
-                    const std::function<void(int, int)>& progress);
+struct StudyWorkResult {
+    int ran = 0;                     // variants recorded by this call
+    std::vector<std::string> errors; // "variant K: the worker crashed: ..."
+};
+
+// `progress` gets (finished, total) of the slice, the already finished counted. Throws when
+// the result file cannot be written or a worker ran another variant than it was asked.
+StudyWorkResult runStudyWorkers(const StudyWork& w, const std::vector<QJsonObject>& variants,
+                                StudyStore& store, const std::function<void(int, int)>& progress);
 
 } // namespace cs::app

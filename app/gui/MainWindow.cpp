@@ -45,6 +45,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QProgressDialog>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QScrollBar>
 #include <QSplitter>
@@ -66,6 +67,7 @@ std::string editedName(const std::string& name) {
 }
 // Recent entries that are run descriptions, not topologies.
 const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
+const QString kRunPrefix = QStringLiteral("run:");
 } // namespace
 
 MainWindow::MainWindow()
@@ -209,6 +211,16 @@ void MainWindow::buildMenus() {
             this, tr("Open Run"), {}, tr("ClusterScope runs (*.sqlite);;All files (*)"));
         if (!path.isEmpty()) openRun(path);
     });
+    file->addAction(tr("Save Run &As..."), this, [this] {
+        if (runPath_.isEmpty()) {
+            QMessageBox::information(this, tr("Save Run As"), tr("No run is open."));
+            return;
+        }
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save Run As"), QDir(runsFolder()).filePath(QFileInfo(runPath_).fileName()),
+            tr("ClusterScope runs (*.sqlite)"));
+        if (!path.isEmpty()) saveRunAs(path);
+    });
     file->addAction(tr("Open Run &Description..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open Run Description"), {},
@@ -307,6 +319,10 @@ void MainWindow::rebuildRecentMenu() {
             const QString path = s.mid(kRunDescriptionPrefix.size());
             recentMenu_->addAction(tr("Run description: %1").arg(path), this,
                                    [this, path] { openRunDescription(path); });
+        } else if (s.startsWith(kRunPrefix)) {
+            const QString path = s.mid(kRunPrefix.size());
+            recentMenu_->addAction(tr("Run: %1").arg(path), this,
+                                   [this, path] { openRunWithItsTopology(path); });
         } else {
             recentMenu_->addAction(s, this, [this, s] { openSource(s); });
         }
@@ -406,7 +422,7 @@ bool MainWindow::simulateOnDesign(bool showErrors) {
         reportFailure(tr("Cannot simulate on this design"), e.what(), showErrors);
         return false;
     }
-    const QString storePath = newRunStorePath();
+    const QString storePath = newRunStorePath(spec);
     if (!runWithProgress(this, *doc_, spec, storePath)) return false;
     const QString earlier = designRun_;
     if (!openRun(storePath, showErrors)) return false;
@@ -586,16 +602,68 @@ void MainWindow::stopLive() {
 bool MainWindow::openRun(const QString& path, bool showErrors) {
     if (!doc_) return false;
     if (live_ && path != live_->storePath()) stopLive(); // another run: the recording ends
-    compare_->close();                                   // it compared the run that goes
     try {
-        replay_->open(path, *doc_);
+        replay_->open(path, *doc_); // a run that cannot be read leaves the open one open
         runPath_ = path;
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot open run"), e.what(), showErrors);
         return false;
     }
+    compare_->close(); // it compared the run that went
+    recent_.add(kRunPrefix + QFileInfo(path).absoluteFilePath());
+    rebuildRecentMenu();
     statusBar()->showMessage(
         tr("Replaying %1: Space plays, arrows step, + and - change the speed").arg(path), 8000);
+    return true;
+}
+
+bool MainWindow::openRunWithItsTopology(const QString& path, bool showErrors) {
+    try {
+        const RunInfo info = RunReader::runsIn(path).back();
+        const bool onThis = doc_ && doc_->topology().name == info.topology;
+        if (!onThis) {
+            // The design the store keeps, else the preset it names.
+            std::unique_ptr<TopologyDocument> doc = topologyOfRun(info);
+            if (!doc && presetParams(info.topology))
+                doc = openTopologySource(QString::fromStdString("preset:" + info.topology), {});
+            if (!doc)
+                throw InputException({path.toStdString(),
+                                      0,
+                                      0,
+                                      {},
+                                      "the store keeps no design and no preset is named \"" +
+                                          info.topology + "\": open its topology first"});
+            adoptDocument(std::move(doc), {});
+            designRun_.clear();
+            designDock_->setDesign(doc_->params(), doc_->topology().name);
+            designDock_->showFigures(doc_->stats());
+        }
+    } catch (const std::exception& e) {
+        reportFailure(tr("Cannot open run"), e.what(), showErrors);
+        return false;
+    }
+    return openRun(path, showErrors);
+}
+
+bool MainWindow::saveRunAs(const QString& path, bool showErrors) {
+    if (runPath_.isEmpty()) return false;
+    const QString from = QFileInfo(runPath_).absoluteFilePath();
+    const QString to = QFileInfo(path).absoluteFilePath();
+    if (from == to) return true;
+    // A store's writers close it checkpointed: the file alone is the run. Written beside
+    // the destination first, so that a failed copy leaves no half file under its name.
+    const QString part = to + ".part";
+    QFile::remove(part);
+    if (!QFile::copy(from, part) || (QFile::exists(to) && !QFile::remove(to)) ||
+        !QFile::rename(part, to)) {
+        QFile::remove(part);
+        reportFailure(tr("Cannot save run"), qPrintable(tr("cannot write %1").arg(to)), showErrors);
+        return false;
+    }
+    runPath_ = to;
+    recent_.add(kRunPrefix + to);
+    rebuildRecentMenu();
+    statusBar()->showMessage(tr("Saved the run as %1").arg(to), 8000);
     return true;
 }
 
@@ -742,10 +810,23 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors) {
     return true;
 }
 
-QString MainWindow::newRunStorePath() const {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
-    return QDir(dir).filePath(
-        QStringLiteral("clusterscope-run-%1.sqlite").arg(QDateTime::currentMSecsSinceEpoch()));
+QString runsFolder() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("runs");
+}
+
+QString MainWindow::newRunStorePath(const RunSpec& spec) const {
+    // Kept, not temporary: named after the model, the topology and when it ran, in the
+    // runs folder of the user's data directory (File → Open Recent lists them).
+    QDir().mkpath(runsFolder());
+    QString topology = doc_ ? QString::fromStdString(doc_->topology().name) : QString("run");
+    topology.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
+    const QString base = QStringLiteral("%1-%2-%3")
+                             .arg(QString::fromStdString(spec.model), topology,
+                                  QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
+    QString path = QDir(runsFolder()).filePath(base + ".sqlite");
+    for (int n = 2; QFileInfo::exists(path); ++n)
+        path = QDir(runsFolder()).filePath(QStringLiteral("%1-%2.sqlite").arg(base).arg(n));
+    return path;
 }
 
 void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
@@ -755,7 +836,7 @@ void MainWindow::runSimulationDialog(SimulationDialog& dialog) {
 
 QString MainWindow::simulateAndOpen(const RunSpec& spec) {
     if (!doc_) return {};
-    const QString storePath = newRunStorePath();
+    const QString storePath = newRunStorePath(spec);
     const std::optional<RunResult> r = runWithProgress(this, *doc_, spec, storePath);
     if (!r) return {};
     // Opened through the reader like any run, at the middle of the first step (or the span's

@@ -42,6 +42,8 @@ class ReplayController;
 // The source of a topology regenerated from an edited design (Design dock): "design:NAME".
 inline const std::string kDesignSource = "design:";
 
+// Where the window keeps the runs it simulates: "runs" in the user's data directory.
+QString runsFolder();
 // "preset:NAME" or a file path, as sessions, recent files and the command line name a topology.
 std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
                                                      const TopologyReadOptions& read);
@@ -83,6 +85,12 @@ public:
     bool openDesign(const QJsonObject& design, const QString& origin, bool showErrors = true);
     // Opens a run store for replay on the current topology; shows errors unless told not to.
     bool openRun(const QString& path, bool showErrors = true);
+    // A run with the topology it was made on: the open one when it is that, else the design
+    // the store keeps or the preset it names (File → Open Recent).
+    bool openRunWithItsTopology(const QString& path, bool showErrors = true);
+    // Copies the open run to `path` and goes on replaying it from there.
+    bool saveRunAs(const QString& path, bool showErrors = true);
+    QStringList recentEntries() const { return recent_.list(); }
     const QString& runPath() const { return runPath_; } // empty: no run open
     // The 3D view as it stands (layout, camera, colours, selection) drawn off screen at
     // `size` and saved as PNG (File → Save Screenshot). False on failure (shown unless not).
@@ -142,17 +150,17 @@ public:
     // File → Open Run Description: fills the simulate dialog from a run file (errors located as
     // for topologies); false when the file is refused.
     bool openRunDescription(const QString& path, bool showErrors = true);
+    // Simulates `spec` on the open topology with progress and cancel into a new store in the
+    // runs folder, opens it at the middle of the first step and notes it in the Summary;
+    // empty when cancelled or failed (the error shown).
+    QString simulateAndOpen(const RunSpec& spec);
 
 private:
     void runSimulationDialog(SimulationDialog& dialog);
-    // Simulates `spec` on the open topology with progress and cancel into a new store, opens
-    // it at the middle of the first step and notes it in the Summary; empty when cancelled or
-    // failed (the error shown).
-    QString simulateAndOpen(const RunSpec& spec);
     QHash<QString, QString> studyRuns_; // "RESULTS#INDEX" -> the run simulated for a variant
+    void fitSummaryWidth(); // the Summary dock as wide as its longest line, up to half the window
     // A study variant's run: kept by the study, simulated for it before, else simulated now
     // (with progress, which says why it failed) on `doc`; empty when stopped or failed.
-    void fitSummaryWidth(); // the Summary dock as wide as its longest line, up to half the window
     QString studyVariantRun(const StudyWindow& study, int index, const TopologyDocument& doc,
                             const RunSpec& spec);
     void onTreeSelection();
@@ -174,7 +182,8 @@ private:
     QString designRun_; // a run made on an earlier design of this topology, to re-run on it
     // Shows `next` in every view and dock; what was open on the earlier document closes.
     void adoptDocument(std::unique_ptr<TopologyDocument> next, const TopologyReadOptions& read);
-    QString newRunStorePath() const; // where a simulation from the window writes its run
+    // Where a simulation from the window writes its run: the runs folder (runsFolder()).
+    QString newRunStorePath(const RunSpec& spec) const;
     // The Summary tab: the topology's figures, its bill of materials, notes of runs made.
     QString summaryStats_, summaryBom_;
     QStringList summaryNotes_;

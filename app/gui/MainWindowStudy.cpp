@@ -40,11 +40,13 @@ StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
         const StudyStore store = StudyStore::open(path);
         // Topology files the study names are where the study file was, else beside the
         // result file (both moved together).
-        const QString studyDir = store.studyDir();
-        spec = parseStudy(QJsonDocument(store.study()).toJson(), path.toStdString() + ": study",
-                          QDir(studyDir).exists() && !studyDir.isEmpty()
-                              ? studyDir
-                              : QFileInfo(path).absolutePath());
+        const QByteArray text = QJsonDocument(store.study()).toJson();
+        const std::string name = path.toStdString() + ": study";
+        try {
+            spec = parseStudy(text, name, store.studyDir());
+        } catch (const InputException&) {
+            spec = parseStudy(text, name, QFileInfo(path).absolutePath()); // moved together
+        }
         results = store.results();
         variantCount = store.variantCount();
     } catch (const std::exception& e) {
@@ -104,7 +106,7 @@ QString MainWindow::studyVariantRun(const StudyWindow& study, int index,
     QString run = v ? keptRunOf(study.resultPath(), v->runPath) : QString();
     if (run.isEmpty() && QFileInfo::exists(studyRuns_.value(key))) run = studyRuns_.value(key);
     if (!run.isEmpty()) return run;
-    run = newRunStorePath();
+    run = newRunStorePath(spec);
     if (!runWithProgress(this, doc, spec, run)) return {};
     studyRuns_.insert(key, run);
     return run;

@@ -88,8 +88,8 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     QString error;
     std::shared_ptr<const RunOverview> opened = reader_->openAndWait(path, doc.topology(), &error);
     if (!opened) {
-        // Keep what was open before: reopen it is not possible, so close cleanly.
-        close();
+        // What was open before stays open: the reader keeps it until a new run reads well.
+        if (overview_) reader_->requestFrame(clock_->nowNs());
         throw InputException({{}, 0, 0, {}, error.toStdString()});
     }
     charts_->setOverview(nullptr);

@@ -35,15 +35,15 @@ template <class Fn> void RunReaderThread::post(Fn fn) {
 void RunReaderThread::open(const QString& path, const Topology& t) {
     ++generation_;
     post([this, path, &t](int generation) {
-        reader_.reset();
         try {
-            reader_ = std::make_unique<RunReader>(path, t);
-            auto overview = std::make_shared<const RunOverview>(overviewOf(*reader_));
+            // The run that was open stays open until the new one has read well.
+            auto next = std::make_unique<RunReader>(path, t);
+            auto overview = std::make_shared<const RunOverview>(overviewOf(*next));
+            reader_ = std::move(next);
             QMetaObject::invokeMethod(this, [this, overview, generation] {
                 if (generation == generation_) emit opened(overview);
             });
         } catch (const std::exception& e) {
-            reader_.reset();
             const QString message = QString::fromStdString(e.what());
             QMetaObject::invokeMethod(this, [this, message, generation] {
                 if (generation == generation_) emit failed(message);

@@ -136,6 +136,9 @@ private:
         if (const auto error = topologyValueError(v, s_.dir)) t.fail(key, *error);
         if (std::string(key) == "preset" && !presetParams(v.toString().toStdString()))
             t.fail(key, "expected a preset (" + presetNamesJoined() + ")");
+        if (std::string(key) == "file" && !QFileInfo(QDir(s_.dir).filePath(v.toString())).isFile())
+            t.fail(key, "expected a topology file (beside the study), got \"" +
+                            v.toString().toStdString() + "\"");
         t.finish();
         s_.topology = QJsonObject{{key, v}};
     }
@@ -206,6 +209,7 @@ private:
             std::optional<StudyAxis> a = axisOfName(name, error);
             if (!a) axes.fail(name.c_str(), error);
             const QJsonArray values = axes.array(name.c_str(), kMaxAxisValues);
+            if (values.isEmpty()) axes.fail(name.c_str(), "expected at least one value");
             std::set<QString> seen;
             for (qsizetype i = 0; i < values.size(); ++i) {
                 const JsonPath at = axes.pathOf(name.c_str()).child(int(i));

@@ -1,5 +1,6 @@
 #include "StudyStore.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -140,7 +141,7 @@ StudyStore StudyStore::open(const QString& path, bool writable) {
 
 StudyStore StudyStore::openForStudy(const QString& path, const QJsonObject& studyJson,
                                     int variantCount, const QString& studyDir) {
-    if (QFileInfo(path).exists() && QFileInfo(path).size() > 0) {
+    if (QFileInfo(path).exists()) {
         StudyStore st = open(path, true);
         if (st.study() != studyJson)
             throw InputException(
@@ -152,23 +153,35 @@ StudyStore StudyStore::openForStudy(const QString& path, const QJsonObject& stud
                  "--out, or delete this file to start again"});
         return st;
     }
-    StudyStore st(openDb(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), path);
-    st.exec("PRAGMA journal_mode=WAL");
-    st.exec("BEGIN");
-    st.exec(kSchema);
-    st.exec(("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str());
-    for (const auto& [k, v] : {std::pair<std::string, std::string>{"format", kFormat},
-                               {"version", std::to_string(kStudyStoreVersion)},
-                               {"study", compact(studyJson)},
-                               {"variants", std::to_string(variantCount)},
-                               {"dir", studyDir.toStdString()}}) {
-        Statement s(st.db_, "INSERT INTO meta(key, value) VALUES(?, ?)");
-        s.bind(1, k);
-        s.bind(2, v);
-        if (!s.done()) st.fail("cannot write");
+    // Made whole under another name, then renamed: a process killed while creating it leaves
+    // no half-made file that would be refused as "not a study's result file" ever after.
+    // The rollback journal, not WAL: parts on a cluster's shared file system are read by a
+    // collecting process on another host.
+    const QString making = path + ".making";
+    QFile::remove(making);
+    {
+        StudyStore st(openDb(making, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE), making);
+        st.exec("BEGIN");
+        st.exec(kSchema);
+        st.exec(("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str());
+        for (const auto& [k, v] : {std::pair<std::string, std::string>{"format", kFormat},
+                                   {"version", std::to_string(kStudyStoreVersion)},
+                                   {"study", compact(studyJson)},
+                                   {"variants", std::to_string(variantCount)},
+                                   {"dir", studyDir.toStdString()}}) {
+            Statement s(st.db_, "INSERT INTO meta(key, value) VALUES(?, ?)");
+            s.bind(1, k);
+            s.bind(2, v);
+            if (!s.done()) st.fail("cannot write");
+        }
+        st.exec("COMMIT");
     }
-    st.exec("COMMIT");
-    return st;
+    if (!QFile::rename(making, path)) {
+        QFile::remove(making);
+        if (!QFileInfo(path).exists()) // else another process made it first: use that
+            throw InputException({path.toStdString(), 0, 0, {}, "cannot create the file"});
+    }
+    return openForStudy(path, studyJson, variantCount, studyDir);
 }
 
 QJsonObject StudyStore::study() const {
@@ -217,15 +230,15 @@ std::vector<StudyLogEntry> StudyStore::log() const {
     return out;
 }
 
-void StudyStore::logStarted(int index) {
-    Statement s(db_, "INSERT INTO log(ts_ns, idx, event) VALUES(?, ?, 'started')");
-    s.bind(1, nowNs());
-    s.bind(2, (long long)index);
-    if (!s.done()) fail("cannot write the log");
+void StudyStore::logEvent(int index, const std::string& event) {
+    try {
+        insertLog(nowNs(), index, event);
+    } catch (const std::exception& e) {
+        throw InputException({path_.toStdString(), 0, 0, {}, e.what()});
+    }
 }
 
-void StudyStore::record(const VariantResult& r) {
-    exec("BEGIN IMMEDIATE");
+void StudyStore::insert(const VariantResult& r) {
     Statement s(db_, "INSERT INTO variants(idx, params, status, message, figures, run_path, "
                      "seconds) VALUES(?, ?, ?, ?, ?, ?, ?)");
     s.bind(1, (long long)r.index);
@@ -235,21 +248,37 @@ void StudyStore::record(const VariantResult& r) {
     s.bind(5, compact(r.figures));
     s.bind(6, r.runPath.toStdString());
     s.bind(7, r.seconds);
-    const bool written = s.done();
+    if (!s.done())
+        throw std::runtime_error("cannot record variant " + std::to_string(r.index) + ": " +
+                                 sqlite3_errmsg(db_));
+}
+
+void StudyStore::insertLog(long long tsNs, int index, const std::string& event) {
     Statement l(db_, "INSERT INTO log(ts_ns, idx, event) VALUES(?, ?, ?)");
-    l.bind(1, nowNs());
-    l.bind(2, (long long)r.index);
-    l.bind(3, std::string(r.ok ? "ok" : "failed"));
-    if (!written || !l.done()) {
-        const std::string why = sqlite3_errmsg(db_);
-        exec("ROLLBACK");
-        throw InputException({path_.toStdString(),
-                              0,
-                              0,
-                              {},
-                              "cannot record variant " + std::to_string(r.index) + ": " + why});
+    l.bind(1, tsNs);
+    l.bind(2, (long long)index);
+    l.bind(3, event);
+    if (!l.done())
+        throw std::runtime_error(std::string("cannot write the log: ") + sqlite3_errmsg(db_));
+}
+
+template <typename Fn> void StudyStore::inTransaction(Fn&& fn) {
+    exec("BEGIN IMMEDIATE"); // a writer at once: two collecting processes wait, not collide
+    try {
+        fn();
+    } catch (const std::exception& e) {
+        // SQLite may have rolled back by itself (disk full): only roll back what is open.
+        if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw InputException({path_.toStdString(), 0, 0, {}, e.what()});
     }
     exec("COMMIT");
+}
+
+void StudyStore::record(const VariantResult& r) {
+    inTransaction([&] {
+        insert(r);
+        insertLog(nowNs(), r.index, r.ok ? "ok" : "failed");
+    });
 }
 
 int StudyStore::mergeFrom(const QString& partPath) {
@@ -260,13 +289,22 @@ int StudyStore::mergeFrom(const QString& partPath) {
                               0,
                               {},
                               "holds the results of another study than " + path_.toStdString()});
-    const std::set<int> have = finished();
+    const std::vector<VariantResult> results = part.results();
+    const std::vector<StudyLogEntry> log = part.log();
     int added = 0;
-    for (const VariantResult& r : part.results()) {
-        if (have.count(r.index)) continue;
-        record(r);
-        ++added;
-    }
+    inTransaction([&] {
+        const std::set<int> have = finished(); // read inside: no other writer now
+        std::set<int> taken;
+        for (const VariantResult& r : results) {
+            if (have.count(r.index)) continue;
+            insert(r);
+            taken.insert(r.index);
+            ++added;
+        }
+        // The part's own log of what it took: when each started and finished on its node.
+        for (const StudyLogEntry& e : log)
+            if (taken.count(e.index)) insertLog(e.tsNs, e.index, e.event);
+    });
     return added;
 }
 

@@ -9,7 +9,8 @@
 //   variants(idx, params, status, message, figures, run_path, seconds)
 //                             idx: the variant's place in studyVariants order; status 'ok'
 //                             or 'failed'; params and figures as JSON objects
-//   log(ts_ns, idx, event)    'started' / 'ok' / 'failed', wall-clock ns since the epoch
+//   log(ts_ns, idx, event)    'started' / 'ok' / 'failed' / 'error' (its worker died: the
+//                             variant stays to run again), wall-clock ns since the epoch
 #include "InputError.h"
 
 #include <QJsonObject>
@@ -60,7 +61,7 @@ public:
     std::vector<VariantResult> results() const; // by index
     std::vector<StudyLogEntry> log() const;
 
-    void logStarted(int index);
+    void logEvent(int index, const std::string& event);
     void record(const VariantResult& r); // a second result for an index is refused
     // Copies the finished variants of another result file of the same study that this one
     // lacks; returns how many. Repeating it adds nothing.
@@ -71,6 +72,9 @@ public:
 private:
     StudyStore(sqlite3* db, QString path);
     [[noreturn]] void fail(const std::string& what) const;
+    void insert(const VariantResult& r); // both throw std::runtime_error with SQLite's words
+    void insertLog(long long tsNs, int index, const std::string& event);
+    template <typename Fn> void inTransaction(Fn&& fn);
     void exec(const char* sql) const;
     std::string meta(const char* key) const;
 

@@ -11,6 +11,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
+
 namespace cs {
 namespace {
 
@@ -103,7 +105,9 @@ std::optional<double> figureAt(const QJsonObject& o, const std::string& path) {
         if (!v.isObject()) return std::nullopt;
         v = v.toObject().value(part);
     }
-    if (!v.isDouble()) return std::nullopt;
+    // A figure that is not a finite number (a division by a zero time) is no figure: JSON
+    // would store it as null, read back as 0.
+    if (!v.isDouble() || !std::isfinite(v.toDouble())) return std::nullopt;
     return v.toDouble();
 }
 
@@ -130,7 +134,7 @@ VariantFigures runStudyVariant(const StudySpec& s, const QJsonObject& params,
         if (!v)
             throw InputException({s.fileName, 0, 0, "record",
                                   "this variant has no figure \"" + f +
-                                      "\" (not a number in its simulate or bom output)"});
+                                      "\" (not a finite number in its simulate or bom output)"});
         out.figures.insert(QString::fromStdString(f), *v);
     }
     return out;

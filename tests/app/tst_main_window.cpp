@@ -122,6 +122,7 @@ private slots:
     void replayFollowsTheClockAndKeys();
     void replayOutlinesFailuresAndShowsLiveValues();
     void hostileStoresAreRefusedAndTheWindowStaysUsable();
+    void simulatedRunsAreKeptAndReopened();
     void recordedRunsShowTheirDateAndTime();
     void importsFromAPrometheusServer();
     void recordsLiveFromAPrometheusServer();
@@ -574,6 +575,56 @@ void TestMainWindow::hostileStoresAreRefusedAndTheWindowStaysUsable() {
     cs::PlaybackClock* clock = w.replay()->clock();
     clock->seek(clock->startNs() + (clock->endNs() - clock->startNs()) / 2);
     QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(clock->nowNs()));
+    // A run that cannot be opened keeps the open one: still replaying, still compared.
+    QVERIFY(w.compareWith(good, false));
+    QVERIFY(w.comparison()->isOpen());
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("recorded on topology"));
+    QVERIFY(!w.openRun(other, false));
+    QVERIFY(w.replay()->isOpen());
+    QCOMPARE(w.runPath(), good);
+    QVERIFY(w.comparison()->isOpen());
+    clock->seek(clock->startNs() + (clock->endNs() - clock->startNs()) / 4);
+    QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(clock->nowNs()));
+}
+
+// A run simulated in the window is kept in the runs folder under its model's and topology's
+// name, listed in Open Recent, reopened there with its topology, and saved elsewhere.
+void TestMainWindow::simulatedRunsAreKeptAndReopened() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    cs::RunSpec spec = smallRunSpec();
+    spec.steps = 1;
+    const QString run = w.simulateAndOpen(spec);
+    QVERIFY(!run.isEmpty());
+    QCOMPARE(QFileInfo(run).absolutePath(), QDir(cs::app::runsFolder()).absolutePath());
+    QVERIFY2(
+        QFileInfo(run).fileName().startsWith(QString::fromStdString(spec.model) + "-small-256-"),
+        qPrintable(run));
+    QCOMPARE(w.recentEntries().front(), "run:" + run);
+    // As File → Open Recent lists it.
+    bool listed = false;
+    for (QMenu* m : w.findChildren<QMenu*>())
+        if (m->title() == "Open &Recent")
+            for (QAction* a : m->actions())
+                listed |= a->text() == "Run: " + run;
+    QVERIFY(listed);
+    // Another topology open: the recent run brings its own back.
+    QVERIFY(w.openSource("preset:small-ib-256", false));
+    QVERIFY(!w.replay()->isOpen());
+    QVERIFY(w.openRunWithItsTopology(run, false));
+    QCOMPARE(QString::fromStdString(w.document()->topology().name), QString("small-256"));
+    QCOMPARE(w.runPath(), run);
+    // Save Run As: the copy is the run, and the window replays it from there.
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("kept.sqlite");
+    QVERIFY(w.saveRunAs(copy, false));
+    QCOMPARE(w.runPath(), copy);
+    QCOMPARE(cs::RunReader::runsIn(copy).back().summaryJson,
+             cs::RunReader::runsIn(run).back().summaryJson);
+    QCOMPARE(w.recentEntries().front(), "run:" + copy);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("cannot write .*x.sqlite"));
+    QVERIFY(!w.saveRunAs(dir.filePath("no/such/folder/x.sqlite"), false));
+    QCOMPARE(w.runPath(), copy);
 }
 
 void TestMainWindow::recordedRunsShowTheirDateAndTime() {

@@ -79,6 +79,9 @@ private slots:
     void killedAndRestartedComputesEachVariantOnce();
     void failingVariantIsRecordedAndTheRestComplete();
     void anotherStudysResultsAreRefused();
+    void killedWorkerLeavesItsVariantToRunAgain();
+    void studyChangedWhileItRunsStops();
+    void optionsOfAnotherModeAreRefused();
     void slurmJobArrayCollectsTheLocalResults();
     void metaStudyAnswersTheReadme();
     void shippedStudiesRun_data();
@@ -192,6 +195,89 @@ void TestStudyCommand::anotherStudysResultsAreRefused() {
     QVERIFY2(e.err.contains("bad.json:6:") && e.err.contains("run.parallel.placement[1]"),
              e.err.constData());
     QVERIFY(!QFile::exists(dir.filePath("bad.sqlite")));
+}
+
+// A worker killed (the out-of-memory killer, a user) is not the variant's fault: nothing is
+// recorded for it, the study says so and exits 1, and the same command runs it again.
+void TestStudyCommand::killedWorkerLeavesItsVariantToRunAgain() {
+    QTemporaryDir dir;
+    const QString study = writeStudy(dir, twelveVariants(), "study.json");
+    const QString out = dir.filePath("study.sqlite");
+    QProcess first;
+    first.start(CS_BINARY, {"study", study, "--out", out, "--jobs", "1"});
+    QVERIFY(first.waitForStarted());
+    // The third variant's worker, found by its command line and killed.
+    const QString pattern = out + " --variant 2";
+    QElapsedTimer t;
+    t.start();
+    bool killed = false;
+    while (!killed && t.elapsed() < 60000 && first.state() == QProcess::Running) {
+        killed = QProcess::execute("pkill", {"-KILL", "-f", "--", pattern}) == 0;
+        if (!killed) QTest::qWait(10);
+    }
+    QVERIFY(killed);
+    QVERIFY(first.waitForFinished(120000));
+    QCOMPARE(first.exitCode(), 1);
+    const QByteArray err = first.readAllStandardError();
+    QVERIFY2(err.contains("variant 2: the worker crashed") ||
+                 err.contains("variant 2: the worker exited"),
+             err.constData());
+    QVERIFY(err.contains("the same command runs them again"));
+    std::set<int> finished = StudyStore::open(out).finished();
+    QCOMPARE(finished.size(), size_t(11));
+    QVERIFY(!finished.count(2));
+    const Result again = run({"study", study, "--out", out});
+    QCOMPARE(again.code, 0);
+    QCOMPARE(StudyStore::open(out).finished().size(), size_t(12));
+}
+
+// The study file edited while the study runs: a worker would run another variant than the
+// one asked for, and its figures would be stored under the wrong parameters. It stops.
+void TestStudyCommand::studyChangedWhileItRunsStops() {
+    QTemporaryDir dir;
+    const QByteArray text = twelveVariants();
+    const QString study = writeStudy(dir, text, "study.json");
+    const QString out = dir.filePath("study.sqlite");
+    QProcess first;
+    first.start(CS_BINARY, {"study", study, "--out", out, "--jobs", "1"});
+    QVERIFY(first.waitForStarted());
+    QElapsedTimer t;
+    t.start();
+    while (!QFile::exists(out) && t.elapsed() < 60000)
+        QTest::qWait(5);
+    writeStudy(dir, QByteArray(text).replace("[64, 128, 256]", "[256, 128, 64]"), "study.json");
+    QVERIFY(first.waitForFinished(120000));
+    QVERIFY(first.exitCode() != 0);
+    QVERIFY2(first.readAllStandardError().contains("was the study file changed"), "");
+    // What was stored is what ran: every row's figures belong to its parameters.
+    for (const VariantResult& r : StudyStore::open(out).results()) {
+        const int dp = r.params.value("run.parallel.dp").toInt();
+        QVERIFY(r.index % 6 / 2 == (dp == 64 ? 0 : dp == 128 ? 1 : 2));
+    }
+}
+
+void TestStudyCommand::optionsOfAnotherModeAreRefused() {
+    QTemporaryDir dir;
+    const QString study = writeStudy(dir, twelveVariants(), "study.json");
+    const QString out = dir.filePath("r.sqlite");
+    for (const QStringList& extra :
+         {QStringList{"--partition", "debug"}, QStringList{"--max-array", "4"},
+          QStringList{"--slurm", "--collect"}, QStringList{"--collect", "--jobs", "2"},
+          QStringList{"--slurm", "--json"}, QStringList{"--slurm", "--partition", "a\nb"}}) {
+        const Result r = run(QStringList{"study", study, "--out", out} + extra);
+        QVERIFY2(r.code == 2 || r.code == 1, qPrintable(extra.join(' ')));
+        QVERIFY2(!r.err.isEmpty(), qPrintable(extra.join(' ')));
+    }
+    QVERIFY(!QFile::exists(out));
+    // Collecting with a part that cannot be read: named and skipped, the rest merged.
+    QVERIFY(QDir().mkpath(out + ".slurm"));
+    QFile junk(out + ".slurm/part-0.sqlite");
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("a task still writing this");
+    junk.close();
+    const Result c = run({"study", study, "--collect", "--out", out});
+    QCOMPARE(c.code, 0);
+    QVERIFY2(c.err.contains("skipped") && c.err.contains("part-0.sqlite"), c.err.constData());
 }
 
 void TestStudyCommand::slurmJobArrayCollectsTheLocalResults() {

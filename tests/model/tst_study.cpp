@@ -109,7 +109,7 @@ void TestStudy::refusesWithThePlace_data() {
     QTest::newRow("run") << QByteArray(R"("keepRuns": 1)") << "keepRuns: expected true or false";
     QTest::newRow("unknown member") << QByteArray(R"("axis": {})") << "axis";
     QTest::newRow("empty axis") << QByteArray(R"("axes": {"run.seed": []})")
-                                << "expected at least one variant";
+                                << "axes.run.seed: expected at least one value";
 }
 
 void TestStudy::refusesWithThePlace() {
@@ -203,7 +203,7 @@ void TestStudy::storeResumesAndMerges() {
     const QString path = dir.filePath("study.sqlite");
     {
         StudyStore st = StudyStore::openForStudy(path, s.canonical, 3);
-        st.logStarted(1);
+        st.logEvent(1, "started");
         st.record({1, studyVariants(s)[1], true, "", QJsonObject{{"stepTimeS", 1.5}}, "", 0.2});
         QVERIFY_THROWS_EXCEPTION(InputException, st.record({1, {}, false, "again", {}, "", 0}));
     }
@@ -292,6 +292,15 @@ void TestStudy::topologyFilesAreBesideTheStudy() {
              size_t(ft2.value("gpus").toInt()));
     QVERIFY(ft2.value("gpus").toInt() !=
             bomOf(openTopology("small-256", {})).value("gpus").toInt());
+    // A preset's name is not a file.
+    try {
+        parseStudy(R"({"format": "clusterscope-study", "version": 1,
+                       "topology": {"file": "small-256"}})",
+                   "s.json", dir.path());
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QVERIFY2(QString(e.what()).contains("topology.file: expected a topology file"), e.what());
+    }
     // Another folder: the file is not found, and the study says where it looked.
     QTemporaryDir elsewhere;
     QFile moved(elsewhere.filePath("study.json"));
