@@ -793,6 +793,17 @@ bool MainWindow::openRunDescription(const QString& path, bool showErrors) {
 void MainWindow::simulateDialog() {
     if (!doc_) return;
     SimulationDialog dialog(doc_.get(), this);
+    // From the open run's settings when it was simulated: its store keeps its run file.
+    if (!runPath_.isEmpty()) {
+        try {
+            const RunInfo run = RunReader::runsIn(runPath_).back();
+            if (run.kind == "simulated")
+                dialog.setSpec(parseRunSpec(QByteArray::fromStdString(run.paramsJson),
+                                            runPath_.toStdString()));
+        } catch (const std::exception&) {
+            // A recorded run, or one this build reads no settings from: the defaults.
+        }
+    }
     runSimulationDialog(dialog);
 }
 

@@ -143,10 +143,10 @@ private:
     void openFileDialog();
     void openPresetDialog();
     void exportDialog();
-    // Run → Simulate Training: the dialog, filled from a run description when one is given.
-    void simulateDialog();
 
 public:
+    // Run → Simulate Training: the dialog, from the open simulated run's settings.
+    void simulateDialog();
     // File → Open Run Description: fills the simulate dialog from a run file (errors located as
     // for topologies); false when the file is refused.
     bool openRunDescription(const QString& path, bool showErrors = true);

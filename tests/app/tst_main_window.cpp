@@ -625,6 +625,19 @@ void TestMainWindow::simulatedRunsAreKeptAndReopened() {
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("cannot write .*x.sqlite"));
     QVERIFY(!w.saveRunAs(dir.filePath("no/such/folder/x.sqlite"), false));
     QCOMPARE(w.runPath(), copy);
+    // Run → Simulate starts from the open run's settings, not the defaults.
+    QString dp, model;
+    QTimer::singleShot(0, [&] {
+        auto* d = qobject_cast<cs::app::SimulationDialog*>(QApplication::activeModalWidget());
+        if (!d) return;
+        if (auto* e = d->findChild<QLineEdit*>("parallel.dp")) dp = e->text();
+        if (auto* c = d->findChild<QComboBox*>("model")) model = c->currentText();
+        d->reject();
+    });
+    w.simulateDialog();
+    QCOMPARE(dp, QString::number(spec.parallel.dp));
+    QCOMPARE(model, QString::fromStdString(spec.model));
+    QVERIFY(QString::fromStdString(spec.model) != QString::fromStdString(cs::RunSpec{}.model));
 }
 
 void TestMainWindow::recordedRunsShowTheirDateAndTime() {
