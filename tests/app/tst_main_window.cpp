@@ -64,6 +64,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <functional>
+
 #include <qcustomplot.h>
 
 using cs::app::MainWindow;
@@ -75,6 +77,19 @@ cs::RunSpec smallRunSpec() {
     spec.model = "llama3-8b";
     spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
     return spec;
+}
+// What the Simulate dialog that `open` brings up shows: its DP size and model (then closed).
+std::pair<QString, QString> simulateDialogShows(const std::function<void()>& open) {
+    QString dp, model;
+    QTimer::singleShot(0, [&] {
+        auto* d = qobject_cast<cs::app::SimulationDialog*>(QApplication::activeModalWidget());
+        if (!d) return;
+        if (auto* e = d->findChild<QLineEdit*>("parallel.dp")) dp = e->text();
+        if (auto* c = d->findChild<QComboBox*>("model")) model = c->currentText();
+        d->reject();
+    });
+    open();
+    return {dp, model};
 }
 // A window on screen at a fixed size, as the presentation tests need it drawn.
 bool showAt900x600(MainWindow& w) {
@@ -626,15 +641,7 @@ void TestMainWindow::simulatedRunsAreKeptAndReopened() {
     QVERIFY(!w.saveRunAs(dir.filePath("no/such/folder/x.sqlite"), false));
     QCOMPARE(w.runPath(), copy);
     // Run → Simulate starts from the open run's settings, not the defaults.
-    QString dp, model;
-    QTimer::singleShot(0, [&] {
-        auto* d = qobject_cast<cs::app::SimulationDialog*>(QApplication::activeModalWidget());
-        if (!d) return;
-        if (auto* e = d->findChild<QLineEdit*>("parallel.dp")) dp = e->text();
-        if (auto* c = d->findChild<QComboBox*>("model")) model = c->currentText();
-        d->reject();
-    });
-    w.simulateDialog();
+    const auto [dp, model] = simulateDialogShows([&] { w.simulateDialog(); });
     QCOMPARE(dp, QString::number(spec.parallel.dp));
     QCOMPARE(model, QString::fromStdString(spec.model));
     QVERIFY(QString::fromStdString(spec.model) != QString::fromStdString(cs::RunSpec{}.model));
@@ -944,15 +951,10 @@ void TestMainWindow::runDescriptionFillsTheSimulateDialog() {
  "parallel": {"tp": 8, "pp": 4, "dp": 8}, "steps": 2})");
     write(bad,
           "{\"format\": \"clusterscope-run\", \"version\": 1,\n \"parallel\": {\"tp\": \"x\"}}");
-    QString dp, model;
-    QTimer::singleShot(0, [&] {
-        auto* d = qobject_cast<cs::app::SimulationDialog*>(QApplication::activeModalWidget());
-        if (!d) return;
-        if (auto* e = d->findChild<QLineEdit*>("parallel.dp")) dp = e->text();
-        if (auto* c = d->findChild<QComboBox*>("model")) model = c->currentText();
-        d->reject();
-    });
-    QVERIFY(w.openRunDescription(good, false));
+    bool opened = false;
+    const auto [dp, model] =
+        simulateDialogShows([&] { opened = w.openRunDescription(good, false); });
+    QVERIFY(opened);
     QCOMPARE(dp, QString("8"));
     QCOMPARE(model, QString("llama3-8b"));
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("bad.json:2:.*parallel.tp"));
