@@ -82,6 +82,7 @@ public:
         if (series_.empty()) refuseNoSamples();
         mapSeries();
         if (mapped_.empty()) refuseNothingMapped();
+        checkCountersHaveRates();
         chooseTick();
         binFrames();
         if (append_ && frames_.empty()) return report_; // every sample was stored before
@@ -94,6 +95,7 @@ private:
     struct Mapped {
         SeriesTarget target;
         std::vector<std::pair<int64_t, double>> values;
+        std::string metric; // the telemetry's name, for messages
     };
 
     // Texts handed over one at a time, each parsed and dropped before the next.
@@ -235,8 +237,32 @@ private:
                 continue;
             }
             ++report_.mappedSeries;
-            mapped_.push_back({*target, target->counter ? countersToRates(s.samples) : s.samples});
+            mapped_.push_back(
+                {*target, target->counter ? countersToRates(s.samples) : s.samples, s.metric});
         }
+    }
+
+    // A counter read once has no rate: a scrape is one sample, a rate needs two. Every
+    // mapped series such: refuse, saying so; some: import the rest and warn.
+    void checkCountersHaveRates() {
+        if (append_) return; // a live recording's poll may bring one new sample: the next has more
+        std::map<std::string, long long> single; // metric -> series
+        long long withValues = 0;
+        for (const Mapped& m : mapped_) {
+            if (!m.values.empty())
+                ++withValues;
+            else if (m.target.counter)
+                ++single[m.metric];
+        }
+        if (single.empty()) return;
+        std::string which;
+        for (const auto& [metric, n] : single)
+            which += (which.empty() ? "" : ", ") + metric + " (" + std::to_string(n) + " series)";
+        const std::string why = "counters read once have no rate (a rate needs two scrapes, "
+                                "or a Prometheus server's range): " +
+                                which;
+        if (withValues == 0) throw InputException({firstName_, 0, 0, {}, why});
+        if (report_.warnings.size() < 50) report_.warnings.push_back(why + "; imported the rest");
     }
 
     // Nothing lands: refuse before anything is written, saying what was seen.

@@ -53,6 +53,7 @@ class TestTelemetryImport : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { doc_ = openTopology("small-256", {}); }
+    void singleCounterScrapeHasNoRate();
     void detectsFormats_data();
     void detectsFormats();
     void prometheusText();
@@ -100,6 +101,44 @@ void TestTelemetryImport::detectsFormats() {
     QFile f(kFixtures + file);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(int(detectFormat(f.readAll())), format);
+}
+
+// One scrape of a counter is one sample: no rate. Alone, the import refuses and says so;
+// beside a gauge, the gauge imports and the report warns of the counter.
+void TestTelemetryImport::singleCounterScrapeHasNoRate() {
+    QTemporaryDir dir;
+    const QByteArray counter =
+        "# TYPE node_infiniband_port_data_transmitted_bytes_total counter\n"
+        "node_infiniband_port_data_transmitted_bytes_total{device=\"mlx5_3\","
+        "instance=\"demo.pod0.rack0.host0:9100\",port=\"1\"} 1000000000000 1717200000000\n";
+    const QByteArray gauge =
+        "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"demo.pod0.rack0.host0\"} 97 1717200000000\n";
+    auto write = [&](const char* name, const QByteArray& text) {
+        QFile f(dir.filePath(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(text);
+        return f.fileName();
+    };
+    const QString alone = write("counter.prom", counter);
+    try {
+        RunStore w = RunStore::openForWriting(dir.filePath("a.sqlite"));
+        importTelemetry(*doc_, {alone}, {}, w);
+        QFAIL("imported a rate from one sample");
+    } catch (const InputException& e) {
+        QVERIFY2(
+            QString(e.what()).contains("counters read once have no rate") &&
+                QString(e.what()).contains("node_infiniband_port_data_transmitted_bytes_total"),
+            e.what());
+        QVERIFY(QString(e.what()).contains("counter.prom"));
+    }
+    const QString both = write("both.prom", gauge + counter);
+    const Imported r = importFiles(*doc_, {both}, dir.path());
+    QVERIFY(r.reader->has(Metric::GpuBusy));
+    bool warned = false;
+    for (const std::string& w : r.report.warnings)
+        warned |= QString::fromStdString(w).contains("counters read once have no rate");
+    QVERIFY(warned);
 }
 
 void TestTelemetryImport::prometheusText() {
