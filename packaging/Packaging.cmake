@@ -22,3 +22,4 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6sql6-sqlite, libqt6svg6
 # `clusterscope movie` runs the ffmpeg program; everything else works without it.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ffmpeg")
 include(CPack)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/clusterscope) # Help → User Guide

@@ -85,6 +85,15 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     markedActor_->GetProperty()->SetLighting(false);
     markedActor_->SetVisibility(false);
     renderer_->AddActor(markedActor_);
+    vtkNew<vtkPolyDataMapper> flaggedMapper;
+    flaggedMapper->SetInputData(flaggedPoly_);
+    flaggedActor_->SetMapper(flaggedMapper);
+    // Okabe-Ito's reddish purple: apart from every viridis colour, and from failed vermillion.
+    flaggedActor_->GetProperty()->SetColor(204 / 255.0, 121 / 255.0, 167 / 255.0);
+    flaggedActor_->GetProperty()->SetLineWidth(4);
+    flaggedActor_->GetProperty()->SetLighting(false);
+    flaggedActor_->SetVisibility(false);
+    renderer_->AddActor(flaggedActor_);
 
     styleText(legend_->GetEntryTextProperty(), 13);
     legend_->SetBorder(false);
@@ -131,6 +140,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
 ClusterScene::~ClusterScene() {
     renderer_->RemoveActor(selectionActor_);
     renderer_->RemoveActor(markedActor_);
+    renderer_->RemoveActor(flaggedActor_);
     panel_->RemoveActor2D(legend_);
     panel_->RemoveActor2D(scalarBar_);
     renderer_->RemoveActor2D(title_);
@@ -145,6 +155,7 @@ void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
     state_.layout = kind;
     state_.selection.reset();
     state_.marked.clear();
+    flagged_.clear();
     fillMetricValues(0);
     linkClass_.clear();
     if (doc_)
@@ -172,6 +183,7 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     updateLegend();
     updateSelectionActor();
     updateMarkedActor();
+    outlineWithRacks(flagged_, flaggedPoly_, flaggedActor_);
     viewOverview();
 }
 
@@ -269,6 +281,11 @@ ViewState ClusterScene::state() const {
 void ClusterScene::apply(const ViewState& s) {
     if (s.layout != state_.layout) setLayoutKind(s.layout);
     if (s.metric != state_.metric) setMetric(s.metric);
+    if (s.gpuMetric != state_.gpuMetric || s.role != state_.role) {
+        state_.gpuMetric = s.gpuMetric;
+        state_.role = s.role;
+        fillScale();
+    }
     if (s.aggregate != state_.aggregate) setAggregate(s.aggregate);
     if (s.colorMode != state_.colorMode) setColorMode(s.colorMode);
     setMarked(s.marked);
@@ -283,6 +300,16 @@ void ClusterScene::apply(const ViewState& s) {
 void ClusterScene::fillScale() {
     const bool difference = state_.metric == ValueMetric::Difference;
     lut_->SetRange(difference ? -100 : 0, 100);
+    // A run's GPUs by another metric than busy: the bar in that metric's unit and range.
+    const bool gpuMetric = state_.metric == ValueMetric::Run && state_.gpuMetric != Metric::GpuBusy;
+    const GpuMetricScale scale = gpuMetricScale(state_.gpuMetric);
+    if (gpuMetric) lut_->SetRange(scale.lo * scale.display, scale.hi * scale.display);
+    // By role: the bar numbers the stages (replicas, TP ranks) from first to last.
+    const bool role = state_.metric == ValueMetric::Run && state_.role != GpuRole::None;
+    if (role) lut_->SetRange(0, std::max(1, roleCount_ - 1));
+    scalarBar_->SetTitle(role        ? std::string(kGpuRoleNames.label(state_.role)).c_str()
+                         : gpuMetric ? std::string(scale.title).c_str()
+                                     : std::string(valueTitle(state_.metric)).c_str());
     const auto& table = difference ? differenceTable() : valueTable();
     for (int i = 0; i < 256; ++i)
         lut_->SetTableValue(i, table[size_t(i)][0] / 255.0, table[size_t(i)][1] / 255.0,
@@ -290,10 +317,15 @@ void ClusterScene::fillScale() {
     lut_->Modified();
 }
 
+void ClusterScene::setRoleCount(int count) {
+    if (count == roleCount_) return;
+    roleCount_ = count;
+    fillScale();
+}
+
 void ClusterScene::setMetric(ValueMetric m) {
     state_.metric = m;
     fillScale();
-    scalarBar_->SetTitle(std::string(valueTitle(m)).c_str());
     fillMetricValues(0);
     setValues(values_);
 }
@@ -424,68 +456,6 @@ void ClusterScene::applyColors() {
     rackRuns_->commit();
     bundles_->commit();
     links_->commit();
-}
-
-void ClusterScene::select(std::optional<PickHit> hit) {
-    state_.selection = hit;
-    updateSelectionActor();
-}
-
-void ClusterScene::outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const {
-    if (e.kind == EntityKind::Link) {
-        const CablePath path =
-            bundle != kNone ? bundlePath(*layout_, bundle) : linkPath(*layout_, e.index);
-        lines->InsertNextCell(path.count);
-        for (int k = 0; k < path.count; ++k) {
-            const Vec3& p = path.points[size_t(k)];
-            lines->InsertCellPoint(pts->InsertNextPoint(p.x, p.y, p.z));
-        }
-        return;
-    }
-    const Bounds bb = boundsOf(e);
-    if (!bb.valid()) return;
-    const Vec3 pad = (bb.max - bb.min) * 0.06f + Vec3{0.02f, 0.02f, 0.02f};
-    const Vec3 lo = bb.min - pad, hi = bb.max + pad;
-    const vtkIdType first = pts->GetNumberOfPoints();
-    for (int i = 0; i < 8; ++i)
-        pts->InsertNextPoint(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
-    const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
-                              {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
-    for (const auto& ed : edges) {
-        lines->InsertNextCell(2);
-        lines->InsertCellPoint(first + ed[0]);
-        lines->InsertCellPoint(first + ed[1]);
-    }
-}
-
-void ClusterScene::updateSelectionActor() {
-    vtkNew<vtkPoints> pts;
-    vtkNew<vtkCellArray> lines;
-    if (state_.selection && layout_ && doc_)
-        outline(state_.selection->entity, state_.selection->bundle, pts, lines);
-    selectionPoly_->SetPoints(pts);
-    selectionPoly_->SetLines(lines);
-    selectionPoly_->Modified();
-    selectionActor_->SetVisibility(pts->GetNumberOfPoints() > 0);
-}
-
-void ClusterScene::setMarked(std::vector<Endpoint> entities) {
-    if (entities == state_.marked) return;
-    state_.marked = std::move(entities);
-    updateMarkedActor();
-}
-
-void ClusterScene::updateMarkedActor() {
-    vtkNew<vtkPoints> pts;
-    vtkNew<vtkCellArray> lines;
-    if (layout_ && doc_)
-        for (const Endpoint& e : state_.marked)
-            if (e.index >= 0 && size_t(e.index) < doc_->topology().count(e.kind))
-                outline(e, kNone, pts, lines);
-    markedPoly_->SetPoints(pts);
-    markedPoly_->SetLines(lines);
-    markedPoly_->Modified();
-    markedActor_->SetVisibility(pts->GetNumberOfPoints() > 0);
 }
 
 bool ClusterScene::updateDetail() {

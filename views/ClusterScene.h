@@ -64,6 +64,12 @@ public:
     // Entities shown as failed (red outlines), e.g. during a replay between failure and restart.
     void setMarked(std::vector<Endpoint> entities);
     const std::vector<Endpoint>& marked() const { return state_.marked; }
+    // Entities that stand out from their rack (reddish-purple outlines, their racks too): a
+    // replay's GPUs far from their rack's mean. Not part of the view state: each frame says.
+    void setFlagged(std::vector<Endpoint> entities);
+    const std::vector<Endpoint>& flagged() const { return flagged_; }
+    // GPUs by role: how many stages (replicas, TP ranks) the colour bar numbers.
+    void setRoleCount(int count);
     void setLabelsShown(bool on);
     CameraPose cameraPose() const;
     void setCameraPose(const CameraPose& pose); // leaves the detail updated
@@ -120,6 +126,8 @@ private:
     void updateLegend();
     void updateSelectionActor();
     void updateMarkedActor();
+    void outlineWithRacks(const std::vector<Endpoint>& entities, vtkPolyData* poly,
+                          vtkActor* actor) const;
     // Appends the outline of an entity (box edges, or a link's path) to points and lines.
     void outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const;
     void updateTitle();
@@ -161,6 +169,10 @@ private:
     vtkNew<vtkActor> selectionActor_;
     vtkNew<vtkPolyData> markedPoly_;
     vtkNew<vtkActor> markedActor_;
+    vtkNew<vtkPolyData> flaggedPoly_;
+    vtkNew<vtkActor> flaggedActor_;
+    std::vector<Endpoint> flagged_;
+    int roleCount_ = 1;
     vtkNew<vtkLegendBoxActor> legend_;
     vtkNew<vtkScalarBarActor> scalarBar_;
     vtkNew<vtkLookupTable> lut_;

@@ -19,6 +19,7 @@ InspectorWidget::InspectorWidget(QWidget* parent)
     QFont f = title_->font();
     f.setBold(true);
     title_->setFont(f);
+    table_->setObjectName("inspectorTable");
     table_->setModel(model_);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -1,5 +1,7 @@
 #include "MovieWriter.h"
 
+#include "RunCaption.h"
+
 #include "Duration.h"
 #include "HeadlessRenderer.h"
 #include "MovieEncoder.h"
@@ -54,10 +56,13 @@ bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieReque
     const double stepNs = r.speed * 1e9 / r.fps;
     const std::string pace =
         r.speed == 1 ? std::string() : "  (" + QString::number(r.speed).toStdString() + "x)";
+    // The caption's step and MFU, from the run's own series (a few points per stretch).
+    const Series stepTimeS = reader.scalars(Metric::StepTimeS, 0, reader.info().endNs, 1 << 20);
+    const Series mfu = reader.scalars(Metric::Mfu, 0, reader.info().endNs, 1 << 20);
     for (long long k = 0; k < frames; ++k) {
         const int64_t at = std::min(r.toNs, r.fromNs + int64_t(std::llround(double(k) * stepNs)));
-        scene.setValues(fractionsOfCapacity(reader.frameAt(at), doc.topology()));
-        scene.setCaption("t = " + formatDuration(at) + pace);
+        scene.setValues(fractionsOfCapacity(reader.frameAt(at), doc.topology(), shown.gpuMetric));
+        scene.setCaption(runCaption(stepTimeS, mfu, at) + pace);
         view.render();
         encoder.addFrame(view.grab());
         if (progress && !progress(double(k + 1) / double(frames))) return false;

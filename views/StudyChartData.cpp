@@ -55,7 +55,7 @@ StudyQuantity guessedFigure(const QString& name) {
         q.unit = "MWh";
     else if (name.startsWith("powerW.") || leaf.endsWith("W"))
         q.unit = "W";
-    else if (leaf.endsWith("S") || name.startsWith("exposedCommS."))
+    else if (leaf.endsWith("S") || name.startsWith("breakdown."))
         q.unit = "s";
     return q;
 }

@@ -1,16 +1,21 @@
 #include "TimelineWidget.h"
 
+#include "Duration.h"
+#include "RunCaption.h"
 #include "SaturatingTime.h"
+#include "StepBreakdownChart.h"
 
 #include <QCheckBox>
 #include <QDateTime>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QStyle>
 #include <QTimeZone>
 #include <QToolButton>
+#include <QToolTip>
 
 namespace cs::views {
 
@@ -33,10 +38,50 @@ int TimelineBar::xOf(int64_t ts) const {
     return 6 + int(f * (width() - 12));
 }
 
+namespace {
+constexpr int kMarkGapPx = 6, kBandStepPx = 40;
+} // namespace
+
+void TimelineBar::setSteps(Series stepTimeS, std::vector<StepSegment> segments) {
+    stepTimeS_ = std::move(stepTimeS);
+    segments_ = std::move(segments);
+    update();
+}
+
+std::vector<int> TimelineBar::stepMarkXs() const {
+    const int widthPx = std::max(1, width() - 12);
+    std::vector<int> xs;
+    for (int64_t t :
+         stepStarts(stepTimeS_, clock_->startNs(), clock_->endNs(), size_t(widthPx / kMarkGapPx)))
+        xs.push_back(xOf(t));
+    return xs;
+}
+
+bool TimelineBar::showsPhaseBands() const {
+    const std::vector<int> xs = stepMarkXs();
+    if (segments_.empty() || xs.empty()) return false;
+    return xs.size() <= size_t(std::max(1, width() - 12) / kBandStepPx);
+}
+
 void TimelineBar::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const int mid = height() / 2;
+    // Each step's parts (the slowest stage's) as bands under the bar, then the step marks.
+    if (showsPhaseBands()) {
+        p.setPen(Qt::NoPen);
+        for (int64_t start : stepStarts(stepTimeS_, clock_->startNs(), clock_->endNs(),
+                                        size_t(std::max(1, width() - 12) / kBandStepPx)))
+            for (const StepSegment& s : segments_) {
+                const int x0 = xOf(start + int64_t(s.fromS * 1e9)),
+                          x1 = xOf(start + int64_t(s.toS * 1e9));
+                p.setBrush(stepPartColor(s.part));
+                p.drawRect(QRect(x0, mid + 4, std::max(1, x1 - x0), 5));
+            }
+    }
+    p.setPen(QPen(palette().mid().color(), 1));
+    for (int x : stepMarkXs())
+        p.drawLine(x, mid - 7, x, mid + 9);
     p.setPen(Qt::NoPen);
     p.setBrush(palette().mid());
     p.drawRoundedRect(QRect(6, mid - 3, width() - 12, 6), 3, 3);
@@ -67,6 +112,41 @@ void TimelineBar::seekTo(int x) {
     clock_->seek(addSaturating(clock_->startNs(), toNsSaturating(f * span)));
 }
 
+QString TimelineBar::markerText(int x) const {
+    QStringList lines;
+    int more = 0;
+    for (const RunEvent& e : events_) {
+        if (e.kind == EventKind::Step || std::abs(xOf(e.tsNs) - x) > 3) continue;
+        if (lines.size() == 6) {
+            ++more;
+            continue;
+        }
+        const std::string_view k = toString(e.kind);
+        QString kind = QString::fromLatin1(k.data(), qsizetype(k.size()));
+        if (!kind.isEmpty()) kind[0] = kind[0].toUpper();
+        lines << tr("%1 at %2%3")
+                     .arg(kind, QString::fromStdString(formatElapsed(e.tsNs)),
+                          e.detail.empty()
+                              ? QString()
+                              : QStringLiteral(": ") + QString::fromStdString(e.detail));
+    }
+    if (more > 0) lines << tr("and %1 more (the Events dock lists them)").arg(more);
+    return lines.join('\n');
+}
+
+bool TimelineBar::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = markerText(help->pos().x());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
 void TimelineBar::mousePressEvent(QMouseEvent* e) {
     seekTo(int(e->position().x()));
 }
@@ -75,14 +155,7 @@ void TimelineBar::mouseMoveEvent(QMouseEvent* e) {
 }
 
 QString TimelineWidget::formatTime(int64_t ns) {
-    const double s = double(ns) / 1e9;
-    if (s < 120) return QString::number(s, 'f', 2) + " s";
-    const auto total = int64_t(s);
-    const int64_t d = total / 86400, h = total / 3600 % 24, m = total / 60 % 60, sec = total % 60;
-    return (d > 0 ? QStringLiteral("%1d ").arg(d) : QString()) + QStringLiteral("%1:%2:%3")
-                                                                     .arg(h, 2, 10, QChar('0'))
-                                                                     .arg(m, 2, 10, QChar('0'))
-                                                                     .arg(sec, 2, 10, QChar('0'));
+    return QString::fromStdString(formatElapsed(ns));
 }
 
 TimelineWidget::TimelineWidget(PlaybackClock* clock, QWidget* parent)

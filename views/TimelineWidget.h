@@ -4,6 +4,7 @@
 // dragging on the bar seeks. It only asks the PlaybackClock to change.
 #include "PlaybackClock.h"
 #include "RunReader.h"
+#include "StepBreakdown.h"
 
 #include <QWidget>
 
@@ -18,10 +19,20 @@ class TimelineBar : public QWidget {
 public:
     TimelineBar(PlaybackClock* clock, QWidget* parent = nullptr);
     void setEvents(std::vector<RunEvent> events);
+    // The run's step times (a series per training stretch) and the slowest stage's step part
+    // by part: where steps start is marked once they are 6 px apart, and each step's parts
+    // are drawn as bands under the bar once a step is 40 px wide.
+    void setSteps(Series stepTimeS, std::vector<StepSegment> segments);
+    std::vector<int> stepMarkXs() const; // where marks are drawn now
+    bool showsPhaseBands() const;
     QSize sizeHint() const override { return {400, 34}; }
     int xOf(int64_t tsNs) const;
+    // What a marker's tooltip says at x: the events within a few pixels ("Failure at
+    // 3d 04h 12m: ..."), at most a handful; empty where no marker is.
+    QString markerText(int x) const;
 
 protected:
+    bool event(QEvent* e) override; // tooltips on markers
     void paintEvent(QPaintEvent*) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
@@ -30,6 +41,8 @@ private:
     void seekTo(int x);
     PlaybackClock* clock_;
     std::vector<RunEvent> events_;
+    Series stepTimeS_;
+    std::vector<StepSegment> segments_;
 };
 
 class TimelineWidget : public QWidget {
@@ -38,6 +51,9 @@ public:
     TimelineWidget(PlaybackClock* clock, QWidget* parent = nullptr);
     TimelineBar* bar() const { return bar_; }
     void setEvents(std::vector<RunEvent> events) { bar_->setEvents(std::move(events)); }
+    void setSteps(Series stepTimeS, std::vector<StepSegment> segments) {
+        bar_->setSteps(std::move(stepTimeS), std::move(segments));
+    }
     // A recorded run's absolute start (ns since the epoch; 0: none, as for simulated runs):
     // the label then shows date and time, in UTC or local time (the toggle), with the offset.
     void setWallStartNs(int64_t ns);

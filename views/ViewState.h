@@ -33,6 +33,14 @@ inline constexpr EnumNames kValueMetricNames{std::to_array<EnumName<ValueMetric>
     {ValueMetric::Run, "run", "Run"},
     {ValueMetric::Difference, "difference", "Difference A - B"},
 })};
+// With a simulated run: GPUs coloured by their role in the job instead of a metric.
+enum class GpuRole : uint8_t { None, Stage, DpReplica, TpRank };
+inline constexpr EnumNames kGpuRoleNames{std::to_array<EnumName<GpuRole>>({
+    {GpuRole::None, "none", "None"},
+    {GpuRole::Stage, "stage", "Pipeline stage"},
+    {GpuRole::DpReplica, "dp", "DP replica"},
+    {GpuRole::TpRank, "tp", "TP rank"},
+})};
 // The colour bar's title for a metric: "Busy / load, %".
 std::string_view valueTitle(ValueMetric m);
 
@@ -40,7 +48,11 @@ struct ViewState {
     LayoutKind layout = LayoutKind::Floor;
     ColorMode colorMode = ColorMode::Kind;
     ValueMetric metric = ValueMetric::None;
-    Aggregate aggregate = Aggregate::Mean;
+    Aggregate aggregate = Aggregate::Max; // as weathermaps: a bundle shows its hottest link
+    // With a run: what colours the GPUs (busy, power, temperature, memory, clock); any but
+    // busy leaves links and storage without values (gpuMetricScale).
+    Metric gpuMetric = Metric::GpuBusy;
+    GpuRole role = GpuRole::None; // set: GPUs by their role (stage, DP replica, TP rank)
     // Where the camera is; none: as the layout frames it (the overview after a layout change).
     std::optional<CameraPose> camera;
     std::optional<PickHit> selection;

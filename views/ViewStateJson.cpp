@@ -1,5 +1,7 @@
 #include "ViewStateJson.h"
 
+#include <algorithm>
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -45,6 +47,9 @@ void writeViewState(const ViewState& s, QJsonObject& o) {
     o.insert("layout", QString::fromUtf8(kLayoutNames.name(s.layout).data()));
     o.insert("colour", QString::fromStdString(colourName(s)));
     o.insert("aggregate", QString::fromUtf8(kAggregateNames.name(s.aggregate).data()));
+    if (s.gpuMetric != Metric::GpuBusy) o.insert("gpuMetric", metricDef(s.gpuMetric).name);
+    if (s.role != GpuRole::None)
+        o.insert("gpuRole", QString::fromUtf8(kGpuRoleNames.name(s.role).data()));
     o.insert("labels", s.labels);
     if (s.camera) o.insert("camera", cameraPoseToJson(*s.camera));
 }
@@ -53,7 +58,18 @@ ViewState readViewState(JsonObjectReader& r) {
     ViewState s;
     s.layout = r.choice("layout", kLayoutNames, LayoutKind::Floor);
     s = colouredAs(s, r);
-    s.aggregate = r.choice("aggregate", kAggregateNames, Aggregate::Mean);
+    s.aggregate = r.choice("aggregate", kAggregateNames, Aggregate::Max);
+    s.role = r.choice("gpuRole", kGpuRoleNames, GpuRole::None);
+    if (r.has("gpuMetric")) {
+        const std::string name = r.string("gpuMetric", "");
+        const auto m = metricByName(name);
+        const auto& allowed = gpuColourMetrics();
+        if (!m || std::find(allowed.begin(), allowed.end(), *m) == allowed.end())
+            r.fail("gpuMetric", "expected gpu_busy, gpu_power_w, gpu_temperature_c, "
+                                "gpu_memory_used_bytes or gpu_sm_clock_hz, got \"" +
+                                    name + "\"");
+        s.gpuMetric = *m;
+    }
     if (r.has("labels")) {
         const QJsonValue v = r.value("labels");
         if (!v.isBool()) r.fail("labels", "expected true or false");

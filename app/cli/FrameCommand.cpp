@@ -9,6 +9,7 @@
 #include "RunTimeArgument.h"
 #include "TopologyDocument.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -48,6 +49,9 @@ CommandSpec frameSpec() {
              {"--at", "T", "the frame's time"},
              {"--metric", "NAME", "the metric (default gpu_busy): " + metricNames()},
              {"--select", "ID", "an entity whose value to print (repeatable; links as link:N)"},
+             {"--hottest", "N",
+              "also the N links with the highest peak over the stretch playing at --at (a "
+              "simulated step), with their time at or above 80% of capacity"},
              {"--json", "", "one JSON object instead of text"}},
             2};
 }
@@ -105,6 +109,17 @@ int frameCommand(const CommandArgs& a) {
     o.insert("mean", number(count ? sum / double(count) : NAN));
     if (hasCapacity) o.insert("maxFractionOfCapacity", number(count ? maxFraction : NAN));
     if (!values.isEmpty()) o.insert("values", values);
+    // The Hottest Links dock's list, by name: what a user selects to see what crosses it.
+    QJsonArray hottest;
+    if (a.has("--hottest")) {
+        const int n = positiveInt(a, "--hottest", 10000);
+        for (const LinkHeat& h : reader.hottestLinks(at, n, HotBy::Peak))
+            hottest.append(
+                QJsonObject{{"link", QString::fromStdString(t.nameOf({EntityKind::Link, h.link}))},
+                            {"peakFractionOfCapacity", h.peakFraction},
+                            {"aboveS", h.aboveS}});
+        o.insert("hottest", hottest);
+    }
     if (a.flag("--json")) {
         std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
         return kExitOk;
@@ -119,6 +134,10 @@ int frameCommand(const CommandArgs& a) {
                     it.value().isNull()
                         ? "no data"
                         : qPrintable(QString::number(it.value().toDouble(), 'g', 6)));
+    for (const QJsonValue& h : hottest)
+        std::printf("  hot: %s: peak %.0f%%, %.3f s at or above 80%%\n",
+                    qPrintable(h["link"].toString()), h["peakFractionOfCapacity"].toDouble() * 100,
+                    h["aboveS"].toDouble());
     return kExitOk;
 }
 

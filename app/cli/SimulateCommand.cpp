@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "NewStoreFile.h"
 #include "SimulateArgs.h"
+#include "StepBreakdown.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
@@ -17,15 +18,24 @@ namespace {
 
 void printText(const QJsonObject& s) {
     auto num = [&](const char* k) { return s.value(k).toDouble(); };
-    const QJsonObject exposed = s.value("exposedCommS").toObject();
     std::printf(
         "step time            %.2f s (%.0f micro-batches, pipeline %.2f s, bubble %.1f%%)\n",
         num("stepTimeS"), num("microBatches"), num("pipelineS"), num("bubbleFraction") * 100);
     std::printf("throughput           %.0f tokens/s, %.0f TFLOP/s per GPU, MFU %.1f%%\n",
                 num("tokensPerS"), num("tflopsPerGpu"), num("mfu") * 100);
-    std::printf("exposed comm / step  TP %.2f s, CP %.2f s, PP %.3f s, DP %.3f s\n",
-                exposed.value("tp").toDouble(), exposed.value("cp").toDouble(),
-                exposed.value("pp").toDouble(), exposed.value("dp").toDouble());
+    // The slowest stage's step, part by part (the parts that take any time).
+    const QJsonObject parts = s.value("breakdown").toObject();
+    QStringList shown;
+    for (const StepPartName& n : stepPartNames()) {
+        const double partS =
+            parts.value(QLatin1String(n.key.data(), qsizetype(n.key.size()))).toDouble();
+        if (partS >= 0.0005)
+            shown << QStringLiteral("%1 %2 s")
+                         .arg(QLatin1String(n.label.data(), qsizetype(n.label.size())))
+                         .arg(partS, 0, 'f', 3);
+    }
+    std::printf("step on stage %-6d %s\n", s.value("slowestStage").toInt(),
+                qPrintable(shown.join(QStringLiteral(", "))));
     std::printf("peak memory          %.1f GiB per GPU\n", num("peakMemoryGiB"));
     std::printf("checkpoint           %.1f s for %.2f TB\n", num("checkpointTimeS"),
                 num("checkpointBytes") / 1e12);

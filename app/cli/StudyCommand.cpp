@@ -17,15 +17,6 @@
 namespace cs::app {
 namespace {
 
-int positiveInt(const CommandArgs& a, const char* flag, int max) {
-    bool ok = false;
-    const int n = a.value(flag).toInt(&ok);
-    if (!ok || n < 1 || n > max)
-        throw UsageError(std::string(flag) + ": expected an integer from 1 to " +
-                         std::to_string(max) + ", got \"" + a.value(flag).toStdString() + "\"");
-    return n;
-}
-
 // --slice K/N: this process runs the variants whose index is K modulo N.
 std::pair<int, int> sliceOf(const CommandArgs& a) {
     if (!a.has("--slice")) return {0, 1};

@@ -33,6 +33,15 @@ QStringList CommandArgs::values(const QString& name) const {
     return it == values_.end() ? QStringList() : it->second;
 }
 
+int positiveInt(const CommandArgs& a, const char* flag, int max) {
+    bool ok = false;
+    const int n = a.value(flag).toInt(&ok);
+    if (!ok || n < 1 || n > max)
+        throw UsageError(std::string(flag) + ": expected an integer from 1 to " +
+                         std::to_string(max) + ", got \"" + a.value(flag).toStdString() + "\"");
+    return n;
+}
+
 TopologySourceArgs topologySource(const CommandArgs& a) {
     TopologySourceArgs s;
     s.preset = a.value("--preset").toStdString();

@@ -33,6 +33,9 @@ private:
     QStringList positionals_;
 };
 
+// An option's value as a whole number from 1 to max; throws UsageError naming the flag.
+int positiveInt(const CommandArgs& a, const char* flag, int max);
+
 // Opens `--preset NAME | FILE` as given to stats, export, render...; throws on bad input.
 struct TopologySourceArgs {
     std::string preset;

@@ -44,9 +44,9 @@ int64_t resolveRunTime(const RunTimeArgument& at, const RunInfo& run, const std:
             {store, 0, 0, flag,
              "the run covers " +
                  QDateTime::fromMSecsSinceEpoch(startNs / 1'000'000, QTimeZone::utc())
-                     .toString(Qt::ISODate)
+                     .toString(Qt::ISODateWithMs)
                      .toStdString() +
-                 " and the " + std::to_string(run.endNs / 1'000'000'000) + " s after it"});
+                 " and the " + formatDuration(run.endNs) + " after it"});
     return *at.wallNs - startNs;
 }
 

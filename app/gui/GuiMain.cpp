@@ -19,7 +19,8 @@
 namespace cs::app {
 namespace {
 // The docks --dock can put in front, by their object names' stems.
-constexpr const char* kDockNames = "topology|design|inspector|summary|comparison|charts|timeline";
+constexpr const char* kDockNames =
+    "topology|design|inspector|summary|comparison|charts|timeline|stepBreakdown|events|hotLinks";
 } // namespace
 
 const CommandSpec& guiSpec() {
@@ -36,7 +37,9 @@ const CommandSpec& guiSpec() {
              {"--compare", "B.sqlite", "a second run beside the first (View > Compare)"},
              {"--study", "RESULTS.sqlite",
               "a design study's results charted in a window (File > Open Study)"},
-             {"--dock", kDockNames, "a dock in front of its tabs at start (repeatable)"},
+             {"--dock", "NAME",
+              "a dock in front of its tabs at start (repeatable): " +
+                  QString(kDockNames).split('|').join(", ").toStdString()},
              {"--no-run", "", "the topology alone, without the default run"},
              {"--screenshot", "OUT.png",
               "saves a picture of the window (with --study, the chart's) and quits"}});
@@ -135,6 +138,8 @@ QString openFromOptions(MainWindow& w, const GuiOptions& o) {
 
 int runGui(const GuiOptions& o) {
     MainWindow w;
+    // Where the user left the docks; screenshots keep the built-in layout, to be alike.
+    if (o.screenshot.isEmpty()) w.restoreLayout();
     const QString problem = openFromOptions(w, o);
     if (!problem.isEmpty()) {
         std::fprintf(stderr, "clusterscope: %s\n", qPrintable(problem));

@@ -11,6 +11,7 @@
 #include "DefaultRun.h"
 #include "DesignDock.h"
 #include "EntitySearch.h"
+#include "HelpMenu.h"
 #include "InputError.h"
 #include "InspectorWidget.h"
 #include "LiveRecording.h"
@@ -21,6 +22,8 @@
 #include "RunTopology.h"
 #include "SimulationDialog.h"
 #include "SiteGenerator.h"
+#include "StepBreakdownChart.h"
+#include "TelemetryImportDialog.h"
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
 #include "TopologyTreeModel.h"
@@ -30,6 +33,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -39,6 +43,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QItemSelectionModel>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -54,6 +59,9 @@
 #include <QThread>
 #include <QTimer>
 #include <QTreeView>
+#include <QUrl>
+
+#include <algorithm>
 
 namespace cs::app {
 namespace {
@@ -73,7 +81,8 @@ const QString kRunPrefix = QStringLiteral("run:");
 MainWindow::MainWindow()
     : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
       inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit),
-      view_(new views::VtkViewWidget), split_(new QSplitter), designDock_(new DesignDock) {
+      stepChart_(new views::StepBreakdownChart), view_(new views::VtkViewWidget),
+      split_(new QSplitter), designDock_(new DesignDock) {
     setWindowTitle(tr("ClusterScope"));
     resize(1500, 900);
     view_->setObjectName("clusterView");
@@ -111,6 +120,11 @@ MainWindow::MainWindow()
     summaryDock->setWidget(summary_);
     addDockWidget(Qt::RightDockWidgetArea, summaryDock);
     tabifyDockWidget(inspectorDock, summaryDock);
+    auto* stepDock = new QDockWidget(tr("Step Breakdown"), this);
+    stepDock->setObjectName("stepBreakdownDock");
+    stepDock->setWidget(stepChart_);
+    addDockWidget(Qt::RightDockWidgetArea, stepDock);
+    tabifyDockWidget(summaryDock, stepDock);
     auto* designDock = new QDockWidget(tr("Design"), this);
     designDock->setObjectName("designDock");
     designDock->setWidget(designDock_);
@@ -136,6 +150,13 @@ MainWindow::MainWindow()
     controls_ = new ViewControls(this, view_);
     replay_ = new ReplayController(this, view_, controls_);
     compare_ = new ComparisonController(this, split_, view_, replay_, controls_);
+    treeDock->raise(); // the replay's lists joined its tabs: the tree stays in front
+    // An event's entity or a hot link, chosen in their docks: selected and flown to.
+    connect(replay_, &ReplayController::entityChosen, this, [this](Endpoint e) {
+        showSelected(e, false);
+        view_->scene().select(PickHit{e, kNone, 0});
+        view_->flyTo([this, e] { view_->scene().viewEntity(e); });
+    });
     connect(replay_, &ReplayController::nowShown, this, [this] {
         inspector_->setLiveValues(replay_->selectedValues());
         if (presenting_) updateCaption();
@@ -173,6 +194,17 @@ MainWindow::MainWindow()
         viewMenu->addSeparator();
         viewMenu->addAction(present);
         viewMenu->addAction(tour);
+        // Every dock by name: a closed one comes back from here, not only from the toolbar's
+        // context menu.
+        viewMenu->addSeparator();
+        QMenu* docks = viewMenu->addMenu(tr("&Docks"));
+        docks->setObjectName("docksMenu");
+        QList<QDockWidget*> all = findChildren<QDockWidget*>();
+        std::sort(all.begin(), all.end(), [](QDockWidget* a, QDockWidget* b) {
+            return a->windowTitle().localeAwareCompare(b->windowTitle()) < 0;
+        });
+        for (QDockWidget* d : all)
+            docks->addAction(d->toggleViewAction());
     }
     connect(tree_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const Endpoint e = views::TopologyTreeModel::entityOf(i);
@@ -231,6 +263,11 @@ void MainWindow::buildMenus() {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open Study"), {}, tr("ClusterScope study results (*.sqlite);;All files (*)"));
         if (!path.isEmpty()) openStudy(path);
+    });
+    file->addAction(tr("Import &Telemetry..."), this, [this] {
+        if (!document()) return;
+        TelemetryImportDialog dialog(*document(), this);
+        if (dialog.exec() == QDialog::Accepted) keepImport(dialog);
     });
     file->addAction(tr("Import from &Prometheus..."), this, [this] {
         if (!document()) return;
@@ -307,6 +344,13 @@ void MainWindow::buildMenus() {
     run->addAction(tr("&Simulate Training..."), QKeySequence(tr("Ctrl+R")), this,
                    &MainWindow::simulateDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcutsDialog(this); });
+    help->addAction(tr("&User Guide (README)"), this, [this] {
+        const QString path = userGuidePath();
+        if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+            statusBar()->showMessage(tr("The user guide (README.md) is not installed here"), 6000);
+    });
+    help->addSeparator();
     help->addAction(tr("&About ClusterScope"), this, [this] { showAboutDialog(this); });
     rebuildRecentMenu();
 }
@@ -369,6 +413,7 @@ void MainWindow::adoptDocument(std::unique_ptr<TopologyDocument> next,
     compare_->close();
     replay_->close();
     runPath_.clear();
+    stepChart_->setSummary({});
     controls_->setDocument(nullptr);
     doc_ = std::move(next);
     read_ = read;
@@ -610,6 +655,9 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
         return false;
     }
     compare_->close(); // it compared the run that went
+    stepChart_->setSummary(
+        QJsonDocument::fromJson(QByteArray::fromStdString(replay_->overview()->info.summaryJson))
+            .object());
     recent_.add(kRunPrefix + QFileInfo(path).absoluteFilePath());
     rebuildRecentMenu();
     statusBar()->showMessage(
@@ -825,15 +873,29 @@ QString runsFolder() {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("runs");
 }
 
+QString MainWindow::keepImport(TelemetryImportDialog& dialog) {
+    const QString path = newRunStorePath(QStringLiteral("recorded"));
+    QString error;
+    if (!dialog.keepAt(path, &error)) {
+        reportFailure(tr("Cannot import"), qPrintable(error), true);
+        return {};
+    }
+    return openRun(path) ? path : QString();
+}
+
 QString MainWindow::newRunStorePath(const RunSpec& spec) const {
+    return newRunStorePath(QString::fromStdString(spec.model));
+}
+
+QString MainWindow::newRunStorePath(const QString& what) const {
     // Kept, not temporary: named after the model, the topology and when it ran, in the
     // runs folder of the user's data directory (File → Open Recent lists them).
     QDir().mkpath(runsFolder());
     QString topology = doc_ ? QString::fromStdString(doc_->topology().name) : QString("run");
     topology.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "-");
-    const QString base = QStringLiteral("%1-%2-%3")
-                             .arg(QString::fromStdString(spec.model), topology,
-                                  QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
+    const QString base =
+        QStringLiteral("%1-%2-%3")
+            .arg(what, topology, QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"));
     QString path = QDir(runsFolder()).filePath(base + ".sqlite");
     for (int n = 2; QFileInfo::exists(path); ++n)
         path = QDir(runsFolder()).filePath(QStringLiteral("%1-%2.sqlite").arg(base).arg(n));
@@ -850,10 +912,10 @@ QString MainWindow::simulateAndOpen(const RunSpec& spec) {
     const QString storePath = newRunStorePath(spec);
     const std::optional<RunResult> r = runWithProgress(this, *doc_, spec, storePath);
     if (!r) return {};
-    // Opened through the reader like any run, at the middle of the first step (or the span's
-    // start): GPUs busy, links loaded.
+    // Opened through the reader like any run, paused at its start: the user plays it.
     if (!openRun(storePath)) return {};
-    replay_->clock()->seek(int64_t((spec.steps > 0 ? r->step.stepS / 2 : 0) * 1e9));
+    replay_->clock()->seek(replay_->clock()->startNs());
+    if (auto* dock = findChild<QDockWidget*>("stepBreakdownDock")) dock->raise();
     const QJsonObject s = runSummaryJson(*r, spec);
     addSummaryNote(tr("Simulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
                       "%5%, bubble %6%, peak memory %7 GiB\n"

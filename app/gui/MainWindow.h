@@ -24,6 +24,7 @@ class QTreeView;
 
 namespace cs::views {
 class InspectorWidget;
+class StepBreakdownChart;
 class TopologyTreeModel;
 class VtkViewWidget;
 } // namespace cs::views
@@ -32,6 +33,7 @@ namespace cs::app {
 
 class LiveRecording;
 class SimulationDialog;
+class TelemetryImportDialog;
 
 class ComparisonController;
 class DesignDock;
@@ -137,6 +139,14 @@ public:
     // Variant `a` opened as openStudyVariant does, `b`'s run beside it (View → Compare).
     bool compareStudyVariants(const StudyWindow& study, int a, int b, bool showErrors = true);
 
+    // The window's size and its docks' places, kept when it closes (not while presenting) and
+    // brought back at the next start; false when none were kept or they do not fit this build.
+    void saveLayout() const;
+    bool restoreLayout();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
 private:
     void buildMenus();
     void rebuildRecentMenu();
@@ -151,9 +161,12 @@ public:
     // for topologies); false when the file is refused.
     bool openRunDescription(const QString& path, bool showErrors = true);
     // Simulates `spec` on the open topology with progress and cancel into a new store in the
-    // runs folder, opens it at the middle of the first step and notes it in the Summary;
-    // empty when cancelled or failed (the error shown).
+    // runs folder, opens it paused at its start, shows its step breakdown and notes it in the
+    // Summary; empty when cancelled or failed (the error shown).
     QString simulateAndOpen(const RunSpec& spec);
+    // File → Import Telemetry: the previewed run kept in the runs folder as
+    // recorded-TOPOLOGY-DATE-TIME.sqlite and opened; its path, or empty (the error shown).
+    QString keepImport(TelemetryImportDialog& dialog);
 
 private:
     void runSimulationDialog(SimulationDialog& dialog);
@@ -173,6 +186,7 @@ private:
     views::TopologyTreeModel* treeModel_;
     views::InspectorWidget* inspector_;
     QPlainTextEdit* summary_;
+    views::StepBreakdownChart* stepChart_; // the open run's step, part by part, per stage
     views::VtkViewWidget* view_;
     QSplitter* split_; // the view, and the compared run's view beside it
     DesignDock* designDock_;
@@ -184,6 +198,7 @@ private:
     void adoptDocument(std::unique_ptr<TopologyDocument> next, const TopologyReadOptions& read);
     // Where a simulation from the window writes its run: the runs folder (runsFolder()).
     QString newRunStorePath(const RunSpec& spec) const;
+    QString newRunStorePath(const QString& what) const; // "recorded", a model's name
     // The Summary tab: the topology's figures, its bill of materials, notes of runs made.
     QString summaryStats_, summaryBom_;
     QStringList summaryNotes_;

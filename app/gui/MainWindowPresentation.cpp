@@ -5,8 +5,8 @@
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
-#include "Duration.h"
 #include "PlaybackClock.h"
+#include "RunCaption.h"
 
 #include <QDockWidget>
 #include <QKeyEvent>
@@ -23,29 +23,8 @@ QString MainWindow::presentationCaption() const {
     QStringList parts;
     if (!runPath_.isEmpty() && replay_->overview()) {
         const int64_t now = replay_->clock()->nowNs();
-        parts << QString("t = %1").arg(QString::fromStdString(formatDuration(now)));
-        // The step holding now: the run stores a step time per training stretch (a new one
-        // after each checkpoint or restart); steps are counted stretch by stretch.
-        const Series& steps = replay_->overview()->stepTime;
-        long long before = 0;
-        for (size_t i = 0; i < steps.tsNs.size() && steps.tsNs[i] <= now; ++i) {
-            const double stepNs = steps.value[i] * 1e9;
-            if (!(stepNs > 0)) continue;
-            const bool last = i + 1 == steps.tsNs.size() || steps.tsNs[i + 1] > now;
-            const int64_t until = last ? now : steps.tsNs[i + 1];
-            const auto inStretch = (long long)(double(until - steps.tsNs[i]) / stepNs);
-            if (last) {
-                parts << QString("step %1").arg(before + inStretch + 1);
-                break;
-            }
-            before += inStretch;
-        }
-        const Series& mfu = replay_->overview()->mfu;
-        const auto m = std::upper_bound(mfu.tsNs.begin(), mfu.tsNs.end(), now);
-        if (m != mfu.tsNs.begin()) {
-            const double v = mfu.value[size_t(m - mfu.tsNs.begin() - 1)];
-            if (std::isfinite(v)) parts << QString("MFU %1 %").arg(v * 100, 0, 'f', 1);
-        }
+        parts << QString::fromStdString(
+            runCaption(replay_->overview()->stepTime, replay_->overview()->mfu, now));
     }
     if (doc_)
         if (const auto& sel = view_->scene().selection())

@@ -49,7 +49,9 @@ MediaExportDialog::MediaExportDialog(QSize viewSize, int64_t runEndNs, QWidget* 
         speed_->setSuffix(tr(" × (run seconds per movie second)"));
         form->addRow(tr("Speed"), speed_);
         from_ = new QLineEdit(QStringLiteral("0s"));
-        to_ = new QLineEdit(QString::fromStdString(formatDuration(runEndNs)));
+        // The end to the millisecond, rounded down: the field offers a time the run has.
+        to_ =
+            new QLineEdit(QString::fromStdString(formatDuration(runEndNs / 1'000'000 * 1'000'000)));
         form->addRow(tr("From"), from_);
         form->addRow(tr("To"), to_);
         summary_ = new QLabel;
@@ -87,7 +89,8 @@ std::optional<std::pair<int64_t, int64_t>> MediaExportDialog::range(QString* pro
     else if (*to <= *from)
         p = tr("To must come after From");
     else if (*to > runEndNs_)
-        p = tr("The run lasts %1").arg(QString::fromStdString(formatDuration(runEndNs_)));
+        p = tr("The run lasts %1")
+                .arg(QString::fromStdString(formatDuration(runEndNs_ / 1'000'000 * 1'000'000)));
     if (problem) *problem = p;
     if (!p.isEmpty()) return std::nullopt;
     return std::pair{*from, *to};

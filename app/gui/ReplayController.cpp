@@ -1,28 +1,63 @@
 #include "ReplayController.h"
 
 #include "FrameValues.h"
+#include "HotLinksModel.h"
 #include "RunChartsWidget.h"
+#include "RunEventsModel.h"
+#include "SimulationRun.h"
 #include "TimelineWidget.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
 
+#include <QAbstractItemModel>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMainWindow>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <functional>
 
 namespace cs::app {
+namespace {
+// A list of whole rows, one selected at a time; a click or Enter on a row calls `go` with it.
+QTableView* rowList(QAbstractItemModel* model, const char* name, QObject* owner,
+                    const std::function<void(int)>& go) {
+    auto* view = new QTableView;
+    view->setObjectName(name);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle); // long ids keep both ends: "roce.pod0...ctsw2"
+    QObject::connect(view, &QTableView::clicked, owner,
+                     [go](const QModelIndex& index) { go(index.row()); });
+    QObject::connect(view, &QTableView::activated, owner,
+                     [go](const QModelIndex& index) { go(index.row()); });
+    return view;
+}
+} // namespace
 
 ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* view,
                                    ViewControls* controls)
     : QObject(window), window_(window), view_(view), controls_(controls),
       clock_(new PlaybackClock(this)), reader_(new RunReaderThread(this)),
-      timeline_(new views::TimelineWidget(clock_)), charts_(new views::RunChartsWidget(clock_)) {
+      timeline_(new views::TimelineWidget(clock_)), charts_(new views::RunChartsWidget(clock_)),
+      events_(new views::RunEventsModel(this)), hotLinks_(new views::HotLinksModel(this)) {
     timelineDock_ = new QDockWidget(tr("Timeline"), window);
     timelineDock_->setObjectName("timelineDock");
     timelineDock_->setWidget(timeline_);
@@ -31,8 +66,32 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     chartsDock_->setObjectName("chartsDock");
     chartsDock_->setWidget(charts_);
     window->addDockWidget(Qt::RightDockWidgetArea, chartsDock_);
+    // Failures, restarts, checkpoints: a list to read and click (it seeks there).
+    QTableView* eventsView =
+        rowList(events_, "eventsTable", this, [this](int row) { goToEvent(row); });
+    eventsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    eventsView->horizontalHeader()->setStretchLastSection(true);
+    auto* checkpoints = new QCheckBox(tr("Show checkpoints"));
+    checkpoints->setObjectName("eventsCheckpoints");
+    connect(checkpoints, &QCheckBox::toggled, events_, &views::RunEventsModel::setShowCheckpoints);
+    auto* eventsPanel = new QWidget;
+    auto* eventsLayout = new QVBoxLayout(eventsPanel);
+    eventsLayout->setContentsMargins(2, 2, 2, 2);
+    eventsLayout->addWidget(checkpoints);
+    eventsLayout->addWidget(eventsView);
+    eventsDock_ = new QDockWidget(tr("Events"), window);
+    eventsDock_->setObjectName("eventsDock");
+    eventsDock_->setWidget(eventsPanel);
+    // Lists, tall rather than wide: beside the topology tree, which has the height.
+    window->addDockWidget(Qt::LeftDockWidgetArea, eventsDock_);
+    if (auto* topology = window->findChild<QDockWidget*>("topologyDock"))
+        window->tabifyDockWidget(topology, eventsDock_);
+    buildHotLinksDock();
+    timelineDock_->raise();
     timelineDock_->hide();
     chartsDock_->hide();
+    eventsDock_->hide();
+    hotLinksDock_->hide();
     connect(clock_, &PlaybackClock::nowChanged, this, [this] {
         if (overview_) reader_->requestFrame(clock_->nowNs());
         // The user went back in a live recording: stop following the newest frame.
@@ -48,6 +107,14 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
         if (!doc_ || !(e == selected_)) return;
         charts_->setEntitySeries(e, QString::fromStdString(doc_->topology().nameOf(e)), s);
     });
+    connect(reader_, &RunReaderThread::linkUseReady, this, [this](qint32 link, const LinkUse& use) {
+        if (!overview_ || selected_.kind != EntityKind::Link || selected_.index != link) return;
+        const QJsonObject summary =
+            QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson))
+                .object();
+        linkLines_ = linkUseLines(use, summary);
+        emit nowShown(); // the inspector lists them
+    });
     // A frame the store refuses mid-replay: say so, keep the last good frame.
     connect(reader_, &RunReaderThread::failed, this, [this](const QString& message) {
         if (overview_) window_->statusBar()->showMessage(message, 10000);
@@ -60,9 +127,11 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
         emit nowShown();
     });
     // Keyboard: space plays / pauses, arrows step, + / - change the speed.
-    auto key = [&](QKeySequence k, auto fn) {
+    // Each says what it does: Help → Keyboard Shortcuts lists them from there.
+    auto key = [&](QKeySequence k, const QString& does, auto fn) {
         auto* s = new QShortcut(k, window);
         s->setContext(Qt::WindowShortcut);
+        s->setWhatsThis(does);
         connect(s, &QShortcut::activated, this, [this, fn] {
             if (overview_) fn();
         });
@@ -70,12 +139,78 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     auto stepNs = [this] {
         return std::max<int64_t>(1, (clock_->endNs() - clock_->startNs()) / 200);
     };
-    key(QKeySequence(Qt::Key_Space), [this] { clock_->togglePlay(); });
-    key(QKeySequence(Qt::Key_Right), [this, stepNs] { clock_->step(stepNs()); });
-    key(QKeySequence(Qt::Key_Left), [this, stepNs] { clock_->step(-stepNs()); });
-    key(QKeySequence(Qt::Key_Plus), [this] { clock_->faster(); });
-    key(QKeySequence(Qt::Key_Equal), [this] { clock_->faster(); });
-    key(QKeySequence(Qt::Key_Minus), [this] { clock_->slower(); });
+    key(QKeySequence(Qt::Key_Space), tr("Replay: play or pause"), [this] { clock_->togglePlay(); });
+    key(QKeySequence(Qt::Key_Right), tr("Replay: step forward (1/200 of the run)"),
+        [this, stepNs] { clock_->step(stepNs()); });
+    key(QKeySequence(Qt::Key_Left), tr("Replay: step back"),
+        [this, stepNs] { clock_->step(-stepNs()); });
+    key(QKeySequence(Qt::Key_Plus), tr("Replay: twice as fast"), [this] { clock_->faster(); });
+    key(QKeySequence(Qt::Key_Equal), tr("Replay: twice as fast"), [this] { clock_->faster(); });
+    key(QKeySequence(Qt::Key_Minus), tr("Replay: half as fast"), [this] { clock_->slower(); });
+    key(QKeySequence(Qt::Key_N), tr("Replay: next event (failure, restart, checkpoint)"),
+        [this] { nextEvent(true); });
+    key(QKeySequence(Qt::SHIFT | Qt::Key_N), tr("Replay: previous event"),
+        [this] { nextEvent(false); });
+}
+
+// The links that ran hottest over the stretch shown, by peak or by time above 80 %; a click
+// selects one and flies there.
+void ReplayController::buildHotLinksDock() {
+    auto* panel = new QWidget;
+    auto* by = new QComboBox;
+    by->setObjectName("hotLinksBy");
+    by->addItem(tr("By peak"));
+    by->addItem(tr("By time above 80%"));
+    QTableView* table =
+        rowList(hotLinks_, "hotLinksTable", this, [this](int row) { goToHotLink(row); });
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->horizontalHeader()->setSectionResizeMode(views::HotLinksModel::LinkColumn,
+                                                    QHeaderView::Stretch);
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(by);
+    layout->addWidget(table);
+    connect(by, &QComboBox::currentIndexChanged, this, [this](int i) {
+        hotBy_ = i == 0 ? HotBy::Peak : HotBy::TimeAbove;
+        if (overview_) reader_->requestHottestLinks(clock_->nowNs(), 50, hotBy_);
+    });
+    connect(reader_, &RunReaderThread::hottestLinksReady, this,
+            [this](const std::vector<LinkHeat>& links) {
+                if (!doc_) return;
+                hotLinks_->setLinks(links, &doc_->topology());
+                if (!links.empty()) hotLinksDock_->show();
+            });
+    hotLinksDock_ = new QDockWidget(tr("Hottest Links"), window_);
+    hotLinksDock_->setObjectName("hotLinksDock");
+    hotLinksDock_->setWidget(panel);
+    window_->addDockWidget(Qt::LeftDockWidgetArea, hotLinksDock_);
+    window_->tabifyDockWidget(eventsDock_, hotLinksDock_);
+}
+
+void ReplayController::goToHotLink(int row) {
+    if (!overview_ || row < 0 || row >= hotLinks_->rowCount()) return;
+    emit entityChosen(Endpoint{EntityKind::Link, hotLinks_->heat(row).link});
+}
+
+void ReplayController::goToEvent(int row) {
+    if (!overview_ || row < 0 || row >= events_->rowCount()) return;
+    const RunEvent& e = events_->event(row);
+    clock_->pause();
+    clock_->seek(e.tsNs);
+    if (e.entity) emit entityChosen(*e.entity);
+}
+
+bool ReplayController::nextEvent(bool forward) {
+    const int row =
+        forward ? events_->nextAfter(clock_->nowNs()) : events_->previousBefore(clock_->nowNs());
+    if (row < 0) {
+        window_->statusBar()->showMessage(
+            forward ? tr("No event after now") : tr("No event before now"), 4000);
+        return false;
+    }
+    goToEvent(row);
+    if (auto* view = eventsDock_->findChild<QTableView*>()) view->selectRow(row);
+    return true;
 }
 
 ReplayController::~ReplayController() {
@@ -99,6 +234,16 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     clock_->setRange(0, overview_->info.endNs);
     clock_->seek(0);
     timeline_->setEvents(overview_->events);
+    timeline_->setSteps(overview_->stepTime,
+                        stepSegmentsOf(QJsonDocument::fromJson(
+                                           QByteArray::fromStdString(overview_->info.summaryJson))
+                                           .object()));
+    events_->setEvents(overview_->events, &doc.topology());
+    if (std::any_of(overview_->events.begin(), overview_->events.end(),
+                    [](const RunEvent& e) { return e.kind != EventKind::Step; }))
+        eventsDock_->show();
+    hotLinks_->setLinks({}, nullptr);
+    reader_->requestHottestLinks(0, 50, hotBy_); // the dock shows once links come back
     timeline_->setWallStartNs(overview_->info.wallStartNs);
     charts_->setWallClock(timeline_->wallStartNs(), timeline_->utc());
     charts_->setOverview(overview_);
@@ -115,8 +260,15 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
                 window->resizeDocks({dock}, {window->height() * 3 / 5}, Qt::Vertical);
         });
     }
-    controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)));
+    roles_ = GpuRoles::ofSummary(
+        doc.topology(), doc.index(),
+        QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson)).object());
+    controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)),
+                       overview_->metrics, roles_.has_value());
     reader_->requestFrame(clock_->nowNs());
+    linkLines_.clear();
+    if (selected_.kind == EntityKind::Link && selected_.index >= 0)
+        reader_->requestLinkUse(selected_.index, clock_->nowNs());
 }
 
 void ReplayController::setLive(bool live) {
@@ -142,6 +294,7 @@ void ReplayController::extend(std::shared_ptr<const RunOverview> overview) {
     clock_->setRange(0, overview_->info.endNs);
     followingEnd_ = false;
     timeline_->setEvents(overview_->events);
+    events_->setEvents(overview_->events, &doc_->topology());
     charts_->extendOverview(overview_);
     if (selected_.index >= 0) reader_->requestHistory(selected_);
     if (timeline_->followsNow()) followEnd();
@@ -160,8 +313,15 @@ void ReplayController::close() {
     view_->scene().setMarked({});
     timeline_->setWallStartNs(0);
     charts_->setWallClock(0, true);
+    events_->setEvents({}, nullptr);
+    timeline_->setSteps({}, {});
+    hotLinks_->setLinks({}, nullptr);
+    hotLinksDock_->hide();
+    linkLines_.clear();
+    roles_.reset();
     timelineDock_->hide();
     chartsDock_->hide();
+    eventsDock_->hide();
 }
 
 void ReplayController::selectEntity(Endpoint e) {
@@ -169,6 +329,8 @@ void ReplayController::selectEntity(Endpoint e) {
     if (!overview_) return;
     charts_->setEntitySeries(e, {}, {});
     reader_->requestHistory(e);
+    linkLines_.clear();
+    if (e.kind == EntityKind::Link) reader_->requestLinkUse(e.index, clock_->nowNs());
 }
 
 std::vector<std::pair<std::string, std::string>> ReplayController::selectedValues() const {
@@ -176,6 +338,11 @@ std::vector<std::pair<std::string, std::string>> ReplayController::selectedValue
     auto values = liveValues(frame_->frame, doc_->topology(), selected_);
     values.insert(values.begin(),
                   {"time (shown)", timeline_->wallText(frame_->frame.tsNs).toStdString()});
+    values.insert(values.end(), linkLines_.begin(), linkLines_.end());
+    if (roles_ && selected_.kind == EntityKind::Gpu) { // its ranks and its stage's step
+        const auto roles = roles_->lines(selected_.index);
+        values.insert(values.end(), roles.begin(), roles.end());
+    }
     return values;
 }
 
@@ -193,8 +360,40 @@ void ReplayController::showFrame(std::shared_ptr<const FrameResult> f) {
 
 void ReplayController::applyFrame() {
     if (!frame_ || !doc_ || view_->scene().metric() != views::ValueMetric::Run) return;
-    view_->scene().setValues(fractionsOfCapacity(frame_->frame, doc_->topology()));
+    const views::ViewState shown = view_->scene().state();
+    if (shown.role != views::GpuRole::None && roles_) { // GPUs by their place in the job
+        const auto axis = shown.role == views::GpuRole::Stage       ? GpuRoles::Axis::Stage
+                          : shown.role == views::GpuRole::DpReplica ? GpuRoles::Axis::DpReplica
+                                                                    : GpuRoles::Axis::TpRank;
+        FrameValues byRole;
+        byRole.gpu = roles_->fractions(axis);
+        byRole.link.assign(doc_->topology().links.size(), std::nanf(""));
+        byRole.storage.assign(doc_->topology().storage.size(), std::nanf(""));
+        view_->scene().setRoleCount(roles_->count(axis));
+        view_->scene().setValues(byRole);
+        view_->scene().setMarked(frame_->failed);
+        view_->scene().setFlagged({});
+        view_->update();
+        return;
+    }
+    const Metric gpuMetric = shown.gpuMetric;
+    const FrameValues values = fractionsOfCapacity(frame_->frame, doc_->topology(), gpuMetric);
+    view_->scene().setValues(values);
     view_->scene().setMarked(frame_->failed);
+    if (gpuMetric != Metric::GpuBusy) { // outliers are by busy
+        view_->scene().setFlagged({});
+        view_->update();
+        return;
+    }
+    // An idle GPU among busy ones (or the reverse): outlined with its rack, in reddish purple.
+    std::vector<Endpoint> outliers = rackOutliers(doc_->topology(), values.gpu);
+    auto failed = [&](const Endpoint& e) {
+        return std::find(frame_->failed.begin(), frame_->failed.end(), e) != frame_->failed.end();
+    };
+    std::erase_if(outliers, [&](const Endpoint& e) { // failed ones are outlined in red
+        return failed(e) || failed({EntityKind::Host, doc_->topology().gpus[size_t(e.index)].host});
+    });
+    view_->scene().setFlagged(std::move(outliers));
     view_->update();
 }
 

@@ -2,6 +2,7 @@
 // Replays a stored run (simulated or recorded) in the main window: the playback clock, the
 // timeline and chart docks, and the 3D view coloured by the frame at "now". The path of a
 // frame: clock -> reader thread (RunReader) -> frameReady -> scene colours.
+#include "GpuRoles.h"
 #include "PlaybackClock.h"
 #include "RunReaderThread.h"
 #include "TopologyDocument.h"
@@ -15,6 +16,8 @@ class QMainWindow;
 
 namespace cs::views {
 class RunChartsWidget;
+class RunEventsModel;
+class HotLinksModel;
 class TimelineWidget;
 class VtkViewWidget;
 } // namespace cs::views
@@ -37,6 +40,13 @@ public:
     PlaybackClock* clock() const { return clock_; }
     views::TimelineWidget* timeline() const { return timeline_; }
     views::RunChartsWidget* charts() const { return charts_; }
+    views::RunEventsModel* events() const { return events_; }
+    views::HotLinksModel* hotLinks() const { return hotLinks_; }
+    // Selects the link in the Hottest Links row and flies to it.
+    void goToHotLink(int row);
+    // Seeks to the event in the Events dock's row (and asks for its entity to be selected).
+    void goToEvent(int row);
+    bool nextEvent(bool forward); // seeks to the next (or previous) event; false: none
     const RunOverview* overview() const { return overview_.get(); }
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
     // The selected entity's values in the frame shown (empty without a replay).
@@ -53,6 +63,7 @@ public:
 signals:
     void nowShown();    // the view shows a new "now": the inspector refreshes its values
     void runExtended(); // a refresh found the run grown
+    void entityChosen(cs::Endpoint e); // an event's entity, to select
 
 private:
     void showFrame(std::shared_ptr<const FrameResult> f);
@@ -69,11 +80,20 @@ private:
     std::shared_ptr<const FrameResult> frame_;
     const TopologyDocument* doc_ = nullptr;
     Endpoint selected_{EntityKind::Cluster, -1};
-    bool followingEnd_ = false; // the clock moves to the newest frame: not the user seeking
+    // The selected link's traffic over the stretch shown, as inspector rows.
+    std::vector<std::pair<std::string, std::string>> linkLines_;
+    std::optional<GpuRoles> roles_; // a simulated run's ranks per GPU
+    bool followingEnd_ = false;     // the clock moves to the newest frame: not the user seeking
     views::TimelineWidget* timeline_;
     views::RunChartsWidget* charts_;
     QDockWidget* timelineDock_;
     QDockWidget* chartsDock_;
+    views::RunEventsModel* events_;
+    QDockWidget* eventsDock_;
+    views::HotLinksModel* hotLinks_;
+    QDockWidget* hotLinksDock_;
+    HotBy hotBy_ = HotBy::Peak;
+    void buildHotLinksDock();
 };
 
 } // namespace cs::app

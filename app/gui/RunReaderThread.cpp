@@ -13,6 +13,8 @@ RunReaderThread::RunReaderThread(QObject* parent)
     qRegisterMetaType<std::shared_ptr<const FrameResult>>();
     qRegisterMetaType<Endpoint>();
     qRegisterMetaType<Series>();
+    qRegisterMetaType<LinkUse>();
+    qRegisterMetaType<std::vector<LinkHeat>>();
     thread_->setObjectName("run reader");
     context_->moveToThread(thread_);
     connect(thread_, &QThread::finished, context_, &QObject::deleteLater);
@@ -140,6 +142,37 @@ void RunReaderThread::requestHistory(Endpoint e) {
         }
         QMetaObject::invokeMethod(this, [this, e, s, generation] {
             if (generation == generation_) emit historyReady(e, s);
+        });
+    });
+}
+
+void RunReaderThread::requestLinkUse(int32_t link, int64_t tsNs) {
+    post([this, link, tsNs](int generation) {
+        if (!reader_) return;
+        std::optional<LinkUse> use;
+        try {
+            use = reader_->linkUse(link, tsNs);
+        } catch (const std::exception&) {
+            use.reset(); // damaged traffic lists nothing; frames report the damage
+        }
+        if (!use) return;
+        QMetaObject::invokeMethod(this, [this, link, u = *use, generation] {
+            if (generation == generation_) emit linkUseReady(link, u);
+        });
+    });
+}
+
+void RunReaderThread::requestHottestLinks(int64_t tsNs, int count, HotBy by) {
+    post([this, tsNs, count, by](int generation) {
+        if (!reader_) return;
+        std::vector<LinkHeat> links;
+        try {
+            links = reader_->hottestLinks(tsNs, count, by);
+        } catch (const std::exception&) {
+            links.clear(); // damaged frames list nothing; the frames report the damage
+        }
+        QMetaObject::invokeMethod(this, [this, l = std::move(links), generation] {
+            if (generation == generation_) emit hottestLinksReady(l);
         });
     });
 }

@@ -39,6 +39,10 @@ public:
     void refresh();
     void requestFrame(int64_t tsNs);
     void requestHistory(Endpoint e);
+    // What crosses a link over the stretch playing at tsNs (RunReader::linkUse).
+    void requestLinkUse(int32_t link, int64_t tsNs);
+    // The hottest links over the stretch playing at tsNs (RunReader::hottestLinks).
+    void requestHottestLinks(int64_t tsNs, int count, HotBy by);
 
 signals:
     void opened(std::shared_ptr<const cs::RunOverview> overview);
@@ -46,6 +50,8 @@ signals:
     void refreshed(std::shared_ptr<const cs::RunOverview> overview);
     void frameReady(std::shared_ptr<const cs::app::FrameResult> frame);
     void historyReady(cs::Endpoint e, cs::Series series);
+    void linkUseReady(qint32 link, cs::LinkUse use); // none stored: no signal
+    void hottestLinksReady(std::vector<cs::LinkHeat> links);
 
 private:
     // Runs fn(generation) on the reader thread; answers of an older generation (an open or

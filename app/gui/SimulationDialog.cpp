@@ -180,7 +180,50 @@ void SimulationDialog::updateGpuCount() {
                        .arg(count, QLocale().toString(qulonglong(doc_->topology().gpus.size()))));
 }
 
+void SimulationDialog::markField(QWidget* w, const QString& message) {
+    w->setProperty("invalid", true);
+    w->setStyleSheet(QStringLiteral("border: 2px solid #b00020"));
+    w->setToolTip(message);
+}
+
+void SimulationDialog::clearMarks() {
+    for (const auto& [o, w] : fields_) {
+        if (!w->property("invalid").toBool()) continue;
+        w->setProperty("invalid", false);
+        w->setStyleSheet({});
+        w->setToolTip(QString::fromStdString(
+            o->help + "\nDefault: " + (o->defaultText.empty() ? "none" : o->defaultText) + " " +
+            o->source));
+    }
+}
+
+QStringList SimulationDialog::markedFields() const {
+    QStringList keys;
+    for (const auto& [o, w] : fields_)
+        if (w->property("invalid").toBool()) keys << QString::fromStdString(o->key);
+    return keys;
+}
+
 bool SimulationDialog::checkSpec() {
+    clearMarks();
+    // Every field on its own first: all that do not parse are marked and listed at once.
+    QStringList problems;
+    const char* unused = useSpan_->isChecked() ? "steps" : "span";
+    RunSpec probe = defaultRunSpec();
+    for (const auto& [o, w] : fields_) {
+        if (o->key == unused) continue;
+        try {
+            setRunOption(probe, *o, fieldText(w));
+        } catch (const InputException& e) {
+            const QString message = dialogMessage(e);
+            markField(w, message);
+            problems << message;
+        }
+    }
+    if (!problems.isEmpty()) {
+        problem_->setText(problems.join('\n'));
+        return false;
+    }
     try {
         const RunSpec s = parseForm();
         validateRunSpec(s);
@@ -188,6 +231,9 @@ bool SimulationDialog::checkSpec() {
         if (doc_) placeRanks(doc_->topology(), doc_->index(), s.parallel); // enough GPUs?
         spec_ = s;
     } catch (const InputException& e) {
+        // A check across fields names the one to change: that one is marked.
+        for (const auto& [o, w] : fields_)
+            if (o->key == e.error().field) markField(w, dialogMessage(e));
         problem_->setText(dialogMessage(e));
         return false;
     }

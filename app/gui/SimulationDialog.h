@@ -25,9 +25,10 @@ public:
     // The run as last accepted by checkSpec (the Run button).
     RunSpec spec() const { return spec_; }
     void setSpec(const RunSpec& spec);
-    // Validates the form; on a problem shows it under the form, naming the option by its
-    // label, and returns false.
+    // Validates the form; on problems marks every field that does not parse (or that a check
+    // across fields names), lists each under the form by its option's label, and returns false.
     bool checkSpec();
+    QStringList markedFields() const; // the keys of the fields marked now
     // Fills the form from a run file; `error` says where a bad one is wrong (file, line,
     // column, field).
     bool loadRunFile(const QString& path, QString* error);
@@ -37,6 +38,8 @@ public:
 private:
     RunSpec parseForm() const; // throws InputException naming the field by its key
     QWidget* field(const char* key) const;
+    void markField(QWidget* w, const QString& message); // red border, the message as tooltip
+    void clearMarks();
     void updateGpuCount();
     void openRunFile();
     void saveRunFileAs();

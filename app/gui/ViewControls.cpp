@@ -24,6 +24,13 @@ namespace cs::app {
 namespace {
 constexpr int kPatternIntervalMs = 200;
 
+// A Colour box item's data: the value metric, and with a run the GPU metric (busy: 0) or the
+// GPUs' role in the job (none: 0).
+int colourCode(views::ValueMetric v, Metric gpu = Metric::GpuBusy,
+               views::GpuRole role = views::GpuRole::None) {
+    return int(v) | int(gpu) << 8 | int(role) << 16;
+}
+
 QString label(std::string_view text) {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
@@ -40,9 +47,12 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
     layout_->setObjectName("layoutBox");
     bar->addWidget(layout_);
     bar->addWidget(new QLabel(tr("  Colour ")));
-    colour_->addItem(label(views::kColorModeNames.label(views::ColorMode::Kind)));
-    for (views::ValueMetric m : {views::ValueMetric::TestPattern, views::ValueMetric::LinkSpeed})
-        colour_->addItem(label(views::kValueMetricNames.label(m)));
+    // Each item holds its metric. The developers' test pattern is not offered: a session or
+    // the CLI that asks for it still gets it (mirrorState adds the item then).
+    colour_->addItem(label(views::kColorModeNames.label(views::ColorMode::Kind)),
+                     int(views::ValueMetric::None));
+    colour_->addItem(label(views::kValueMetricNames.label(views::ValueMetric::LinkSpeed)),
+                     int(views::ValueMetric::LinkSpeed));
     colour_->setObjectName("colourBox");
     bar->addWidget(colour_);
     bar->addWidget(new QLabel(tr("  Aggregate ")));
@@ -67,8 +77,14 @@ ViewControls::ViewControls(QMainWindow* window, views::VtkViewWidget* view)
         edit([i](views::ViewState& s) { s.layout = kLayoutNames[size_t(i)].value; });
     });
     connect(colour_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        edit([i](views::ViewState& s) {
-            s = views::coloredBy(s, views::kValueMetricNames[size_t(i)].value);
+        const int code = colour_->itemData(i).toInt();
+        const auto metric = views::ValueMetric(code & 0xff);
+        const auto gpu = Metric(code >> 8 & 0xff);
+        const auto role = views::GpuRole(code >> 16 & 0xff);
+        edit([metric, gpu, role](views::ViewState& s) {
+            s = views::coloredBy(s, metric);
+            s.gpuMetric = gpu;
+            s.role = role;
         });
     });
     connect(aggregate_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -121,8 +137,15 @@ void ViewControls::mirrorState() {
     const QSignalBlocker a(layout_), b(colour_), c(aggregate_), d(labels_);
     layout_->setCurrentIndex(int(kLayoutNames.indexOf(s.layout)));
     const auto metric = s.colorMode == views::ColorMode::Kind ? views::ValueMetric::None : s.metric;
-    colour_->setCurrentIndex(
-        std::min(int(views::kValueMetricNames.indexOf(metric)), colour_->count() - 1));
+    const bool run = metric == views::ValueMetric::Run;
+    const int code = run ? colourCode(metric, s.gpuMetric, s.role) : colourCode(metric);
+    if (colour_->findData(code) < 0)
+        colour_->addItem(label(!run ? views::kValueMetricNames.label(metric)
+                               : s.role != views::GpuRole::None
+                                   ? views::kGpuRoleNames.label(s.role)
+                                   : gpuMetricScale(s.gpuMetric).title),
+                         code);
+    colour_->setCurrentIndex(colour_->findData(code));
     aggregate_->setCurrentIndex(int(kAggregateNames.indexOf(s.aggregate)));
     labels_->setChecked(s.labels);
     const bool pattern = metric == views::ValueMetric::TestPattern && doc_;
@@ -133,36 +156,58 @@ void ViewControls::mirrorState() {
     if (!pattern) patternTimer_->stop();
 }
 
-void ViewControls::showRun(const QString& title) {
-    const int runItem = int(views::kValueMetricNames.indexOf(views::ValueMetric::Run));
-    if (colour_->count() <= runItem) colour_->addItem(title);
-    colour_->setItemText(runItem, title);
-    edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::Run); });
+int ViewControls::colourItem(views::ValueMetric m) const {
+    return colour_->findData(colourCode(m));
+}
+
+void ViewControls::showRun(const QString& title, const std::vector<Metric>& metrics, bool roles) {
+    removeRunItems();
+    colour_->addItem(title, colourCode(views::ValueMetric::Run));
+    // The GPU metrics the run holds besides busy: power, temperature, memory, clock.
+    for (Metric m : gpuColourMetrics())
+        if (m != Metric::GpuBusy && std::find(metrics.begin(), metrics.end(), m) != metrics.end())
+            colour_->addItem(tr("Run: %1").arg(label(gpuMetricScale(m).title)),
+                             colourCode(views::ValueMetric::Run, m));
+    // A simulated run knows each GPU's ranks: its stage, DP replica and TP rank.
+    for (views::GpuRole r :
+         {views::GpuRole::Stage, views::GpuRole::DpReplica, views::GpuRole::TpRank})
+        if (roles)
+            colour_->addItem(tr("Run: %1").arg(label(views::kGpuRoleNames.label(r))),
+                             colourCode(views::ValueMetric::Run, Metric::GpuBusy, r));
+    edit([](views::ViewState& s) {
+        s = views::coloredBy(s, views::ValueMetric::Run);
+        s.gpuMetric = Metric::GpuBusy;
+        s.role = views::GpuRole::None;
+    });
+}
+
+void ViewControls::removeRunItems() {
+    const QSignalBlocker block(colour_);
+    for (int i = colour_->count() - 1; i >= 0; --i)
+        if ((colour_->itemData(i).toInt() & 0xff) == int(views::ValueMetric::Run))
+            colour_->removeItem(i);
 }
 
 void ViewControls::clearRun() {
     clearComparison(); // a difference needs the run
-    const int runItem = int(views::kValueMetricNames.indexOf(views::ValueMetric::Run));
-    if (colour_->count() <= runItem) return;
+    if (colourItem(views::ValueMetric::Run) < 0) return;
     if (view_->state().metric == views::ValueMetric::Run)
         edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::None); });
-    const QSignalBlocker block(colour_);
-    colour_->removeItem(runItem);
+    removeRunItems();
 }
 
 void ViewControls::showComparison() {
-    const int item = int(views::kValueMetricNames.indexOf(views::ValueMetric::Difference));
-    if (colour_->count() == item)
-        colour_->addItem(label(views::kValueMetricNames.label(views::ValueMetric::Difference)));
+    if (colourItem(views::ValueMetric::Difference) < 0)
+        colour_->addItem(label(views::kValueMetricNames.label(views::ValueMetric::Difference)),
+                         int(views::ValueMetric::Difference));
 }
 
 void ViewControls::clearComparison() {
-    const int item = int(views::kValueMetricNames.indexOf(views::ValueMetric::Difference));
-    if (colour_->count() <= item) return;
+    if (colourItem(views::ValueMetric::Difference) < 0) return;
     if (view_->state().metric == views::ValueMetric::Difference)
         edit([](views::ViewState& s) { s = views::coloredBy(s, views::ValueMetric::Run); });
     const QSignalBlocker block(colour_);
-    colour_->removeItem(item);
+    colour_->removeItem(colourItem(views::ValueMetric::Difference));
 }
 
 void ViewControls::tickPattern() {

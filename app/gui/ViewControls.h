@@ -38,7 +38,9 @@ public:
     // Runs a search as if typed; returns whether it found something.
     bool search(const QString& text);
     // A run is open: the colour box lists it as `title` and the view colours by it.
-    void showRun(const QString& title);
+    // A run opened: its item ("Run: NAME", GPUs by busy) and one per other GPU metric it holds.
+    // With roles (a simulated run): items for the GPUs' stage, DP replica and TP rank.
+    void showRun(const QString& title, const std::vector<Metric>& metrics = {}, bool roles = false);
     void clearRun();
     // A second run is compared with the open one: the colour box offers their difference.
     void showComparison();
@@ -50,6 +52,8 @@ signals:
     void entityFound(cs::Endpoint e);
 
 private:
+    int colourItem(views::ValueMetric m) const; // the Colour box item of a metric; -1: none
+    void removeRunItems();
     // Applies `change` to the view's state (the camera left where the scene puts it).
     void edit(const std::function<void(views::ViewState&)>& change);
     void mirrorState(); // the boxes and the pattern timer follow the view's state

@@ -1,6 +1,8 @@
 #include "Duration.h"
 
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace cs {
@@ -32,10 +34,12 @@ std::optional<int64_t> parseDurationNs(const std::string& text) {
         // A number: digits with at most one decimal point, at least one digit.
         const size_t start = i;
         int digits = 0, points = 0;
-        while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
-                                   text[i] == '.')) {
-            if (text[i] == '.') ++points;
-            else ++digits;
+        while (i < text.size() &&
+               (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+            if (text[i] == '.')
+                ++points;
+            else
+                ++digits;
             ++i;
         }
         if (digits == 0 || points > 1) return std::nullopt;
@@ -84,7 +88,8 @@ std::string formatDuration(int64_t ns) {
     part(hour, "h");
     part(minute, "m");
     if (rest == 0) return out;
-    if (rest < second && rest % 1'000'000 == 0) return out + std::to_string(rest / 1'000'000) + "ms";
+    if (rest < second && rest % 1'000'000 == 0)
+        return out + std::to_string(rest / 1'000'000) + "ms";
     // Seconds with up to nine decimals, trailing zeros dropped: "2.5s", "0.000001s".
     std::string frac = std::to_string(rest % second);
     frac = std::string(9 - frac.size(), '0') + frac;
@@ -93,6 +98,26 @@ std::string formatDuration(int64_t ns) {
     out += std::to_string(rest / second);
     if (!frac.empty()) out += "." + frac;
     return out + "s";
+}
+
+std::string formatElapsed(int64_t ns) {
+    if (ns < 0) return "-" + formatElapsed(ns == INT64_MIN ? INT64_MAX : -ns);
+    const int64_t ms = ns / 1'000'000 + (ns % 1'000'000 >= 500'000 ? 1 : 0);
+    const int64_t totalS = ms / 1000, msPart = ms % 1000;
+    const int64_t d = totalS / 86400, h = totalS / 3600 % 24, m = totalS / 60 % 60, s = totalS % 60;
+    char buf[64];
+    if (totalS < 60)
+        std::snprintf(buf, sizeof buf, "%lld.%03lld s", (long long)s, (long long)msPart);
+    else if (totalS < 3600)
+        std::snprintf(buf, sizeof buf, "%lldm %02lld.%03llds", (long long)m, (long long)s,
+                      (long long)msPart);
+    else if (d == 0)
+        std::snprintf(buf, sizeof buf, "%lldh %02lldm %02llds", (long long)h, (long long)m,
+                      (long long)s);
+    else
+        std::snprintf(buf, sizeof buf, "%lldd %02lldh %02lldm", (long long)d, (long long)h,
+                      (long long)m);
+    return buf;
 }
 
 } // namespace cs

@@ -16,5 +16,8 @@ std::optional<double> parseDurationS(const std::string& text);
 // "1h30m", "2.5s", "100ms", "0s": a short text that parseDurationNs reads back exactly
 // to the millisecond (finer parts are shown in µs or ns).
 std::string formatDuration(int64_t ns);
+// For reading, not for parsing back: "18.667 s" (to the millisecond under a minute),
+// "2m 05.250s", "1h 02m 05s", "2d 03h 04m".
+std::string formatElapsed(int64_t ns);
 
 } // namespace cs

@@ -13,7 +13,7 @@
 namespace cs {
 namespace {
 
-enum Thread { Compute, Tp, Cp, Pp, Dp };
+enum Thread { Compute, Tp, Cp, Pp, Dp, Parts };
 
 // Trace events as Perfetto reads them: complete slices ("X", in microseconds) and the names
 // of processes and threads ("M").
@@ -75,8 +75,18 @@ public:
                 out_.slice(p.pid, Compute, "optimizer", e_.stepS - e_.optimizerS, e_.optimizerS,
                            "compute");
                 addTransfers(p);
+                addStepParts(p);
             }
-        return QJsonDocument(QJsonObject{{"traceEvents", out_.events}, {"displayTimeUnit", "ms"}})
+        // The step's parts for the slowest stage and per stage, as the summary gives them.
+        QJsonArray stages;
+        for (const StepParts& parts : e_.breakdown.stages)
+            stages.append(stepPartsJson(parts));
+        const QJsonObject parts{{"breakdown", stepPartsJson(e_.breakdown.slowest())},
+                                {"slowestStage", e_.breakdown.slowestStage},
+                                {"stages", stages}};
+        return QJsonDocument(QJsonObject{{"traceEvents", out_.events},
+                                         {"displayTimeUnit", "ms"},
+                                         {"otherData", parts}})
             .toJson(QJsonDocument::Compact);
     }
 
@@ -110,6 +120,7 @@ private:
         if (c_.cp > 1) out_.meta("thread_name", p.pid, Cp, "CP");
         out_.meta("thread_name", p.pid, Pp, "PP");
         out_.meta("thread_name", p.pid, Dp, "DP");
+        out_.meta("thread_name", p.pid, Parts, "where the time goes");
     }
 
     // Passes with their layers inside, as the engine ran them; a chunk holding only the
@@ -131,6 +142,17 @@ private:
                     out_.slice(p.pid, Compute, QStringLiteral("layer %1").arg(l),
                                layerSpans[layerAt].fromS,
                                layerSpans[layerAt].toS - layerSpans[layerAt].fromS, "layer");
+        }
+    }
+
+    // The stage's step part by part (StepBreakdown), under one slice whose arguments add them up.
+    void addStepParts(const StageProcess& p) {
+        out_.slice(p.pid, Parts, "step", 0, e_.stepS, "step",
+                   stepPartsJson(e_.breakdown.stages[size_t(p.stage)]));
+        for (const StepSegment& x : e_.breakdown.segments[size_t(p.stage)]) {
+            const auto label = stepPartNames()[size_t(x.part)].label;
+            out_.slice(p.pid, Parts, QString::fromLatin1(label.data(), qsizetype(label.size())),
+                       x.fromS, x.toS - x.fromS, "part");
         }
     }
 

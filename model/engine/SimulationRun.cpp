@@ -7,6 +7,8 @@
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"
 
+#include <QJsonArray>
+
 #include <algorithm>
 #include <cmath>
 
@@ -69,6 +71,28 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
     return r;
 }
 
+QJsonObject stepPartsJson(const StepParts& parts) {
+    QJsonObject o;
+    for (const StepPartName& n : stepPartNames())
+        o.insert(QLatin1String(n.key.data(), qsizetype(n.key.size())), parts[n.part]);
+    return o;
+}
+
+std::vector<StepSegment> stepSegmentsOf(const QJsonObject& summary) {
+    std::vector<StepSegment> out;
+    const QJsonArray list = summary.value("stepSegments").toObject().value("segments").toArray();
+    for (const QJsonValue& v : list) {
+        if (out.size() == 100000) break;
+        const QJsonArray x = v.toArray();
+        const double from = x.at(0).toDouble(-1), to = x.at(1).toDouble(-1);
+        const int part = x.at(2).toInt(-1);
+        if (!(from >= 0 && to > from && std::isfinite(to)) || part < 0 || part >= kStepParts)
+            continue;
+        out.push_back({from, to, StepPart(part)});
+    }
+    return out;
+}
+
 QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     const StepEstimate& e = r.step;
     QJsonObject o;
@@ -82,13 +106,13 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
                                       {"gradients", e.memory.gradientsGiB},
                                       {"optimizer", e.memory.optimizerGiB},
                                       {"activations", e.memory.activationsGiB}});
-    o.insert("exposedCommS", QJsonObject{{"tp", e.tpExposedS},
-                                         {"cp", e.cpExposedS},
-                                         {"pp", e.ppExposedS},
-                                         {"dp", e.dpExposedS}});
-    o.insert("computeS", e.computeS);
+    o.insert("breakdown", stepPartsJson(e.breakdown.slowest()));
+    o.insert("slowestStage", e.breakdown.slowestStage);
+    QJsonArray stages;
+    for (const StepParts& parts : e.breakdown.stages)
+        stages.append(stepPartsJson(parts));
+    o.insert("stages", stages);
     o.insert("pipelineS", e.pipelineS);
-    o.insert("bubbleS", e.bubbleS);
     if (spec.parallel.zeroStage == 0)
         o.insert("dpAllReduce",
                  QString::fromStdString(

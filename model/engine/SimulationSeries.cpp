@@ -6,6 +6,7 @@
 #include "RunOptions.h"
 #include "SitePower.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -189,6 +190,14 @@ private:
     // parameters): a comparison or a re-run can then rebuild the topology from the store.
     QJsonObject storedSummary() const {
         QJsonObject summary = runSummaryJson(r_, spec_);
+        summary.insert("trafficSources", sourceNames_);
+        // The slowest stage's step part by part, for the timeline's phase bands.
+        QJsonArray segments;
+        if (!e_.breakdown.segments.empty())
+            for (const StepSegment& x : e_.breakdown.segments[size_t(e_.breakdown.slowestStage)])
+                segments.append(QJsonArray{x.fromS, x.toS, int(x.part)});
+        summary.insert("stepSegments",
+                       QJsonObject{{"stage", e_.breakdown.slowestStage}, {"segments", segments}});
         if (params_)
             summary.insert(
                 "design",
@@ -201,23 +210,38 @@ private:
     void addTrafficSources() {
         const ScheduleClasses& classes = sched_.classes;
         const auto& rates = sched_.rates;
-        for (int st = 0; st < int(e_.dpLinkBytes.size()) && st < classes.stages; ++st)
+        for (int st = 0; st < int(e_.dpLinkBytes.size()) && st < classes.stages; ++st) {
             sources_.push_back(transferSource(
                 t_, e_.dpLinkBytes[size_t(st)],
                 {&rates[size_t(classes.gather(st))], &rates[size_t(classes.reduce(st))]}));
+            nameSource("DP", QStringLiteral("DP collectives of stage %1").arg(st));
+        }
         for (int b = 0; b < classes.boundaries; ++b) {
+            const int next = (b + 1) % classes.stages; // the last boundary wraps to stage 0
             sources_.push_back(transferSource(t_, e_.ppLinkBytes[size_t(b)],
                                               {&rates[size_t(classes.sendForward(b))]}));
+            nameSource("PP", QStringLiteral("PP activations, stage %1 to %2").arg(b).arg(next));
             sources_.push_back(transferSource(t_, e_.ppLinkBytes[size_t(classes.boundaries + b)],
                                               {&rates[size_t(classes.sendBackward(b))]}));
+            nameSource("PP", QStringLiteral("PP gradients, stage %1 to %2").arg(next).arg(b));
         }
         // TP rings that cross the fabric (a placement spreading TP groups over hosts).
-        for (int st = 0; st < int(e_.tpLinkBytes.size()) && st < classes.stages; ++st)
+        for (int st = 0; st < int(e_.tpLinkBytes.size()) && st < classes.stages; ++st) {
             sources_.push_back(
                 transferSource(t_, e_.tpLinkBytes[size_t(st)], {&rates[size_t(classes.tp(st))]}));
+            nameSource("TP", QStringLiteral("TP collectives of stage %1").arg(st));
+        }
         // CP collectives run inside each layer's passes: spread over the stage's compute.
-        for (size_t st = 0; st < e_.cpLinkBytes.size() && st < sched_.compute.size(); ++st)
+        for (size_t st = 0; st < e_.cpLinkBytes.size() && st < sched_.compute.size(); ++st) {
             sources_.push_back(sourceOf(t_, e_.cpLinkBytes[st], sched_.compute[st]));
+            nameSource("CP", QStringLiteral("CP ring of stage %1").arg(st));
+        }
+    }
+
+    // What a traffic source is, for the summary's "trafficSources" (in the sources' order): a
+    // selected link lists the sources that cross it by these names.
+    void nameSource(const char* kind, const QString& name) {
+        sourceNames_.append(QJsonObject{{"kind", kind}, {"name", name}});
     }
 
     // Storage: spread over the Tectonic servers (each at most its attachment).
@@ -372,6 +396,7 @@ private:
     std::vector<float> busy_;      // the frame gpuFrame fills
     std::optional<SitePowerModel> power_;
     std::vector<Source> sources_;
+    QJsonArray sourceNames_;
     int64_t stepNs_ = 1;
 };
 

@@ -91,6 +91,7 @@ public:
         out_.cpExposed.resize(size_t(p_));
         out_.gathers.resize(size_t(p_));
         out_.reduces.resize(size_t(p_));
+        out_.blocked.resize(size_t(p_));
         streams_.resize(size_t(classes_.count()));
         out_.rates.resize(size_t(classes_.count()));
         inputFwd_.assign(size_t(p_) * v_ * m_, kNever);
@@ -430,7 +431,10 @@ private:
             deliver(t, now_);
             sendTotalS_ += now_ - q.startS;
             ++sendCount_;
-            if (t.blocksSender) stages_[size_t(t.stage)].state = StageState::Idle;
+            if (t.blocksSender) {
+                stages_[size_t(t.stage)].state = StageState::Idle;
+                out_.blocked[size_t(t.stage)].push_back({t.readyAtS, now_});
+            }
             break;
         case Kind::Tp:
             stages_[size_t(t.stage)].tpWaiting = false;
@@ -502,6 +506,7 @@ private:
             out_.reduceBusyS = std::max(out_.reduceBusyS, reduceBusy_[size_t(s)]);
         }
         out_.meanSendS = sendCount_ > 0 ? sendTotalS_ / double(sendCount_) : 0;
+        out_.optimizerS = in_.optimizerS;
         out_.stepS = std::max(out_.computeEndS, lastReduceS_) + in_.optimizerS;
     }
 

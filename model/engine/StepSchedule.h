@@ -109,10 +109,13 @@ struct ScheduleResult {
     std::vector<std::vector<Interval>> layers;           // per stage: each pass's layers, in order
     std::vector<std::vector<Interval>> cpExposed;        // per stage: the layers' CP phases
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
-    std::vector<TransferRecord> transfers;               // in the order they finished
-    std::vector<std::vector<RateSegment>> rates;         // per class, in time order
-    double gatherBusyS = 0, reduceBusyS = 0;             // the busiest stage's DP streams
-    double meanSendS = 0;                                // one send, start to finish
+    // per stage: after a pass, waiting for its send to leave (sends that do not overlap)
+    std::vector<std::vector<Interval>> blocked;
+    std::vector<TransferRecord> transfers;       // in the order they finished
+    std::vector<std::vector<RateSegment>> rates; // per class, in time order
+    double gatherBusyS = 0, reduceBusyS = 0;     // the busiest stage's DP streams
+    double optimizerS = 0;                       // the step's last part, on every stage
+    double meanSendS = 0;                        // one send, start to finish
     long long events = 0;   // starts and finishes of passes, layer phases and transfers
     long long reshares = 0; // times the set of running fabric transfers changed
 };

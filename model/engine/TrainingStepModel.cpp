@@ -567,24 +567,8 @@ private:
         e_.loadsSolved = share_.loadsSolved();
         e_.stepS = schedule->stepS;
         e_.pipelineS = schedule->computeEndS;
-        // The bubble: the pipeline's time that its busiest stage spends outside its passes.
-        double busiestS = 0;
-        for (const auto& passes : schedule->compute) {
-            double busy = 0;
-            for (const Interval& x : passes)
-                busy += x.toS - x.fromS;
-            busiestS = std::max(busiestS, busy);
-        }
-        e_.bubbleS = std::max(0.0, e_.pipelineS - busiestS);
-        e_.ppExposedS = c_.pp > 1 ? 2.0 * (c_.pp - 1) * e_.ppTransferS : 0; // filling, draining
-        e_.dpExposedS = std::max(0.0, e_.stepS - e_.optimizerS - e_.pipelineS) +
-                        (schedule->compute.empty() || schedule->compute.front().empty()
-                             ? 0
-                             : schedule->compute.front().front().fromS);
+        e_.breakdown = breakdownOfStep(*schedule);
         e_.schedule = std::move(schedule);
-        e_.computeS = M_ * e_.computePerMicroS;
-        e_.tpExposedS = M_ * e_.tpPerMicroS;
-        e_.cpExposedS = cpStepS_;
     }
 
     // Throughput as the papers report it: model FLOPs (no recomputation) per GPU and second.
@@ -593,7 +577,7 @@ private:
         e_.tflopsPerGpu = e_.modelFlopsPerStep / (double(c_.gpus()) * e_.stepS) / 1e12;
         e_.mfu = e_.tflopsPerGpu / g_.peakTflops(c_.precision);
         e_.tokensPerS = c_.tokensPerStep() / e_.stepS;
-        e_.bubbleFraction = e_.bubbleS / e_.pipelineS;
+        e_.bubbleFraction = e_.breakdown.slowest()[StepPart::Bubble] / e_.stepS;
     }
 
     const Topology& t_;

@@ -3,6 +3,7 @@
 // bubbles of the interleaved schedule, TP collectives on NVLink, CP all-gathers, PP sends and
 // FSDP all-gather / reduce-scatter as flows over the routed fabric, memory per GPU.
 #include "InputError.h"
+#include "StepBreakdown.h"
 #include "StepSchedule.h"
 #include "TopologyIndex.h"
 #include "TrainingSpecs.h"
@@ -30,11 +31,13 @@ struct StepEstimate {
     int layersOnBusiestStage = 0;
     // Per micro-batch on the busiest stage.
     double computePerMicroS = 0, tpPerMicroS = 0, cpPerMicroS = 0;
-    // Per step.
-    double pipelineS = 0, bubbleS = 0, ppExposedS = 0, dpAllGatherS = 0, dpReduceScatterS = 0,
-           dpExposedS = 0, optimizerS = 0;
-    double tpExposedS = 0, cpExposedS = 0, computeS = 0;
-    double modelFlopsPerStep = 0, tflopsPerGpu = 0, mfu = 0, tokensPerS = 0, bubbleFraction = 0;
+    // Per step. pipelineS: to the last backward; dpAllGatherS, dpReduceScatterS: the busiest
+    // stage's DP streams.
+    double pipelineS = 0, dpAllGatherS = 0, dpReduceScatterS = 0, optimizerS = 0;
+    // Where the step's time goes, measured from the schedule's timeline (StepBreakdown.h).
+    StepBreakdown breakdown;
+    double modelFlopsPerStep = 0, tflopsPerGpu = 0, mfu = 0, tokensPerS = 0;
+    double bubbleFraction = 0; // the slowest stage's bubble, of the step
     MemoryEstimate memory;
     std::vector<double> linkBytesPerStep; // per link direction: 2 l (a to b), 2 l + 1 (b to a)
     std::vector<int32_t> gpuOfRank;

@@ -11,7 +11,7 @@ namespace cs {
 namespace {
 
 struct RowDef {
-    const char* key; // a path in the summary: "exposedCommS.tp"
+    const char* key; // a path in the summary: "breakdown.exposedTpS"
     const char* label;
     const char* unit;
     double scale; // summary value to the row's unit (MFU: a fraction to %)
@@ -23,11 +23,11 @@ constexpr RowDef kSummaryRows[] = {
     {"stepTimeS", "Step time", "s", 1, true},
     {"mfu", "MFU", "%", 100, false},
     {"tflopsPerGpu", "Throughput per GPU", "TFLOP/s", 1, false},
-    {"exposedCommS.tp", "Exposed TP communication", "s", 1, true},
-    {"exposedCommS.cp", "Exposed CP communication", "s", 1, true},
-    {"exposedCommS.pp", "Exposed PP communication", "s", 1, true},
-    {"exposedCommS.dp", "Exposed DP communication", "s", 1, true},
-    {"bubbleFraction", "Pipeline bubble", "%", 100, true},
+    {"breakdown.exposedTpS", "Exposed TP communication", "s", 1, true},
+    {"breakdown.exposedCpS", "Exposed CP communication", "s", 1, true},
+    {"breakdown.exposedPpS", "Exposed PP communication", "s", 1, true},
+    {"breakdown.exposedDpS", "Exposed DP communication", "s", 1, true},
+    {"breakdown.bubbleS", "Pipeline bubble", "s", 1, true},
     {"checkpointTimeS", "Checkpoint time", "s", 1, true},
 };
 

@@ -21,7 +21,7 @@ struct DesignFigures {
 };
 
 struct ComparisonRow {
-    std::string key;   // "stepTimeS", "exposedCommS.dp", "design.switches"
+    std::string key;   // "stepTimeS", "breakdown.exposedDpS", "design.switches"
     std::string label; // "Step time"
     std::string unit;  // "s", "%", "W", "$"
     double a = NAN, b = NAN;

@@ -19,6 +19,8 @@ RunOverview overviewOf(RunReader& r, int maxPoints) {
     o.mfu = r.scalars(Metric::Mfu, 0, end, maxPoints);
     o.sitePowerW = r.history(Metric::SitePowerW, 0, 0, end, maxPoints);
     o.events = r.events();
+    for (int m = 0; m < kMetricCount; ++m)
+        if (r.has(Metric(m))) o.metrics.push_back(Metric(m));
     return o;
 }
 

@@ -15,6 +15,7 @@ struct RunOverview {
     Series stepTime, mfu;                 // s, fraction
     Series sitePowerW;                    // W; empty when the run does not hold it
     std::vector<RunEvent> events;
+    std::vector<Metric> metrics; // the catalogue metrics the run holds
 };
 
 RunOverview overviewOf(RunReader& reader, int maxPoints = 2000);

@@ -437,6 +437,99 @@ Series RunReader::history(Metric m, int32_t entity, int64_t fromNs, int64_t toNs
     return bucketed(listOf, fromNs, toNs, maxPoints);
 }
 
+std::optional<LinkUse> RunReader::linkUse(int32_t link, int64_t tsNs, double threshold) {
+    const Metric m = Metric::LinkBytesPerS;
+    if (!has(m) || link < 0 || size_t(link) >= t_.links.size()) return std::nullopt;
+    const std::optional<Position> at = locate(tsNs);
+    if (!at) return std::nullopt;
+    Stream* s = stream(m, at->pattern);
+    const auto pattern =
+        std::find_if(patterns_.begin(), patterns_.end(),
+                     [&](const StoredPattern& p) { return p.pattern == at->pattern; });
+    if (s->offsetNs.empty() || pattern == patterns_.end()) return std::nullopt;
+    LinkUse use;
+    use.pattern = pattern->name;
+    use.patternS = double(pattern->durationNs) / 1e9;
+    use.capacityBps = capacityOf(m, t_, link);
+    use.threshold = threshold;
+    // Frame f holds from its offset to the next frame's (the last: to the pattern's end).
+    auto durationS = [&](size_t f) {
+        const int64_t end = f + 1 < s->offsetNs.size() ? s->offsetNs[f + 1] : pattern->durationNs;
+        return std::max(0.0, double(end - s->offsetNs[f]) / 1e9);
+    };
+    auto account = [&](size_t f, float v) {
+        if (std::isnan(v)) return;
+        use.peakBps = std::max(use.peakBps, double(v));
+        if (use.capacityBps > 0 && v >= threshold * use.capacityBps) use.aboveS += durationS(f);
+    };
+    if (s->composed) {
+        const auto rates = ratesOfLink(*s->composed, uint32_t(link));
+        const bool noData = std::binary_search(s->composed->noData.begin(),
+                                               s->composed->noData.end(), uint32_t(link));
+        std::vector<LinkSourceUse> perSource(rates.size());
+        for (size_t f = 0; f < s->weights.size() && f < s->offsetNs.size(); ++f) {
+            account(f, composedLinkValue(t_, *s->composed, rates, s->weights[f], noData,
+                                         uint32_t(link)));
+            for (size_t k = 0; k < rates.size() && k < s->weights[f].size(); ++k) {
+                const double bps = double(s->weights[f][k]) * (rates[k].first + rates[k].second);
+                if (!(bps > 0)) continue;
+                perSource[k].bytes += bps * durationS(f);
+                perSource[k].activeS += durationS(f);
+            }
+        }
+        for (size_t k = 0; k < perSource.size(); ++k)
+            if (perSource[k].bytes > 0) {
+                perSource[k].source = int32_t(k);
+                use.sources.push_back(perSource[k]);
+            }
+        std::sort(use.sources.begin(), use.sources.end(),
+                  [](const LinkSourceUse& a, const LinkSourceUse& b) { return a.bytes > b.bytes; });
+        return use;
+    }
+    // Stored frames (a recording): the link's value frame by frame.
+    for (size_t f = 0; f < s->offsetNs.size(); ++f)
+        account(f, decoded(m, *s, int32_t(f))[size_t(link)]);
+    return use;
+}
+
+std::vector<LinkHeat> RunReader::hottestLinks(int64_t tsNs, int count, HotBy by, double threshold) {
+    const Metric m = Metric::LinkBytesPerS;
+    const std::optional<Position> at = has(m) ? locate(tsNs) : std::nullopt;
+    if (!at || count <= 0) return {};
+    Stream* s = stream(m, at->pattern);
+    const auto pattern =
+        std::find_if(patterns_.begin(), patterns_.end(),
+                     [&](const StoredPattern& p) { return p.pattern == at->pattern; });
+    if (s->offsetNs.empty() || pattern == patterns_.end()) return {};
+    std::vector<double> capacity(t_.links.size());
+    for (size_t l = 0; l < capacity.size(); ++l)
+        capacity[l] = capacityOf(m, t_, int32_t(l));
+    std::vector<LinkHeat> heat(t_.links.size());
+    for (size_t f = 0; f < s->offsetNs.size(); ++f) {
+        const int64_t end = f + 1 < s->offsetNs.size() ? s->offsetNs[f + 1] : pattern->durationNs;
+        const double durationS = std::max(0.0, double(end - s->offsetNs[f]) / 1e9);
+        const std::vector<float>& v = decoded(m, *s, int32_t(f));
+        for (size_t l = 0; l < heat.size() && l < v.size(); ++l) {
+            if (!(v[l] > 0) || !(capacity[l] > 0)) continue;
+            const double fraction = double(v[l]) / capacity[l];
+            heat[l].peakFraction = std::max(heat[l].peakFraction, fraction);
+            if (fraction >= threshold) heat[l].aboveS += durationS;
+        }
+    }
+    for (size_t l = 0; l < heat.size(); ++l)
+        heat[l].link = int32_t(l);
+    std::erase_if(heat, [](const LinkHeat& h) { return h.peakFraction <= 0; });
+    auto hotter = [by](const LinkHeat& a, const LinkHeat& b) {
+        if (by == HotBy::TimeAbove && a.aboveS != b.aboveS) return a.aboveS > b.aboveS;
+        if (a.peakFraction != b.peakFraction) return a.peakFraction > b.peakFraction;
+        return a.aboveS > b.aboveS;
+    };
+    const size_t n = std::min(heat.size(), size_t(count));
+    std::partial_sort(heat.begin(), heat.begin() + ptrdiff_t(n), heat.end(), hotter);
+    heat.resize(n);
+    return heat;
+}
+
 Series RunReader::statHistory(Metric m, FrameStat st, int64_t fromNs, int64_t toNs, int maxPoints) {
     if (!has(m)) return {};
     std::map<int32_t, ChangeList> lists;

@@ -5,6 +5,7 @@
 // the entities failed at a time, the summary. Not thread-safe: one thread owns a reader (the
 // app's reader thread, a command, a test), and its results are plain structs that travel.
 #include "ComposedTraffic.h"
+#include "LinkUse.h"
 #include "MetricCatalogue.h"
 #include "RunStore.h"
 
@@ -74,6 +75,15 @@ public:
     RunFrame frameAt(int64_t tsNs);
     // One entity's values over [fromNs, toNs]: about maxPoints points (bucket min and max).
     Series history(Metric m, int32_t entity, int64_t fromNs, int64_t toNs, int maxPoints);
+    // What crosses a link over the pattern playing at tsNs (LinkUse.h): per traffic source its
+    // bytes and time on; the link's peak and time at or above `threshold` of its capacity.
+    // Recorded runs have no sources, only the peak and the time above. None: no link traffic
+    // stored, no such link, or tsNs outside the run.
+    std::optional<LinkUse> linkUse(int32_t link, int64_t tsNs, double threshold = 0.8);
+    // The `count` links with the highest peak (or the longest time at or above `threshold` of
+    // capacity) over the pattern playing at tsNs, hottest first; links that carried nothing
+    // are left out. One pass over the pattern's frames.
+    std::vector<LinkHeat> hottestLinks(int64_t tsNs, int count, HotBy by, double threshold = 0.8);
     // A per-frame statistic of all entities over [fromNs, toNs].
     Series statHistory(Metric m, FrameStat s, int64_t fromNs, int64_t toNs, int maxPoints);
     // A run-wide series (step time, MFU).

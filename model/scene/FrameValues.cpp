@@ -1,6 +1,7 @@
 #include "FrameValues.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace cs {
@@ -47,6 +48,28 @@ void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::v
         out[r] = acc[r].result();
 }
 
+std::vector<Endpoint> rackOutliers(const Topology& t, const std::vector<float>& gpuBusy,
+                                   float apart) {
+    std::vector<Endpoint> out;
+    if (gpuBusy.size() != t.gpus.size()) return out;
+    std::vector<double> sum(t.racks.size(), 0);
+    std::vector<int> n(t.racks.size(), 0);
+    auto rackOf = [&](size_t g) { return t.hosts[size_t(t.gpus[g].host)].rack; };
+    for (size_t g = 0; g < t.gpus.size(); ++g) {
+        const int32_t r = rackOf(g);
+        if (r == kNone || std::isnan(gpuBusy[g])) continue;
+        sum[size_t(r)] += gpuBusy[g];
+        ++n[size_t(r)];
+    }
+    for (size_t g = 0; g < t.gpus.size(); ++g) {
+        const int32_t r = rackOf(g);
+        if (r == kNone || std::isnan(gpuBusy[g]) || n[size_t(r)] < 2) continue;
+        const double mean = sum[size_t(r)] / n[size_t(r)];
+        if (std::abs(gpuBusy[g] - mean) > apart) out.push_back({EntityKind::Gpu, int32_t(g)});
+    }
+    return out;
+}
+
 void aggregateBundles(const LinkBundles& b, const FrameValues& v, Aggregate a,
                       std::vector<float>& out) {
     const size_t n = b.a.size();
@@ -90,8 +113,44 @@ void fillLinkSpeed(const Topology& t, FrameValues& out) {
     out.storage.assign(t.storage.size(), std::numeric_limits<float>::quiet_NaN());
 }
 
-FrameValues fractionsOfCapacity(const RunFrame& f, const Topology& t) {
+// The ranges cover the GPUs of resources/reference/gpus.md: B200's 1,000 W TDP and 180 GB of
+// HBM; the SM clock up to 2,000 MHz, above H100's 1,980 MHz maximum; 20-100 °C spans an idle
+// GPU to a throttling one.
+GpuMetricScale gpuMetricScale(Metric m) {
+    switch (m) {
+    case Metric::GpuPowerW:
+        return {0, 1000, 1, "GPU power, W"};
+    case Metric::GpuTemperatureC:
+        return {20, 100, 1, "GPU temperature, \u00b0C"};
+    case Metric::GpuMemoryUsedBytes:
+        return {0, 180e9, 1e-9, "GPU memory used, GB"};
+    case Metric::GpuSmClockHz:
+        return {0, 2000e6, 1e-6, "GPU SM clock, MHz"};
+    default:
+        return {0, 1, 100, "Busy / load, %"};
+    }
+}
+
+const std::vector<Metric>& gpuColourMetrics() {
+    static const std::vector<Metric> metrics{Metric::GpuBusy, Metric::GpuPowerW,
+                                             Metric::GpuTemperatureC, Metric::GpuMemoryUsedBytes,
+                                             Metric::GpuSmClockHz};
+    return metrics;
+}
+
+FrameValues fractionsOfCapacity(const RunFrame& f, const Topology& t, Metric gpuMetric) {
     FrameValues v;
+    if (gpuMetric != Metric::GpuBusy) {
+        const GpuMetricScale s = gpuMetricScale(gpuMetric);
+        const std::vector<float>& in = f.of(gpuMetric);
+        v.gpu.assign(t.gpus.size(), std::numeric_limits<float>::quiet_NaN()); // none stored
+        for (size_t i = 0; i < in.size() && i < v.gpu.size(); ++i)
+            if (!std::isnan(in[i]))
+                v.gpu[i] = std::clamp(float((in[i] - s.lo) / (s.hi - s.lo)), 0.f, 1.f);
+        v.link.assign(t.links.size(), std::numeric_limits<float>::quiet_NaN());
+        v.storage.assign(t.storage.size(), std::numeric_limits<float>::quiet_NaN());
+        return v;
+    }
     v.gpu = f.of(Metric::GpuBusy);
     auto scaled = [&](Metric m, std::vector<float>& out) {
         const std::vector<float>& in = f.of(m);

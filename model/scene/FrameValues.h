@@ -37,6 +37,11 @@ inline const char* aggregateName(Aggregate a) {
 void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out);
 void aggregateBundles(const LinkBundles& b, const FrameValues& v, Aggregate a,
                       std::vector<float>& out);
+// GPUs far from their rack's mean busy (by more than `apart`, of 0..1): the idle GPU among
+// busy ones that no aggregate shows at the overview. Only a minority can be that far (a rack
+// half idle, half busy has none); racks with one GPU with data have none.
+std::vector<Endpoint> rackOutliers(const Topology& t, const std::vector<float>& gpuBusy,
+                                   float apart = 0.5f);
 
 // A deterministic moving pattern standing in for data until a run is loaded: waves across
 // the GPU and link indices, phase advancing with time.
@@ -45,6 +50,21 @@ void fillTestPattern(const Topology& t, double timeS, FrameValues& out);
 void fillLinkSpeed(const Topology& t, FrameValues& out);
 // A run's frame as fractions: GPU busy as it is, link and storage traffic over each one's
 // capacity (clamped to 1).
-FrameValues fractionsOfCapacity(const RunFrame& f, const Topology& t);
+// A GPU metric on the colour scale: the fixed range it is drawn over (in the metric's unit)
+// and how the colour bar labels it. Fixed, not the frame's own range, so colours mean the same
+// from frame to frame. Busy: 0..1, labelled in %.
+struct GpuMetricScale {
+    double lo = 0, hi = 1; // in the metric's unit
+    double display = 100;  // the unit to the colour bar's ("%", W, °C, GB, MHz)
+    std::string_view title;
+};
+GpuMetricScale gpuMetricScale(Metric m);
+// The GPU metrics a run can be coloured by: busy, power, temperature, memory used, SM clock.
+const std::vector<Metric>& gpuColourMetrics();
+// A frame as fractions: GPUs by `gpuMetric` over its scale (busy: as stored); links and
+// storage by their traffic over capacity, or no data when GPUs show another metric than busy
+// (the colour bar then speaks of the GPUs alone).
+FrameValues fractionsOfCapacity(const RunFrame& f, const Topology& t,
+                                Metric gpuMetric = Metric::GpuBusy);
 
 } // namespace cs

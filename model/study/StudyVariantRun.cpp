@@ -75,7 +75,13 @@ void insertDerived(QJsonObject& summary, const StudySpec& s, const RunSpec& spec
     if (power && stepS > 0) {
         const ParallelConfig& p = spec.parallel;
         const double jobGpus = double(p.tp) * p.cp * p.pp * p.dp;
-        const double busy = std::min(1.0, summary.value("computeS").toDouble() / stepS);
+        // Busy: each stage's compute over the step (StepBreakdown), averaged over the stages.
+        const QJsonArray stages = summary.value("stages").toArray();
+        double computeS = 0;
+        for (const QJsonValue& st : stages)
+            computeS += st.toObject().value("computeS").toDouble();
+        const double busy =
+            stages.isEmpty() ? 0 : std::min(1.0, computeS / double(stages.size()) / stepS);
         summary.insert("meanPowerW", power->powerW(jobGpus * busy));
     }
     const double tokensPerS = summary.value("tokensPerS").toDouble();

@@ -125,8 +125,14 @@ std::optional<Endpoint> SeriesMapper::entity(std::string name, EntityKind kind) 
 // By the metric's family: DCGM fields, node_exporter NIC byte counters, SNMP interface octets;
 // anything else stays unmapped (and is counted as such).
 std::optional<SeriesTarget> SeriesMapper::map(const std::string& m, const Labels& labels,
-                                              bool declaredCounter) {
+                                              bool declaredCounter, std::string* why) {
     const Topology& t = doc_.topology();
+    auto no = [why](const char* reason) -> std::optional<SeriesTarget> {
+        if (why) *why = reason;
+        return std::nullopt;
+    };
+    constexpr const char* kNoHost =
+        "no host label names a host of the topology (a mapping file can rename them)";
     const bool counter =
         declaredCounter || (m.size() > 6 && m.compare(m.size() - 6, 6, "_total") == 0) ||
         m == "ifHCInOctets" || m == "ifHCOutOctets" || m.find("in_octets") != std::string::npos ||
@@ -134,20 +140,21 @@ std::optional<SeriesTarget> SeriesMapper::map(const std::string& m, const Labels
     if (m.rfind("DCGM_FI_", 0) == 0) {
         if (const auto byUuid = gpuOfUuid(labels)) {
             const auto field = dcgmField(m);
-            if (!field) return std::nullopt;
+            if (!field) return no("a DCGM field ClusterScope does not store");
             return SeriesTarget{m,      field->first, EntityKind::Gpu, byUuid->index, field->second,
                                 counter};
         }
         const auto host = hostOf(labels);
         const std::string gpu = label(labels, {"gpu", "GPU", "index"});
-        if (!host || gpu.empty() || gpu.find_first_not_of("0123456789") != std::string::npos ||
+        if (!host) return no(kNoHost);
+        if (gpu.empty() || gpu.find_first_not_of("0123456789") != std::string::npos ||
             gpu.size() > 3)
-            return std::nullopt;
+            return no("no GPU index label (gpu, GPU or index)");
         const Host& h = t.hosts[size_t(host->index)];
         const int local = std::stoi(gpu);
-        if (local >= h.gpuCount) return std::nullopt;
+        if (local >= h.gpuCount) return no("a GPU index beyond its host's GPUs");
         const auto field = dcgmField(m);
-        if (!field) return std::nullopt;
+        if (!field) return no("a DCGM field ClusterScope does not store");
         return SeriesTarget{
             m, field->first, EntityKind::Gpu, h.firstGpu + local, field->second, counter};
     }
@@ -156,7 +163,9 @@ std::optional<SeriesTarget> SeriesMapper::map(const std::string& m, const Labels
         const bool bytes = m.size() > 12 && m.compare(m.size() - 12, 12, "_bytes_total") == 0;
         const auto host = hostOf(labels);
         const std::string device = label(labels, {"device"});
-        if (!bytes || !host || device.empty()) return std::nullopt;
+        if (!bytes) return no("not a byte counter (speed, MTU, flags or packets)");
+        if (!host) return no(kNoHost);
+        if (device.empty()) return no("no device label");
         const std::string& hostName = t.hosts[size_t(host->index)].name;
         std::string nicName;
         if (m.rfind("node_network_", 0) == 0) {
@@ -164,37 +173,39 @@ std::optional<SeriesTarget> SeriesMapper::map(const std::string& m, const Labels
             // devices (mlx5_N) show under node_infiniband instead.
             const bool ethernet = device.rfind("eth", 0) == 0 || device.rfind("bond", 0) == 0 ||
                                   device.rfind("en", 0) == 0;
-            if (!ethernet) return std::nullopt;
+            if (!ethernet) return no("not an Ethernet device of the host (lo, docker, ...)");
             nicName = hostName + ".fe0";
         } else {
             // mlx5_N port 1: the backend NIC of rail N (a second port is another cable
             // that this topology does not have).
             const int dev = railOf(device);
             const std::string port = label(labels, {"port"});
-            if (dev < 0 || (!port.empty() && port != "1")) return std::nullopt;
+            if (dev < 0 || (!port.empty() && port != "1"))
+                return no("not a backend NIC's first port (mlx5_N port 1)");
             nicName = hostName + ".be" + std::to_string(dev);
         }
         const auto nic = doc_.index().find(nicName);
-        if (!nic) return std::nullopt;
+        if (!nic) return no("the host has no such NIC in the topology");
         for (int32_t l : doc_.index().linksOf(*nic)) // the NIC's cable to its switch
             if (t.links[size_t(l)].medium != LinkMedium::Pcie)
                 return SeriesTarget{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
-        return std::nullopt;
+        return no("the NIC has no cable in the topology");
     }
     if (m == "ifHCInOctets" || m == "ifHCOutOctets" || m.find("in_octets") != std::string::npos ||
         m.find("out_octets") != std::string::npos) {
         const auto sw = entity(label(labels, {"instance", "target", "device", "switch", "entity"}),
                                EntityKind::Switch);
         const int port = portOf(label(labels, {"ifName", "name", "interface", "port"}));
-        if (!sw || port < 0) return std::nullopt;
+        if (!sw) return no("no switch label names a switch of the topology");
+        if (port < 0) return no("no port name the switch's ports read as");
         for (int32_t l : doc_.index().linksOf(*sw)) {
             const Link& k = t.links[size_t(l)];
             if ((k.a == *sw && k.portA == port) || (k.b == *sw && k.portB == port))
                 return SeriesTarget{m, Metric::LinkBytesPerS, EntityKind::Link, l, 1, counter};
         }
-        return std::nullopt;
+        return no("the switch has no cable on that port");
     }
-    return std::nullopt;
+    return no("not a metric ClusterScope stores");
 }
 
 } // namespace cs

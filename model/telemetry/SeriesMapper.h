@@ -30,8 +30,9 @@ public:
     // Throws InputException for a bad mapping file (SeriesMapping.h); none: mapFile empty.
     SeriesMapper(const TopologyDocument& doc, const QString& mapFile);
     // declaredCounter: the text typed the metric a counter (else its name says so or not).
+    // None: `why` (when given) says why the series lands nowhere.
     std::optional<SeriesTarget> map(const std::string& metric, const Labels& labels,
-                                    bool declaredCounter);
+                                    bool declaredCounter, std::string* why = nullptr);
 
 private:
     std::optional<Endpoint> hostOf(const Labels& labels);

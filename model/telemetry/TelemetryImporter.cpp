@@ -230,13 +230,16 @@ private:
                     deltas_.push_back(s.samples[i].first - s.samples[i - 1].first);
             const bool declared =
                 std::binary_search(counterTypes_.begin(), counterTypes_.end(), s.metric);
-            std::optional<SeriesTarget> target = mapper.map(s.metric, s.labels, declared);
+            std::string why;
+            std::optional<SeriesTarget> target = mapper.map(s.metric, s.labels, declared, &why);
             if (!target) {
                 ++report_.unmappedSeries;
                 ++report_.unmappedByMetric[s.metric];
+                ++report_.unmappedWhy[s.metric][why];
                 continue;
             }
             ++report_.mappedSeries;
+            ++report_.mappedByMetric[s.metric];
             mapped_.push_back(
                 {*target, target->counter ? countersToRates(s.samples) : s.samples, s.metric});
         }
@@ -473,9 +476,17 @@ QJsonObject ImportReport::toJson() const {
     QJsonArray warningsJson;
     for (const std::string& w : warnings)
         warningsJson.append(QString::fromStdString(w));
-    QJsonObject unmapped;
+    QJsonObject unmapped, mapped, why;
     for (const auto& [m, n] : unmappedByMetric)
         unmapped.insert(QString::fromStdString(m), double(n));
+    for (const auto& [m, n] : mappedByMetric)
+        mapped.insert(QString::fromStdString(m), double(n));
+    for (const auto& [m, reasons] : unmappedWhy) {
+        QJsonObject r;
+        for (const auto& [reason, n] : reasons)
+            r.insert(QString::fromStdString(reason), double(n));
+        why.insert(QString::fromStdString(m), r);
+    }
     QJsonArray rej;
     for (const RejectedLine& r : rejected)
         rej.append(QJsonObject{{"file", QString::fromStdString(r.file)},
@@ -487,6 +498,8 @@ QJsonObject ImportReport::toJson() const {
                        {"mappedSeries", double(mappedSeries)},
                        {"unmappedSeries", double(unmappedSeries)},
                        {"unmappedByMetric", unmapped},
+                       {"mappedByMetric", mapped},
+                       {"unmappedWhy", why},
                        {"missingValues", double(missingValues)},
                        {"frames", double(frames)},
                        {"firstNs", QString::number(firstNs)},
@@ -508,8 +521,10 @@ std::string ImportReport::toText() const {
                     "\n";
     s += "time range " + std::to_string(double(lastNs - firstNs) / 1e9) + " s, tick " +
          std::to_string(double(tickNs) / 1e9) + " s\n";
-    for (const auto& [m, n] : unmappedByMetric)
-        s += "  unmapped: " + m + " (" + std::to_string(n) + " series)\n";
+    // One line per metric and reason, not per series: a scrape can hold thousands.
+    for (const auto& [m, reasons] : unmappedWhy)
+        for (const auto& [reason, n] : reasons)
+            s += "  unmapped: " + m + " (" + std::to_string(n) + " series): " + reason + "\n";
     s += "rejected lines " + std::to_string(rejectedCount) + "\n";
     for (const RejectedLine& r : rejected)
         s += "  " + r.file + ":" + std::to_string(r.line) + ": " + r.reason + "\n";

@@ -44,7 +44,9 @@ struct ImportReport {
               missingValues = 0;
     int64_t firstNs = 0, lastNs = 0, tickNs = 0;
     int64_t endNs = 0; // the run's end after the import, from its t = 0
-    std::map<std::string, long long> unmappedByMetric;
+    std::map<std::string, long long> unmappedByMetric, mappedByMetric; // metric -> series
+    // Why series land nowhere: metric -> reason -> series (SeriesMapper's reasons).
+    std::map<std::string, std::map<std::string, long long>> unmappedWhy;
     long long rejectedCount = 0;
     std::vector<RejectedLine> rejected; // the first 100
     long long untimedSamples = 0, duplicateSamples = 0;

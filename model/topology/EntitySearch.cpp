@@ -42,6 +42,17 @@ std::optional<Endpoint> findEntity(const TopologyDocument& doc, const std::strin
     if (s.empty() || s.size() > 512) return std::nullopt;
     if (auto e = doc.index().find(s)) return e;
     const Topology& t = doc.topology();
+    // A link by its name as the inspector shows it: "<end a> -- <end b>" (either way round).
+    if (const size_t dash = s.find(" -- "); dash != std::string::npos) {
+        const auto a = doc.index().find(trimmed(s.substr(0, dash)));
+        const auto b = doc.index().find(trimmed(s.substr(dash + 4)));
+        if (!a || !b) return std::nullopt;
+        for (size_t l = 0; l < t.links.size(); ++l)
+            if ((t.links[l].a == *a && t.links[l].b == *b) ||
+                (t.links[l].a == *b && t.links[l].b == *a))
+                return Endpoint{EntityKind::Link, int32_t(l)};
+        return std::nullopt;
+    }
     if (auto n = gpuNumber(s)) {
         if (*n < (long long)t.gpus.size()) return Endpoint{EntityKind::Gpu, int32_t(*n)};
         return std::nullopt;

@@ -64,6 +64,28 @@ int32_t Topology::podOfRack(int32_t rack) const {
     return rack == kNone ? kNone : rows[size_t(racks[size_t(rack)].row)].pod;
 }
 
+int32_t Topology::rackHolding(Endpoint e) const {
+    if (e.index < 0 || size_t(e.index) >= count(e.kind)) return kNone;
+    const auto i = size_t(e.index);
+    auto ofHost = [&](int32_t h) { return h == kNone ? kNone : hosts[size_t(h)].rack; };
+    switch (e.kind) {
+    case EntityKind::Gpu:
+        return ofHost(gpus[i].host);
+    case EntityKind::Nic:
+        return ofHost(nics[i].host);
+    case EntityKind::Host:
+        return hosts[i].rack;
+    case EntityKind::Switch:
+        return switches[i].rack != kNone ? switches[i].rack : ofHost(switches[i].host);
+    case EntityKind::Storage:
+        return storage[i].rack;
+    case EntityKind::Rack:
+        return e.index;
+    default:
+        return kNone;
+    }
+}
+
 int32_t Topology::clusterOfRack(int32_t rack) const {
     return rack == kNone ? kNone : rows[size_t(racks[size_t(rack)].row)].cluster;
 }

@@ -112,6 +112,9 @@ struct Topology {
     int32_t podOfRack(int32_t rack) const;
     int32_t clusterOfRack(int32_t rack) const;
     int32_t podOfHost(int32_t host) const { return podOfRack(hosts[size_t(host)].rack); }
+    // The rack an entity sits in (a GPU's or NIC's host's, a host's, a switch's, a storage
+    // server's, a rack itself); kNone for the rest or an index out of range.
+    int32_t rackHolding(Endpoint e) const;
     // Bytes held by the arrays (capacity, including heap strings), for benchmarks.
     size_t memoryBytes() const;
 };

@@ -21,6 +21,20 @@ draw "$app" render --preset meta-roce-24k --run "$run" --at "$at" --color value 
   --aggregate max --layout fabric --size 1280x720 -o "$here/fabric-labels.png"
 draw "$app" --preset meta-roce-24k --run "$run" --at "$at" --select "$gpu" \
   --screenshot "$here/charts-dock.png"
+# Explaining the run: the Step Breakdown dock (one bar per pipeline stage); the step's hottest
+# link selected, with what crosses it in the inspector and the Hottest Links list; the Events
+# dock of a 54-day span with failures.
+draw "$app" --preset meta-roce-24k --run "$run" --at "$at" --dock stepBreakdown \
+  --screenshot "$here/step-breakdown.png"
+hot=$("$app" frame --preset meta-roce-24k "$run" --at "$at" --metric link_bytes_per_s \
+  --hottest 1 --json | sed -n 's/.*"link":"\([^"]*\)".*/\1/p')
+draw "$app" --preset meta-roce-24k --run "$run" --at "$at" --select "$hot" --dock inspector \
+  --dock hotLinks --screenshot "$here/hot-link.png"
+span=$(dirname "$run")/span.sqlite
+"$app" simulate --preset meta-roce-24k --model llama3-405b --gpus 16384 --tp 8 --pp 16 \
+  --dp 128 --seq 8192 --batch-tokens 16777216 --span 54d --failures on --out "$span" > /dev/null
+draw "$app" --preset meta-roce-24k --run "$span" --at 12d7m --dock events \
+  --screenshot "$here/events-dock.png"
 # Exploring a design: the Design dock on 1:3 uplinks, the bill of materials in the Summary tab.
 draw "$app" --preset meta-roce-24k --set 'generator.clusters[0].oversubscription=3' --no-run \
   --dock design --dock summary --screenshot "$here/design-dock.png"

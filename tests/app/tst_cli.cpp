@@ -695,6 +695,18 @@ void TestCli::frameShowsLinkLoadInBytesPerSecond() {
     QVERIFY(o["maxFractionOfCapacity"].toDouble() > 0.01);
     QVERIFY(o["maxFractionOfCapacity"].toDouble() <= 1.0 + 1e-6);
     QVERIFY(o["values"].toObject().contains("link:0"));
+    // The hottest links of the step, by name, hottest first; each name selects its link.
+    const Result hot = run({"frame", "--preset", preset, store, "--at", "2.5s", "--metric",
+                            "link_bytes_per_s", "--hottest", "3", "--json"});
+    QCOMPARE(hot.code, 0);
+    const QJsonArray top = QJsonDocument::fromJson(hot.out).object()["hottest"].toArray();
+    QCOMPARE(top.size(), 3);
+    for (int i = 1; i < top.size(); ++i)
+        QVERIFY(top[i - 1]["peakFractionOfCapacity"].toDouble() >=
+                top[i]["peakFractionOfCapacity"].toDouble());
+    QVERIFY(top[0]["link"].toString().contains(" -- "));
+    QVERIFY(top[0]["peakFractionOfCapacity"].toDouble() >=
+            o["maxFractionOfCapacity"].toDouble() - 1e-6);
     // GPU busy is the default metric; times read as people write them.
     for (const char* at : {"0s", "100ms", "1s", "2.5s"}) {
         const Result g = run({"frame", "--preset", preset, store, "--at", at, "--json"});

@@ -9,7 +9,10 @@
 #include "ComparisonTableModel.h"
 #include "DefaultRun.h"
 #include "DesignDock.h"
+#include "Duration.h"
+#include "GpuRoles.h"
 #include "GuiOptions.h"
+#include "HelpMenu.h"
 #include "LiveRecording.h"
 #include "MainWindow.h"
 #include "PlaybackClock.h"
@@ -21,7 +24,9 @@
 #include "RunReader.h"
 #include "SimulationDialog.h"
 #include "SimulationRun.h"
+#include "StepBreakdownChart.h"
 #include "TelemetryGenerator.h"
+#include "TelemetryImportDialog.h"
 #include "TelemetryImporter.h"
 #include "TimelineWidget.h"
 #include "ViewControls.h"
@@ -46,11 +51,14 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QTimeZone>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <cmath>
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -127,6 +135,10 @@ private slots:
     void presentationHidesChromeAndCaptionsTheView();
     void cameraTourVisitsTheBookmarks();
     void aboutNamesVersions();
+    void helpListsTheKeysAndFindsTheGuide();
+    void windowAndDocksAreRemembered();
+    void aSelectedLinkListsWhatCrossesIt();
+    void importsTelemetryFilesAfterAPreview();
     void searchSelectsAndFrames_data();
     void searchSelectsAndFrames();
     void clickInViewSelectsInTree();
@@ -157,7 +169,7 @@ void TestMainWindow::opensPresetAndSelects() {
     QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
     QCOMPARE(w.treeView()->currentIndex().data(Qt::ToolTipRole).toString(),
              QString("demo.pod1.rack2.host0.gpu4"));
-    auto* table = w.findChild<QTableView*>();
+    auto* table = w.findChild<QTableView*>("inspectorTable");
     QVERIFY(table);
     QCOMPARE(table->model()->index(0, 1).data().toString(), QString("demo.pod1.rack2.host0.gpu4"));
     QVERIFY(!w.selectById("no.such.thing"));
@@ -200,7 +212,7 @@ void TestMainWindow::foreignFabricSaysWhatWasInferred() {
              qPrintable(text));
     QVERIFY(text.contains("pod oversubscription       not applicable"));
     QVERIFY(w.selectById("Hca1"));
-    auto* table = w.findChild<QTableView*>();
+    auto* table = w.findChild<QTableView*>("inspectorTable");
     QStringList rows;
     for (int r = 0; r < table->model()->rowCount(); ++r)
         rows << table->model()->index(r, 0).data().toString();
@@ -391,6 +403,207 @@ void TestMainWindow::aboutNamesVersions() {
     QVERIFY(text.contains("VTK 9."));
 }
 
+// A link found by its name in a simulated run: the inspector lists its peak, its time above
+// 80 % and each traffic source that crosses it, by name, as the store has them.
+void TestMainWindow::aSelectedLinkListsWhatCrossesIt() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    const QString path = simulateSmallRun(w, dir.filePath("run.sqlite"), 1);
+    QVERIFY(w.openRun(path, false));
+    const cs::Topology& t = w.document()->topology();
+    cs::RunReader reader(path, t);
+    int32_t link = -1;
+    std::optional<cs::LinkUse> use;
+    for (int32_t l = 0; l < int32_t(t.links.size()) && link < 0; ++l)
+        if ((use = reader.linkUse(l, 0)) && !use->sources.empty()) link = l;
+    QVERIFY(link >= 0);
+    const QString name = QString::fromStdString(t.nameOf({cs::EntityKind::Link, link}));
+    QVERIFY(w.viewControls()->search(name));
+    auto* table = w.findChild<QTableView*>("inspectorTable");
+    auto rowOf = [&](const QString& label) {
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data().toString() == label) return r;
+        return -1;
+    };
+    QTRY_VERIFY(rowOf("peak (step)") >= 0);
+    QVERIFY(rowOf("above 80% (step)") >= 0);
+    const QJsonObject summary =
+        QJsonDocument::fromJson(QByteArray::fromStdString(reader.info().summaryJson)).object();
+    const QString first = summary.value("trafficSources")
+                              .toArray()
+                              .at(use->sources.front().source)
+                              .toObject()
+                              .value("name")
+                              .toString();
+    QVERIFY(!first.isEmpty());
+    const int row = rowOf(first);
+    QVERIFY2(row >= 0, qPrintable(first));
+    QVERIFY2(table->model()->index(row, 1).data().toString().contains(" GB, on "),
+             qPrintable(table->model()->index(row, 1).data().toString()));
+
+    // The Hottest Links dock ranks the step's links by peak; a click selects the hottest.
+    auto* hot = w.findChild<QTableView*>("hotLinksTable");
+    QVERIFY(hot);
+    QTRY_VERIFY(hot->model()->rowCount() > 0);
+    QVERIFY(hot->isVisibleTo(&w));
+    QAbstractItemModelTester tester(hot->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const std::vector<cs::LinkHeat> expected = reader.hottestLinks(0, 50, cs::HotBy::Peak);
+    QCOMPARE(hot->model()->rowCount(), int(expected.size()));
+    QCOMPARE(hot->model()->index(0, 0).data().toString(),
+             QString::fromStdString(t.nameOf({cs::EntityKind::Link, expected.front().link})));
+    QCOMPARE(hot->model()->index(0, 1).data().toString(),
+             QString("%1%").arg(expected.front().peakFraction * 100, 0, 'f', 0));
+    QTest::mouseClick(hot->viewport(), Qt::LeftButton, {},
+                      hot->visualRect(hot->model()->index(0, 0)).center());
+    QVERIFY(w.view()->scene().selection().has_value());
+    QCOMPARE(w.view()->scene().selection()->entity,
+             (cs::Endpoint{cs::EntityKind::Link, expected.front().link}));
+    QTRY_VERIFY(rowOf("peak (step)") >= 0);
+    // Ranked by time above 80 % instead: the list is asked again.
+    auto* by = w.findChild<QComboBox*>("hotLinksBy");
+    by->setCurrentIndex(1);
+    const std::vector<cs::LinkHeat> byTime = reader.hottestLinks(0, 50, cs::HotBy::TimeAbove);
+    QTRY_COMPARE(hot->model()->index(0, 2).data().toString(),
+                 QString("%1 s").arg(byTime.front().aboveS, 0, 'f', 3));
+}
+
+// File → Import Telemetry: the preview lists each metric with its mapped and unmapped series and
+// why; Import keeps that very run in the runs folder and opens it; a lone counter scrape is
+// refused with its reason, and nothing can be imported.
+void TestMainWindow::importsTelemetryFilesAfterAPreview() {
+    MainWindow w;
+    QVERIFY(w.openSource("preset:small-256", false));
+    cs::app::TelemetryImportDialog d(*w.document(), &w);
+    d.setFiles({CS_SOURCE_DIR "/tests/fixtures/telemetry/dcgm-node-snmp.prom"});
+    QVERIFY(d.preview());
+    QTreeWidget* tree = d.previewTree();
+    QTreeWidgetItem* util = nullptr;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(0) == "DCGM_FI_DEV_GPU_UTIL") util = tree->topLevelItem(i);
+    QVERIFY(util);
+    QCOMPARE(util->text(2),
+             QString::number(d.report()->unmappedByMetric.at("DCGM_FI_DEV_GPU_UTIL")));
+    QCOMPARE(util->text(1), QString::number(d.report()->mappedByMetric.at("DCGM_FI_DEV_GPU_UTIL")));
+    QCOMPARE(util->childCount(), 1);
+    QVERIFY(util->child(0)->text(0).startsWith("no host label names a host"));
+    const auto buttons = d.findChildren<QPushButton*>();
+    bool importEnabled = false;
+    for (QPushButton* b : buttons)
+        if (b->text() == "Import") importEnabled = b->isEnabled();
+    QVERIFY(importEnabled);
+    const QString kept = w.keepImport(d);
+    QVERIFY(!kept.isEmpty());
+    QCOMPARE(QFileInfo(kept).absolutePath(), QDir(cs::app::runsFolder()).absolutePath());
+    QVERIFY(QFileInfo(kept).fileName().startsWith("recorded-small-256-"));
+    QCOMPARE(w.runPath(), kept);
+    QVERIFY(w.replay()->isOpen());
+
+    // An nvidia-smi capture holds power, temperature and memory: the Colour box offers each,
+    // and the view's GPUs take the stored value over the metric's fixed range.
+    cs::app::TelemetryImportDialog smi(*w.document(), &w);
+    smi.setFiles({CS_SOURCE_DIR "/tests/fixtures/telemetry/demo.pod0.rack1.host0.csv"});
+    QVERIFY(smi.preview());
+    const QString smiRun = w.keepImport(smi);
+    QVERIFY(!smiRun.isEmpty());
+    QComboBox* colour = w.viewControls()->colourBox();
+    const int power = colour->findText("Run: GPU power, W");
+    QVERIFY2(power >= 0, qPrintable(colour->itemText(colour->count() - 1)));
+    QVERIFY(colour->findText("Run: GPU temperature, \u00b0C") >= 0);
+    colour->setCurrentIndex(power);
+    QVERIFY(w.view()->scene().state().gpuMetric == cs::Metric::GpuPowerW);
+    const int32_t gpu0 = w.document()->index().find("demo.pod0.rack1.host0.gpu0")->index;
+    QTRY_VERIFY(w.view()->scene().values().gpu.size() > size_t(gpu0) &&
+                !std::isnan(w.view()->scene().values().gpu[size_t(gpu0)]));
+    cs::RunReader smiReader(smiRun, w.document()->topology());
+    const float watts =
+        smiReader.frame(cs::Metric::GpuPowerW, *w.replay()->shownNs())[size_t(gpu0)];
+    QCOMPARE(w.view()->scene().values().gpu[size_t(gpu0)], watts / 1000.f);
+    QVERIFY(std::isnan(w.view()->scene().values().link.front())); // the bar speaks of GPUs
+
+    // One counter scrape: no rate, so nothing to import, and the dialog says why.
+    QTemporaryDir dir;
+    QFile f(dir.filePath("counter.prom"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("# TYPE node_infiniband_port_data_transmitted_bytes_total counter\n"
+            "node_infiniband_port_data_transmitted_bytes_total{device=\"mlx5_3\","
+            "instance=\"demo.pod0.rack0.host0:9100\",port=\"1\"} 1000000000000 1717200000000\n");
+    f.close();
+    cs::app::TelemetryImportDialog once(*w.document(), &w);
+    once.setFiles({f.fileName()});
+    QVERIFY(!once.preview());
+    QVERIFY2(once.problemLabel()->text().contains("counters read once have no rate"),
+             qPrintable(once.problemLabel()->text()));
+    QString error;
+    QVERIFY(!once.keepAt(dir.filePath("x.sqlite"), &error));
+}
+
+// The docks where the user left them: closed with the Topology dock hidden and the Summary in
+// front, the next window opens so; presenting (everything hidden) is not a layout to keep.
+void TestMainWindow::windowAndDocksAreRemembered() {
+    {
+        MainWindow w;
+        QVERIFY(showAt900x600(w));
+        w.findChild<QDockWidget*>("topologyDock")->hide();
+        w.resize(1000, 700);
+        QVERIFY(w.close());
+    }
+    {
+        MainWindow w;
+        QVERIFY(w.restoreLayout());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.findChild<QDockWidget*>("topologyDock")->isHidden());
+        QVERIFY(!w.findChild<QDockWidget*>("timelineDock")->isVisible()); // no run: no timeline
+        w.findChild<QDockWidget*>("topologyDock")->show();
+        w.setPresenting(true);
+        QVERIFY(w.close()); // not kept: the hidden-everything layout
+    }
+    MainWindow w;
+    QVERIFY(w.restoreLayout());
+    QVERIFY(w.findChild<QDockWidget*>("topologyDock")->isHidden());
+    QSettings().remove("window"); // the other tests start from the built-in layout
+    // View → Docks brings a closed dock back, and lists every dock by its title.
+    auto* docks = w.findChild<QMenu*>("docksMenu");
+    QVERIFY(docks);
+    QStringList titles;
+    for (QAction* a : docks->actions())
+        titles << a->text();
+    for (const char* title : {"Events", "Hottest Links", "Step Breakdown", "Topology", "Summary"})
+        QVERIFY2(titles.contains(title), qPrintable(titles.join(", ")));
+    for (QAction* a : docks->actions())
+        if (a->text() == "Topology") a->trigger();
+    QVERIFY(!w.findChild<QDockWidget*>("topologyDock")->isHidden());
+}
+
+// Help → Keyboard Shortcuts lists the keys the window answers to, read off its own actions and
+// shortcuts; Help → User Guide finds the README.
+void TestMainWindow::helpListsTheKeysAndFindsTheGuide() {
+    MainWindow w;
+    const auto keys = cs::app::windowShortcuts(&w);
+    auto does = [&](const QString& key) {
+        for (const auto& k : keys)
+            if (k.first == key) return k.second;
+        return QString();
+    };
+    QCOMPARE(does("Space"), QString("Replay: play or pause"));
+    QCOMPARE(does("N"), QString("Replay: next event (failure, restart, checkpoint)"));
+    QCOMPARE(does("F11"), QString("Presentation Mode"));
+    QCOMPARE(does("Home"), QString("Overview"));
+    // The dialog shows them all.
+    int rows = -1;
+    QTimer::singleShot(0, [&] {
+        auto* d = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!d) return;
+        if (auto* t = d->findChild<QTableWidget*>("shortcutsTable")) rows = t->rowCount();
+        d->reject();
+    });
+    cs::app::showShortcutsDialog(&w);
+    QCOMPARE(rows, int(keys.size()));
+    QVERIFY(QFileInfo(cs::app::userGuidePath()).fileName() == "README.md");
+}
+
 void TestMainWindow::searchSelectsAndFrames_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("id");
@@ -439,7 +652,7 @@ void TestMainWindow::clickInViewSelectsInTree() {
     QTest::mouseClick(w.view(), Qt::LeftButton, {}, at);
     QCOMPARE(w.treeView()->currentIndex().data(Qt::ToolTipRole).toString(),
              QString("demo.pod1.rack5"));
-    auto* table = w.findChild<QTableView*>();
+    auto* table = w.findChild<QTableView*>("inspectorTable");
     QCOMPARE(table->model()->index(0, 1).data().toString(), QString("demo.pod1.rack5"));
 }
 
@@ -465,7 +678,11 @@ void TestMainWindow::layoutSwitchKeepsSelection() {
     w.viewControls()->layoutBox()->setCurrentIndex(1);
     QCOMPARE(w.view()->scene().layoutKind(), cs::LayoutKind::Fabric);
     QVERIFY(w.view()->scene().selection().has_value());
-    w.viewControls()->colourBox()->setCurrentIndex(2); // link speed
+    QComboBox* colour = w.viewControls()->colourBox();
+    QCOMPARE(colour->findText("Test pattern (animated)"), -1); // not offered to users
+    // Bundles and racks show their hottest member unless the user asks otherwise.
+    QCOMPARE(w.viewControls()->aggregateBox()->currentText(), QString("Max"));
+    colour->setCurrentIndex(colour->findText("Link speed"));
     QCOMPARE(w.view()->scene().colorMode(), cs::views::ColorMode::Value);
 }
 
@@ -490,9 +707,23 @@ void TestMainWindow::simulationDialogChecksTheForm() {
     QVERIFY(!d.checkSpec());
     QVERIFY2(problem->text().startsWith("Data parallel (DP): the job needs 512 GPUs"),
              qPrintable(problem->text()));
+    QCOMPARE(d.markedFields(), QStringList{"parallel.dp"}); // the field to change
+    QVERIFY(dp->toolTip().startsWith("Data parallel (DP): "));
+    // Two fields that do not parse: both marked, both listed, at once.
+    dp->setText("eight");
+    pp->setText("-4");
+    QVERIFY(!d.checkSpec());
+    QCOMPARE(d.markedFields(), (QStringList{"parallel.pp", "parallel.dp"}));
+    QCOMPARE(problem->text().split('\n').size(), 2);
+    QVERIFY2(problem->text().contains("Pipeline parallel (PP): ") &&
+                 problem->text().contains("Data parallel (DP): "),
+             qPrintable(problem->text()));
+    pp->setText("4");
     dp->setText("8");
     QVERIFY2(d.checkSpec(), qPrintable(problem->text()));
     QVERIFY(problem->text().isEmpty());
+    QVERIFY(d.markedFields().isEmpty());
+    QVERIFY(!dp->toolTip().startsWith("Data parallel (DP): ")); // its help again
     QCOMPARE(d.spec().parallel.gpus(), 256LL);
     QCOMPARE(d.spec().model, std::string("llama3-8b"));
 }
@@ -612,6 +843,37 @@ void TestMainWindow::simulatedRunsAreKeptAndReopened() {
     const QString run = w.simulateAndOpen(spec);
     QVERIFY(!run.isEmpty());
     QCOMPARE(QFileInfo(run).absolutePath(), QDir(cs::app::runsFolder()).absolutePath());
+    // The new run waits at its start for the user to play it.
+    QCOMPARE(w.replay()->clock()->nowNs(), w.replay()->clock()->startNs());
+    QVERIFY(!w.replay()->clock()->playing());
+    // Its Step Breakdown: one bar per pipeline stage, the step's parts adding up to the step.
+    auto* chart = w.findChild<cs::views::StepBreakdownChart*>();
+    QVERIFY(chart);
+    QCOMPARE(int(chart->data().stages.size()), spec.parallel.pp);
+    QVERIFY2(chart->title().startsWith("Step "), qPrintable(chart->title()));
+    for (const cs::StepParts& parts : chart->data().stages)
+        QVERIFY(std::fabs(parts.totalS() - chart->data().stepS) <= 0.005 * chart->data().stepS);
+    QVERIFY(!chart->plot()->plottable(0)->name().isEmpty());
+    // Colour by role: each GPU by its pipeline stage, first to last, as the run placed it.
+    QComboBox* colour = w.viewControls()->colourBox();
+    const int byStage = colour->findText("Run: Pipeline stage");
+    QVERIFY(byStage >= 0);
+    QVERIFY(colour->findText("Run: DP replica") >= 0 && colour->findText("Run: TP rank") >= 0);
+    colour->setCurrentIndex(byStage);
+    const auto roles = cs::GpuRoles::ofSummary(
+        w.document()->topology(), w.document()->index(),
+        QJsonDocument::fromJson(
+            QByteArray::fromStdString(cs::RunReader::runsIn(run).back().summaryJson))
+            .object());
+    QVERIFY(roles);
+    const std::vector<float> stages = roles->fractions(cs::GpuRoles::Axis::Stage);
+    QTRY_VERIFY(w.view()->scene().values().gpu.size() == stages.size() &&
+                w.view()->scene().values().gpu[size_t(roles->config().tp)] ==
+                    stages[size_t(roles->config().tp)]);
+    QCOMPARE(w.view()->scene().values().gpu, stages);
+    QVERIFY(w.view()->scene().state().role == cs::views::GpuRole::Stage);
+    colour->setCurrentIndex(colour->findText(QString("Run: ") + QString::fromStdString(spec.model),
+                                             Qt::MatchStartsWith));
     QVERIFY2(
         QFileInfo(run).fileName().startsWith(QString::fromStdString(spec.model) + "-small-256-"),
         qPrintable(run));
@@ -626,7 +888,9 @@ void TestMainWindow::simulatedRunsAreKeptAndReopened() {
     // Another topology open: the recent run brings its own back.
     QVERIFY(w.openSource("preset:small-ib-256", false));
     QVERIFY(!w.replay()->isOpen());
+    QVERIFY(chart->data().empty()); // no run, no breakdown
     QVERIFY(w.openRunWithItsTopology(run, false));
+    QCOMPARE(int(chart->data().stages.size()), spec.parallel.pp);
     QCOMPARE(QString::fromStdString(w.document()->topology().name), QString("small-256"));
     QCOMPARE(w.runPath(), run);
     // Save Run As: the copy is the run, and the window replays it from there.
@@ -666,7 +930,7 @@ void TestMainWindow::recordedRunsShowTheirDateAndTime() {
     // What the label shows: the recording's date and time in UTC, and the offset.
     QTRY_VERIFY2(timeline->timeText().startsWith("2024-06-01 00:00:30 UTC"),
                  qPrintable(timeline->timeText()));
-    QVERIFY(timeline->timeText().contains("+30.00 s"));
+    QVERIFY(timeline->timeText().contains("+30.000 s"));
     QVERIFY(timeline->zoneButton()->isVisible());
     // The charts read in time of day, their axis naming the recording's start date.
     QCustomPlot* busy = w.replay()->charts()->plots().front();
@@ -687,7 +951,7 @@ void TestMainWindow::recordedRunsShowTheirDateAndTime() {
     QVERIFY(!qobject_cast<QCPItemText*>(busy->item(0))->visible());
     // The inspector says when the values it shows were recorded.
     QVERIFY(w.selectById("#0"));
-    auto* table = w.findChild<QTableView*>();
+    auto* table = w.findChild<QTableView*>("inspectorTable");
     auto rowText = [&](const QString& name) {
         for (int r = 0; r < table->model()->rowCount(); ++r)
             if (table->model()->index(r, 0).data().toString() == name)
@@ -698,9 +962,9 @@ void TestMainWindow::recordedRunsShowTheirDateAndTime() {
                  qPrintable(rowText("time (shown)")));
     timeline->zoneButton()->click(); // local time: no "UTC" anywhere
     QVERIFY(!timeline->timeText().contains("UTC"));
-    QVERIFY(timeline->timeText().contains("+30.00 s"));
+    QVERIFY(timeline->timeText().contains("+30.000 s"));
     QTRY_VERIFY2(!rowText("time (shown)").contains("UTC") &&
-                     rowText("time (shown)").contains("+30.00 s"),
+                     rowText("time (shown)").contains("+30.000 s"),
                  qPrintable(rowText("time (shown)")));
     QVERIFY2(busy->xAxis->label().startsWith("local time from"), qPrintable(busy->xAxis->label()));
 }
@@ -921,7 +1185,7 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
     QCOMPARE(w.view()->scene().marked().front(), *failure->entity);
     // The inspector shows GPU 3's busy at now as the reader has it: down, 0%.
     QVERIFY(w.selectById("#3"));
-    auto* table = w.findChild<QTableView*>();
+    auto* table = w.findChild<QTableView*>("inspectorTable");
     auto liveText = [&] {
         for (int r = 0; r < table->model()->rowCount(); ++r)
             if (table->model()->index(r, 0).data().toString() == "busy (now)")
@@ -931,10 +1195,60 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
     cs::RunReader reader(path, w.document()->topology());
     const float busy = reader.frame(cs::Metric::GpuBusy, failure->tsNs + 1)[3];
     QTRY_COMPARE(liveText(), QString("%1%").arg(double(busy) * 100, 0, 'f', 0));
+    // Its ranks in the job, as the run placed them.
+    auto valueOf = [&](const QString& label) {
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data().toString() == label)
+                return table->model()->index(r, 1).data().toString();
+        return QString();
+    };
+    QVERIFY2(valueOf("pipeline stage").endsWith(" of 4"), qPrintable(valueOf("pipeline stage")));
+    QVERIFY(valueOf("rank").endsWith(" of 256"));
     // ... near the top, after the id, the kind and the time shown, where a short dock shows it
     // without scrolling.
     QCOMPARE(table->model()->index(2, 0).data().toString(), QString("time (shown)"));
     QCOMPARE(table->model()->index(3, 0).data().toString(), QString("busy (now)"));
+
+    // The Events dock lists every failure, restart and checkpoint in time order, none of the
+    // per-step marks; clicking one seeks there and selects its entity.
+    auto* eventsTable = w.findChild<QTableView*>("eventsTable");
+    QVERIFY(eventsTable && eventsTable->isVisibleTo(&w));
+    QAbstractItemModelTester tester(eventsTable->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Checkpoints (every few minutes) only when asked for.
+    auto count = [&](bool checkpoints) {
+        return int(std::count_if(events.begin(), events.end(), [&](const cs::RunEvent& e) {
+            return e.kind != cs::EventKind::Step &&
+                   (checkpoints || e.kind != cs::EventKind::Checkpoint);
+        }));
+    };
+    QCOMPARE(eventsTable->model()->rowCount(), count(false));
+    auto* checkpoints = w.findChild<QCheckBox*>("eventsCheckpoints");
+    checkpoints->setChecked(true);
+    QCOMPARE(eventsTable->model()->rowCount(), count(true));
+    QVERIFY(count(true) > count(false));
+    checkpoints->setChecked(false);
+    int failureRow = -1;
+    for (int r = 0; r < eventsTable->model()->rowCount() && failureRow < 0; ++r)
+        if (eventsTable->model()->index(r, 1).data().toString() == "Failure") failureRow = r;
+    QVERIFY(failureRow >= 0);
+    const QString where = eventsTable->model()->index(failureRow, 2).data().toString();
+    QCOMPARE(where, QString::fromStdString(w.document()->topology().nameOf(*failure->entity)));
+    QCOMPARE(eventsTable->model()->index(failureRow, 0).data().toString(),
+             QString::fromStdString(cs::formatElapsed(failure->tsNs)));
+    w.replay()->clock()->seek(0);
+    eventsTable->scrollTo(eventsTable->model()->index(failureRow, 0));
+    QTest::mouseClick(eventsTable->viewport(), Qt::LeftButton, {},
+                      eventsTable->visualRect(eventsTable->model()->index(failureRow, 0)).center());
+    QCOMPARE(w.replay()->clock()->nowNs(), failure->tsNs);
+    QVERIFY(w.view()->scene().selection().has_value());
+    QCOMPARE(w.view()->scene().selection()->entity, *failure->entity);
+    // N goes to the next event after now, Shift+N back to the one before.
+    const int64_t before = w.replay()->clock()->nowNs();
+    QVERIFY(w.replay()->nextEvent(true));
+    QVERIFY(w.replay()->clock()->nowNs() > before);
+    QVERIFY(w.replay()->nextEvent(false));
+    QCOMPARE(w.replay()->clock()->nowNs(), before);
 }
 
 void TestMainWindow::runDescriptionFillsTheSimulateDialog() {

@@ -20,7 +20,7 @@ void TestCollectiveTimer::longerSequencesLowerUtilisation() {
     const StepEstimate shortSeq = step(roce(), "llama3-405b", config(8, 1, 16, 64, 8192));
     const StepEstimate longSeq = step(roce(), "llama3-405b", config(8, 4, 16, 16, 32768));
     QVERIFY(longSeq.mfu < shortSeq.mfu); // attention grows and runs at lower efficiency
-    QVERIFY(longSeq.cpExposedS > 0);
+    QVERIFY(longSeq.breakdown.slowest()[StepPart::ExposedCp] > 0);
 }
 
 void TestCollectiveTimer::contextParallelTrafficShowsDuringCompute() {
@@ -35,7 +35,7 @@ void TestCollectiveTimer::contextParallelTrafficShowsDuringCompute() {
     s.parallel.overlap.dpGradReduce = s.parallel.overlap.dpParamGather = false; // DP apart
     s.steps = 1;
     const RunResult r = simulateToStore(*doc, s, dir.filePath("cp.sqlite"));
-    QVERIFY(r.step.cpExposedS > 0);
+    QVERIFY(r.step.breakdown.slowest()[StepPart::ExposedCp] > 0);
     RunReader reader(dir.filePath("cp.sqlite"), doc->topology());
     const auto& compute = r.step.schedule->compute.front();
     QVERIFY(!compute.empty());

@@ -10,6 +10,7 @@ class TestEntitySearch : public QObject {
 private slots:
     void finds_data();
     void finds();
+    void findsLinksByTheirEnds();
 };
 
 void TestEntitySearch::finds_data() {
@@ -50,6 +51,24 @@ void TestEntitySearch::finds() {
     }
     QVERIFY(e.has_value());
     QCOMPARE(QString::fromStdString(doc->topology().nameOf(*e)), id);
+}
+
+void TestEntitySearch::findsLinksByTheirEnds() {
+    // A link's name as the inspector shows it, and the same ends the other way round.
+    const auto doc = openTopology("small-256", {});
+    const Topology& t = doc->topology();
+    for (size_t l = 0; l < t.links.size(); l += 97) {
+        const std::string a = t.nameOf(t.links[l].a), b = t.nameOf(t.links[l].b);
+        for (const std::string& text :
+             {t.nameOf(Endpoint{EntityKind::Link, int32_t(l)}), b + " -- " + a}) {
+            const auto e = findEntity(*doc, text);
+            QVERIFY2(e.has_value(), text.c_str());
+            QVERIFY(e->kind == EntityKind::Link);
+            // Parallel cables between the same ends: the first of them.
+            QCOMPARE(t.nameOf(*e), t.nameOf(Endpoint{EntityKind::Link, int32_t(l)}));
+        }
+    }
+    QVERIFY(!findEntity(*doc, "demo.pod0 -- nowhere").has_value());
 }
 
 QTEST_APPLESS_MAIN(TestEntitySearch)

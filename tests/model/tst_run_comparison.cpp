@@ -23,10 +23,12 @@ private slots:
 };
 
 void TestRunComparison::rowsComeFromTheSummaries() {
-    const QJsonObject a{
-        {"stepTimeS", 6.0}, {"mfu", 0.4}, {"exposedCommS", QJsonObject{{"tp", 0.5}, {"dp", 0.1}}}};
-    const QJsonObject b{
-        {"stepTimeS", 6.6}, {"mfu", 0.36}, {"exposedCommS", QJsonObject{{"tp", 0.5}, {"dp", 0.7}}}};
+    const QJsonObject a{{"stepTimeS", 6.0},
+                        {"mfu", 0.4},
+                        {"breakdown", QJsonObject{{"exposedTpS", 0.5}, {"exposedDpS", 0.1}}}};
+    const QJsonObject b{{"stepTimeS", 6.6},
+                        {"mfu", 0.36},
+                        {"breakdown", QJsonObject{{"exposedTpS", 0.5}, {"exposedDpS", 0.7}}}};
     DesignFigures da, db;
     da.switches = 100, db.switches = 80;
     const RunComparison c = compareRuns("A", a, "B", b, da, db);
@@ -37,7 +39,7 @@ void TestRunComparison::rowsComeFromTheSummaries() {
     QVERIFY(std::fabs(step->relative() - 0.1) < 1e-12);
     QCOMPARE(c.find("mfu")->a, 40.0); // a fraction shown in %
     QVERIFY(!c.find("mfu")->lowerIsBetter);
-    QVERIFY(std::fabs(c.find("exposedCommS.dp")->delta() - 0.6) < 1e-12);
+    QVERIFY(std::fabs(c.find("breakdown.exposedDpS")->delta() - 0.6) < 1e-12);
     QCOMPARE(c.find("design.switches")->delta(), -20.0);
     // The JSON holds the same rows.
     const QJsonArray rows = comparisonToJson(c)["rows"].toArray();
@@ -50,7 +52,8 @@ void TestRunComparison::rowsComeFromTheSummaries() {
     QCOMPARE(QString::fromStdString(formatDelta(*step)), QString("+0.600 s (+10.0 %)"));
     QCOMPARE(QString::fromStdString(formatDelta(*c.find("design.switches"))),
              QString("-20 (-20.0 %)"));
-    QCOMPARE(QString::fromStdString(formatDelta(*c.find("exposedCommS.tp"))), QString("0.000 s"));
+    QCOMPARE(QString::fromStdString(formatDelta(*c.find("breakdown.exposedTpS"))),
+             QString("0.000 s"));
 }
 
 void TestRunComparison::unknownFiguresStayUnknown() {

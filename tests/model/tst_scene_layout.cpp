@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace cs;
@@ -49,6 +50,8 @@ private slots:
     void nicsStandOnTheirHostsFront();
     void labelsNeitherCollideNorCrowd();
     void aggregatesFollowTheMode();
+    void outliersAreAMinorityFarFromTheirRack();
+    void gpusColourByAnyStoredMetric();
     void rayGeometry();
 };
 
@@ -477,6 +480,54 @@ void TestSceneLayout::aggregatesFollowTheMode() {
     // A network rack has no GPUs: no data.
     for (size_t r = 0; r < f.t.racks.size(); ++r)
         if (f.t.racks[r].role == RackRole::Network) QVERIFY(std::isnan(mean[r]));
+}
+
+void TestSceneLayout::outliersAreAMinorityFarFromTheirRack() {
+    Fixture f;
+    const Host& h = f.t.hosts[0];
+    std::vector<float> busy(f.t.gpus.size(), 0.9f);
+    QVERIFY(rackOutliers(f.t, busy).empty()); // all alike
+    busy[size_t(h.firstGpu + 3)] = 0.f;       // one idle GPU among busy ones
+    QCOMPARE(rackOutliers(f.t, busy), (std::vector<Endpoint>{{EntityKind::Gpu, h.firstGpu + 3}}));
+    busy[size_t(h.firstGpu + 4)] = std::numeric_limits<float>::quiet_NaN(); // no data: not one
+    QCOMPARE(rackOutliers(f.t, busy).size(), size_t(1));
+    // Half of a rack idle, half busy: nobody stands out.
+    std::vector<float> half(f.t.gpus.size(), 0.9f);
+    std::vector<int32_t> inRack;
+    for (size_t g = 0; g < f.t.gpus.size(); ++g)
+        if (f.t.hosts[size_t(f.t.gpus[g].host)].rack == h.rack) inRack.push_back(int32_t(g));
+    for (size_t k = 0; k < inRack.size() / 2; ++k)
+        half[size_t(inRack[k])] = 0.f;
+    QVERIFY(rackOutliers(f.t, half).empty());
+}
+
+void TestSceneLayout::gpusColourByAnyStoredMetric() {
+    Fixture f;
+    RunFrame frame;
+    frame.values[size_t(Metric::GpuBusy)].assign(f.t.gpus.size(), 0.9f);
+    frame.values[size_t(Metric::GpuPowerW)].assign(f.t.gpus.size(), 350.f);
+    frame.values[size_t(Metric::GpuPowerW)][1] = std::numeric_limits<float>::quiet_NaN();
+    frame.values[size_t(Metric::GpuPowerW)][2] = 5000.f; // past the range: its top
+    frame.values[size_t(Metric::LinkBytesPerS)].assign(f.t.links.size(), 1e9f);
+    const FrameValues busy = fractionsOfCapacity(frame, f.t);
+    QCOMPARE(busy.gpu[0], 0.9f);
+    QVERIFY(!std::isnan(busy.link[0]));
+    const FrameValues power = fractionsOfCapacity(frame, f.t, Metric::GpuPowerW);
+    const GpuMetricScale scale = gpuMetricScale(Metric::GpuPowerW);
+    QCOMPARE(power.gpu[0], float(350 / (scale.hi - scale.lo)));
+    QVERIFY(std::isnan(power.gpu[1]));
+    QCOMPARE(power.gpu[2], 1.f);
+    QVERIFY(std::isnan(power.link[0])); // links say nothing when GPUs show power
+    // A metric the run lacks: every GPU without data, not a crash.
+    const FrameValues clock = fractionsOfCapacity(frame, f.t, Metric::GpuSmClockHz);
+    QCOMPARE(clock.gpu.size(), f.t.gpus.size());
+    QVERIFY(std::isnan(clock.gpu[0]));
+    // Every colour metric has a range and a title in its unit.
+    for (Metric m : gpuColourMetrics()) {
+        const GpuMetricScale s = gpuMetricScale(m);
+        QVERIFY(s.hi > s.lo);
+        QVERIFY(!s.title.empty());
+    }
 }
 
 void TestSceneLayout::rayGeometry() {

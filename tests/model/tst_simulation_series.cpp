@@ -80,8 +80,9 @@ void TestSimulationSeries::storeHoldsTheRun() {
     // between its exposed TP collectives, which TP 8 makes long for an 8B model) while the
     // last waits for its first micro-batch (PP - 1 bubble slices).
     const int64_t frameNs = 10'000'000;
-    const int64_t gatherNs = std::llround(result.step.dpExposedS / 2 * 1e9);
-    QVERIFY(result.step.bubbleS * 1e9 > double(frameNs) * 2);
+    const int64_t gatherNs =
+        std::llround(result.step.breakdown.stages.front()[StepPart::ExposedDp] / 2 * 1e9);
+    QVERIFY(result.step.breakdown.stages.back()[StepPart::Bubble] * 1e9 > double(frameNs) * 2);
     const std::vector<float> start =
         reader.frame(Metric::GpuBusy, (gatherNs / frameNs + 1) * frameNs + 1);
     const float firstBusy = start[size_t(result.step.gpuOfRank.front())];
@@ -96,7 +97,7 @@ void TestSimulationSeries::storeHoldsTheRun() {
             inPasses += x.toS - x.fromS;
         for (const Interval& x : sched.busy[st])
             computing += x.toS - x.fromS;
-        QVERIFY(computing < inPasses - 0.5 * result.step.tpExposedS);
+        QVERIFY(computing < inPasses - 0.5 * result.step.breakdown.stages[st][StepPart::ExposedTp]);
         QVERIFY(computing > 0.5 * inPasses);
     }
     // GPU 7's history over the first step at a fine budget is its frames.

@@ -152,6 +152,9 @@ void TestTelemetryImport::prometheusText() {
     QCOMPARE(rep.missingValues, 2LL);  // the two DCGM sentinels
     QCOMPARE(rep.unmappedSeries, 2LL); // gpu-node-17 (no map given) and login-node-1
     QCOMPARE(rep.unmappedByMetric.at("DCGM_FI_DEV_GPU_UTIL"), 2LL);
+    QCOMPARE(rep.unmappedWhy.at("DCGM_FI_DEV_GPU_UTIL").begin()->first,
+             std::string("no host label names a host of the topology (a mapping file can rename "
+                         "them)"));
     QCOMPARE(rep.tickNs, 15'000'000'000LL);
     const int32_t gpu0 = doc_->index().find("demo.pod0.rack0.host0.gpu0")->index;
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 0, size_t(gpu0)), 0.97f);
@@ -467,6 +470,15 @@ void TestTelemetryImport::nicCountersLandOnTheirOwnCable() {
     const Imported r = importFiles(*doc_, {path}, dir.path());
     QCOMPARE(r.report.mappedSeries, 2LL);
     QCOMPARE(r.report.unmappedSeries, 4LL); // speed, MTU, up, port 2
+    // Each says why, per metric: a report of thousands of series stays a few lines.
+    const auto& why = r.report.unmappedWhy;
+    QCOMPARE(why.at("node_network_mtu_bytes").begin()->first,
+             std::string("not a byte counter (speed, MTU, flags or packets)"));
+    QCOMPARE(why.at("node_infiniband_port_data_received_bytes_total").begin()->first,
+             std::string("not a backend NIC's first port (mlx5_N port 1)"));
+    QCOMPARE(r.report.mappedByMetric.at("node_infiniband_port_data_received_bytes_total"), 1LL);
+    const QString text = QString::fromStdString(r.report.toText());
+    QCOMPARE(text.count("unmapped: "), 4);
     const auto fe = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.fe0"));
     const auto be1 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be1"));
     const auto be0 = size_t(linkOfNic(*doc_, "demo.pod0.rack0.host0.be0"));

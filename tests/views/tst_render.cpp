@@ -17,6 +17,7 @@ private slots:
     void valuesChangeThePicture();
     void oneOutlierShowsAtTheOverview_data();
     void oneOutlierShowsAtTheOverview();
+    void anOutlierOrAFailureOutlinesItsRack();
     void labelsNameTiersPodsAndTheSelection();
     void busyLinksDrawWider();
     void nicsShowTheirCablesLoad();
@@ -207,6 +208,52 @@ void TestRender::oneOutlierShowsAtTheOverview() {
     r.render();
     const int most = largestDifference(uniform, r.grab());
     QVERIFY2(most > 100, qPrintable(QString("largest change %1 levels").arg(most)));
+}
+
+// One idle GPU among 24,576 busy ones, at 1600 x 900: the value alone moves a pixel or two;
+// flagged as an outlier (reddish purple) or marked failed (vermillion), its rack's outline
+// changes dozens.
+void TestRender::anOutlierOrAFailureOutlinesItsRack() {
+    const auto doc = openTopology("meta-roce-24k", {});
+    const Topology& t = doc->topology();
+    HeadlessRenderer r(1600, 900);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), LayoutKind::Floor);
+    scene.setColorMode(ColorMode::Value);
+    QCOMPARE(QString::fromStdString(applyCameraSpec(scene, *doc, "overview")), QString());
+    FrameValues v;
+    v.gpu.assign(t.gpus.size(), 1.0f);
+    v.link.assign(t.links.size(), 0.0f);
+    scene.setValues(v);
+    r.render();
+    const QImage uniform = r.grab();
+    auto changedPixels = [&](const QImage& a, const QImage& b) {
+        int n = 0;
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x) {
+                const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+                n += std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                               std::abs(qBlue(p) - qBlue(q))}) > 40;
+            }
+        return n;
+    };
+    const auto idle = int32_t(t.gpus.size() / 2 + 5);
+    v.gpu[size_t(idle)] = 0.0f;
+    scene.setValues(v);
+    r.render();
+    const int valueOnly = changedPixels(uniform, r.grab());
+    QCOMPARE(rackOutliers(t, v.gpu), (std::vector<Endpoint>{{EntityKind::Gpu, idle}}));
+    scene.setFlagged(rackOutliers(t, v.gpu));
+    r.render();
+    const int flagged = changedPixels(uniform, r.grab());
+    scene.setFlagged({});
+    scene.setMarked({{EntityKind::Gpu, idle}});
+    r.render();
+    const int failed = changedPixels(uniform, r.grab());
+    qInfo("changed pixels: value alone %d, flagged %d, failed %d", valueOnly, flagged, failed);
+    QVERIFY2(flagged >= 30 && flagged > 5 * std::max(1, valueOnly),
+             qPrintable(QString("%1 vs %2").arg(flagged).arg(valueOnly)));
+    QVERIFY2(failed >= 30, qPrintable(QString::number(failed)));
 }
 
 namespace {

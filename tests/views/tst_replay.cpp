@@ -7,6 +7,7 @@
 #include "RunChartsWidget.h"
 #include "RunOverview.h"
 #include "SimulationRun.h"
+#include "StepBreakdownChart.h"
 #include "TimelineWidget.h"
 
 #include <QApplication>
@@ -29,6 +30,8 @@ private slots:
     void downsamplingKeepsExtremes();
     void timelineAndChartsFollowTheClock();
     void timelineSeeksAcrossTheWidestRange();
+    void timelineMarkersSayWhatHappened();
+    void timelineMarksStepsAndTheirParts();
 
 private:
     QTemporaryDir dir_;
@@ -161,7 +164,52 @@ void TestReplay::timelineSeeksAcrossTheWidestRange() {
     QCOMPARE(bar->xOf(clock.nowNs()), bar->width() - 6);
     QTest::mouseClick(bar, Qt::LeftButton, {}, QPoint(0, bar->height() / 2));
     QCOMPARE(clock.nowNs(), 0);
-    QVERIFY(timeline.timeText().startsWith("0.00 s / 106751d"));
+    QVERIFY2(timeline.timeText().startsWith("0.000 s / 106751d 23h 47m"),
+             qPrintable(timeline.timeText()));
+}
+
+void TestReplay::timelineMarkersSayWhatHappened() {
+    // A two-day run: a failure and its restart, far apart on the bar; a checkpoint beside the
+    // failure. Hovering a marker tells them, with the time to the millisecond or as days.
+    PlaybackClock clock;
+    clock.setRange(0, 2 * 86400LL * 1'000'000'000);
+    TimelineBar bar(&clock);
+    bar.resize(800, 34);
+    const int64_t failureNs = 3600LL * 1'000'000'000 + 5'250'000'000; // 1h 00m 05s
+    bar.setEvents({{failureNs, EventKind::Failure, Endpoint{EntityKind::Gpu, 3}, "GPU 3 lost"},
+                   {failureNs + 1'000'000'000, EventKind::Checkpoint, std::nullopt, ""},
+                   {86400LL * 1'000'000'000, EventKind::Restart, std::nullopt, ""},
+                   {10'000'000'000, EventKind::Step, std::nullopt, ""}});
+    const QString atFailure = bar.markerText(bar.xOf(failureNs));
+    QVERIFY2(atFailure.startsWith("Failure at 1h 00m 05s: GPU 3 lost"), qPrintable(atFailure));
+    QVERIFY(atFailure.contains("Checkpoint at 1h 00m 06s")); // within the same pixels
+    QVERIFY(!atFailure.contains("Restart"));
+    QCOMPARE(bar.markerText(bar.xOf(86400LL * 1'000'000'000)), QString("Restart at 1d 00h 00m"));
+    QVERIFY(bar.markerText(bar.xOf(10'000'000'000)).isEmpty()); // steps are no markers
+}
+
+void TestReplay::timelineMarksStepsAndTheirParts() {
+    // Three 2 s steps, each 1.5 s of compute then 0.5 s of bubble: three marks; at 800 px a
+    // step is wide enough for its bands, compute green where it computes.
+    PlaybackClock clock;
+    clock.setRange(0, 6'000'000'000);
+    TimelineBar bar(&clock);
+    bar.resize(800, 34);
+    Series steps;
+    steps.tsNs = {0};
+    steps.value = {2.0};
+    bar.setSteps(steps, {{0, 1.5, StepPart::Compute}, {1.5, 2.0, StepPart::Bubble}});
+    QCOMPARE(bar.stepMarkXs(), (std::vector<int>{bar.xOf(0), bar.xOf(2'000'000'000),
+                                                 bar.xOf(4'000'000'000)})); // 6 s: the end
+    QVERIFY(bar.showsPhaseBands());
+    const QImage img = bar.grab().toImage();
+    const int mid = bar.height() / 2;
+    QCOMPARE(QColor(img.pixel(bar.xOf(3'000'000'000), mid + 6)), stepPartColor(StepPart::Compute));
+    QCOMPARE(QColor(img.pixel(bar.xOf(3'800'000'000), mid + 6)), stepPartColor(StepPart::Bubble));
+    // A long run: no marks, no bands (a step is a fraction of a pixel).
+    clock.setRange(0, 86400LL * 1'000'000'000);
+    QVERIFY(bar.stepMarkXs().empty());
+    QVERIFY(!bar.showsPhaseBands());
 }
 
 int main(int argc, char** argv) {

@@ -287,7 +287,7 @@ void TestStudyChart::quantitiesReadInTheirUnits() {
     QCOMPARE(studyQuantity("cost.perGpu").title(), QString("Cost per GPU ($)"));
     QCOMPARE(studyQuantity("mfu").title(), QString("MFU (%)"));
     QCOMPARE(studyQuantity("memoryGiB.weights").unit, QString("GiB"));
-    QCOMPARE(studyQuantity("exposedCommS.dp").unit, QString("s"));
+    QCOMPARE(studyQuantity("breakdown.exposedDpS").unit, QString("s"));
     QCOMPARE(studyQuantity(kOversub).label, QString("Oversubscription"));
     QCOMPARE(studyQuantity(kPlacement).label, QString("Placement"));
     QCOMPARE(studyQuantity("topology").label, QString("Topology"));

@@ -58,6 +58,16 @@ void TestViewState::roundTrips_data() {
                         .arg(layout.name.data(), metric.name.data(), aggregate.name.data())))
                     << s;
             }
+    for (Metric m : gpuColourMetrics()) { // a run's GPUs by power, temperature, ...
+        ViewState s = coloredBy(ViewState{}, ValueMetric::Run);
+        s.gpuMetric = m;
+        QTest::newRow(metricDef(m).name) << s;
+    }
+    for (const auto& role : kGpuRoleNames) { // a simulated run's GPUs by stage, replica, rank
+        ViewState s = coloredBy(ViewState{}, ValueMetric::Run);
+        s.role = role.value;
+        QTest::newRow(qPrintable(QString("role ") + role.name.data())) << s;
+    }
 }
 
 void TestViewState::roundTrips() {
@@ -69,6 +79,8 @@ void TestViewState::roundTrips() {
     QCOMPARE(back.colorMode, state.colorMode);
     QCOMPARE(back.metric, state.metric);
     QCOMPARE(back.aggregate, state.aggregate);
+    QVERIFY(back.gpuMetric == state.gpuMetric);
+    QVERIFY(back.role == state.role);
     QCOMPARE(back.labels, state.labels);
     QCOMPARE(back.camera.has_value(), state.camera.has_value());
     if (state.camera)
@@ -129,6 +141,9 @@ void TestViewState::refusesBadValues_data() {
                                << R"(aggregate: expected mean, max or min, got "median")";
     QTest::newRow("colour") << QByteArray(R"({"colour": "rainbow"})")
                             << R"(colour: expected kind, test, speed or run, got "rainbow")";
+    QTest::newRow("gpu metric")
+        << QByteArray(R"({"gpuMetric": "link_bytes_per_s"})")
+        << R"(gpuMetric: expected gpu_busy, gpu_power_w, gpu_temperature_c, gpu_memory_used_bytes or gpu_sm_clock_hz, got "link_bytes_per_s")";
     QTest::newRow("labels") << QByteArray(R"({"labels": "yes"})")
                             << "labels: expected true or false";
     QTest::newRow("camera short") << QByteArray(R"({"camera": {"position": [1, 2],

@@ -1,0 +1,72 @@
+// The Step Breakdown chart: a simulated run's summary drawn as one stacked bar per pipeline
+// stage, the legend listing only parts that take time, and a recorded run's empty state.
+#include "SimulationRun.h"
+#include "StepBreakdownChart.h"
+#include "TopologyDocument.h"
+
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+using namespace cs;
+using namespace cs::views;
+
+class TestStepBreakdownChart : public QObject {
+    Q_OBJECT
+private slots:
+    void drawsEachStageAsAStackOfItsParts();
+    void aRunWithoutBreakdownSaysSo();
+};
+
+void TestStepBreakdownChart::drawsEachStageAsAStackOfItsParts() {
+    const auto doc = openTopology("small-256", {});
+    RunSpec spec;
+    spec.model = "llama3-8b";
+    spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+    spec.steps = 1;
+    const RunResult r = simulateRun(*doc, spec, nullptr);
+    const QJsonObject summary = runSummaryJson(r, spec);
+
+    StepBreakdownChart chart;
+    chart.resize(640, 360);
+    chart.setSummary(summary);
+    QCOMPARE(int(chart.data().stages.size()), 4);
+    QCOMPARE(chart.data().slowestStage, r.step.breakdown.slowestStage);
+    QVERIFY2(chart.title().contains(QString::number(r.step.stepS, 'f', 3)),
+             qPrintable(chart.title()));
+
+    // One bar series per part that takes time somewhere; each stage's bars add up to the step.
+    QCustomPlot* plot = chart.plot();
+    QStringList names;
+    std::vector<double> stacked(4, 0.0);
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(i));
+        QVERIFY(bars);
+        names << bars->name();
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            stacked[size_t(std::lround(it->key))] += it->value;
+    }
+    for (double total : stacked)
+        QVERIFY(std::fabs(total - r.step.stepS) <= 0.005 * r.step.stepS);
+    QVERIFY(names.contains("Compute"));
+    QVERIFY(names.contains("Bubble"));      // four stages wait on each other
+    QVERIFY(!names.contains("Exposed EP")); // no expert layers: not in the legend
+    int legendItems = 0;                    // the legend's grid wraps: some cells stay empty
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        legendItems += plot->legend->item(i) ? 1 : 0;
+    QCOMPARE(legendItems, plot->plottableCount());
+    // The legend sits above the bars, not on them.
+    plot->replot();
+    QVERIFY(plot->legend->outerRect().bottom() <= plot->axisRect()->outerRect().top());
+}
+
+void TestStepBreakdownChart::aRunWithoutBreakdownSaysSo() {
+    StepBreakdownChart chart;
+    chart.setSummary(QJsonObject{{"stepTimeS", 2.0}}); // a recorded run's summary
+    QVERIFY(chart.data().empty());
+    QCOMPARE(chart.plot()->plottableCount(), 0);
+    QVERIFY(chart.title().startsWith("No step breakdown"));
+}
+
+QTEST_MAIN(TestStepBreakdownChart)
+#include "tst_step_breakdown_chart.moc"
