@@ -44,6 +44,10 @@ class ReplayController;
 // The source of a topology regenerated from an edited design (Design dock): "design:NAME".
 inline const std::string kDesignSource = "design:";
 
+// Open Recent entries that are stored runs and run descriptions, not topologies.
+inline const QString kRunPrefix = QStringLiteral("run:");
+inline const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
+
 // Where the window keeps the runs it simulates: "runs" in the user's data directory.
 QString runsFolder();
 // "preset:NAME" or a file path, as sessions, recent files and the command line name a topology.
