@@ -109,10 +109,7 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     });
     connect(reader_, &RunReaderThread::linkUseReady, this, [this](qint32 link, const LinkUse& use) {
         if (!overview_ || selected_.kind != EntityKind::Link || selected_.index != link) return;
-        const QJsonObject summary =
-            QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson))
-                .object();
-        linkLines_ = linkUseLines(use, summary);
+        linkLines_ = linkUseLines(use, summary_);
         emit nowShown(); // the inspector lists them
     });
     // A frame the store refuses mid-replay: say so, keep the last good frame.
@@ -233,11 +230,11 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     doc_ = &doc;
     clock_->setRange(0, overview_->info.endNs);
     clock_->seek(0);
+    // The run's summary, read once: step parts, roles, traffic source names.
+    summary_ =
+        QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson)).object();
     timeline_->setEvents(overview_->events);
-    timeline_->setSteps(overview_->stepTime,
-                        stepSegmentsOf(QJsonDocument::fromJson(
-                                           QByteArray::fromStdString(overview_->info.summaryJson))
-                                           .object()));
+    timeline_->setSteps(overview_->stepTime, stepSegmentsOf(summary_));
     events_->setEvents(overview_->events, &doc.topology());
     if (std::any_of(overview_->events.begin(), overview_->events.end(),
                     [](const RunEvent& e) { return e.kind != EventKind::Step; }))
@@ -260,9 +257,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
                 window->resizeDocks({dock}, {window->height() * 3 / 5}, Qt::Vertical);
         });
     }
-    roles_ = GpuRoles::ofSummary(
-        doc.topology(), doc.index(),
-        QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson)).object());
+    roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);
     controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)),
                        overview_->metrics, roles_.has_value());
     reader_->requestFrame(clock_->nowNs());
@@ -319,6 +314,7 @@ void ReplayController::close() {
     hotLinksDock_->hide();
     linkLines_.clear();
     roles_.reset();
+    summary_ = {};
     timelineDock_->hide();
     chartsDock_->hide();
     eventsDock_->hide();

@@ -7,6 +7,7 @@
 #include "RunReaderThread.h"
 #include "TopologyDocument.h"
 
+#include <QJsonObject>
 #include <QObject>
 
 #include <memory>
@@ -83,6 +84,7 @@ private:
     // The selected link's traffic over the stretch shown, as inspector rows.
     std::vector<std::pair<std::string, std::string>> linkLines_;
     std::optional<GpuRoles> roles_; // a simulated run's ranks per GPU
+    QJsonObject summary_;           // the open run's summary, parsed once at open
     bool followingEnd_ = false;     // the clock moves to the newest frame: not the user seeking
     views::TimelineWidget* timeline_;
     views::RunChartsWidget* charts_;
