@@ -1,5 +1,7 @@
 #include "InspectorWidget.h"
 
+#include "StageGanttWidget.h"
+
 #include <algorithm>
 
 #include <QHeaderView>
@@ -11,7 +13,7 @@ namespace cs::views {
 
 InspectorWidget::InspectorWidget(QWidget* parent)
     : QWidget(parent), title_(new QLabel(this)), table_(new QTableView(this)),
-      model_(new PropertyTableModel(this)) {
+      model_(new PropertyTableModel(this)), gantt_(new StageGanttWidget(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     title_->setTextFormat(Qt::PlainText);
@@ -28,6 +30,8 @@ InspectorWidget::InspectorWidget(QWidget* parent)
     table_->setWordWrap(false);
     layout->addWidget(title_);
     layout->addWidget(table_);
+    layout->addWidget(gantt_);
+    gantt_->hide();
     showEntity({EntityKind::Cluster, kNone});
 }
 
@@ -42,8 +46,16 @@ void InspectorWidget::setLiveValues(PropertyList rows) {
     showEntity(shown_);
 }
 
+void InspectorWidget::setGantt(std::shared_ptr<const StageGantt> gantt, int stages,
+                               std::optional<double> nowPhase) {
+    gantt_->setGantt(std::move(gantt), stages);
+    gantt_->setNowPhase(nowPhase);
+    gantt_->setVisible(gantt_->gantt() && shown_.kind == EntityKind::Gpu && shown_.index != kNone);
+}
+
 void InspectorWidget::showEntity(Endpoint e) {
     shown_ = e;
+    gantt_->setVisible(gantt_->gantt() && e.kind == EntityKind::Gpu && e.index != kNone);
     if (!doc_ || e.index == kNone) {
         title_->setText(tr("Nothing selected"));
         model_->setProperties({});

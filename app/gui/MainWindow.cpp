@@ -155,7 +155,7 @@ MainWindow::MainWindow()
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
     });
     connect(replay_, &ReplayController::nowShown, this, [this] {
-        inspector_->setLiveValues(replay_->selectedValues());
+        showReplayInInspector();
         if (presenting_) updateCaption();
     });
     // Presentation: on the window itself, so F11 works while the menus are hidden.
@@ -761,6 +761,12 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors) {
     return true;
 }
 
+void MainWindow::showReplayInInspector() {
+    inspector_->setLiveValues(replay_->selectedValues());
+    inspector_->setGantt(replay_->selectedGantt(), replay_->pipelineStages(),
+                         replay_->shownStepPhase());
+}
+
 void MainWindow::onTreeSelection() {
     if (syncing_) return;
     showSelected(views::TopologyTreeModel::entityOf(tree_->currentIndex()), true);
@@ -769,8 +775,8 @@ void MainWindow::onTreeSelection() {
 void MainWindow::showSelected(Endpoint e, bool fromTree) {
     replay_->selectEntity(e);
     if (presenting_) QTimer::singleShot(0, this, [this] { updateCaption(); });
-    inspector_->setLiveValues(replay_->selectedValues());
     inspector_->showEntity(e);
+    showReplayInInspector();
     if (fromTree) {
         view_->scene().select(e.index == kNone ? std::nullopt
                                                : std::optional<PickHit>(PickHit{e, kNone, 0}));

@@ -182,6 +182,7 @@ private:
                             const RunSpec& spec);
     void onTreeSelection();
     void showSelected(Endpoint e, bool fromTree);
+    void showReplayInInspector(); // the selected entity's values at now, a GPU's stage Gantt
     void showSummary();
 
     std::unique_ptr<TopologyDocument> doc_;

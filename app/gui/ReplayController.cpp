@@ -2,6 +2,7 @@
 
 #include "FrameValues.h"
 #include "HotLinksModel.h"
+#include "RunCaption.h"
 #include "RunChartsWidget.h"
 #include "RunEventsModel.h"
 #include "SimulationRun.h"
@@ -258,6 +259,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
         });
     }
     roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);
+    findGantt();
     controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)),
                        overview_->metrics, roles_.has_value());
     reader_->requestFrame(clock_->nowNs());
@@ -314,14 +316,33 @@ void ReplayController::close() {
     hotLinksDock_->hide();
     linkLines_.clear();
     roles_.reset();
+    gantt_.reset();
     summary_ = {};
     timelineDock_->hide();
     chartsDock_->hide();
     eventsDock_->hide();
 }
 
+void ReplayController::findGantt() {
+    gantt_.reset();
+    if (!roles_ || selected_.kind != EntityKind::Gpu) return;
+    if (const auto coord = roles_->of(selected_.index))
+        if (auto g = stageGanttOf(summary_, coord->p))
+            gantt_ = std::make_shared<const StageGantt>(std::move(*g));
+}
+
+std::optional<double> ReplayController::shownStepPhase() const {
+    if (!overview_ || !frame_) return std::nullopt;
+    return stepPhaseAt(overview_->stepTime, frame_->frame.tsNs);
+}
+
 void ReplayController::selectEntity(Endpoint e) {
+    const bool sameStage = roles_ && e.kind == EntityKind::Gpu &&
+                           selected_.kind == EntityKind::Gpu && roles_->of(e.index) &&
+                           roles_->of(selected_.index) &&
+                           roles_->of(e.index)->p == roles_->of(selected_.index)->p;
     selected_ = e;
+    if (!sameStage) findGantt(); // GPUs of one stage share its Gantt
     if (!overview_) return;
     charts_->setEntitySeries(e, {}, {});
     reader_->requestHistory(e);

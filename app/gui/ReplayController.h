@@ -5,6 +5,7 @@
 #include "GpuRoles.h"
 #include "PlaybackClock.h"
 #include "RunReaderThread.h"
+#include "StageGantt.h"
 #include "TopologyDocument.h"
 
 #include <QJsonObject>
@@ -55,6 +56,11 @@ public:
     // The time of the frame the view shows, once one arrived.
     std::optional<int64_t> shownNs() const;
     const FrameResult* shownFrame() const { return frame_.get(); }
+    // The selected GPU's pipeline stage over one step (a simulated run's), null otherwise; how
+    // many stages the run has; how far into its step the frame shown is.
+    std::shared_ptr<const StageGantt> selectedGantt() const { return gantt_; }
+    int pipelineStages() const { return roles_ ? roles_->config().pp : 0; }
+    std::optional<double> shownStepPhase() const;
     // A live recording: the open run grows. refreshRun() reads it again; while the timeline's
     // Live button is checked the clock follows the newest frame, and seeking elsewhere
     // unchecks it.
@@ -83,9 +89,11 @@ private:
     Endpoint selected_{EntityKind::Cluster, -1};
     // The selected link's traffic over the stretch shown, as inspector rows.
     std::vector<std::pair<std::string, std::string>> linkLines_;
-    std::optional<GpuRoles> roles_; // a simulated run's ranks per GPU
-    QJsonObject summary_;           // the open run's summary, parsed once at open
-    bool followingEnd_ = false;     // the clock moves to the newest frame: not the user seeking
+    std::optional<GpuRoles> roles_;           // a simulated run's ranks per GPU
+    std::shared_ptr<const StageGantt> gantt_; // the selected GPU's stage
+    void findGantt();
+    QJsonObject summary_;       // the open run's summary, parsed once at open
+    bool followingEnd_ = false; // the clock moves to the newest frame: not the user seeking
     views::TimelineWidget* timeline_;
     views::RunChartsWidget* charts_;
     QDockWidget* timelineDock_;

@@ -5,6 +5,7 @@
 #include "RankPlacement.h"
 #include "RunOptions.h"
 #include "SitePower.h"
+#include "StageGantt.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -198,6 +199,10 @@ private:
                 segments.append(QJsonArray{x.fromS, x.toS, int(x.part)});
         summary.insert("stepSegments",
                        QJsonObject{{"stage", e_.breakdown.slowestStage}, {"segments", segments}});
+        // Each stage's passes and collectives, for the inspector's Gantt of a GPU; 1/2000 of
+        // the step is finer than a pixel of it.
+        summary.insert("stageGantt",
+                       ganttJson(ganttOfStep(sched_, e_.breakdown, sched_.stepS / 2000)));
         if (params_)
             summary.insert(
                 "design",

@@ -22,6 +22,17 @@ std::optional<long long> stepAt(const Series& steps, int64_t now) {
     return std::nullopt;
 }
 
+std::optional<double> stepPhaseAt(const Series& steps, int64_t now) {
+    std::optional<double> phase;
+    for (size_t i = 0; i < steps.tsNs.size() && steps.tsNs[i] <= now; ++i) {
+        const double stepNs = steps.value[i] * 1e9;
+        if (!(stepNs > 0)) continue;
+        const double done = double(now - steps.tsNs[i]) / stepNs; // steps of this stretch
+        phase = done - std::floor(done);
+    }
+    return phase;
+}
+
 std::vector<int64_t> stepStarts(const Series& steps, int64_t fromNs, int64_t toNs,
                                 size_t maxCount) {
     std::vector<int64_t> out;

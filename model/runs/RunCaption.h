@@ -11,6 +11,8 @@ namespace cs {
 // The step holding nowNs, counted stretch by stretch: the run stores a step time per training
 // stretch (a new one after each checkpoint or restart). None before the first step time.
 std::optional<long long> stepAt(const Series& stepTimeS, int64_t nowNs);
+// How far into its step nowNs is, from 0 to 1; none before the first step time.
+std::optional<double> stepPhaseAt(const Series& stepTimeS, int64_t nowNs);
 // The starts of the steps in [fromNs, toNs], stretch by stretch; none when there are more than
 // maxCount (too dense to draw).
 std::vector<int64_t> stepStarts(const Series& stepTimeS, int64_t fromNs, int64_t toNs,

@@ -24,6 +24,8 @@
 #include "RunReader.h"
 #include "SimulationDialog.h"
 #include "SimulationRun.h"
+#include "StageGantt.h"
+#include "StageGanttWidget.h"
 #include "StepBreakdownChart.h"
 #include "TelemetryGenerator.h"
 #include "TelemetryImportDialog.h"
@@ -1204,6 +1206,26 @@ void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
     };
     QVERIFY2(valueOf("pipeline stage").endsWith(" of 4"), qPrintable(valueOf("pipeline stage")));
     QVERIFY(valueOf("rank").endsWith(" of 256"));
+    // Below them, the small Gantt of its stage's step: the stage the ranks name, its passes
+    // as the stored run keeps them, a line where the frame shown is within its step.
+    auto* gantt = w.findChild<cs::views::StageGanttWidget*>("stageGantt");
+    QVERIFY(gantt && gantt->isVisibleTo(&w));
+    const int stage = valueOf("pipeline stage").section(' ', 0, 0).toInt();
+    QCOMPARE(gantt->title().left(gantt->title().indexOf(':')), QString("Stage %1 of 4").arg(stage));
+    const auto stored = cs::stageGanttOf(
+        QJsonDocument::fromJson(
+            QByteArray::fromStdString(cs::RunReader::runsIn(path).back().summaryJson))
+            .object(),
+        stage);
+    QVERIFY(stored);
+    QCOMPARE(gantt->gantt()->row(cs::GanttRow::Forward).size(),
+             stored->row(cs::GanttRow::Forward).size());
+    QVERIFY(!stored->row(cs::GanttRow::Forward).empty());
+    // A host shows no Gantt.
+    QVERIFY(w.selectById(QString::fromStdString(w.document()->topology().hosts[0].name)));
+    QVERIFY(!gantt->isVisibleTo(&w));
+    QVERIFY(w.selectById("#3"));
+    QVERIFY(gantt->isVisibleTo(&w));
     // ... near the top, after the id, the kind and the time shown, where a short dock shows it
     // without scrolling.
     QCOMPARE(table->model()->index(2, 0).data().toString(), QString("time (shown)"));

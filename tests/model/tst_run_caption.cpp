@@ -1,5 +1,5 @@
 // The caption pictures of a run carry (presentation, movies): time, step counted stretch by
-// stretch, MFU at that time.
+// stretch, MFU at that time; how far into its step a time is (the Gantt's now line).
 #include "RunCaption.h"
 
 #include <QtTest>
@@ -27,20 +27,25 @@ Series stretches() {
 
 void TestRunCaption::countsStepsStretchByStretch_data() {
     QTest::addColumn<qint64>("nowNs");
-    QTest::addColumn<qint64>("step"); // 0: none
-    QTest::newRow("first step") << qint64(0) << qint64(1);
-    QTest::newRow("inside the third") << qint64(5'000'000'000) << qint64(3);
-    QTest::newRow("last of the first stretch") << qint64(99'999'999'999) << qint64(50);
-    QTest::newRow("first of the second") << qint64(100'000'000'000) << qint64(51);
-    QTest::newRow("second of the second") << qint64(104'000'000'000) << qint64(52);
-    QTest::newRow("before any step") << qint64(-1) << qint64(0);
+    QTest::addColumn<qint64>("step");  // 0: none
+    QTest::addColumn<double>("phase"); // how far into the step; -1: none
+    QTest::newRow("first step") << qint64(0) << qint64(1) << 0.0;
+    QTest::newRow("inside the third") << qint64(5'000'000'000) << qint64(3) << 0.5;
+    QTest::newRow("last of the first stretch") << qint64(99'999'999'999) << qint64(50) << 1.0;
+    QTest::newRow("first of the second") << qint64(100'000'000'000) << qint64(51) << 0.0;
+    QTest::newRow("second of the second") << qint64(105'000'000'000) << qint64(52) << 0.25;
+    QTest::newRow("before any step") << qint64(-1) << qint64(0) << -1.0;
 }
 
 void TestRunCaption::countsStepsStretchByStretch() {
     QFETCH(qint64, nowNs);
     QFETCH(qint64, step);
+    QFETCH(double, phase);
     const auto got = stepAt(stretches(), nowNs);
     QCOMPARE(got.value_or(0), (long long)step);
+    const auto gotPhase = stepPhaseAt(stretches(), nowNs);
+    QCOMPARE(gotPhase.has_value(), phase >= 0);
+    if (gotPhase) QVERIFY(std::fabs(*gotPhase - phase) < 1e-6);
 }
 
 void TestRunCaption::saysTimeStepAndMfu() {
