@@ -22,6 +22,7 @@
 #include <vtkTextProperty.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -250,8 +251,14 @@ void ClusterScene::rebuildNear() {
                 storageBoxes.push_back(layout_->storage[size_t(s)]);
             }
         }
-        linkSegments_ = cableSegments(*layout_, openLinks(t, ix, *layout_, detail_));
+        const std::vector<int32_t> open = openLinks(t, ix, *layout_, detail_);
+        linkSegments_ = cableSegments(*layout_, open);
+        bundleAsLinks_ = bundlesDrawnAsLinks(*layout_, open);
+    } else {
+        bundleAsLinks_.assign(bundles_->size(), 0);
     }
+    for (size_t k = 0; k < bundles_->size() && k < bundleAsLinks_.size(); ++k)
+        bundles_->setHidden(k, bundleAsLinks_[k]);
     std::vector<CablePath> linkPaths(linkSegments_.a.size());
     for (size_t k = 0; k < linkPaths.size(); ++k) {
         linkPaths[k].add(linkSegments_.a[k]);
@@ -575,50 +582,122 @@ Bounds ClusterScene::boundsOf(Endpoint e) const {
 
 void ClusterScene::frame(const Bounds& b, double closeness, bool closeUp) {
     if (!b.valid()) return;
+    const Box box{b.center(), b.max - b.min};
+    frameBoxes({&box, 1}, closeness, closeUp, false, true);
+}
+
+namespace {
+std::array<Vec3, 8> cornersOf(const Box& b) {
+    std::array<Vec3, 8> out;
+    for (int i = 0; i < 8; ++i)
+        out[size_t(i)] = {b.center.x + (i & 1 ? 0.5f : -0.5f) * b.size.x,
+                          b.center.y + (i & 2 ? 0.5f : -0.5f) * b.size.y,
+                          b.center.z + (i & 4 ? 0.5f : -0.5f) * b.size.z};
+    return out;
+}
+} // namespace
+
+void ClusterScene::frameBoxes(std::span<const Box> boxes, double closeness, bool closeUp,
+                              bool turnToFill, bool keepCentre) {
     vtkCamera* cam = renderer_->GetActiveCamera();
-    double dir[3] = {0.25, -1.0, 0.85}; // from the front, above: rows read left to right
-    if (state_.layout == LayoutKind::Fabric) dir[0] = 0.15, dir[2] = 0.45;
+    Vec3d dir{0.25, -1.0, 0.85}; // from the front, above: rows read left to right
+    if (state_.layout == LayoutKind::Fabric) dir.x = 0.15, dir.z = 0.45;
     // Close up, look down into the aisle at about 50 degrees: the row in front of a rack
     // hides nothing of its front, where the GPUs are.
-    if (closeUp && state_.layout == LayoutKind::Floor) dir[0] = 0.2, dir[2] = 1.2;
-    const double n = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    for (double& d : dir)
-        d /= n;
-    // Camera axes: forward = -dir, right = forward x z, up = right x forward.
-    const double fwd[3] = {-dir[0], -dir[1], -dir[2]};
-    double right[3] = {fwd[1], -fwd[0], 0};
-    const double rn = std::sqrt(right[0] * right[0] + right[1] * right[1]);
-    right[0] /= rn, right[1] /= rn;
-    const double up[3] = {right[1] * fwd[2] - right[2] * fwd[1],
-                          right[2] * fwd[0] - right[0] * fwd[2],
-                          right[0] * fwd[1] - right[1] * fwd[0]};
-    // The distance at which every corner of the box is inside the view frustum.
+    if (closeUp && state_.layout == LayoutKind::Floor) dir.x = 0.2, dir.z = 1.2;
+    std::vector<Vec3> points; // a box's corners, or a point for a box of no size
+    std::vector<size_t> firstPoint;
+    points.reserve(8 * boxes.size());
+    for (const Box& b : boxes) {
+        firstPoint.push_back(points.size());
+        if (b.size.x == 0 && b.size.y == 0 && b.size.z == 0) {
+            points.push_back(b.center);
+            continue;
+        }
+        const auto corners = cornersOf(b);
+        points.insert(points.end(), corners.begin(), corners.end());
+    }
+    firstPoint.push_back(points.size());
     const int* size = renderer_->GetSize();
     const double aspect = size[1] > 0 ? double(size[0]) / double(size[1]) : 16.0 / 9.0;
-    // The top and bottom 6 % stay clear: the title line sits there, above the fabric.
-    const double tanH = std::tan(cam->GetViewAngle() * M_PI / 360.0) * aspect,
-                 tanV = std::tan(cam->GetViewAngle() * M_PI / 360.0) * 0.88;
-    const Vec3 c = b.center();
-    double distance = 0;
-    for (int i = 0; i < 8; ++i) {
-        const double p[3] = {(i & 1 ? b.max.x : b.min.x) - c.x, (i & 2 ? b.max.y : b.min.y) - c.y,
-                             (i & 4 ? b.max.z : b.min.z) - c.z};
-        const double r = p[0] * right[0] + p[1] * right[1] + p[2] * right[2];
-        const double u = p[0] * up[0] + p[1] * up[1] + p[2] * up[2];
-        const double f = p[0] * fwd[0] + p[1] * fwd[1] + p[2] * fwd[2];
-        distance = std::max(distance, std::max(std::fabs(r) / tanH, std::fabs(u) / tanV) - f);
+    const double tanHalf = std::tan(cam->GetViewAngle() * M_PI / 360.0);
+    // The top 12 % stay clear for the title line above the fabric, and in the fabric layout
+    // the left 15 % for the tiers' names; a little room elsewhere.
+    const bool fabric = state_.layout == LayoutKind::Fabric;
+    const PictureWindow window{fabric ? -0.7 : -0.97, 0.97, -0.95, 0.88};
+    std::optional<CameraFit> fit = fitCamera(points, dir, tanHalf, aspect, window, keepCentre);
+    if (!fit) return;
+    if (turnToFill) {
+        // A floor much deeper than wide fills a wide picture better seen from another side:
+        // of views turned about the vertical (the racks' fronts still towards the camera),
+        // the one whose boxes cover most of the picture (cells of a coarse grid under a
+        // box's outline), taken only when it covers 15 % more than the front view.
+        auto covered = [&](const CameraFit& f, Vec3d d) {
+            constexpr int kCols = 64, kRows = 36;
+            std::vector<uint8_t> cells(kCols * kRows, 0);
+            auto cell = [](double v, int n) { return std::clamp(int((v + 1) / 2 * n), 0, n - 1); };
+            for (size_t b = 0; b < boxes.size(); ++b) {
+                double x0 = 2, x1 = -2, y0 = 2, y1 = -2;
+                for (size_t i = firstPoint[b]; i < firstPoint[b + 1]; ++i) {
+                    const PicturePoint q = projectThrough(f, d, tanHalf, aspect, points[i]);
+                    x0 = std::min(x0, q.x), x1 = std::max(x1, q.x);
+                    y0 = std::min(y0, q.y), y1 = std::max(y1, q.y);
+                }
+                for (int r = cell(y0, kRows); r <= cell(y1, kRows); ++r)
+                    for (int c = cell(x0, kCols); c <= cell(x1, kCols); ++c)
+                        cells[size_t(r * kCols + c)] = 1;
+            }
+            return double(std::count(cells.begin(), cells.end(), 1));
+        };
+        double best = 1.15 * covered(*fit, dir);
+        for (double turnDeg : {-60.0, -30.0, 30.0, 60.0}) {
+            const double a = turnDeg * M_PI / 180, c = std::cos(a), s = std::sin(a);
+            const Vec3d turned{dir.x * c - dir.y * s, dir.x * s + dir.y * c, dir.z};
+            const auto turnedFit = fitCamera(points, turned, tanHalf, aspect, window);
+            if (!turnedFit) continue;
+            const double cells = covered(*turnedFit, turned);
+            if (cells > best) best = cells, fit = turnedFit, dir = turned;
+        }
     }
-    distance = std::max(distance * 1.04, 1.5) * closeness; // a GPU still shows its host
+    const double n = std::sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
+    const double distance = std::max(fit->distance, 1.5) * closeness / n; // a GPU shows its host
+    const Vec3d& c = fit->focalPoint;
     cam->SetFocalPoint(c.x, c.y, c.z);
-    cam->SetPosition(c.x + dir[0] * distance, c.y + dir[1] * distance, c.z + dir[2] * distance);
+    cam->SetPosition(c.x + dir.x * distance, c.y + dir.y * distance, c.z + dir.z * distance);
     cam->SetViewUp(0, 0, 1);
     renderer_->ResetCameraClippingRange();
     updateDetail();
 }
 
+std::vector<Box> ClusterScene::overviewBoxes() const {
+    std::vector<Box> out;
+    for (size_t r = 0; r < layout_->racks.size(); ++r)
+        if (layout_->rackFar[r] && layout_->racks[r].drawn()) out.push_back(layout_->racks[r]);
+    for (size_t s = 0; s < layout_->switches.size(); ++s)
+        if (layout_->switchFar[s] && layout_->switches[s].drawn())
+            out.push_back(layout_->switches[s]);
+    // The bundles' paths too: cable trays run above the racks.
+    for (size_t k = 0; k < layout_->bundles.a.size(); ++k) {
+        const CablePath path = bundlePath(*layout_, int32_t(k));
+        for (int i = 0; i < path.count; ++i)
+            out.push_back({path.points[size_t(i)], {0, 0, 0}});
+    }
+    // And the pods' and tiers' names: a line of text above or below their anchor.
+    for (const LabelCandidate& c : labelCandidates_)
+        if (c.kind == LabelKind::Pod || c.kind == LabelKind::Tier)
+            out.push_back(
+                {c.anchor + Vec3{0, 0, (c.below ? -1.5f : 1.5f) * c.worldSizeM}, {0, 0, 0}});
+    return out;
+}
+
 void ClusterScene::viewOverview() {
     if (!layout_) return;
-    frame(layout_->bounds, 1.0);
+    // Every rack and lone switch in the picture, as large as the picture allows.
+    const std::vector<Box> boxes = overviewBoxes();
+    if (boxes.empty())
+        frame(layout_->bounds, 1.0);
+    else
+        frameBoxes(boxes, 1.0, false, state_.layout == LayoutKind::Floor);
     overviewPose_ = cameraPose();
 }
 

@@ -5,6 +5,7 @@
 // camera's focus racks open into their members. Colours come from kinds or from a frame of
 // values. Used by the interactive widget and by headless export alike.
 #include "CableSegments.h"
+#include "CameraFit.h"
 #include "ColorMaps.h"
 #include "FrameValues.h"
 #include "SceneDetail.h"
@@ -16,7 +17,9 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 class vtkActor;
 class vtkCellArray;
@@ -39,6 +42,9 @@ class ClusterScene {
 public:
     explicit ClusterScene(vtkRenderer* renderer);
     ~ClusterScene();
+    // What the overview frames: the racks and lone switches, and the bundles' paths as boxes
+    // of no size (cable trays run above the racks).
+    std::vector<Box> overviewBoxes() const;
 
     // The topology shown, laid out as `kind`; the selection, marks and values start empty.
     void setDocument(const TopologyDocument* doc, LayoutKind kind = LayoutKind::Floor);
@@ -137,10 +143,15 @@ private:
     std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_;
     std::optional<CameraPose> overviewPose_;
+    std::vector<uint8_t> bundleAsLinks_; // per bundle: drawn link by link at this detail
     void setMetric(ValueMetric m);
     void fillScale();
     void fillMetricValues(double patternTimeS);
     void frame(const Bounds& b, double closeness, bool closeUp = false);
+    // turnToFill: may look from another side when the boxes then cover more of the picture;
+    // keepCentre: the boxes' centre stays in the middle (an entity flown to).
+    void frameBoxes(std::span<const Box> boxes, double closeness, bool closeUp, bool turnToFill,
+                    bool keepCentre = false);
 
     vtkRenderer* renderer_;
     const TopologyDocument* doc_ = nullptr;

@@ -145,9 +145,10 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
     // Small views (a 640x360 thumbnail) get a smaller legend, never below 60%.
     dpiScale *= std::clamp(h / (720.0 * dpiScale), 0.6, 1.0);
     labelScale_ = dpiScale;
-    // The panel: 230 px for the kind legend, 170 px for the colour bar, at most a third.
+    // The panel: 230 px for the kind legend, 190 px for the colour bar (its title, "Link
+    // speed, log %", centred over it), at most a third.
     const bool bar = scalarBar_->GetVisibility(), legend = legend_->GetVisibility();
-    const double panelPx = (bar ? 170 : legend ? 230 : 0) * dpiScale;
+    const double panelPx = (bar ? 190 : legend ? 230 : 0) * dpiScale;
     const double f = std::min(1.0 / 3, panelPx / w);
     renderer_->SetViewport(0, 0, 1 - f, 1);
     panel_->SetViewport(1 - f, 0, 1, 1);
@@ -161,7 +162,7 @@ void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
     // The bar with its labels at the right and "no data" at the left, 60% of the height.
     scalarBar_->SetWidth(std::min(0.45, 70 * dpiScale / pw));
     scalarBar_->SetHeight(0.6);
-    scalarBar_->GetPositionCoordinate()->SetValue(std::min(0.55, 84 * dpiScale / pw), 0.2);
+    scalarBar_->GetPositionCoordinate()->SetValue(std::min(0.55, 70 * dpiScale / pw), 0.2);
     title_->GetTextProperty()->SetFontSize(int(16 * dpiScale));
     scalarBar_->GetTitleTextProperty()->SetFontSize(int(14 * dpiScale));
     scalarBar_->GetLabelTextProperty()->SetFontSize(int(12 * dpiScale));

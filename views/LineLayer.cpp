@@ -63,11 +63,20 @@ void LineLayer::setLines(const std::vector<CablePath>& paths) {
     geometryChanged_ = true;
     colors_.assign(paths.size(), Rgba{200, 200, 200, 255});
     widthClass_.assign(paths.size(), 0);
+    hidden_.assign(paths.size(), 0);
     commit();
 }
 
 void LineLayer::setLoad(size_t i, float fraction) {
-    widthClass_[i] = !(fraction >= 1.f / 3) ? 0 : fraction < 2.f / 3 ? 1 : 2;
+    widthClass_[i] = hidden_[i] ? kWidths : !(fraction >= 1.f / 3) ? 0 : fraction < 2.f / 3 ? 1 : 2;
+}
+
+void LineLayer::setHidden(size_t i, bool hidden) {
+    hidden_[i] = hidden;
+    if (hidden)
+        widthClass_[i] = kWidths;
+    else if (widthClass_[i] == kWidths)
+        widthClass_[i] = 0;
 }
 
 void LineLayer::commit() {
@@ -105,12 +114,13 @@ void LineLayer::commit() {
 
 vtkPolyData* LineLayer::polyData() const {
     vtkNew<vtkCellArray> lines;
-    allColors_->SetNumberOfTuples(vtkIdType(colors_.size()));
+    allColors_->SetNumberOfTuples(0);
     for (size_t i = 0; i < colors_.size(); ++i) {
+        if (hidden_[i]) continue;
         lines->InsertNextCell(pointCount_[i]);
         for (int j = 0; j < pointCount_[i]; ++j)
             lines->InsertCellPoint(firstPoint_[i] + j);
-        allColors_->SetTypedTuple(vtkIdType(i), colors_[i].data());
+        allColors_->InsertNextTypedTuple(colors_[i].data());
     }
     all_->SetPoints(points_);
     all_->SetLines(lines);

@@ -33,6 +33,7 @@ public:
     void setColor(size_t i, Rgba c) { colors_[i] = c; }
     // Load as a fraction of capacity (NaN: unknown, drawn thin).
     void setLoad(size_t i, float fraction);
+    void setHidden(size_t i, bool hidden); // a hidden line is in no width's topology
     void commit();
     size_t size() const { return colors_.size(); }
     // For export: every line in one polydata with cell colours, and an actor drawing some
@@ -43,7 +44,8 @@ public:
 private:
     vtkRenderer* renderer_;
     std::vector<Rgba> colors_;
-    std::vector<uint8_t> widthClass_;
+    std::vector<uint8_t> widthClass_; // kWidths: hidden
+    std::vector<uint8_t> hidden_;
     std::vector<Rgba> committedColors_; // as last pushed to VTK
     std::vector<uint8_t> committedWidths_;
     bool geometryChanged_ = true;

@@ -34,6 +34,11 @@ SceneDetail detailFor(const SceneLayout& L, const SceneView& v) {
                      v.forward.x * v.up.y - v.forward.y * v.up.x};
     const float pxPerRadian = v.heightPx / (2 * std::max(1e-6f, v.tanHalfHeight));
     std::vector<std::pair<float, int32_t>> open;
+    // A fabric of a few racks opens them all wherever they are on screen: the user sees every
+    // switch and link at the overview instead of one bundle.
+    const size_t drawnRacks = size_t(
+        std::count_if(L.racks.begin(), L.racks.end(), [](const Box& b) { return b.drawn(); }));
+    const float openPx = drawnRacks <= kSmallFabricRacks ? kOpenSmallRackPixels : kOpenRackPixels;
     for (size_t r = 0; r < L.racks.size(); ++r) {
         const Box& b = L.racks[r];
         if (!b.drawn()) continue;
@@ -42,7 +47,7 @@ SceneDetail detailFor(const SceneLayout& L, const SceneView& v) {
         const float radius = b.size.length() * 0.5f;
         if (depth <= 0.05f) continue; // behind the camera or at it
         const float sizePx = std::max({b.size.x, b.size.y, b.size.z}) / depth * pxPerRadian;
-        if (sizePx < kOpenRackPixels) continue;
+        if (sizePx < openPx) continue;
         // On screen: the box's bounding sphere overlaps the view's rectangle.
         const float halfH = depth * v.tanHalfHeight, halfW = halfH * v.aspect;
         if (std::fabs(rel.dot(v.up)) > halfH + radius || std::fabs(rel.dot(right)) > halfW + radius)
@@ -120,10 +125,12 @@ std::optional<PickHit> pickRay(const Topology& t, const TopologyIndex& ix, const
     // are picked where the pointer is on no box.
     if (best.hit) return best.hit;
     Best lines;
-    if (d.near)
-        for (int32_t l : openLinks(t, ix, L, d))
-            lines.offer({EntityKind::Link, l}, pathHit(linkPath(L, l), ray, linkTolerance));
+    const std::vector<int32_t> open = openLinks(t, ix, L, d);
+    for (int32_t l : open)
+        lines.offer({EntityKind::Link, l}, pathHit(linkPath(L, l), ray, linkTolerance));
+    const std::vector<uint8_t> asLinks = bundlesDrawnAsLinks(L, open);
     for (size_t k = 0; k < L.bundles.a.size(); ++k) {
+        if (asLinks[k]) continue;
         const float hit = pathHit(bundlePath(L, int32_t(k)), ray, linkTolerance);
         if (hit >= 0)
             lines.offer({EntityKind::Link, L.bundles.members.of(int32_t(k))[0]}, hit, int32_t(k));
@@ -153,6 +160,18 @@ std::vector<int32_t> openLinks(const Topology& t, const TopologyIndex& ix, const
     // NIC links (NIC -> rack switch) are reached through the rack switch above.
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<uint8_t> bundlesDrawnAsLinks(const SceneLayout& L, const std::vector<int32_t>& open) {
+    std::vector<uint8_t> out(L.bundles.a.size(), 0);
+    if (open.empty()) return out;
+    for (size_t k = 0; k < out.size(); ++k) {
+        const auto members = L.bundles.members.of(int32_t(k));
+        out[k] = !members.empty() && std::all_of(members.begin(), members.end(), [&](int32_t l) {
+            return std::binary_search(open.begin(), open.end(), l);
+        });
+    }
     return out;
 }
 

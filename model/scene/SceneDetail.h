@@ -18,6 +18,9 @@ struct SceneDetail {
 
 constexpr size_t kMaxOpenRacks = 48;  // bounds the near glyph count (48 x 16 GPUs)
 constexpr float kOpenRackPixels = 90; // a rack this large on screen shows its members
+// ... or this large, in a fabric of at most kSmallFabricRacks racks (16 GPU hosts' worth).
+constexpr float kOpenSmallRackPixels = 8;
+constexpr size_t kSmallFabricRacks = 16;
 
 // Where the camera stands and what it sees (a perspective view).
 struct SceneView {
@@ -29,9 +32,9 @@ struct SceneView {
 };
 SceneView lookAt(Vec3 eye, Vec3 target, float viewAngleDeg, float aspect, float heightPx);
 
-// The racks on screen that are at least kOpenRackPixels large open, nearest the camera
-// first, at most kMaxOpenRacks: what the user looks at up close, wherever the camera's focal
-// point happens to be. Near when any rack is open.
+// The racks on screen that are at least kOpenRackPixels large open (kOpenSmallRackPixels in a
+// small fabric), nearest the camera first, at most kMaxOpenRacks: what the user looks at up
+// close, wherever the camera's focal point happens to be. Near when any rack is open.
 SceneDetail detailFor(const SceneLayout& L, const SceneView& v);
 
 struct PickHit {
@@ -48,5 +51,9 @@ std::optional<PickHit> pickRay(const Topology& t, const TopologyIndex& ix, const
 // Links drawn individually at this detail: those touching an open rack's members.
 std::vector<int32_t> openLinks(const Topology& t, const TopologyIndex& ix, const SceneLayout& L,
                                const SceneDetail& d);
+
+// Per bundle, 1 when every link of it is in `open` (sorted): drawn link by link, so the bundle
+// is neither drawn nor picked (a small fabric with all its racks open).
+std::vector<uint8_t> bundlesDrawnAsLinks(const SceneLayout& L, const std::vector<int32_t>& open);
 
 } // namespace cs

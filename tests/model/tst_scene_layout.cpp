@@ -7,6 +7,7 @@
 #include "SceneDetail.h"
 #include "SceneLabels.h"
 #include "SceneLayout.h"
+#include "TopologyDocument.h"
 #include "TopologyIndex.h"
 
 #include <QTest>
@@ -43,6 +44,7 @@ private slots:
     void bundlesCoverInterGroupLinks_data();
     void bundlesCoverInterGroupLinks();
     void detailOpensRacksLargeOnScreen();
+    void aSmallFabricOpensWholeAtTheOverview();
     void pickFindsWhatIsUnderTheRay_data();
     void pickFindsWhatIsUnderTheRay();
     void cablesRunBehindTheRacks();
@@ -197,6 +199,50 @@ void TestSceneLayout::detailOpensRacksLargeOnScreen() {
             touches = touches || (rack != kNone && nearD.isOpen(rack));
         }
         QVERIFY(touches);
+    }
+}
+
+void TestSceneLayout::aSmallFabricOpensWholeAtTheOverview() {
+    // InfraGraph's 16-GPU two-tier Clos, seen whole from far enough for its racks to be small:
+    // every rack opens, so every switch and link is drawn on its own, and no bundle is drawn
+    // or picked in their place (it drew as 3 spines and one line before).
+    const auto doc =
+        openTopology({}, CS_SOURCE_DIR
+                     "/tests/fixtures/real/infragraph-two-tier-clos-fabric-infrastructure.yaml");
+    const Topology& t = doc->topology();
+    const SceneLayout L = computeLayout(t, doc->index(), LayoutKind::Fabric);
+    QVERIFY(L.racks.size() <= kSmallFabricRacks);
+    const Vec3 c = L.bounds.center();
+    const SceneView v = lookAt(c + Vec3{0, -60, 20}, c, 30, 16.f / 9, 900);
+    const float pxPerRadian = v.heightPx / (2 * v.tanHalfHeight);
+    int drawn = 0;
+    for (size_t r = 0; r < L.racks.size(); ++r) {
+        const Box& b = L.racks[r];
+        if (!b.drawn()) continue;
+        ++drawn;
+        // small on screen: a big fabric would keep these closed
+        QVERIFY(std::max({b.size.x, b.size.y, b.size.z}) / (b.center - v.eye).dot(v.forward) *
+                    pxPerRadian <
+                kOpenRackPixels);
+    }
+    const SceneDetail d = detailFor(L, v);
+    QCOMPARE(int(d.openRacks.size()), drawn);
+    const std::vector<int32_t> open = openLinks(t, doc->index(), L, d);
+    for (size_t l = 0; l < t.links.size(); ++l)
+        if (L.linkDrawn[l]) QVERIFY(std::binary_search(open.begin(), open.end(), int32_t(l)));
+    const std::vector<uint8_t> asLinks = bundlesDrawnAsLinks(L, open);
+    QVERIFY(!asLinks.empty());
+    QVERIFY(std::all_of(asLinks.begin(), asLinks.end(), [](uint8_t x) { return x == 1; }));
+    // A ray down one leaf-spine link's middle picks that link, not a bundle.
+    for (size_t l = 0; l < t.links.size(); ++l) {
+        if (t.links[l].medium != LinkMedium::Fibre || !L.linkDrawn[l]) continue;
+        const CablePath path = linkPath(L, int32_t(l));
+        const Vec3 mid = (path.points[0] + path.points[size_t(path.count - 1)]) * 0.5f;
+        const auto hit = pickRay(t, doc->index(), L, d, {v.eye, mid - v.eye}, 0.002f);
+        QVERIFY(hit);
+        QCOMPARE(hit->bundle, kNone);
+        QVERIFY(hit->entity.kind == EntityKind::Link);
+        break;
     }
 }
 

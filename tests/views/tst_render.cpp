@@ -15,6 +15,8 @@ private slots:
     void matchesBaseline_data();
     void matchesBaseline();
     void valuesChangeThePicture();
+    void theOverviewFillsThePicture_data();
+    void theOverviewFillsThePicture();
     void oneOutlierShowsAtTheOverview_data();
     void oneOutlierShowsAtTheOverview();
     void anOutlierOrAFailureOutlinesItsRack();
@@ -102,6 +104,58 @@ void TestRender::matchesBaseline() {
     QVERIFY(test::countDrawnPixels(img) > 500);
     const QString problem = test::checkAgainstBaseline(img, QTest::currentDataTag());
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestRender::theOverviewFillsThePicture_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("layout");
+    for (const char* preset : {"meta-roce-24k", "meta-both", "small-256", "dgx-h100-superpod"})
+        QTest::newRow(preset) << preset << "floor";
+    QTest::newRow("meta-both fabric") << "meta-both"
+                                      << "fabric";
+}
+
+void TestRender::theOverviewFillsThePicture() {
+    // A presentation frame at the overview: what is drawn spans the 3D view (left of the
+    // legend panel, below the title line) nearly edge to edge along one axis (the margins keep
+    // room for the tiers' names) and covers most of it: before, 27 % x 70 % on meta-roce-24k.
+    QFETCH(QString, preset);
+    QFETCH(QString, layout);
+    const auto doc = openTopology(preset.toStdString(), {});
+    HeadlessRenderer r(1600, 900);
+    r.scene().setDocument(doc.get(), *kLayoutNames.parse(layout.toStdString()));
+    r.scene().viewOverview();
+    r.render();
+    const QImage img = r.grab().convertToFormat(QImage::Format_RGB888);
+    const Rgba bg = sceneBackground();
+    // The 3D view ends where the panel's own background begins.
+    int viewW = img.width();
+    while (viewW > 1) {
+        const QRgb p = img.pixel(viewW - 1, img.height() - 1);
+        if (std::abs(qRed(p) - bg[0]) + std::abs(qGreen(p) - bg[1]) + std::abs(qBlue(p) - bg[2]) <
+            6)
+            break;
+        --viewW;
+    }
+    QVERIFY(viewW > img.width() / 2);
+    const int top = img.height() * 6 / 100; // the title line
+    int x0 = viewW, x1 = -1, y0 = img.height(), y1 = -1;
+    for (int y = top; y < img.height(); ++y)
+        for (int x = 0; x < viewW; ++x) {
+            const QRgb p = img.pixel(x, y);
+            if (std::max({std::abs(qRed(p) - bg[0]), std::abs(qGreen(p) - bg[1]),
+                          std::abs(qBlue(p) - bg[2])}) < 30)
+                continue;
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+        }
+    const double across = double(x1 - x0 + 1) / viewW,
+                 down = double(y1 - y0 + 1) / (img.height() - top);
+    const QString what = QStringLiteral("drawn over %1% of the width, %2% of the height")
+                             .arg(across * 100, 0, 'f', 0)
+                             .arg(down * 100, 0, 'f', 0);
+    qInfo("%s: %s", qPrintable(preset), qPrintable(what));
+    QVERIFY2(across >= 0.85 || down >= 0.85, qPrintable(what));
+    QVERIFY2(across * down >= 0.5, qPrintable(what));
 }
 
 void TestRender::valuesChangeThePicture() {

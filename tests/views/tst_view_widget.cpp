@@ -258,7 +258,18 @@ void TestViewWidget::wheelZoomsTowardThePointer() {
     // Three notches of 1.15 each: the camera is that much closer to the rack.
     const double ratio = dist(before.position) / dist(w.cameraPose().position);
     QVERIFY2(std::fabs(ratio - std::pow(1.15, 3)) < 0.05, qPrintable(QString::number(ratio)));
-    QCOMPARE(w.pickAt(at)->entity, (Endpoint{EntityKind::Rack, rack}));
+    // Under the pointer: the rack, or (once it is large enough on screen to open, as at
+    // device-pixel-ratio 2) one of its members.
+    const Endpoint hit = w.pickAt(at)->entity;
+    const Topology& t = doc->topology();
+    const int32_t hitRack =
+        hit.kind == EntityKind::Rack     ? hit.index
+        : hit.kind == EntityKind::Host   ? t.hosts[size_t(hit.index)].rack
+        : hit.kind == EntityKind::Switch ? t.switches[size_t(hit.index)].rack
+        : hit.kind == EntityKind::Gpu    ? t.hosts[size_t(t.gpus[size_t(hit.index)].host)].rack
+        : hit.kind == EntityKind::Nic    ? t.hosts[size_t(t.nics[size_t(hit.index)].host)].rack
+                                         : kNone;
+    QCOMPARE(hitRack, rack);
     // Zooming out moves away from it again, and it stays under the pointer.
     wheel(w, at, -3);
     QVERIFY((w.projectToWidget(top) - at).manhattanLength() <= 3);
@@ -458,14 +469,18 @@ void TestViewWidget::overviewFollowsTheViewsShape() {
     const CameraPose narrow = w.cameraPose();
     QVERIFY(!(narrow == wide));      // framed again for the narrow view
     QVERIFY(w.scene().atOverview()); // and still the overview
-    // The whole cluster is in the narrow view: its bounds' corners project inside it.
-    const Bounds b = w.scene().layout()->bounds;
-    for (int i = 0; i < 8; ++i) {
-        const QPoint p = w.projectToWidget(
-            {i & 1 ? b.max.x : b.min.x, i & 2 ? b.max.y : b.min.y, i & 4 ? b.max.z : b.min.z});
-        QVERIFY2(w.sceneRect().adjusted(-2, -2, 2, 2).contains(p),
-                 qPrintable(QString("%1,%2").arg(p.x()).arg(p.y())));
-    }
+    // The whole cluster is in the narrow view: every rack's, lone switch's and bundle's
+    // corners project inside it.
+    const std::vector<Box> boxes = w.scene().overviewBoxes();
+    QVERIFY(!boxes.empty());
+    for (const Box& b : boxes)
+        for (int i = 0; i < 8; ++i) {
+            const QPoint p = w.projectToWidget({b.center.x + (i & 1 ? 0.5f : -0.5f) * b.size.x,
+                                                b.center.y + (i & 2 ? 0.5f : -0.5f) * b.size.y,
+                                                b.center.z + (i & 4 ? 0.5f : -0.5f) * b.size.z});
+            QVERIFY2(w.sceneRect().adjusted(-2, -2, 2, 2).contains(p),
+                     qPrintable(QString("%1,%2").arg(p.x()).arg(p.y())));
+        }
     const CameraPose mine{{30, -60, 40}, {5, 5, 0}, {0, 0, 1}};
     w.setCameraPose(mine);
     w.resize(600, 400);
