@@ -73,12 +73,8 @@ QVariant RunEventsModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case TimeColumn:
         return QString::fromStdString(formatElapsed(e.tsNs));
-    case KindColumn: {
-        const std::string_view k = toString(e.kind);
-        QString kind = QString::fromLatin1(k.data(), qsizetype(k.size()));
-        if (!kind.isEmpty()) kind[0] = kind[0].toUpper();
-        return kind;
-    }
+    case KindColumn:
+        return eventKindLabel(e.kind);
     case EntityColumn:
         return e.entity && topology_ ? QString::fromStdString(topology_->nameOf(*e.entity))
                                      : QString();
@@ -101,6 +97,13 @@ QVariant RunEventsModel::headerData(int section, Qt::Orientation o, int role) co
         return tr("Detail");
     }
     return {};
+}
+
+QString eventKindLabel(EventKind kind) {
+    const std::string_view k = toString(kind);
+    QString label = QString::fromLatin1(k.data(), qsizetype(k.size()));
+    if (!label.isEmpty()) label[0] = label[0].toUpper();
+    return label;
 }
 
 } // namespace cs::views

@@ -38,4 +38,7 @@ private:
     const Topology* topology_ = nullptr;
 };
 
+// An event's kind as the Events dock and the timeline's tooltips name it: "Failure".
+QString eventKindLabel(EventKind kind);
+
 } // namespace cs::views

@@ -2,6 +2,7 @@
 
 #include "Duration.h"
 #include "RunCaption.h"
+#include "RunEventsModel.h"
 #include "SaturatingTime.h"
 #include "StepBreakdownChart.h"
 
@@ -121,11 +122,8 @@ QString TimelineBar::markerText(int x) const {
             ++more;
             continue;
         }
-        const std::string_view k = toString(e.kind);
-        QString kind = QString::fromLatin1(k.data(), qsizetype(k.size()));
-        if (!kind.isEmpty()) kind[0] = kind[0].toUpper();
         lines << tr("%1 at %2%3")
-                     .arg(kind, QString::fromStdString(formatElapsed(e.tsNs)),
+                     .arg(eventKindLabel(e.kind), QString::fromStdString(formatElapsed(e.tsNs)),
                           e.detail.empty()
                               ? QString()
                               : QStringLiteral(": ") + QString::fromStdString(e.detail));

@@ -38,9 +38,7 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
         return false;
     }
     compare_->close(); // it compared the run that went
-    stepChart_->setSummary(
-        QJsonDocument::fromJson(QByteArray::fromStdString(replay_->overview()->info.summaryJson))
-            .object());
+    stepChart_->setSummary(replay_->summary());
     recent_.add(kRunPrefix + QFileInfo(path).absoluteFilePath());
     rebuildRecentMenu();
     statusBar()->showMessage(

@@ -50,6 +50,7 @@ public:
     void goToEvent(int row);
     bool nextEvent(bool forward); // seeks to the next (or previous) event; false: none
     const RunOverview* overview() const { return overview_.get(); }
+    const QJsonObject& summary() const { return summary_; } // the open run's, parsed at open
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
     // The selected entity's values in the frame shown (empty without a replay).
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
