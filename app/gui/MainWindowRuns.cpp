@@ -18,7 +18,6 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QMessageBox>
 #include <QRegularExpression>
