@@ -37,8 +37,16 @@ void printText(const QJsonObject& s) {
     std::printf("step on stage %-6d %s\n", s.value("slowestStage").toInt(),
                 qPrintable(shown.join(QStringLiteral(", "))));
     std::printf("peak memory          %.1f GiB per GPU\n", num("peakMemoryGiB"));
-    std::printf("checkpoint           %.1f s for %.2f TB\n", num("checkpointTimeS"),
-                num("checkpointBytes") / 1e12);
+    std::printf("checkpoint           %.1f s for %.2f TB%s\n", num("checkpointTimeS"),
+                num("checkpointBytes") / 1e12,
+                s.contains("checkpointLastHost")
+                    ? qPrintable(QStringLiteral(", the last shard from %1")
+                                     .arg(s.value("checkpointLastHost").toString()))
+                    : "");
+    if (s.contains("checkpointHostsWithoutPath"))
+        std::printf("                     %d hosts have no frontend path to storage: their "
+                    "shards are not written\n",
+                    s.value("checkpointHostsWithoutPath").toInt());
     if (s.contains("interruptions")) {
         std::printf("interruptions        %d (lost %.1f h); effective training time %.1f%%\n",
                     s.value("interruptions").toInt(), num("lostHours"),

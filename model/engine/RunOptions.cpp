@@ -176,10 +176,11 @@ std::vector<RunOption> buildTable() {
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",
              .label = "Virtual stages (V)",
-             .min = 1,
+             .min = 0,
              .max = 256,
              .unit = "per stage",
-             .help = "model chunks per stage in the interleaved schedule (1 without PP)",
+             .help = "model chunks per stage in the interleaved schedule; 0 follows PP: 1 without "
+                     "PP, else the most up to 8 that split the layers and micro-batches",
              .source = "[assumption] not published"}),
         bind<ParallelInt<&P::seqLen>>({.key = "parallel.seq",
                                        .flag = "--seq",

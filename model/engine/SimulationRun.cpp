@@ -19,10 +19,13 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec) {
     return findModel(spec.model);
 }
 
-RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore* store,
+RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStore* store,
                       const ProgressFn& progress) {
-    validateRunSpec(spec); // model and GPU known, steps or span, values in range
-    const auto model = modelOf(spec);
+    validateRunSpec(given); // model and GPU known, steps or span, values in range
+    const auto model = modelOf(given);
+    // Defaults that follow others settled once: the stored run says what ran.
+    RunSpec spec = given;
+    spec.parallel = withResolvedDefaults(*model, given.parallel);
     const auto gpu = findGpu(spec.gpu);
     const Topology& t = doc.topology();
     checkSimulationMemory(t, spec, store != nullptr); // before anything big is allocated
@@ -42,11 +45,16 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& spec, RunStore
         hosts.push_back(t.gpus[size_t(gpu)].host);
     std::sort(hosts.begin(), hosts.end());
     hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+    // Each host writes its shard; the checkpoint ends with the slowest host's. Without a
+    // frontend to storage (a fabric file with none), the storage system's sustained rate.
     r.checkpointFlows =
-        checkpointFlows(doc, hosts, spec.storage.sustainedBytesPerS, efficiency::kFabricGoodput);
-    r.checkpointS =
-        r.checkpointBytes / (r.checkpointFlows.totalBps > 0 ? r.checkpointFlows.totalBps
-                                                            : spec.storage.sustainedBytesPerS);
+        checkpointFlows(doc, hosts, spec.storage.sustainedBytesPerS, efficiency::kFabricGoodput,
+                        r.checkpointBytes / double(std::max<size_t>(1, hosts.size())));
+    r.checkpointS = r.checkpointFlows.writeS > 0
+                        ? r.checkpointFlows.writeS
+                        : r.checkpointBytes / spec.storage.sustainedBytesPerS;
+    if (r.checkpointFlows.slowestHost >= 0)
+        r.checkpointLastHost = t.hosts[size_t(r.checkpointFlows.slowestHost)].name;
 
     if (spec.steps > 0) {
         r.steps = spec.steps;
@@ -123,6 +131,11 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     o.insert("microBatches", e.microBatches);
     o.insert("checkpointTimeS", r.checkpointS);
     o.insert("checkpointBytes", r.checkpointBytes);
+    if (!r.checkpointLastHost.empty())
+        o.insert("checkpointLastHost", QString::fromStdString(r.checkpointLastHost));
+    // Hosts with no frontend path write nothing: their shards are not in the time.
+    if (r.checkpointFlows.hostsWithoutPath > 0)
+        o.insert("checkpointHostsWithoutPath", r.checkpointFlows.hostsWithoutPath);
     o.insert("simulatedS", r.simulatedS);
     o.insert("steps", double(r.steps));
     if (spec.spanS > 0) {

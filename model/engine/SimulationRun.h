@@ -47,8 +47,9 @@ struct RunResult {
     StepEstimate step;
     double checkpointS = 0;
     double checkpointBytes = 0;
-    StorageFlows checkpointFlows; // the writes, routed from the job's hosts to Tectonic
-    double simulatedS = 0;        // steps x step time, or the span
+    StorageFlows checkpointFlows;   // the writes, routed from the job's hosts to Tectonic
+    std::string checkpointLastHost; // whose shard is written last (empty: no frontend)
+    double simulatedS = 0;          // steps x step time, or the span
     long long steps = 0;
     std::vector<Interruption> interruptions;
     double lostS = 0;

@@ -3,7 +3,9 @@
 #include "MaxMinFairShare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 
 namespace cs {
@@ -59,10 +61,58 @@ std::vector<int32_t> distancesTo(const Graph& g, int32_t target) {
     return d;
 }
 
+constexpr int kMaxRounds = 64; // then the hosts left finish at the rates of that round
+
+// Seconds until every host has written shardBytes over its flows, and the host written last.
+// Round by round: max-min fair rates of the unfinished hosts' flows (the storage system one
+// more resource they all share), run until the next host finishes (hosts within 0.1 % of it
+// finish with it); its flows leave and the rates are solved again.
+std::pair<double, int> writeSeconds(const std::vector<double>& capacity, const FlowPaths& paths,
+                                    const std::vector<int32_t>& hostOfFlow, size_t hosts,
+                                    double shardBytes) {
+    std::vector<double> left(hosts, -1);
+    for (int32_t h : hostOfFlow)
+        left[size_t(h)] = shardBytes;
+    double elapsedS = 0;
+    int last = -1;
+    for (int round = 0;; ++round) {
+        FlowPaths active;
+        std::vector<int32_t> hostOfActive;
+        for (size_t f = 0; f < paths.flows(); ++f)
+            if (left[size_t(hostOfFlow[f])] > 0) {
+                active.add(paths.of(f));
+                hostOfActive.push_back(hostOfFlow[f]);
+            }
+        if (active.flows() == 0) break;
+        const std::vector<double> rate = maxMinFairRates(capacity, active);
+        std::vector<double> hostBps(hosts, 0.0);
+        for (size_t f = 0; f < rate.size(); ++f)
+            hostBps[size_t(hostOfActive[f])] += rate[f];
+        double nextS = std::numeric_limits<double>::infinity();
+        for (size_t h = 0; h < hosts; ++h)
+            if (left[h] > 0 && hostBps[h] > 0) nextS = std::min(nextS, left[h] / hostBps[h]);
+        if (!std::isfinite(nextS)) break; // no rate at all: nothing more can be written
+        if (round == kMaxRounds) {        // the rest at these rates
+            for (size_t h = 0; h < hosts; ++h)
+                if (left[h] > 0 && hostBps[h] > 0 && left[h] / hostBps[h] >= nextS)
+                    nextS = left[h] / hostBps[h], last = int(h);
+            return {elapsedS + nextS, last};
+        }
+        elapsedS += nextS;
+        for (size_t h = 0; h < hosts; ++h) {
+            if (!(left[h] > 0)) continue;
+            left[h] -= hostBps[h] * nextS;
+            if (left[h] <= 1e-3 * hostBps[h] * nextS + 1e-9 * shardBytes)
+                left[h] = 0, last = int(h);
+        }
+    }
+    return {elapsedS, last};
+}
+
 } // namespace
 
 StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int32_t>& jobHosts,
-                             double sustainedBytesPerS, double goodputFraction) {
+                             double sustainedBytesPerS, double goodputFraction, double shardBytes) {
     const Topology& t = doc.topology();
     StorageFlows out;
     out.serverBps.assign(t.storage.size(), 0.f);
@@ -71,10 +121,14 @@ StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int3
         if (t.storage[s].kind == StorageKind::Tectonic) servers.push_back(int32_t(s));
     if (servers.empty() || jobHosts.empty()) return out;
     const Graph g{t, doc.index(), t.nics.size(), t.switches.size()};
+    // The storage system's sustained write rate: a resource every flow crosses, after the
+    // link directions.
+    const auto storageSystem = int32_t(2 * t.links.size());
     // Distances to each storage ToR, computed when first used (its servers share them).
     std::map<int32_t, std::vector<int32_t>> distances;
     FlowPaths paths;
-    std::vector<int32_t> serverOfFlow, path;
+    std::vector<int32_t> serverOfFlow, hostOfFlow, path;
+    std::vector<uint8_t> routed(jobHosts.size(), 0);
     // Each host stripes its shard over several servers, so that every server takes a part.
     const size_t stripes =
         std::clamp<size_t>((servers.size() + jobHosts.size() - 1) / jobHosts.size(), 1, 16);
@@ -114,29 +168,32 @@ StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int3
         }
         if (d[size_t(at)] != 0) continue;
         path.push_back(2 * access + (a.a == tor ? 0 : 1)); // ToR to server
+        path.push_back(storageSystem);
         paths.add(path);
         serverOfFlow.push_back(server);
+        hostOfFlow.push_back(int32_t(i));
+        routed[i] = 1;
     }
+    out.hostsWithoutPath = int(std::count(routed.begin(), routed.end(), 0));
     if (paths.flows() == 0) return out;
-    std::vector<double> capacity(2 * t.links.size());
+    std::vector<double> capacity(2 * t.links.size() + 1);
     for (size_t l = 0; l < t.links.size(); ++l)
         capacity[2 * l] = capacity[2 * l + 1] = t.links[l].gbps * 1e9 / 8 * goodputFraction;
-    std::vector<double> rate = maxMinFairRates(capacity, paths);
-    double total = 0;
-    for (double r : rate)
-        total += r;
-    // The storage system writes at most its sustained rate.
-    const double scale = total > sustainedBytesPerS ? sustainedBytesPerS / total : 1.0;
+    capacity[size_t(storageSystem)] = sustainedBytesPerS;
+    const std::vector<double> rate = maxMinFairRates(capacity, paths);
     std::vector<double> perDirection(2 * t.links.size(), 0.0);
     for (size_t f = 0; f < rate.size(); ++f) {
-        rate[f] *= scale;
         for (int32_t r : paths.of(f))
-            perDirection[size_t(r)] += rate[f];
+            if (r != storageSystem) perDirection[size_t(r)] += rate[f];
         out.serverBps[size_t(serverOfFlow[f])] += float(rate[f]);
+        out.totalBps += rate[f];
     }
     for (size_t r = 0; r < perDirection.size(); ++r)
         if (perDirection[r] > 0) out.links.rates.emplace_back(uint32_t(r), float(perDirection[r]));
-    out.totalBps = total * scale;
+    const auto [writeS, last] =
+        writeSeconds(capacity, paths, hostOfFlow, jobHosts.size(), shardBytes);
+    out.writeS = writeS;
+    out.slowestHost = last >= 0 ? jobHosts[size_t(last)] : -1;
     return out;
 }
 

@@ -3,7 +3,10 @@
 // frontend fabric, to Tectonic storage servers (each host striping over a few, spread by
 // hash), routed over the shortest
 // paths with ECMP, sharing link bandwidth max-min fairly and capped by the storage system's
-// sustained write rate. What comes out is the load on every link direction and server.
+// sustained write rate. What comes out is the load on every link direction and server, and
+// how long the checkpoint takes: each host writes its own shard, and the checkpoint is done
+// when the slowest host's shard is written (hosts that finish early free their bandwidth for
+// the others, max-min fair again).
 #include "ComposedTraffic.h"
 #include "TopologyDocument.h"
 
@@ -12,12 +15,16 @@
 namespace cs {
 
 struct StorageFlows {
-    TrafficSource links;          // B/s per link direction while the checkpoint writes
-    std::vector<float> serverBps; // B/s per storage server
-    double totalBps = 0;          // what the checkpoint writes at
+    TrafficSource links;          // B/s per link direction while every host writes
+    std::vector<float> serverBps; // B/s per storage server, the same
+    double totalBps = 0;          // what the checkpoint starts writing at
+    double writeS = 0;            // until the slowest host's shard is written; 0: no flows
+    int slowestHost = -1;         // the host written last
+    int hostsWithoutPath = 0;     // job hosts with no frontend path to storage: not written
 };
 
+// shardBytes: what each job host writes.
 StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int32_t>& jobHosts,
-                             double sustainedBytesPerS, double goodputFraction);
+                             double sustainedBytesPerS, double goodputFraction, double shardBytes);
 
 } // namespace cs

@@ -70,10 +70,12 @@ struct OverlapConfig {
 
 struct ParallelConfig {
     int tp = 8, cp = 1, pp = 16, dp = 64;
-    // V of the interleaved schedule [assumption: not published]: 8 makes every chunk of 405B one
-    // layer (126 layers + 2 slots freed on the first and last stage = 16 stages x 8), and it
-    // is the V that makes the three rows of Llama 3 Table 4 agree with one kernel model.
-    int virtualStages = 8;
+    // V of the interleaved schedule [assumption: not published]. 0: follows PP
+    // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
+    // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers
+    // + 2 slots freed on the first and last stage = 16 stages x 8), the V that makes the three
+    // rows of Llama 3 Table 4 agree with one kernel model.
+    int virtualStages = 0;
     int seqLen = 8192;
     double batchTokens = 16.0 * 1024 * 1024;
     int batchSeqs = 0;      // when set, the batch in sequences (batchTokens = batchSeqs x seq)

@@ -125,7 +125,25 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     return e;
 }
 
-void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c) {
+ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
+    if (c.virtualStages != 0) return c;
+    c.virtualStages = 1;
+    if (c.pp <= 1) return c;
+    const double micro = c.microBatches();
+    const bool microFit =
+        std::fabs(micro - std::round(micro)) < 1e-9 && std::llround(micro) % c.pp == 0;
+    for (int v = kMaxAutoVirtualStages; v > 1 && microFit; --v) {
+        const int chunks = c.pp * v;
+        if (m.layers % chunks == 0 || (m.layers + 2) % chunks == 0) {
+            c.virtualStages = v;
+            break;
+        }
+    }
+    return c;
+}
+
+void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& given) {
+    const ParallelConfig c = withResolvedDefaults(m, given);
     for (auto [field, v] : {std::pair{"parallel.tp", c.tp},
                             {"parallel.cp", c.cp},
                             {"parallel.pp", c.pp},
@@ -608,7 +626,8 @@ private:
 } // namespace
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& c, bool contention) {
+                          const GpuSpec& g, const ParallelConfig& given, bool contention) {
+    const ParallelConfig c = withResolvedDefaults(m, given);
     checkTrainingConfig(m, g, c); // before anything is placed or routed
     return StepEstimator(t, ix, m, g, c, contention).run();
 }

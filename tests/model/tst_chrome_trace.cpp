@@ -44,7 +44,8 @@ void TestChromeTrace::traceIsPerfettoJson() {
     // Every stage: a process with compute, TP, PP and DP threads; its passes as the schedule ran
     // them (a forward and a backward per micro-batch and virtual stage); sends and DP
     // collectives with their bytes and peers.
-    const int micro = int(std::llround(r.step.microBatches)), chunks = s.parallel.virtualStages;
+    const int micro = int(std::llround(r.step.microBatches)),
+              chunks = withResolvedDefaults(*findModel(s.model), s.parallel).virtualStages;
     for (int stage = 0; stage < 4; ++stage) {
         int passes = 0, dp = 0, sends = 0, tp = 0;
         QSet<QString> threads;

@@ -123,7 +123,7 @@ void TestStepBreakdown::partsAddUpAndMatchTheTimeline() {
             t.kind == TransferRecord::Kind::SendBackward)
             arrived[{t.target, t.kind == TransferRecord::Kind::SendForward, t.chunk, t.micro}] =
                 t.toS;
-    const int v = config.virtualStages;
+    const int v = withResolvedDefaults(*findModel(model.toStdString()), config).virtualStages;
 
     for (int s = 0; s < config.pp; ++s) {
         const StepParts& parts = b.stages[size_t(s)];

@@ -1,6 +1,7 @@
 // Checkpoint writes (StorageTraffic): the storage servers and the frontend cables carry them.
 #include "EngineTestSupport.h"
 #include "RunReader.h"
+#include "TrainingEfficiency.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,6 +17,7 @@ class TestStorageTraffic : public QObject {
     Q_OBJECT
 private slots:
     void checkpointsLoadTheStorageServers();
+    void aCheckpointWaitsForItsSlowestHost();
 };
 
 void TestStorageTraffic::checkpointsLoadTheStorageServers() {
@@ -59,14 +61,50 @@ void TestStorageTraffic::checkpointsLoadTheStorageServers() {
     QVERIFY(sumWriting > 0.8 * serversCapacity && sumWriting <= serversCapacity * (1 + 1e-6));
     const QJsonObject summary =
         QJsonDocument::fromJson(QByteArray::fromStdString(reader.info().summaryJson)).object();
-    QVERIFY(std::fabs(summary["checkpointTimeS"].toDouble() -
-                      summary["checkpointBytes"].toDouble() / sumWriting) < 0.01);
-    // On meta-roce-24k the 2 TB/s of Tectonic is the limit for 405B: 6.5 TB in 3.25 s.
+    // Every host writes its shard: no sooner than all of them at the first rates, and here (the
+    // servers' links the bottleneck, shared alike) hardly later.
+    const double allAtOnceS = summary["checkpointBytes"].toDouble() / sumWriting;
+    QVERIFY(summary["checkpointTimeS"].toDouble() >= allAtOnceS * (1 - 1e-6));
+    QVERIFY(summary["checkpointTimeS"].toDouble() <= allAtOnceS * 1.5);
+    QVERIFY(summary.contains("checkpointLastHost"));
+    // On meta-roce-24k the 2 TB/s of Tectonic is the limit for 405B: 6.5 TB in no less than
+    // 3.25 s, a little more while the last hosts finish on their own paths.
     RunSpec big;
     big.parallel = config(8, 1, 16, 128, 8192);
     big.steps = 1;
     const RunResult r = simulateRun(roce(), big, nullptr);
-    QVERIFY(std::fabs(r.checkpointS - r.checkpointBytes / 2e12) < 1e-6);
+    QVERIFY(r.checkpointS >= r.checkpointBytes / 2e12 * (1 - 1e-9));
+    QVERIFY2(r.checkpointS <= r.checkpointBytes / 2e12 * 1.2,
+             qPrintable(QString::number(r.checkpointS)));
+}
+
+void TestStorageTraffic::aCheckpointWaitsForItsSlowestHost() {
+    // small-256 with one host's frontend cable at 1 Gb/s: its shard alone takes longer than
+    // the whole checkpoint did, and the checkpoint waits for it (dividing the bytes by the total
+    // rate would hardly notice one slow host of 32).
+    RunSpec s;
+    s.model = "llama3-8b";
+    s.parallel = config(8, 1, 4, 8, 8192);
+    s.parallel.batchTokens = 8192.0 * 8 * 8;
+    s.steps = 1;
+    const auto even = openTopology("small-256", {});
+    const RunResult fast = simulateRun(*even, s, nullptr);
+    Topology t = even->topology();
+    const int slowHost = 5;
+    const auto nic = even->index().find(t.hosts[slowHost].name + ".fe0");
+    QVERIFY(nic);
+    for (int32_t l : even->index().linksOf(*nic))
+        t.links[size_t(l)].gbps = 1;
+    const TopologyDocument slowDoc(std::move(t), std::nullopt, "small-256 with a slow host");
+    const RunResult slow = simulateRun(slowDoc, s, nullptr);
+    const double hosts = 32, shard = slow.checkpointBytes / hosts;
+    const double alone = shard / (1e9 / 8 * efficiency::kFabricGoodput);
+    QVERIFY2(
+        slow.checkpointS >= alone * (1 - 1e-6),
+        qPrintable(QStringLiteral("%1 s, its shard alone %2 s").arg(slow.checkpointS).arg(alone)));
+    QVERIFY(slow.checkpointS > 3 * fast.checkpointS);
+    QCOMPARE(QString::fromStdString(slow.checkpointLastHost),
+             QString::fromStdString(even->topology().hosts[slowHost].name));
 }
 
 QTEST_APPLESS_MAIN(TestStorageTraffic)

@@ -16,6 +16,8 @@ class TestTrainingStepModel : public QObject {
 private slots:
     void memoryFollowsTheSwitches();
     void interleavingNeedsMicroBatchesInMultiplesOfPp();
+    void virtualStagesFollowPp_data();
+    void virtualStagesFollowPp();
     void zeroStagesMoveDifferentVolumes();
     void overlapHidesDataParallelTraffic();
     void moreGpusMoreTokens();
@@ -56,6 +58,7 @@ void TestTrainingStepModel::interleavingNeedsMicroBatchesInMultiplesOfPp() {
     const auto doc = openTopology("small-256", {});
     ParallelConfig c = config(8, 1, 4, 8, 8192);
     c.batchTokens = 6.0 * 8192 * 8; // 6 micro-batches per replica: not a multiple of PP = 4
+    c.virtualStages = 2;            // asked for: refused
     try {
         step(*doc, "llama3-8b", c);
         QFAIL("expected a refusal");
@@ -64,6 +67,39 @@ void TestTrainingStepModel::interleavingNeedsMicroBatchesInMultiplesOfPp() {
     }
     c.virtualStages = 1; // plain 1F1B takes any count from PP on
     QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
+    // Left to follow PP (0), V settles on what fits: 1 here, and no refusal.
+    c.virtualStages = 0;
+    QCOMPARE(withResolvedDefaults(*findModel("llama3-8b"), c).virtualStages, 1);
+    QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
+}
+
+void TestTrainingStepModel::virtualStagesFollowPp_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<double>("batchTokens");
+    QTest::addColumn<int>("expected");
+    // Without PP, one chunk; 405B on 16 stages: 8 (126 + 2 layers = 16 x 8); 8B (32 layers) on
+    // 4 stages: 8 (4 x 8 = 32); on 2 stages with 3 micro-batches (not a multiple of PP): 1.
+    QTest::newRow("PP 1") << "llama3-8b" << 1 << 32 << 8192.0 * 32 << 1;
+    QTest::newRow("405B, PP 16") << "llama3-405b" << 16 << 64 << 16.0 * 1024 * 1024 << 8;
+    QTest::newRow("8B, PP 4") << "llama3-8b" << 4 << 8 << 8192.0 * 8 * 8 << 8;
+    QTest::newRow("8B, PP 2, 3 micro-batches") << "llama3-8b" << 2 << 8 << 8192.0 * 8 * 3 << 1;
+}
+
+void TestTrainingStepModel::virtualStagesFollowPp() {
+    QFETCH(QString, model);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
+    QFETCH(double, batchTokens);
+    QFETCH(int, expected);
+    const ModelSpec m = *findModel(model.toStdString());
+    ParallelConfig c = config(8, 1, pp, dp, 8192);
+    c.batchTokens = batchTokens;
+    const ParallelConfig r = withResolvedDefaults(m, c);
+    QCOMPARE(r.virtualStages, expected);
+    // What it settles on is a configuration the engine takes.
+    checkTrainingConfig(m, *findGpu("h100"), r);
 }
 
 void TestTrainingStepModel::zeroStagesMoveDifferentVolumes() {
