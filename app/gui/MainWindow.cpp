@@ -761,46 +761,4 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors) {
     return true;
 }
 
-void MainWindow::showReplayInInspector() {
-    inspector_->setLiveValues(replay_->selectedValues());
-    inspector_->setGantt(replay_->selectedGantt(), replay_->pipelineStages(),
-                         replay_->shownStepPhase());
-}
-
-void MainWindow::onTreeSelection() {
-    if (syncing_) return;
-    showSelected(views::TopologyTreeModel::entityOf(tree_->currentIndex()), true);
-}
-
-void MainWindow::showSelected(Endpoint e, bool fromTree) {
-    replay_->selectEntity(e);
-    if (presenting_) QTimer::singleShot(0, this, [this] { updateCaption(); });
-    inspector_->showEntity(e);
-    showReplayInInspector();
-    if (fromTree) {
-        view_->scene().select(e.index == kNone ? std::nullopt
-                                               : std::optional<PickHit>(PickHit{e, kNone, 0}));
-        view_->update();
-        return;
-    }
-    const QModelIndex index = treeModel_->indexOf(e);
-    if (!index.isValid()) return;
-    syncing_ = true;
-    tree_->setCurrentIndex(index);
-    tree_->scrollTo(index);
-    syncing_ = false;
-}
-
-bool MainWindow::selectById(const QString& id) {
-    if (!doc_) return false;
-    const std::optional<Endpoint> e =
-        findEntity(*doc_, id.toStdString()); // as the search box reads it
-    if (!e) return false;
-    showSelected(*e, false);
-    view_->scene().select(PickHit{*e, kNone, 0});
-    view_->scene().viewEntity(*e);
-    view_->update();
-    return true;
-}
-
 } // namespace cs::app

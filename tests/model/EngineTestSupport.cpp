@@ -12,6 +12,14 @@ ParallelConfig config(int tp, int cp, int pp, int dp, int seq) {
     return c;
 }
 
+ParallelConfig dpInnermostInterleaved() {
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.virtualStages = 2;
+    c.batchTokens = 8192.0 * 8 * 8;
+    c.placement = Placement::Linear;
+    return c;
+}
+
 StepEstimate step(const TopologyDocument& doc, const char* model, const ParallelConfig& c) {
     return estimateStep(doc.topology(), doc.index(), *findModel(model), *findGpu("h100"), c);
 }

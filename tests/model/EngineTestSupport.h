@@ -11,6 +11,9 @@
 namespace cs::test {
 
 ParallelConfig config(int tp, int cp, int pp, int dp, int seq);
+// Llama 3 8B on small-256 with DP innermost (linear placement), interleaved: 4 stages x 2
+// chunks, 8 micro-batches per replica.
+ParallelConfig dpInnermostInterleaved();
 
 // One step of the named model on H100s with the topology's default placement.
 StepEstimate step(const TopologyDocument& doc, const char* model, const ParallelConfig& c);

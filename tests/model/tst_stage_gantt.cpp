@@ -49,10 +49,7 @@ void TestStageGantt::everyPassAndCollectiveIsDrawn_data() {
     QTest::addColumn<ParallelConfig>("config");
     QTest::newRow("405B topology-aware") << "meta-roce-24k"
                                          << "llama3-405b" << config(8, 1, 16, 64, 8192);
-    ParallelConfig dpInner = config(8, 1, 4, 8, 8192);
-    dpInner.virtualStages = 2;
-    dpInner.batchTokens = 8192.0 * 8 * 8;
-    dpInner.placement = Placement::Linear;
+    const ParallelConfig dpInner = dpInnermostInterleaved();
     QTest::newRow("DP innermost, interleaved") << "small-256"
                                                << "llama3-8b" << dpInner;
 }

@@ -85,10 +85,7 @@ void TestStepBreakdown::partsAddUpAndMatchTheTimeline_data() {
     ParallelConfig aware = config(8, 1, 16, 64, 8192); // Llama 3 405B as Meta trained it
     QTest::newRow("405B topology-aware") << "meta-roce-24k"
                                          << "llama3-405b" << aware;
-    ParallelConfig dpInner = config(8, 1, 4, 8, 8192);
-    dpInner.virtualStages = 2;
-    dpInner.batchTokens = 8192.0 * 8 * 8;
-    dpInner.placement = Placement::Linear;
+    const ParallelConfig dpInner = dpInnermostInterleaved();
     QTest::newRow("DP innermost") << "small-256"
                                   << "llama3-8b" << dpInner;
     ParallelConfig zero3 = config(8, 1, 1, 32, 8192);
