@@ -2,6 +2,7 @@
 
 #include "CommandLine.h"
 
+#include "FabricFaults.h"
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 
@@ -48,7 +49,12 @@ CommandSpec simulateSpec() {
              false});
     }
     c.options.insert(c.options.end(),
-                     {{"--gpus", "N", "checks that TP x CP x PP x DP is N"},
+                     {{"--fail", "ID",
+                       "a link (\"<end a> -- <end b>\"), switch or NIC down for the run; "
+                       "repeatable, added to the run file's fabric.failed"},
+                      {"--degrade", "ID=FRACTION",
+                       "a part keeping FRACTION of its capacity; repeatable (fabric.degraded)"},
+                      {"--gpus", "N", "checks that TP x CP x PP x DP is N"},
                       {"--out", "run.sqlite", "writes the time series, for replay in the GUI"},
                       {"--trace", "step.json", "writes a Chrome / Perfetto trace of one step"},
                       {"--json", "", "prints the summary as one JSON object"}});
@@ -71,6 +77,15 @@ RunSpec runSpecOfArgs(const CommandArgs& a) {
             setRunOption(spec, o, a.value(flag));
         } catch (const InputException& e) {
             throw UsageError(o.flag + ": " + e.error().message);
+        }
+    }
+    for (const QString& id : a.values("--fail"))
+        spec.fabric.failed.push_back(id.toStdString());
+    for (const QString& text : a.values("--degrade")) {
+        try {
+            spec.fabric.degraded.push_back(parseDegradeFlag(text.toStdString()));
+        } catch (const InputException& e) {
+            throw UsageError(e.error().field + ": " + e.error().message);
         }
     }
     // A check of what the user meant, not a run option: the product of the parallelism.

@@ -195,21 +195,33 @@ private:
                      {"peers", QStringLiteral("stages %1 and %2").arg(x.stage).arg(x.target)},
                      {"peerGpus", gpuList({gpuOf({0, 0, x.target, p.replica})})}});
             else
-                out_.slice(p.pid, Dp,
-                           QStringLiteral("%1 chunk %2 layer %3")
-                               .arg(dpCollectiveName(x.kind))
-                               .arg(x.chunk)
-                               .arg(x.layer),
-                           x.fromS, x.toS - x.fromS, "dp",
+                out_.slice(p.pid, Dp, dpSliceName(x), x.fromS, x.toS - x.fromS, "dp",
                            {{"bytes", x.bytes},
                             {"peers", double(c_.dp) * c_.cp - 1},
                             {"peerGpusSample", gpuList(p.dpPeers)}});
         }
     }
 
+    // "DP all-gather (pat) forward mb 2 chunk 0 layer 5", "DP reduce-scatter chunk 1 layers 4-7".
+    QString dpSliceName(const TransferRecord& x) const {
+        QString name = dpCollectiveName(x.kind);
+        if (c_.zeroStage >= 3)
+            name += QStringLiteral(" %1 mb %2")
+                        .arg(x.kind == TransferRecord::Kind::Reduce ? "backward"
+                             : x.forward                            ? "forward"
+                                                                    : "backward")
+                        .arg(x.micro);
+        name += QStringLiteral(" chunk %1").arg(x.chunk);
+        return x.layerCount > 1 ? name + QStringLiteral(" layers %1-%2")
+                                             .arg(x.layer)
+                                             .arg(x.layer + x.layerCount - 1)
+                                : name + QStringLiteral(" layer %1").arg(x.layer);
+    }
+
     QString dpCollectiveName(TransferRecord::Kind kind) const {
-        if (kind == TransferRecord::Kind::Gather) return "DP all-gather";
-        if (c_.zeroStage != 0) return "DP reduce-scatter";
+        const QString sharded = e_.dpPat ? " (pat)" : "";
+        if (kind == TransferRecord::Kind::Gather) return "DP all-gather" + sharded;
+        if (c_.zeroStage != 0) return "DP reduce-scatter" + sharded;
         const AllReduceAlgorithm ran =
             e_.dpTree ? AllReduceAlgorithm::Tree : AllReduceAlgorithm::Ring;
         return QStringLiteral("DP all-reduce (%1)").arg(QString::fromStdString(enumName(ran)));

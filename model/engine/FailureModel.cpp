@@ -34,7 +34,8 @@ const std::vector<FailureCause>& failureCauses() {
 
 std::vector<Interruption> drawInterruptions(const Topology& t, const std::vector<int32_t>& jobGpus,
                                             double spanS, double checkpointIntervalS, uint64_t seed,
-                                            const FailureParams& p) {
+                                            const FailureParams& p,
+                                            const std::vector<double>* linkBytes) {
     constexpr double kSnapshotS = 54.0 * 24 * 3600;
     constexpr double kSnapshotGpus = 16384;
     std::mt19937_64 rng(seed);
@@ -49,10 +50,21 @@ std::vector<Interruption> drawInterruptions(const Topology& t, const std::vector
     for (size_t n = 0; n < t.nics.size(); ++n)
         if (t.nics[n].role == NicRole::Backend && hostSet.count(t.nics[n].host))
             nics.push_back(int32_t(n));
-    for (size_t s = 0; s < t.switches.size(); ++s)
-        if (networkOf(t.switches[s].role) == Network::Backend) switches.push_back(int32_t(s));
-    for (size_t l = 0; l < t.links.size(); ++l)
-        if (t.links[l].medium == LinkMedium::Fibre) links.push_back(int32_t(l));
+    if (linkBytes && linkBytes->size() == 2 * t.links.size()) {
+        std::set<int32_t> crossed;
+        for (size_t l = 0; l < t.links.size(); ++l) {
+            if ((*linkBytes)[2 * l] + (*linkBytes)[2 * l + 1] <= 0) continue;
+            links.push_back(int32_t(l));
+            for (const Endpoint e : {t.links[l].a, t.links[l].b})
+                if (e.kind == EntityKind::Switch) crossed.insert(e.index);
+        }
+        switches.assign(crossed.begin(), crossed.end());
+    } else {
+        for (size_t s = 0; s < t.switches.size(); ++s)
+            if (networkOf(t.switches[s].role) == Network::Backend) switches.push_back(int32_t(s));
+        for (size_t l = 0; l < t.links.size(); ++l)
+            if (t.links[l].medium == LinkMedium::Fibre) links.push_back(int32_t(l));
+    }
     auto pick = [&](const std::vector<int32_t>& v) {
         return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
     };

@@ -28,17 +28,30 @@ struct Interruption {
     int cause = 0;    // index into failureCauses()
     Endpoint entity;  // what it hit
     double lostS = 0; // detection + restart + recomputation since the last checkpoint
+    // A failed backend link or switch: after the restart the job runs on the fabric without
+    // it until its repair, each step taking degradedStepS (0: not degraded).
+    double degradedS = 0, degradedStepS = 0;
+    // The training time the degraded stretch costs: its steps run slower.
+    double degradationLossS(double stepS) const {
+        return degradedStepS > stepS ? degradedS * (1 - stepS / degradedStepS) : 0;
+    }
 };
 
 struct FailureParams {
     double detectionS = 5 * 60; // [assumption] watchdogs and health checks notice a hang
     double restartS = 10 * 60;  // [assumption] reschedule, reload the checkpoint, warm up
+    // [assumption] a failed cable or switch is replaced by the site's technicians within a
+    // working shift; until then routes go around it.
+    double fabricRepairS = 4 * 3600;
 };
 
 // Interruptions over `spanS` for a job on `jobGpus` (GPU indices), deterministic for `seed`.
-// `checkpointIntervalS` sets how much work each one throws away.
+// `checkpointIntervalS` sets how much work each one throws away. With `linkBytes` (per link
+// direction, a step's) a failed cable or switch is one the job's traffic crosses (Table 5
+// counts failures that interrupted the job); without, any fibre link or backend switch.
 std::vector<Interruption> drawInterruptions(const Topology& t, const std::vector<int32_t>& jobGpus,
                                             double spanS, double checkpointIntervalS, uint64_t seed,
-                                            const FailureParams& p = {});
+                                            const FailureParams& p = {},
+                                            const std::vector<double>* linkBytes = nullptr);
 
 } // namespace cs

@@ -8,12 +8,14 @@
 namespace cs {
 
 const KernelConstants& kernelConstants(const GpuSpec& g) {
-    // Fitted once per family on resources/reference/calibration.md: Hopper on the Llama 3 paper's
-    // Table 4 (405B on H100), Ampere on Korthikanti et al. 2022, Tables 4 and 5 (GPT on A100).
-    // NVLink goodput: nccl-tests bus bandwidth at 100 MB messages, 8 GPUs on NVSwitch: about
-    // 360 of 450 GB/s on H100 (NVLink 4), 235 of 300 GB/s on A100 (NVLink 3).
-    static const KernelConstants hopper{0.56, 0.44, 0.85, 160, 0.80};
-    static const KernelConstants ampere{0.75, 0.50, 0.85, 96, 0.78};
+    // GEMM and attention fractions and the inner-dimension half point: fitted once per family
+    // on resources/reference/calibration.md (Hopper on the Llama 3 paper's Table 4, Ampere on
+    // Korthikanti et al. 2022, Tables 4 and 5); what kernel measurements say of them is in
+    // resources/reference/microbenchmarks.md. HBM fraction and NVLink goodput come from those
+    // measurements: BabelStream Triad (2.97 of 3.35 TB/s on H100, 1.70 of 2.039 on A100) and
+    // nccl-tests ring bus bandwidth on 8 GPUs (370 of 450 GB/s, 235 of 300).
+    static const KernelConstants hopper{0.56, 0.44, 0.89, 160, 0.82};
+    static const KernelConstants ampere{0.75, 0.50, 0.83, 96, 0.78};
     // [assumption] Blackwell as Hopper until calibration rows exist.
     if (g.family == "ampere") return ampere;
     return hopper;

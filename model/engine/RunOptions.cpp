@@ -273,6 +273,35 @@ std::vector<RunOption> buildTable() {
              .help = "NCCL's algorithm for the gradient all-reduce of ZeRO stage 0: a ring, a "
                      "double binary tree, or auto (the faster for the bucket)",
              .source = "[assumption] auto, as NCCL's tuner"}),
+        bind<ParallelEnum<ShardedCollective, &P::shardedCollective>>(
+            {.key = "parallel.shardedCollective",
+             .flag = "--sharded-collective",
+             .label = "DP all-gather algorithm",
+             .type = T::Choice,
+             .choices = enumChoices<ShardedCollective>(),
+             .help = "NCCL's algorithm for DP all-gathers and reduce-scatters: a ring (n - 1 "
+                     "steps), PAT (log2 n steps at 3/4 of the bandwidth, one rank per host), "
+                     "or auto (the faster for the bucket, as NCCL's tuner)",
+             .source = "[code] NCCL tuning.cc: PAT for all-gather and reduce-scatter"}),
+        bind<ParallelEnum<GradReduceDtype, &P::gradReduceDtype>>(
+            {.key = "parallel.gradReduceDtype",
+             .flag = "--grad-reduce-dtype",
+             .label = "Gradient reduction dtype",
+             .type = T::Choice,
+             .choices = enumChoices<GradReduceDtype>(),
+             .help = "dtype of the DP gradient reduction; auto: bf16 at ZeRO 0 and 3, fp32 at "
+                     "1 and 2 (Megatron-LM's distributed optimizer)",
+             .source = "[code] Megatron-LM, DeepSpeed and PyTorch DDP defaults"}),
+        bind<ParallelInt<&P::dpBucketMParams>>(
+            {.key = "parallel.dpBucketMParams",
+             .flag = "--dp-bucket",
+             .label = "DP bucket",
+             .min = 0,
+             .max = 100'000,
+             .unit = "M params",
+             .help = "parameters per DP collective at ZeRO 0-2, in whole layers; 0 follows DP: "
+                     "max(40, DP ranks) million",
+             .source = "[code] Megatron-LM's distributed data parallel bucket size"}),
         bind<OverlapBool<&OverlapConfig::dpGradReduce>>(
             {.key = "parallel.overlap.dpGradReduce",
              .flag = "--overlap-grad-reduce",
@@ -604,6 +633,7 @@ QJsonObject runSpecToJson(const RunSpec& spec) {
         if (o.key == "model" && spec.customModel) json = modelToJson(*spec.customModel);
         insertAt(root, o.key, json);
     }
+    if (!spec.fabric.empty()) root.insert("fabric", fabricFaultsToJson(spec.fabric));
     return root;
 }
 

@@ -1,6 +1,7 @@
 #include "RunSpecJson.h"
 
 #include "BoundedFileRead.h"
+#include "FabricFaults.h"
 
 #include "JsonObjectReader.h"
 #include "RunOptions.h"
@@ -86,6 +87,7 @@ RunSpec readSpec(const QJsonValue& value, const JsonPath& at, bool formatRequire
         }
         readOption(*in, name.c_str(), o, s);
     }
+    if (r.has("fabric")) s.fabric = fabricFaultsOfJson(r.object("fabric"));
     // Innermost first: a nested object's unknown fields are reported before its parent's.
     for (auto it = objects.rbegin(); it != objects.rend(); ++it)
         it->second.finish();

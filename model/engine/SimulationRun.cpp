@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace cs {
 
@@ -18,6 +19,51 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec) {
     if (spec.customModel) return spec.customModel;
     return findModel(spec.model);
 }
+
+namespace {
+
+// At most this many distinct failed parts are simulated in a span; the others take their
+// mean slowdown (a 54-day span at 16K GPUs draws about 35 cable and switch failures).
+constexpr int kMaxDegradedSolves = 6;
+
+// A failed backend link or switch: after the restart the job runs without it until its
+// repair, each step as slow as the fabric left makes it. A part whose loss cuts GPUs off
+// degrades nothing: the job restarts on other hosts.
+void addFabricDegradation(const TopologyDocument& doc, const RunSpec& spec, const ModelSpec& m,
+                          const GpuSpec& g, RunResult& r) {
+    std::map<std::pair<int, int32_t>, double> stepOf; // part -> degraded step (0: none)
+    double ratioSum = 0;
+    int solved = 0;
+    for (Interruption& x : r.interruptions) {
+        if (x.entity.kind != EntityKind::Link && x.entity.kind != EntityKind::Switch) continue;
+        const auto key = std::make_pair(int(x.entity.kind), x.entity.index);
+        auto it = stepOf.find(key);
+        if (it == stepOf.end()) {
+            double stepS = 0;
+            if (solved < kMaxDegradedSolves) {
+                FabricFaults faults = spec.fabric;
+                faults.failed.push_back(doc.topology().nameOf(x.entity));
+                const Topology t = topologyWithFaults(doc, faults);
+                try {
+                    stepS = estimateStep(t, doc.index(), m, g, spec.parallel).stepS;
+                    ratioSum += stepS / r.step.stepS;
+                    ++solved;
+                } catch (const InputException&) {
+                    stepS = 0; // cut off: rescheduled elsewhere
+                }
+            } else if (solved > 0) {
+                stepS = r.step.stepS * ratioSum / solved;
+            }
+            it = stepOf.emplace(key, stepS).first;
+        }
+        if (it->second <= r.step.stepS) continue;
+        x.degradedStepS = it->second;
+        x.degradedS =
+            std::max(0.0, std::min(spec.failureTimes.fabricRepairS, spec.spanS - x.atS - x.lostS));
+    }
+}
+
+} // namespace
 
 RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStore* store,
                       const ProgressFn& progress) {
@@ -32,7 +78,11 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStor
     if (progress) progress(0.0);
 
     RunResult r;
-    r.step = estimateStep(t, doc.index(), *model, *gpu, spec.parallel);
+    // Parts down or slowed for the whole run: the step runs on the fabric that is left.
+    const Topology faulty = spec.fabric.empty() ? Topology{} : topologyWithFaults(doc, spec.fabric);
+    r.step =
+        estimateStep(spec.fabric.empty() ? t : faulty, doc.index(), *model, *gpu, spec.parallel);
+    r.failedLinks = failedLinks(doc, spec.fabric);
     const StepEstimate& e = r.step;
     if (progress) progress(0.3);
     // Checkpoint: the sharded training state (bf16 weights, fp32 master, Adam m and v:
@@ -62,10 +112,12 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStor
     } else {
         r.simulatedS = spec.spanS;
         if (spec.failures)
-            r.interruptions = drawInterruptions(
-                t, e.gpuOfRank, spec.spanS, spec.checkpointIntervalS, spec.seed, spec.failureTimes);
+            r.interruptions =
+                drawInterruptions(t, e.gpuOfRank, spec.spanS, spec.checkpointIntervalS, spec.seed,
+                                  spec.failureTimes, &e.linkBytesPerStep);
+        addFabricDegradation(doc, spec, *model, *gpu, r);
         for (const Interruption& x : r.interruptions)
-            r.lostS += x.lostS;
+            r.lostS += x.lostS + x.degradationLossS(e.stepS);
         r.lostS = std::min(r.lostS, spec.spanS);
         const double checkpoints =
             spec.checkpointIntervalS > 0 ? std::floor(spec.spanS / spec.checkpointIntervalS) : 0;
@@ -125,6 +177,11 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
         o.insert("dpAllReduce",
                  QString::fromStdString(
                      enumName(e.dpTree ? AllReduceAlgorithm::Tree : AllReduceAlgorithm::Ring)));
+    else
+        o.insert("dpShardedCollective",
+                 QString::fromStdString(
+                     enumName(e.dpPat ? ShardedCollective::Pat : ShardedCollective::Ring)));
+    o.insert("dpBucketLayers", e.dpBucketLayers);
     o.insert("optimizerS", e.optimizerS);
     o.insert("dpAllGatherS", e.dpAllGatherS);
     o.insert("dpReduceScatterS", e.dpReduceScatterS);
@@ -136,6 +193,12 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     // Hosts with no frontend path write nothing: their shards are not in the time.
     if (r.checkpointFlows.hostsWithoutPath > 0)
         o.insert("checkpointHostsWithoutPath", r.checkpointFlows.hostsWithoutPath);
+    if (!r.failedLinks.empty()) { // the parts themselves are in "config"
+        QJsonArray links;
+        for (int32_t l : r.failedLinks)
+            links.append(l);
+        o.insert("failedLinks", links);
+    }
     o.insert("simulatedS", r.simulatedS);
     o.insert("steps", double(r.steps));
     if (spec.spanS > 0) {
@@ -147,6 +210,10 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
         o.insert("interruptions", int(r.interruptions.size()));
         o.insert("interruptionsByCause", byCause);
         o.insert("lostHours", r.lostS / 3600);
+        double degradedS = 0;
+        for (const Interruption& x : r.interruptions)
+            degradedS += x.degradedS;
+        o.insert("degradedHours", degradedS / 3600);
         o.insert("effectiveTrainingTime", r.effectiveTrainingTime);
     }
     o.insert("config", runSpecToJson(spec)); // the run file that runs it again

@@ -1,6 +1,7 @@
 #pragma once
 // A simulated run: N steps, or a wall-clock span with checkpoints and failures. Produces
 // the summary and the time series for the views (into a RunStore); ChromeTrace.h traces a step.
+#include "FabricFaults.h"
 #include "FailureModel.h"
 #include "RunStore.h"
 #include "StorageTraffic.h"
@@ -34,6 +35,7 @@ struct RunSpec {
     uint64_t seed = 1;
     StorageFabric storage;
     FailureParams failureTimes{3 * 60, 5 * 60};
+    FabricFaults fabric; // parts down or slowed for the whole run
 };
 
 // The model a spec trains: its own shape or the preset it names.
@@ -41,7 +43,7 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
 // Changes whenever the engine's output for one run description changes, so that cached
 // runs (the GUI's default run) are simulated again rather than replayed stale.
-constexpr int kEngineRevision = 6; // 6: the site's power stored (site_power_w)
+constexpr int kEngineRevision = 7; // 7: DP buckets and ZeRO 3 per pass; fabric faults
 
 struct RunResult {
     StepEstimate step;
@@ -52,6 +54,7 @@ struct RunResult {
     double simulatedS = 0;          // steps x step time, or the span
     long long steps = 0;
     std::vector<Interruption> interruptions;
+    std::vector<int32_t> failedLinks; // down for the whole run (RunSpec::fabric), sorted
     double lostS = 0;
     double effectiveTrainingTime = 1; // fraction of the span spent on kept progress
 };

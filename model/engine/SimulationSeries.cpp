@@ -376,7 +376,15 @@ private:
             w_.addEvent(toNs(x.atS), cause.planned ? EventKind::Maintenance : EventKind::Failure,
                         x.entity, cause.name);
             w_.addEvent(toNs(x.atS + x.lostS), EventKind::Restart, std::nullopt, cause.name);
+            if (x.degradedS > 0) // back to full speed once the part is replaced
+                w_.addEvent(toNs(x.atS + x.lostS + x.degradedS), EventKind::Maintenance, x.entity,
+                            "repaired; steps ran " + std::to_string(x.degradedStepS) +
+                                " s instead of " + std::to_string(e_.stepS) + " s until now");
         }
+        // Parts down for the whole run, there from the start.
+        for (int32_t l : r_.failedLinks)
+            w_.addEvent(0, EventKind::Failure, Endpoint{EntityKind::Link, l},
+                        "down for the whole run (fabric.failed)");
         const int64_t every = toNs(spec_.checkpointIntervalS);
         long long checkpoints = 0;
         for (int64_t c = every; every > 0 && c < endNs && checkpoints < 100000;

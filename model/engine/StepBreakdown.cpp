@@ -141,8 +141,9 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
 
     std::vector<double> at{
         0, r.stepS, ends.optimizerFromS, ends.computeEndS, ends.lastReduceS, ownReduceEndS};
-    for (const auto* list : {&r.busy[size_t(s)], &r.cpExposed[size_t(s)], &r.compute[size_t(s)],
-                             &r.gathers[size_t(s)], &r.blocked[size_t(s)], &tp})
+    for (const auto* list :
+         {&r.busy[size_t(s)], &r.cpExposed[size_t(s)], &r.compute[size_t(s)], &r.gathers[size_t(s)],
+          &r.reduces[size_t(s)], &r.blocked[size_t(s)], &tp})
         addEnds(at, *list);
     for (const PassRecord& q : passes) {
         const auto in = inputs.of(s, q);
@@ -153,7 +154,8 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
     at.erase(std::unique(at.begin(), at.end()), at.end());
 
     Cursor busy(r.busy[size_t(s)]), cp(r.cpExposed[size_t(s)]), tpRunning(tp),
-        gathering(r.gathers[size_t(s)]), blocked(r.blocked[size_t(s)]);
+        gathering(r.gathers[size_t(s)]), reducing(r.reduces[size_t(s)]),
+        blocked(r.blocked[size_t(s)]);
     size_t next = 0; // the pass now running or next to run
     std::vector<StepSegment> out;
     for (size_t k = 0; k + 1 < at.size(); ++k) {
@@ -168,6 +170,7 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
                    : cp.contains(mid)        ? StepPart::ExposedCp
                    : tpRunning.contains(mid) ? StepPart::ExposedTp
                    : gathering.contains(mid) ? StepPart::ExposedDp
+                   : reducing.contains(mid)  ? StepPart::ExposedDp // sharded, without overlap
                                              : StepPart::Other;
         } else if (mid < lastPassEndS) { // waiting for the next pass
             const auto in = inputs.of(s, passes[next]);
@@ -175,6 +178,7 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
                    : mid < in.sentS          ? StepPart::Bubble
                    : mid < in.arrivedS       ? StepPart::ExposedPp
                    : gathering.contains(mid) ? StepPart::ExposedDp
+                   : reducing.contains(mid)  ? StepPart::ExposedDp
                                              : StepPart::Other;
         } else { // the stage's passes are done
             part = mid >= ends.optimizerFromS ? StepPart::Optimizer

@@ -62,7 +62,9 @@ struct Transfer {
     int stage, chunk, micro, layer; // stage: the sender (gathers, reductions: their stage)
     int target = -1;                // sends: the stage that receives
     bool blocksSender = false;
-    bool forward = true; // TP: the pass it belongs to
+    bool forward = true; // TP and sharded gathers: the pass it belongs to
+    int span = 1;        // DP: layers in the bucket, from `layer` up
+    int pass = -1;       // sharded gathers: the pass (position in the stage's order) it is for
 };
 
 // A serial stream of transfers of one class.
@@ -113,8 +115,14 @@ public:
             st.gatheredAt.assign(size_t(v_), {});
             for (int c = 0; c < v_; ++c)
                 st.gatheredAt[size_t(c)].assign(size_t(layers(s, c)), kNever);
+            st.passGatheredAt.resize(st.order.size());
         }
-        queueGathers();
+        if (in_.weightsSharded)
+            for (Stage& st : stages_)
+                for (auto& chunk : st.gatheredAt)
+                    std::fill(chunk.begin(), chunk.end(), 0.0);
+        else
+            queueGathers();
     }
 
     ScheduleResult run() {
@@ -137,6 +145,11 @@ private:
         std::vector<Op> order;
         std::vector<int> firstForward, lastBackward; // per chunk: position in order
         std::vector<std::vector<double>> gatheredAt; // [chunk][layer]
+        // Sharded weights, [pass][layer in pass order]: -1 not asked, kNever under way, else
+        // when gathered.
+        std::vector<std::vector<double>> passGatheredAt;
+        int reducesPending = 0; // sharded weights without overlap: the layer waits for these
+        int bucketFill = 0;     // layers of the last backward not yet in a reduction
         size_t next = 0;
         StageState state = StageState::Idle;
         double passStartS = 0, layerStartS = 0, phaseStartS = 0, computeEndS = 0, endS = 0;
@@ -182,27 +195,72 @@ private:
         streams_[size_t(cls)].queue.push_back(int(transfers_.size()) - 1);
     }
 
-    // All parameter gathers are due at the start, in chunk and layer order.
+    int bucket() const { return std::max(1, in_.bucketLayers); }
+
+    // Replicated weights: every bucket's gather is due at the start, in chunk and layer order.
     void queueGathers() {
         for (int s = 0; s < p_; ++s) {
             const double perLayer = bytesOf(in_.gatherBytes, s) / layersOfStage(s);
             for (int c = 0; c < v_; ++c)
-                for (int l = 0; l < layers(s, c); ++l) {
+                for (int l = 0; l < layers(s, c); l += bucket()) {
+                    const int span = std::min(bucket(), layers(s, c) - l);
                     if (perLayer <= 0) {
-                        stages_[size_t(s)].gatheredAt[size_t(c)][size_t(l)] = 0;
+                        auto& at = stages_[size_t(s)].gatheredAt[size_t(c)];
+                        std::fill(at.begin() + l, at.begin() + l + span, 0.0);
                         continue;
                     }
-                    push(classes_.gather(s),
-                         {Kind::Gather, 0, perLayer, in_.dpLatencyS, s, c, 0, l});
+                    Transfer t{Kind::Gather, 0, perLayer * span, in_.dpLatencyS, s, c, 0, l};
+                    t.span = span;
+                    push(classes_.gather(s), t);
                 }
         }
     }
 
-    // The gradient bucket of one layer, ready now.
-    void queueReduction(int s, int c, int l) {
+    // Sharded weights: the gather of pass k's layer l (pass order), asked for once.
+    void askPassGather(int s, size_t k, int l) {
+        Stage& st = stages_[size_t(s)];
+        const Op& op = st.order[k];
+        auto& at = st.passGatheredAt[k];
+        if (at.empty()) at.assign(size_t(layers(s, op.chunk)), -1.0);
+        if (at[size_t(l)] >= 0) return;
+        const double perLayer = bytesOf(in_.gatherBytes, s) / layersOfStage(s);
+        if (perLayer <= 0) {
+            at[size_t(l)] = 0;
+            return;
+        }
+        at[size_t(l)] = kNever;
+        Transfer t{Kind::Gather,        now_, perLayer, in_.dpLatencyS, s, op.chunk, op.micro,
+                   modelLayer(s, op, l)};
+        t.forward = op.forward;
+        t.pass = int(k);
+        push(classes_.gather(s), t);
+    }
+    // A pass runs its chunk's layers upwards forward, downwards backward.
+    int modelLayer(int s, const Op& op, int l) const {
+        return op.forward ? l : layers(s, op.chunk) - 1 - l;
+    }
+    // Sharded weights: layer l of the stage's current pass may start once its weights are
+    // there (asking for them, and with overlap for the next layer's, possibly the next pass's).
+    bool passLayerGathered(int s) {
+        Stage& st = stages_[size_t(s)];
+        askPassGather(s, st.next, st.layer);
+        if (in_.overlapGather) {
+            if (st.layer + 1 < layers(s, st.order[st.next].chunk))
+                askPassGather(s, st.next, st.layer + 1);
+            else if (st.next + 1 < st.order.size() && !programOf(s, st.order[st.next + 1]).empty())
+                askPassGather(s, st.next + 1, 0);
+        }
+        return st.passGatheredAt[st.next][size_t(st.layer)] <= now_;
+    }
+
+    // A gradient bucket of `span` layers from layer l up, ready now.
+    void queueReduction(int s, int c, int l, int span, int micro) {
         const double perLayer = bytesOf(in_.reduceBytes, s) / layersOfStage(s);
         if (perLayer <= 0) return;
-        push(classes_.reduce(s), {Kind::Reduce, now_, perLayer, in_.dpLatencyS, s, c, 0, l});
+        Transfer t{Kind::Reduce, now_, perLayer * span, in_.dpLatencyS, s, c, micro, l};
+        t.span = span;
+        push(classes_.reduce(s), t);
+        if (in_.weightsSharded && !in_.overlapReduce) ++stages_[size_t(s)].reducesPending;
     }
 
     bool inputsReady(int s, const Op& op) const {
@@ -237,8 +295,14 @@ private:
         }
         case StageState::LayerStart: {
             const Op& op = st.order[st.next];
-            const bool gated = op.forward && int(st.next) == st.firstForward[size_t(op.chunk)];
-            if (gated && !layerGathered(s, op.chunk, st.layer)) return false;
+            if (in_.weightsSharded) {
+                // Without overlap each layer waits for the reduction of the one before.
+                if (!in_.overlapReduce && st.reducesPending > 0) return false;
+                if (!programOf(s, op).empty() && !passLayerGathered(s)) return false;
+            } else {
+                const bool gated = op.forward && int(st.next) == st.firstForward[size_t(op.chunk)];
+                if (gated && !layerGathered(s, op.chunk, st.layer)) return false;
+            }
             if (st.layer == 0) st.passStartS = now_; // a pass starts once its first layer can
             st.layerStartS = now_;
             st.phase = -1; // the pass's extra compute, then the layer's phases
@@ -292,10 +356,20 @@ private:
         Stage& st = stages_[size_t(s)];
         const Op& op = st.order[st.next];
         out_.layers[size_t(s)].push_back({st.layerStartS, now_});
-        // The last backward of a chunk hands each layer's gradients to the DP reduction as
-        // it finishes the layer (with overlap; else once the stage is done).
-        if (!op.forward && int(st.next) == st.lastBackward[size_t(op.chunk)] && in_.overlapReduce)
-            queueReduction(s, op.chunk, layers(s, op.chunk) - 1 - st.layer);
+        // Sharded weights: every backward reduce-scatters each layer's gradients. Replicated:
+        // the last backward of a chunk hands its gradients to the DP reduction a bucket at a
+        // time (with overlap; else once the stage is done).
+        const bool real = !programOf(s, op).empty();
+        if (!op.forward && real && in_.weightsSharded) {
+            queueReduction(s, op.chunk, modelLayer(s, op, st.layer), 1, op.micro);
+        } else if (!op.forward && !in_.weightsSharded &&
+                   int(st.next) == st.lastBackward[size_t(op.chunk)] && in_.overlapReduce) {
+            const bool chunkDone = st.layer + 1 == layers(s, op.chunk);
+            if (++st.bucketFill == bucket() || chunkDone) {
+                queueReduction(s, op.chunk, modelLayer(s, op, st.layer), st.bucketFill, 0);
+                st.bucketFill = 0;
+            }
+        }
         if (++st.layer < layers(s, op.chunk)) {
             st.state = StageState::LayerStart;
             return true;
@@ -414,10 +488,10 @@ private:
         const Transfer& t = transfers_[size_t(q.current)];
         ++out_.events;
         out_.transfers.push_back({t.kind, t.stage, t.target, t.chunk, t.micro, t.layer, q.startS,
-                                  now_, t.bytes, t.forward});
+                                  now_, t.bytes, t.forward, t.span});
         switch (t.kind) {
         case Kind::Gather:
-            stages_[size_t(t.stage)].gatheredAt[size_t(t.chunk)][size_t(t.layer)] = now_;
+            markGathered(t);
             appendMerged(out_.gathers[size_t(t.stage)], q.startS, now_);
             gatherBusy_[size_t(t.stage)] += now_ - q.startS;
             break;
@@ -425,6 +499,7 @@ private:
             appendMerged(out_.reduces[size_t(t.stage)], q.startS, now_);
             reduceBusy_[size_t(t.stage)] += now_ - q.startS;
             lastReduceS_ = std::max(lastReduceS_, now_);
+            if (in_.weightsSharded && !in_.overlapReduce) --stages_[size_t(t.stage)].reducesPending;
             break;
         case Kind::SendForward:
         case Kind::SendBackward:
@@ -443,6 +518,17 @@ private:
         }
         q.current = -1;
         q.inLatency = false;
+    }
+
+    void markGathered(const Transfer& t) {
+        Stage& st = stages_[size_t(t.stage)];
+        if (!in_.weightsSharded) {
+            auto& at = st.gatheredAt[size_t(t.chunk)];
+            std::fill(at.begin() + t.layer, at.begin() + t.layer + t.span, now_);
+            return;
+        }
+        const int l = t.forward ? t.layer : layers(t.stage, t.chunk) - 1 - t.layer;
+        st.passGatheredAt[size_t(t.pass)][size_t(l)] = now_;
     }
 
     void deliver(const Transfer& t, double at) {
@@ -492,11 +578,14 @@ private:
                      t);
             }
         }
-        // Without overlap, the stage's gradients go once all its passes are done.
-        if (st.next == st.order.size() && !in_.overlapReduce)
+        // Replicated weights without overlap: the stage's gradients go once all its passes
+        // are done, bucket by bucket from the top.
+        if (st.next == st.order.size() && !in_.overlapReduce && !in_.weightsSharded)
             for (int c = v_ - 1; c >= 0; --c)
-                for (int l = layers(s, c) - 1; l >= 0; --l)
-                    queueReduction(s, c, l);
+                for (int top = layers(s, c) - 1; top >= 0; top -= bucket()) {
+                    const int span = std::min(bucket(), top + 1);
+                    queueReduction(s, c, top - span + 1, span, 0);
+                }
     }
 
     void finish() {

@@ -5,11 +5,17 @@
 // the send that carries its input. A pass runs its layers one after another, each layer as
 // a list of phases: compute, and the TP collectives that wait for it or run beside it.
 // Communication runs as operations on serial streams, one per transfer class: a stage's TP
-// collectives, its DP parameter gathers (one per layer, before the layer's first forward)
-// and gradient reductions (one per layer, as its last backward produces them), and the sends
-// across each pipeline boundary. Operations move bytes at the rates
-// the fabric gives the classes running at that moment; the rates are asked for again at
-// every start and finish of an operation, so collectives that overlap slow each other down
+// collectives, its DP parameter gathers and gradient reductions, and the sends across each
+// pipeline boundary. DP runs as frameworks run it: with replicated weights (ZeRO 0-2) the
+// gathers go bucket by bucket in forward order ahead of each chunk's first forward and the
+// reductions bucket by bucket as the chunk's last backward finishes their layers (Megatron-LM's
+// distributed optimizer); with sharded weights (ZeRO 3, FSDP) every pass gathers each layer's
+// weights again, one layer ahead with overlap, and each backward reduce-scatters each layer's
+// gradients (DeepSpeed ZeRO-3, FSDP without no_sync). Without overlap the same collectives run
+// in order and exposed: replicated gathers all before the first forward, reductions after the
+// last backward; sharded ones layer by layer, each layer waiting for its own. Operations move bytes
+// at the rates the fabric gives the classes running at that moment; the rates are asked for again
+// at every start and finish of an operation, so collectives that overlap slow each other down
 // exactly while they overlap. What comes out is the step's timeline per stage and boundary,
 // from which the step time, the bubble and the replay's frames follow.
 #include <span>
@@ -65,15 +71,19 @@ struct ScheduleInput {
     // Compute of a pass besides its layers' phases (the head on the last chunk), spread
     // over its layers: [stage][chunk], per micro-batch.
     std::vector<std::vector<double>> forwardS, backwardS;
-    std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]: DP buckets
+    std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]
     // Every layer's forward and backward (recomputation included) as phases.
     std::vector<LayerPhase> forwardLayer, backwardLayer;
     double tpLatencyS = 0; // per TP collective: its ring's step latencies
-    // Bytes per edge of the class. DP: the stage's whole step, split over its layers.
+    // Bytes per edge of the class, split evenly over the stage's layers. Replicated weights:
+    // the stage's whole step. Sharded weights: one gather of every layer (per pass), one
+    // reduction of every layer's gradients (per micro-batch).
     std::vector<double> gatherBytes, reduceBytes; // per stage
-    double sendBytes = 0;                         // one activation (or gradient) send
+    bool weightsSharded = false;
+    int bucketLayers = 1; // replicated weights: consecutive layers per DP collective
+    double sendBytes = 0; // one activation (or gradient) send
     // Fixed time per operation (a ring's step latencies), after its bytes.
-    double dpLatencyS = 0, sendLatencyS = 0;
+    double dpLatencyS = 0, sendLatencyS = 0; // DP: per bucket (or sharded layer)
     bool overlapGather = true, overlapReduce = true, overlapSend = true;
     double optimizerS = 0;
     ShareModel* share = nullptr; // needed when any bytes move
@@ -85,13 +95,16 @@ struct PassRecord {
     int chunk = 0, micro = 0;
 };
 
-// One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer.
+// One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer
+// (a DP bucket: its lowest layer and how many).
 struct TransferRecord {
     enum class Kind { Gather, Reduce, SendForward, SendBackward, Tp } kind;
     int stage = 0, target = -1; // target: the stage a send goes to
     int chunk = 0, micro = 0, layer = 0;
     double fromS = 0, toS = 0, bytes = 0; // bytes per edge
-    bool forward = true; // TP: in a forward pass (else a backward, recomputation included)
+    // TP, and sharded weights' gathers: for a forward pass (else a backward)
+    bool forward = true;
+    int layerCount = 1;
 };
 
 // A stretch of time over which a transfer class moved bytes at one rate.

@@ -9,8 +9,15 @@ namespace cs::efficiency {
 constexpr double kFabricGoodput = 0.90;
 // Per ring step: half the 22 us unloaded RTT of the RoCE fabric (Llama 3 paper, 3.3.1).
 constexpr double kFabricStepLatencyS = 11e-6;
-// Per NVLink ring step (NCCL's measured small-message latency inside a host).
-constexpr double kNvlinkStepLatencyS = 3e-6;
+// Per NVLink ring step: NCCL's per-hop NVLink latency, Ring / Simple (tuning.cc;
+// resources/reference/microbenchmarks.md).
+constexpr double kNvlinkStepLatencyS = 3.4e-6;
+// NCCL's PAT all-gather / reduce-scatter (tuning.cc, NCCL 2.23 on): its log2(n) network steps
+// cost a ring step's latency / 3.5 each, it keeps a part linear in the ranks (2.8 us each), and
+// its bus bandwidth is 0.75 of the ring's. resources/reference/microbenchmarks.md, section 4.
+constexpr double kPatLogStepDivisor = 3.5;
+constexpr double kPatPerRankLatencyS = 2.8e-6;
+constexpr double kPatBandwidthFraction = 0.75;
 // Bytes the optimizer step streams per parameter with fp32 main gradients: inf check and
 // gradient norm (read 4 + 4), Adam (read gradient, master, m, v; write master, m, v: 28), the
 // bf16 copy of the weights (read 4, write 2) and zeroing the gradients (4).

@@ -37,6 +37,16 @@ inline constexpr EnumNames kAllReduceNames{std::to_array<EnumName<AllReduceAlgor
     {AllReduceAlgorithm::Ring, "ring", "Ring"},
     {AllReduceAlgorithm::Tree, "tree", "Double binary tree"},
 })};
+inline constexpr EnumNames kShardedCollectiveNames{std::to_array<EnumName<ShardedCollective>>({
+    {ShardedCollective::Auto, "auto", "Auto"},
+    {ShardedCollective::Ring, "ring", "Ring"},
+    {ShardedCollective::Pat, "pat", "PAT (logarithmic)"},
+})};
+inline constexpr EnumNames kGradReduceDtypeNames{std::to_array<EnumName<GradReduceDtype>>({
+    {GradReduceDtype::Auto, "auto", "Auto (per framework)"},
+    {GradReduceDtype::Bf16, "bf16", "BF16"},
+    {GradReduceDtype::Fp32, "fp32", "FP32"},
+})};
 
 // The table of each enum, for code generic over them (the options table's accessors).
 constexpr const auto& namesOf(FfnKind) {
@@ -53,6 +63,12 @@ constexpr const auto& namesOf(Recompute) {
 }
 constexpr const auto& namesOf(AllReduceAlgorithm) {
     return kAllReduceNames;
+}
+constexpr const auto& namesOf(ShardedCollective) {
+    return kShardedCollectiveNames;
+}
+constexpr const auto& namesOf(GradReduceDtype) {
+    return kGradReduceDtypeNames;
 }
 
 // The name `value` is written as.

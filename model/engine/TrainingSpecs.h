@@ -58,6 +58,11 @@ enum class Recompute { None, Selective, Full };
 // the members, each carrying half the data, each member a leaf in one of them); auto picks
 // the faster for the bucket, as NCCL's tuner does by its cost model.
 enum class AllReduceAlgorithm { Auto, Ring, Tree };
+// The algorithm of DP's all-gathers and reduce-scatters: NCCL's ring, or PAT (parallel
+// aggregated trees: logarithmic steps, one rank per host); auto as NCCL's tuner picks.
+enum class ShardedCollective { Auto, Ring, Pat };
+// The dtype DP reduces gradients in; auto follows the framework the ZeRO stage stands for.
+enum class GradReduceDtype { Auto, Bf16, Fp32 };
 
 // Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
 // --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute).
@@ -91,7 +96,14 @@ struct ParallelConfig {
     // FlashAttention-class kernels: causal half skipped, no s x s scores in memory. Off: the
     // scores go through HBM (Megatron-LM before 2022) and are kept for backward.
     bool fusedAttention = true;
-    AllReduceAlgorithm allReduce = AllReduceAlgorithm::Auto; // DP gradients at ZeRO stage 0
+    AllReduceAlgorithm allReduce = AllReduceAlgorithm::Auto;       // DP gradients at ZeRO stage 0
+    ShardedCollective shardedCollective = ShardedCollective::Auto; // DP all-gather, reduce-scatter
+    // auto: bf16 at ZeRO 0 (PyTorch DDP) and 3 (DeepSpeed ZeRO-3's communication dtype), fp32 at
+    // 1 and 2 (Megatron-LM's distributed optimizer accumulates and reduces in fp32 with bf16).
+    GradReduceDtype gradReduceDtype = GradReduceDtype::Auto;
+    // Parameters per DP bucket (ZeRO 0-2), millions; 0 follows DP as Megatron-LM does:
+    // max(40M, 1M x DP ranks).
+    int dpBucketMParams = 0;
     OverlapConfig overlap;
     Precision precision = Precision::Bf16;
 

@@ -7,8 +7,10 @@
 #include "StepSchedule.h"
 #include "TrainingEfficiency.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace cs {
 namespace {
@@ -213,6 +215,7 @@ public:
 
     StepEstimate run() {
         placeAndSize();
+        requireReachable();
         timeComputeOnBusiestStage();
         formRankGroups();
         sizeTpAndTimeCp();
@@ -241,6 +244,24 @@ private:
         e_.microBatches = c_.microBatches();
         M_ = e_.microBatches;
         V_ = c_.virtualStages;
+    }
+
+    // Every GPU of the job reaches the others over the fabric (failed parts taken out), or the
+    // run is refused naming the GPU and what it lacks: flows without a route would otherwise
+    // vanish from the step and make it faster.
+    void requireReachable() {
+        const std::vector<int32_t>& gpus = e_.gpuOfRank;
+        for (size_t i = 1; i < gpus.size(); ++i) {
+            const std::string why = router_.whyUnreachable(gpus[i], gpus[0]);
+            if (why.empty()) continue;
+            throw InputException({{},
+                                  0,
+                                  0,
+                                  "fabric",
+                                  "GPU " + t_.gpuName(gpus[i]) + " (rank " + std::to_string(i) +
+                                      ") cannot reach GPU " + t_.gpuName(gpus[0]) +
+                                      " (rank 0) over the backend fabric: " + why});
+        }
     }
 
     // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
@@ -321,24 +342,39 @@ private:
         ppBytes_ = tokensPerMicro_ * m_.modelDim * 2 / c_.tp;
     }
 
-    // DP over DP x CP ranks. ZeRO 0: all-reduce of bf16 gradients. ZeRO 1 and 2: reduce-scatter
-    // of fp32 gradients [paper] and all-gather of the updated bf16 weights. ZeRO 3: the weights
-    // are gathered again per layer before forward and before backward. A ring moves
-    // (members - 1) shards over each edge per collective.
+    // DP over DP x CP ranks. ZeRO 0: all-reduce of the gradients. ZeRO 1 and 2: reduce-scatter
+    // of the gradients and all-gather of the updated bf16 weights, once per step, in buckets of
+    // whole layers. ZeRO 3: one layer's bf16 weights gathered before each forward and backward,
+    // its gradients reduce-scattered after each backward (the bytes here: one pass over the
+    // stage's layers). A ring moves (members - 1) shards over each edge per collective.
     void sizeDpCollectives() {
         paramsPerRank_ = m_.parameters() / (double(c_.tp) * c_.pp);
         members_ = double(c_.dp) * c_.cp;
         ringSteps_ = members_ - 1;
+        const GradReduceDtype dtype =
+            c_.gradReduceDtype != GradReduceDtype::Auto ? c_.gradReduceDtype
+            : c_.zeroStage == 1 || c_.zeroStage == 2    ? GradReduceDtype::Fp32
+                                                        : GradReduceDtype::Bf16;
+        const double gradBytes = dtype == GradReduceDtype::Fp32 ? 4 : 2;
         if (members_ > 1) {
             if (c_.zeroStage == 0) {
-                reduceBytes_ = 2 * ringSteps_ * paramsPerRank_ * 2 / members_; // RS + AG
+                reduceBytes_ = 2 * ringSteps_ * paramsPerRank_ * gradBytes / members_; // RS + AG
                 dpCollectives_ = 2;
             } else {
-                gatherBytes_ =
-                    (c_.zeroStage >= 3 ? 2 : 1) * ringSteps_ * paramsPerRank_ * 2 / members_;
-                reduceBytes_ = ringSteps_ * paramsPerRank_ * 4 / members_;
+                gatherBytes_ = ringSteps_ * paramsPerRank_ * 2 / members_;
+                reduceBytes_ = ringSteps_ * paramsPerRank_ * gradBytes / members_;
             }
         }
+        // Buckets of whole layers; a layer larger than the bucket goes as several collectives
+        // (one per weight matrix at most), each paying its latency.
+        const double layerParams = m_.parametersPerLayer() / c_.tp;
+        const double bucketParams =
+            c_.dpBucketMParams > 0 ? c_.dpBucketMParams * 1e6 : std::max(40e6, 1e6 * members_);
+        e_.dpBucketLayers =
+            c_.zeroStage >= 3 ? 1 : std::max(1, int(std::floor(bucketParams / layerParams)));
+        collectivesPerBucket_ =
+            std::clamp(std::ceil(layerParams / bucketParams), 1.0, 2.0 + m_.ffnMatrices());
+        if (c_.zeroStage >= 3) collectivesPerBucket_ = 1; // FSDP: one unit per layer
     }
 
     // The step's transfer classes on the fabric, in the schedule's numbering: each stage's DP
@@ -392,13 +428,17 @@ private:
     // ZeRO 0's gradient all-reduce: a ring, or NCCL's double binary tree (half the data over
     // each tree edge, 2 log2(n) step latencies instead of 2 (n - 1)); auto takes the one a
     // layer's bucket finishes sooner with, alone on the fabric. A tree runs in the reduce
-    // classes' place.
+    // classes' place. ZeRO 1-3's all-gathers and reduce-scatters: a ring or PAT.
     void chooseDpAllReduce() {
         const double stepLatencyS = share_.crossesFabric(classes_.reduce(0))
                                         ? efficiency::kFabricStepLatencyS
                                         : efficiency::kNvlinkStepLatencyS;
-        dpLatencyS_ = dpCollectives_ * ringSteps_ * stepLatencyS;
-        if (c_.zeroStage != 0 || members_ <= 2 || c_.allReduce == AllReduceAlgorithm::Ring) return;
+        dpLatencyS_ = collectivesPerBucket_ * dpCollectives_ * ringSteps_ * stepLatencyS;
+        if (c_.zeroStage != 0) {
+            chooseShardedCollective(stepLatencyS);
+            return;
+        }
+        if (members_ <= 2 || c_.allReduce == AllReduceAlgorithm::Ring) return;
         std::vector<std::vector<Edge>> treeEdges(size_t(c_.pp));
         for (size_t i = 0; i < groups_.dp.size(); ++i)
             addTreeEdges(groups_.dp[i], treeEdges[size_t(groups_.stageOfDpGroup[i])]);
@@ -406,8 +446,9 @@ private:
         for (const auto& edges : treeEdges)
             treeId.push_back(share_.addClass(edges, c_.flowsPerPair));
         const double treeBytes = paramsPerRank_ * 2 / 2; // per edge: half the gradients
-        const double treeLatencyS = 2 * std::ceil(std::log2(members_)) * stepLatencyS;
-        const double buckets = std::max(1, layersOfStage(m_, c_, 0));
+        const double treeLatencyS =
+            collectivesPerBucket_ * 2 * std::ceil(std::log2(members_)) * stepLatencyS;
+        const double buckets = std::max(1, layersOfStage(m_, c_, 0)) / double(e_.dpBucketLayers);
         const double ringS =
             reduceBytes_ / buckets / share_.soloRate(classes_.reduce(0)) + dpLatencyS_;
         const double treeS = treeBytes / buckets / share_.soloRate(treeId.front()) + treeLatencyS;
@@ -417,6 +458,31 @@ private:
             shareId_[size_t(classes_.reduce(st))] = treeId[size_t(st)];
         reduceBytes_ = treeBytes;
         dpLatencyS_ = treeLatencyS;
+    }
+
+    // PAT (NCCL 2.23+): all-gather and reduce-scatter over log2(n) steps of trees, at 3/4 of a
+    // ring's bus bandwidth, plus a part linear in the ranks; NCCL enables it only with one rank
+    // per host. Auto takes the faster for a bucket alone on the fabric, as NCCL's tuner does.
+    void chooseShardedCollective(double stepLatencyS) {
+        if (members_ <= 2 || c_.shardedCollective == ShardedCollective::Ring) return;
+        std::set<int32_t> hosts;
+        for (int32_t g : groups_.dp.front())
+            hosts.insert(t_.gpus[size_t(g)].host);
+        const bool onePerHost = hosts.size() == groups_.dp.front().size();
+        if (!onePerHost && c_.shardedCollective == ShardedCollective::Auto) return;
+        const double patLatencyS =
+            collectivesPerBucket_ * dpCollectives_ *
+            (std::ceil(std::log2(members_)) * stepLatencyS / efficiency::kPatLogStepDivisor +
+             members_ * efficiency::kPatPerRankLatencyS);
+        const double layers = std::max(1, layersOfStage(m_, c_, 0));
+        const double bucketBytes = reduceBytes_ / layers * e_.dpBucketLayers;
+        const double rate = share_.soloRate(classes_.reduce(0));
+        const double ringS = bucketBytes / rate + dpLatencyS_;
+        const double patS = bucketBytes / (rate * efficiency::kPatBandwidthFraction) + patLatencyS;
+        e_.dpPat = c_.shardedCollective == ShardedCollective::Pat || patS < ringS;
+        if (!e_.dpPat) return;
+        dpRateFraction_ = efficiency::kPatBandwidthFraction;
+        dpLatencyS_ = patLatencyS;
     }
 
     // What TP exposes per layer: the forward's 4 passes (and full recomputation's), unless TP
@@ -437,11 +503,14 @@ private:
         std::vector<double>* bytes = &e_.linkBytesPerStep;
         const size_t directions = 2 * t_.links.size();
         e_.dpLinkBytes.assign(size_t(c_.pp), std::vector<float>(directions, 0.f));
+        // ZeRO 3 gathers in every pass and reduces after every backward.
+        const double gathers = c_.zeroStage >= 3 ? 2 * M_ : 1,
+                     reductions = c_.zeroStage >= 3 ? M_ : 1;
         for (int st = 0; st < c_.pp; ++st) {
-            share_.addLinkBytes(classes_.gather(st), gatherBytes_, bytes,
+            share_.addLinkBytes(classes_.gather(st), gatherBytes_ * gathers, bytes,
                                 &e_.dpLinkBytes[size_t(st)]);
-            share_.addLinkBytes(shareId_[size_t(classes_.reduce(st))], reduceBytes_, bytes,
-                                &e_.dpLinkBytes[size_t(st)]);
+            share_.addLinkBytes(shareId_[size_t(classes_.reduce(st))], reduceBytes_ * reductions,
+                                bytes, &e_.dpLinkBytes[size_t(st)]);
         }
         e_.ppLinkBytes.assign(size_t(2 * classes_.boundaries), std::vector<float>(directions, 0.f));
         for (int b = 0; b < classes_.boundaries; ++b) {
@@ -549,8 +618,11 @@ private:
 
     // The DP collectives' and sends' bytes, latencies and overlap.
     void addTransfers(ScheduleInput& in) const {
-        in.gatherBytes.assign(size_t(c_.pp), gatherBytes_);
-        in.reduceBytes.assign(size_t(c_.pp), reduceBytes_);
+        // A slower algorithm on the same edges moves its bytes as if there were more of them.
+        in.gatherBytes.assign(size_t(c_.pp), gatherBytes_ / dpRateFraction_);
+        in.reduceBytes.assign(size_t(c_.pp), reduceBytes_ / dpRateFraction_);
+        in.weightsSharded = c_.zeroStage >= 3;
+        in.bucketLayers = e_.dpBucketLayers;
         in.sendBytes = classes_.boundaries > 0 ? ppBytes_ : 0;
         // Per collective: its ring's step latencies; per send: one hop.
         in.dpLatencyS = dpLatencyS_;
@@ -621,6 +693,8 @@ private:
     // DP: per edge of a ring over `members_` ranks.
     double paramsPerRank_ = 0, members_ = 0, ringSteps_ = 0;
     double gatherBytes_ = 0, reduceBytes_ = 0, dpCollectives_ = 1, dpLatencyS_ = 0;
+    double collectivesPerBucket_ = 1;
+    double dpRateFraction_ = 1; // of a ring's rate on the same edges (PAT: less)
 };
 
 } // namespace

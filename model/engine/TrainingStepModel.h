@@ -47,7 +47,9 @@ struct StepEstimate {
     double tpBytesForwardLayer = 0, tpBytesBackwardLayer = 0, cpBytesLayer = 0; // per GPU sent
     double ppTransferS = 0;                      // one send between stages, on average
     long long fabricSolves = 0, loadsSolved = 0; // max-min solves of the step, link loads in them
-    bool dpTree = false; // ZeRO 0's gradient all-reduce ran as NCCL's double binary tree
+    bool dpTree = false;    // ZeRO 0's gradient all-reduce ran as NCCL's double binary tree
+    bool dpPat = false;     // ZeRO 1-3's all-gathers and reduce-scatters ran as NCCL's PAT
+    int dpBucketLayers = 1; // ZeRO 0-2: layers per DP collective
     // The step as events (per stage: passes, DP gathers and reductions, and its sends)
     // and the bytes each link direction carries for one stage's DP collectives and for one
     // boundary's sends over the step: the replay's time-resolved traffic.

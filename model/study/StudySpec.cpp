@@ -47,7 +47,8 @@ const std::vector<std::string> kRunRoots = {"stepTimeS",        "tokensPerS",
                                             "checkpointTimeS",  "checkpointBytes",
                                             "simulatedS",       "steps",
                                             "interruptions",    "interruptionsByCause",
-                                            "lostHours",        "effectiveTrainingTime"};
+                                            "lostHours",        "effectiveTrainingTime",
+                                            "degradedHours",    "dpBucketLayers"};
 
 std::string rootOf(const std::string& figure) {
     return figure.substr(0, figure.find('.'));

@@ -27,6 +27,7 @@ FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix)
     std::vector<int32_t> degree(t.switches.size() + 1, 0);
     for (size_t l = 0; l < t.links.size(); ++l) {
         const Link& k = t.links[l];
+        if (!(k.gbps > 0)) continue; // failed
         const bool a = backendSwitch(t, k.a), b = backendSwitch(t, k.b);
         if (a && b) {
             ++degree[size_t(k.a.index) + 1];
@@ -47,7 +48,7 @@ FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix)
     std::vector<int32_t> fill(degree.begin(), degree.end() - 1);
     for (size_t l = 0; l < t.links.size(); ++l) {
         const Link& k = t.links[l];
-        if (!backendSwitch(t, k.a) || !backendSwitch(t, k.b)) continue;
+        if (!(k.gbps > 0) || !backendSwitch(t, k.a) || !backendSwitch(t, k.b)) continue;
         adj_[size_t(fill[size_t(k.a.index)]++)] = {int32_t(l), k.b.index};
         adj_[size_t(fill[size_t(k.b.index)]++)] = {int32_t(l), k.a.index};
     }
@@ -115,6 +116,42 @@ bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
     }
     out.push_back(2 * down + (t_.links[size_t(down)].a.kind == EntityKind::Switch ? 0 : 1));
     return true;
+}
+
+std::string FabricRouter::whyUnreachable(int32_t srcGpu, int32_t dstGpu) {
+    if (t_.gpus[size_t(srcGpu)].host == t_.gpus[size_t(dstGpu)].host) return {};
+    const std::string gpu = t_.gpuName(srcGpu);
+    const int32_t sn = nicOfGpu_[size_t(srcGpu)], dn = nicOfGpu_[size_t(dstGpu)];
+    if (sn == kNone) return gpu + " has no backend NIC";
+    if (dn == kNone) return t_.gpuName(dstGpu) + " has no backend NIC";
+    // A NIC whose cable is gone or failed: name the failed link if there is one.
+    auto nicCut = [&](int32_t nic, const std::string& who) -> std::string {
+        std::string failed;
+        for (const Link& k : t_.links)
+            if ((k.a == Endpoint{EntityKind::Nic, nic} || k.b == Endpoint{EntityKind::Nic, nic}) &&
+                !(k.gbps > 0))
+                failed = t_.nameOf(k.a) + " -- " + t_.nameOf(k.b);
+        return who + ": its NIC " + t_.nics[size_t(nic)].name + " has no working link to a switch" +
+               (failed.empty() ? std::string(" (no cable in the topology)")
+                               : " (link " + failed + " failed)");
+    };
+    if (nicLink_[size_t(sn)] == kNone) return nicCut(sn, gpu);
+    if (nicLink_[size_t(dn)] == kNone) return nicCut(dn, t_.gpuName(dstGpu));
+    const int32_t srcLeaf = leafOfNic_[size_t(sn)], dstLeaf = leafOfNic_[size_t(dn)];
+    if (distancesTo(dstLeaf)[size_t(srcLeaf)] != kFar) return {};
+    // Cut off above the rack: name the leaf's uplinks that failed.
+    std::string failed;
+    int count = 0;
+    for (const Link& k : t_.links) {
+        const bool touches = (k.a.kind == EntityKind::Switch && k.a.index == srcLeaf) ||
+                             (k.b.kind == EntityKind::Switch && k.b.index == srcLeaf);
+        if (touches && backendSwitch(t_, k.a) && backendSwitch(t_, k.b) && !(k.gbps > 0) &&
+            count++ < 3)
+            failed += (failed.empty() ? "" : ", ") + t_.nameOf(k.a) + " -- " + t_.nameOf(k.b);
+    }
+    return gpu + ": its switch " + t_.switches[size_t(srcLeaf)].name + " has no working path to " +
+           t_.switches[size_t(dstLeaf)].name +
+           (failed.empty() ? std::string() : " (failed: " + failed + ")");
 }
 
 double FabricRouter::latencyNs(const std::vector<int32_t>& path) const {

@@ -2,10 +2,12 @@
 // Routes between GPUs over the backend fabric: GPU -> its NIC -> rack switch -> ... ->
 // rack switch -> NIC -> GPU, along shortest paths, choosing among equal-cost next hops by a
 // hash of the flow (ECMP; with one hash per queue pair this is Meta's "enhanced ECMP").
-// Resources are directed links: 2 x link + (0 for a->b, 1 for b->a).
+// Resources are directed links: 2 x link + (0 for a->b, 1 for b->a). A link that carries
+// nothing (gbps 0: failed, see FabricFaults) is not there for routing.
 #include "Topology.h"
 #include "TopologyIndex.h"
 
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +20,9 @@ public:
     // Appends the directed links from GPU src to GPU dst for flow `flowHash`; empty when both
     // sit in one host (NVLink, outside the fabric). False if no route exists.
     bool route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash, std::vector<int32_t>& out);
+    // Why GPU src cannot reach GPU dst ("its NIC x has no working link to a switch (link y
+    // failed)"), naming the part that is missing; empty when it can.
+    std::string whyUnreachable(int32_t srcGpu, int32_t dstGpu);
     // One-way latency of the path in nanoseconds (sum of its links).
     double latencyNs(const std::vector<int32_t>& path) const;
     size_t resourceCount() const { return 2 * t_.links.size(); }

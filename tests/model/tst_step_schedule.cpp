@@ -1,5 +1,6 @@
 // The step's event schedule (StepSchedule): transfers re-share the fabric at every start and
-// finish, and passes wait for what they depend on.
+// finish, passes wait for what they depend on, and DP runs as frameworks run it (buckets for
+// replicated weights, per-layer gathers before every pass for sharded ones).
 #include "StepSchedule.h"
 
 #include <QTest>
@@ -21,7 +22,114 @@ class TestStepSchedule : public QObject {
     Q_OBJECT
 private slots:
     void transfersReshareAtEveryStartAndFinish();
+    void shardedWeightsGatherEachLayerBeforeEachPass_data();
+    void shardedWeightsGatherEachLayerBeforeEachPass();
+    void replicatedWeightsReduceInBuckets();
 };
+
+namespace {
+// One stage of `layers` layers, each pass 1 s of compute per layer.
+ScheduleInput oneStage(int layers, int micro, ShareModel& share) {
+    ScheduleInput in;
+    in.stages = 1, in.chunks = 1, in.microBatches = micro;
+    in.forwardS = in.backwardS = {{0.0}};
+    in.layersPerChunk = {{layers}};
+    in.forwardLayer = {LayerPhase{1.0}};
+    in.backwardLayer = {LayerPhase{1.0}};
+    in.share = &share;
+    return in;
+}
+} // namespace
+
+void TestStepSchedule::shardedWeightsGatherEachLayerBeforeEachPass_data() {
+    QTest::addColumn<bool>("overlap");
+    QTest::newRow("prefetching one layer ahead") << true;
+    QTest::newRow("in order, exposed") << false;
+}
+
+void TestStepSchedule::shardedWeightsGatherEachLayerBeforeEachPass() {
+    QFETCH(bool, overlap);
+    OneLink link;
+    const int layers = 3, micro = 2;
+    ScheduleInput in = oneStage(layers, micro, link);
+    in.weightsSharded = true;
+    in.gatherBytes = {15}; // 5 bytes a layer: 0.5 s alone on the link
+    in.reduceBytes = {3};
+    in.overlapGather = in.overlapReduce = overlap;
+    const ScheduleResult r = runSchedule(in);
+    // One gather per layer before each forward and again before each backward of every
+    // micro-batch, and one reduction per layer after each backward.
+    using Kind = TransferRecord::Kind;
+    int gathers = 0, reductions = 0;
+    for (const TransferRecord& t : r.transfers) {
+        gathers += t.kind == Kind::Gather;
+        reductions += t.kind == Kind::Reduce;
+    }
+    QCOMPARE(gathers, 2 * micro * layers);
+    QCOMPARE(reductions, micro * layers);
+    // The passes' layers in the order they ran; each starts after its own gather.
+    QCOMPARE(r.passes[0].size(), size_t(2 * micro));
+    QCOMPARE(r.layers[0].size(), size_t(2 * micro * layers));
+    size_t k = 0;
+    for (const PassRecord& pass : r.passes[0])
+        for (int l = 0; l < layers; ++l, ++k) {
+            const int layer = pass.forward ? l : layers - 1 - l;
+            int found = 0;
+            for (const TransferRecord& t : r.transfers) {
+                if (t.kind != Kind::Gather || t.forward != pass.forward || t.micro != pass.micro ||
+                    t.layer != layer)
+                    continue;
+                ++found;
+                QVERIFY(t.toS <= r.layers[0][k].fromS + 1e-9);
+                // Without overlap the gather is asked for only once the layer is due: the
+                // layer waits for it, after the previous layer.
+                if (!overlap && k > 0) QVERIFY(t.fromS >= r.layers[0][k - 1].toS - 1e-9);
+            }
+            QCOMPARE(found, 1);
+        }
+    // With overlap the next layer's gather runs beside this layer's compute: only the first
+    // gather is exposed. Without, every gather and reduction adds to the step.
+    const double computeS = 2.0 * micro * layers;
+    if (overlap)
+        QVERIFY2(r.stepS < computeS + 1.0, qPrintable(QString::number(r.stepS)));
+    else
+        QVERIFY2(r.stepS >= computeS + 2 * micro * layers * 0.5 + micro * layers * 0.1 - 1e-9,
+                 qPrintable(QString::number(r.stepS)));
+}
+
+void TestStepSchedule::replicatedWeightsReduceInBuckets() {
+    OneLink link;
+    const int layers = 5;
+    ScheduleInput in = oneStage(layers, 2, link);
+    in.bucketLayers = 2;
+    in.gatherBytes = {5};
+    in.reduceBytes = {5};
+    const ScheduleResult r = runSchedule(in);
+    // Buckets of two layers from the top of the backward: layers 3-4, 1-2, then 0 alone;
+    // each goes as soon as the last backward has finished its layers, not before.
+    using Kind = TransferRecord::Kind;
+    std::vector<TransferRecord> reductions, gathers;
+    for (const TransferRecord& t : r.transfers)
+        (t.kind == Kind::Reduce ? reductions : gathers).push_back(t);
+    QCOMPARE(reductions.size(), size_t(3));
+    QCOMPARE(reductions[0].layer, 3);
+    QCOMPARE(reductions[0].layerCount, 2);
+    QCOMPARE(reductions[1].layer, 1);
+    QCOMPARE(reductions[2].layer, 0);
+    QCOMPARE(reductions[2].layerCount, 1);
+    const auto& lastBackward = r.layers[0]; // the last five intervals: layers 4 .. 0
+    const size_t n = lastBackward.size();
+    QVERIFY(reductions[0].fromS >= lastBackward[n - 4].toS - 1e-9);
+    QVERIFY(reductions[0].fromS < lastBackward[n - 3].toS);
+    QVERIFY(reductions[2].fromS >= lastBackward[n - 1].toS - 1e-9);
+    // Gathers in the same buckets, in forward order, before the first forward.
+    QCOMPARE(gathers.size(), size_t(3));
+    QCOMPARE(gathers[0].layer, 0);
+    QCOMPARE(gathers[0].layerCount, 2);
+    QCOMPARE(gathers[2].layer, 4);
+    QVERIFY(gathers[0].toS <= r.layers[0][0].fromS + 1e-9);
+    QVERIFY(gathers[2].toS <= r.layers[0][4].fromS + 1e-9);
+}
 
 void TestStepSchedule::transfersReshareAtEveryStartAndFinish() {
     OneLink link;

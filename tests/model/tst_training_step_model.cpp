@@ -20,6 +20,9 @@ private slots:
     void virtualStagesFollowPp();
     void zeroStagesMoveDifferentVolumes();
     void overlapHidesDataParallelTraffic();
+    void fewMicroBatchesStillHideDataParallel();
+    void gradientReductionDtype();
+    void patAtLargeDataParallel();
     void moreGpusMoreTokens();
     void tensorParallelCollectivesAreOperations();
     void allReduceTreeOrRing();
@@ -108,13 +111,35 @@ void TestTrainingStepModel::zeroStagesMoveDifferentVolumes() {
     c.virtualStages = 1;
     c.zeroStage = 2;
     const StepEstimate two = step(*doc, "llama3-8b", c);
-    c.zeroStage = 3; // weights gathered before forward and again before backward
+    c.zeroStage = 3; // weights gathered before every forward and every backward
     const StepEstimate three = step(*doc, "llama3-8b", c);
-    // Twice the volume over the same rings, in as many collectives: one per layer, each
-    // paying its ring's 31 step latencies once.
-    const double latencyS = 32 * 31 * efficiency::kFabricStepLatencyS;
-    QVERIFY2(std::fabs((three.dpAllGatherS - latencyS) / (two.dpAllGatherS - latencyS) - 2) < 0.01,
-             qPrintable(QString("%1 vs %2").arg(three.dpAllGatherS).arg(two.dpAllGatherS)));
+    // ZeRO 2 gathers each layer once a step; ZeRO 3 once per forward and once per backward of
+    // every micro-batch, each of the same size, and reduces after every backward.
+    using Kind = TransferRecord::Kind;
+    auto count = [](const StepEstimate& e, Kind kind) {
+        int n = 0;
+        double bytes = 0;
+        for (const TransferRecord& t : e.schedule->transfers)
+            if (t.kind == kind) ++n, bytes = t.bytes;
+        return std::make_pair(n, bytes);
+    };
+    const int layers = findModel("llama3-8b")->layers, micro = int(two.microBatches);
+    QVERIFY(micro >= 2);
+    const auto gathers2 = count(two, Kind::Gather), gathers3 = count(three, Kind::Gather);
+    QCOMPARE(gathers2.first * two.dpBucketLayers, layers);
+    QCOMPARE(gathers3.first, 2 * micro * layers);
+    QVERIFY(std::fabs(gathers3.second * two.dpBucketLayers / gathers2.second - 1) < 1e-9);
+    QCOMPARE(count(three, Kind::Reduce).first, micro * layers);
+    // So the fabric carries 2 M times the gather bytes (and M times the reduction's, in bf16
+    // against ZeRO 2's fp32).
+    double dp2 = 0, dp3 = 0;
+    for (float b : two.dpLinkBytes[0])
+        dp2 += b;
+    for (float b : three.dpLinkBytes[0])
+        dp3 += b;
+    const double expected = (2.0 * micro * 2 + micro * 2) / (2 + 4);
+    QVERIFY2(std::fabs(dp3 / dp2 / expected - 1) < 0.01,
+             qPrintable(QString("%1 against %2").arg(dp3 / dp2).arg(expected)));
     c.zeroStage = 0; // an all-reduce of bf16 gradients, no gather
     const StepEstimate zero = step(*doc, "llama3-8b", c);
     QCOMPARE(zero.dpAllGatherS, 0.0);
@@ -134,6 +159,83 @@ void TestTrainingStepModel::overlapHidesDataParallelTraffic() {
     QVERIFY(exposedDpS > overlappedDpS * 5);
     QVERIFY(exposed.stepS - overlapped.stepS >
             0.8 * (exposed.dpAllGatherS + exposed.dpReduceScatterS - overlappedDpS));
+}
+
+void TestTrainingStepModel::fewMicroBatchesStillHideDataParallel() {
+    // Four micro-batches, overlap on: the parameter gathers run bucket by bucket beside the
+    // first forward and the gradient reductions beside the last backward; what is left
+    // exposed is the first bucket's gather and the last bucket's reduction. ZeRO 3 gathers
+    // each layer before every pass, one layer ahead: two sequences per micro-batch give each
+    // layer's compute the time its gather and reduction take.
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 32, 8192);
+    c.virtualStages = 1;
+    c.microBatchSeqs = 2;
+    c.batchTokens = 4.0 * 32 * 8192 * 2;
+    for (int zero : {1, 2, 3}) {
+        c.zeroStage = zero;
+        const StepEstimate e = step(*doc, "llama3-8b", c);
+        QCOMPARE(e.microBatches, 4.0);
+        const double exposedDpS = e.breakdown.slowest()[StepPart::ExposedDp];
+        QVERIFY2(exposedDpS < 0.05 * e.stepS,
+                 qPrintable(QString("ZeRO %1: %2 s of DP exposed in a %3 s step")
+                                .arg(zero)
+                                .arg(exposedDpS)
+                                .arg(e.stepS)));
+        // There was DP traffic to hide: most of it ran beside compute.
+        QVERIFY(e.dpAllGatherS + e.dpReduceScatterS > 5 * exposedDpS);
+    }
+}
+
+void TestTrainingStepModel::gradientReductionDtype() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 1, 32, 8192);
+    c.virtualStages = 1;
+    c.zeroStage = 2;
+    auto reduceBytes = [&](GradReduceDtype dtype) {
+        c.gradReduceDtype = dtype;
+        double bytes = 0;
+        const StepEstimate e = step(*doc, "llama3-8b", c);
+        for (const TransferRecord& t : e.schedule->transfers)
+            if (t.kind == TransferRecord::Kind::Reduce) bytes += t.bytes;
+        return bytes;
+    };
+    // Megatron-LM's distributed optimizer reduces in fp32: auto at ZeRO 2; bf16 halves it.
+    const double fp32 = reduceBytes(GradReduceDtype::Fp32),
+                 bf16 = reduceBytes(GradReduceDtype::Bf16);
+    QCOMPARE(reduceBytes(GradReduceDtype::Auto), fp32);
+    QVERIFY(std::fabs(fp32 / bf16 - 2) < 1e-9);
+    c.zeroStage = 0; // PyTorch DDP: bf16
+    QCOMPARE(reduceBytes(GradReduceDtype::Auto), reduceBytes(GradReduceDtype::Bf16));
+}
+
+void TestTrainingStepModel::patAtLargeDataParallel() {
+    // ZeRO 1 over 1,024 ranks, one per host, reductions exposed: a ring reduce-scatter pays
+    // 1,023 step latencies per bucket; PAT log2(1024) = 10 short ones plus 2.8 us per rank, at
+    // 3/4 of the bandwidth. Auto takes PAT, as NCCL's tuner does.
+    auto run = [](ShardedCollective algorithm) {
+        ParallelConfig c = config(8, 1, 1, 1024, 8192);
+        c.virtualStages = 1;
+        c.zeroStage = 1;
+        c.overlap.dpGradReduce = false;
+        c.batchTokens = 1024.0 * 8192;
+        c.shardedCollective = algorithm;
+        // One layer per bucket (Megatron-LM's default bucket would hold them all at 1,024,
+        // and a ring is then the faster: its latencies are paid once).
+        c.dpBucketMParams =
+            int(std::ceil(findModel("llama3-8b")->parametersPerLayer() / c.tp / 1e6));
+        return step(roce(), "llama3-8b", c);
+    };
+    const StepEstimate ring = run(ShardedCollective::Ring), pat = run(ShardedCollective::Pat),
+                       picked = run(ShardedCollective::Auto);
+    QVERIFY(!ring.dpPat && pat.dpPat && picked.dpPat);
+    QCOMPARE(picked.stepS, pat.stepS);
+    const int buckets = findModel("llama3-8b")->layers / ring.dpBucketLayers;
+    QVERIFY(ring.dpReduceScatterS > buckets * 1023 * efficiency::kFabricStepLatencyS);
+    QVERIFY2(
+        pat.dpReduceScatterS < 0.6 * ring.dpReduceScatterS && pat.stepS < ring.stepS,
+        qPrintable(
+            QString("ring %1 s, pat %2 s").arg(ring.dpReduceScatterS).arg(pat.dpReduceScatterS)));
 }
 
 void TestTrainingStepModel::moreGpusMoreTokens() {
@@ -214,6 +316,9 @@ void TestTrainingStepModel::allReduceTreeOrRing() {
         c.overlap.dpGradReduce = false;
         c.batchTokens = double(dp) * 8192;
         c.allReduce = algorithm;
+        // One layer per bucket (Megatron-LM's default bucket would hold them all at 1,024).
+        c.dpBucketMParams =
+            int(std::ceil(findModel("llama3-8b")->parametersPerLayer() / c.tp / 1e6));
         return step(doc, "llama3-8b", c);
     };
     using A = AllReduceAlgorithm;
