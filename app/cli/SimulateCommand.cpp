@@ -9,6 +9,7 @@
 #include "TopologyDocument.h"
 #include "TopologyFile.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <cstdio>
@@ -47,9 +48,18 @@ void printText(const QJsonObject& s) {
         std::printf("                     %d hosts have no frontend path to storage: their "
                     "shards are not written\n",
                     s.value("checkpointHostsWithoutPath").toInt());
+    // The parts down or slowed for the whole run, as the run file gives them.
+    const QJsonObject fabric = s.value("config").toObject().value("fabric").toObject();
+    if (!fabric.isEmpty())
+        std::printf("fabric faults        %lld links down (%lld parts failed), %lld parts "
+                    "degraded\n",
+                    qlonglong(s.value("failedLinks").toArray().size()),
+                    qlonglong(fabric.value("failed").toArray().size()),
+                    qlonglong(fabric.value("degraded").toObject().size()));
     if (s.contains("interruptions")) {
-        std::printf("interruptions        %d (lost %.1f h); effective training time %.1f%%\n",
-                    s.value("interruptions").toInt(), num("lostHours"),
+        std::printf("interruptions        %d (lost %.1f h; %.1f h run slower around failed "
+                    "fabric parts until repair); effective training time %.1f%%\n",
+                    s.value("interruptions").toInt(), num("lostHours"), num("degradedHours"),
                     num("effectiveTrainingTime") * 100);
         const QJsonObject by = s.value("interruptionsByCause").toObject();
         for (auto it = by.begin(); it != by.end(); ++it)

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -77,7 +78,8 @@ QString dialogMessage(const std::exception& e) {
 
 SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
     : QDialog(parent), doc_(doc), spec_(defaultRunSpec()),
-      useSpan_(new QCheckBox(tr("Simulate a wall-clock span instead of steps"))), gpus_(new QLabel),
+      useSpan_(new QCheckBox(tr("Simulate a wall-clock span instead of steps"))),
+      failed_(new QPlainTextEdit), degraded_(new QPlainTextEdit), gpus_(new QLabel),
       problem_(new QLabel) {
     setWindowTitle(tr("Simulate Training"));
     useSpan_->setObjectName("useSpan");
@@ -98,6 +100,19 @@ SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
         }
         if (o.key == "parallel.placement") form->addRow(QString(), gpus_);
     }
+    // The fabric's faults: a few lines each, one part per line.
+    failed_->setObjectName("fabric.failed");
+    degraded_->setObjectName("fabric.degraded");
+    for (QPlainTextEdit* e : {failed_, degraded_}) {
+        e->setTabChangesFocus(true);
+        e->setFixedHeight(e->fontMetrics().lineSpacing() * 3 + 12);
+    }
+    failed_->setPlaceholderText(tr("one link (<end a> -- <end b>), switch or NIC per line"));
+    degraded_->setPlaceholderText(tr("ID=FRACTION per line: a part keeping that capacity"));
+    failed_->setToolTip(tr("Parts down for the whole run: routes go around them"));
+    degraded_->setToolTip(tr("Parts keeping a fraction of their capacity for the whole run"));
+    form->addRow(tr("Failed parts"), failed_);
+    form->addRow(tr("Degraded parts"), degraded_);
     int unitWidth = 0; // one width, so that the fields line up
     for (QLabel* u : units)
         unitWidth = std::max(unitWidth, u->sizeHint().width());
@@ -152,6 +167,39 @@ void SimulationDialog::setSpec(const RunSpec& spec) {
         if (!text.isEmpty()) setFieldText(w, text); // the unused one of steps and span stays
     }
     useSpan_->setChecked(spec.spanS > 0);
+    QStringList failed, degraded;
+    for (const std::string& id : spec.fabric.failed)
+        failed << QString::fromStdString(id);
+    for (const auto& [id, fraction] : spec.fabric.degraded)
+        degraded << QString::fromStdString(id) + "=" + QString::number(fraction);
+    failed_->setPlainText(failed.join('\n'));
+    degraded_->setPlainText(degraded.join('\n'));
+}
+
+FabricFaults SimulationDialog::parseFaults() const {
+    FabricFaults f;
+    for (const QString& line : failed_->toPlainText().split('\n', Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty()) f.failed.push_back(line.trimmed().toStdString());
+    const QStringList lines = degraded_->toPlainText().split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        if (lines[i].trimmed().isEmpty()) continue;
+        try {
+            f.degraded.push_back(parseDegradeFlag(lines[i].trimmed().toStdString()));
+        } catch (const InputException& e) {
+            throw InputException({{},
+                                  0,
+                                  0,
+                                  "fabric.degraded",
+                                  "line " + std::to_string(i + 1) + ": " + e.error().message});
+        }
+    }
+    if (f.failed.size() > kMaxFaults || f.degraded.size() > kMaxFaults)
+        throw InputException({{},
+                              0,
+                              0,
+                              "fabric.failed",
+                              "expected at most " + std::to_string(kMaxFaults) + " parts"});
+    return f;
 }
 
 RunSpec SimulationDialog::parseForm() const {
@@ -159,6 +207,7 @@ RunSpec SimulationDialog::parseForm() const {
     const char* unused = useSpan_->isChecked() ? "steps" : "span";
     for (const auto& [o, w] : fields_)
         if (o->key != unused) setRunOption(s, *o, fieldText(w));
+    s.fabric = parseFaults();
     return s;
 }
 
@@ -186,7 +235,17 @@ void SimulationDialog::markField(QWidget* w, const QString& message) {
     w->setToolTip(message);
 }
 
+void SimulationDialog::markFaults(QWidget* w, const QString& message) {
+    markField(w, message);
+    problem_->setText(message);
+}
+
 void SimulationDialog::clearMarks() {
+    for (QWidget* w : {static_cast<QWidget*>(failed_), static_cast<QWidget*>(degraded_)})
+        if (w->property("invalid").toBool()) {
+            w->setProperty("invalid", false);
+            w->setStyleSheet({});
+        }
     for (const auto& [o, w] : fields_) {
         if (!w->property("invalid").toBool()) continue;
         w->setProperty("invalid", false);
@@ -201,6 +260,8 @@ QStringList SimulationDialog::markedFields() const {
     QStringList keys;
     for (const auto& [o, w] : fields_)
         if (w->property("invalid").toBool()) keys << QString::fromStdString(o->key);
+    for (QWidget* w : {static_cast<QWidget*>(failed_), static_cast<QWidget*>(degraded_)})
+        if (w->property("invalid").toBool()) keys << w->objectName();
     return keys;
 }
 
@@ -229,11 +290,17 @@ bool SimulationDialog::checkSpec() {
         validateRunSpec(s);
         checkTrainingConfig(*findModel(s.model), *findGpu(s.gpu), s.parallel);
         if (doc_) placeRanks(doc_->topology(), doc_->index(), s.parallel); // enough GPUs?
+        if (doc_) topologyWithFaults(*doc_, s.fabric); // every part named is there
         spec_ = s;
     } catch (const InputException& e) {
         // A check across fields names the one to change: that one is marked.
         for (const auto& [o, w] : fields_)
             if (o->key == e.error().field) markField(w, dialogMessage(e));
+        const std::string& field = e.error().field;
+        if (field.rfind("fabric.failed", 0) == 0)
+            markFaults(failed_, QString::fromStdString(field + ": " + e.error().message));
+        if (field.rfind("fabric.degraded", 0) == 0)
+            markFaults(degraded_, QString::fromStdString(field + ": " + e.error().message));
         problem_->setText(dialogMessage(e));
         return false;
     }

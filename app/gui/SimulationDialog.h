@@ -1,7 +1,9 @@
 #pragma once
 // Sets up a simulated run (model, GPU, parallelism, steps or span, failures), runs it off the
 // GUI thread with progress and cancel, and hands back the result. The form is built from the
-// RunOptions table: one field per option, named (objectName) by its run-file key.
+// RunOptions table: one field per option, named (objectName) by its run-file key; below them
+// the fabric's faults, one part per line ("fabric.failed": ids; "fabric.degraded":
+// ID=FRACTION), checked against the open topology.
 #include "SimulationRun.h"
 
 #include <QDialog>
@@ -11,6 +13,7 @@
 
 class QCheckBox;
 class QLabel;
+class QPlainTextEdit;
 
 namespace cs {
 struct RunOption;
@@ -36,9 +39,11 @@ public:
     bool saveRunFile(const QString& path, QString* error);
 
 private:
-    RunSpec parseForm() const; // throws InputException naming the field by its key
+    RunSpec parseForm() const;        // throws InputException naming the field by its key
+    FabricFaults parseFaults() const; // throws InputException, field "fabric.*"
     QWidget* field(const char* key) const;
     void markField(QWidget* w, const QString& message); // red border, the message as tooltip
+    void markFaults(QWidget* w, const QString& message);
     void clearMarks();
     void updateGpuCount();
     void openRunFile();
@@ -48,6 +53,8 @@ private:
     RunSpec spec_;
     std::vector<std::pair<const RunOption*, QWidget*>> fields_; // in table order
     QCheckBox* useSpan_;
+    QPlainTextEdit* failed_;
+    QPlainTextEdit* degraded_;
     QLabel* gpus_;
     QLabel* problem_;
 };

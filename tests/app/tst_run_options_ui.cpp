@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -156,6 +157,7 @@ private slots:
     void everyWayInAgrees_data();
     void everyWayInAgrees();
     void dialogSavesAndOpensRunFiles();
+    void dialogKeepsAndChecksFabricFaults();
 };
 
 void TestRunOptionsUi::everyWayInAgrees_data() {
@@ -316,6 +318,46 @@ void TestRunOptionsUi::dialogSavesAndOpensRunFiles() {
     QCOMPARE(opened.findChild<QLineEdit*>("parallel.tp")->text(), QString("8"));
     QVERIFY(!d.saveRunFile(dir.filePath("no/such/dir/run.json"), &error));
     QVERIFY(error.contains("cannot write"));
+}
+
+void TestRunOptionsUi::dialogKeepsAndChecksFabricFaults() {
+    // A run file's faults come into the form, go out again with Run and Save, and parts the
+    // topology does not have are marked with what was expected.
+    const auto doc = openTopology("small-256", {});
+    const Topology& t = doc->topology();
+    const std::string spine = t.switches.back().name;
+    const std::string link = t.nameOf({EntityKind::Link, 0});
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QString(R"({"format": "clusterscope-run", "version": 2, "model": "llama3-8b",
+  "parallel": {"tp": 8, "pp": 1, "dp": 16}, "steps": 1,
+  "fabric": {"failed": ["%1"], "degraded": {"%2": 0.5}}})")
+                   .arg(QString::fromStdString(spine), QString::fromStdString(link))
+                   .toUtf8());
+    file.close();
+    app::SimulationDialog d(doc.get());
+    QString error;
+    QVERIFY2(d.loadRunFile(path, &error), qPrintable(error));
+    auto* failed = d.findChild<QPlainTextEdit*>("fabric.failed");
+    auto* degraded = d.findChild<QPlainTextEdit*>("fabric.degraded");
+    QCOMPARE(failed->toPlainText(), QString::fromStdString(spine));
+    QCOMPARE(degraded->toPlainText(), QString::fromStdString(link) + "=0.5");
+    QVERIFY2(d.checkSpec(), qPrintable(d.findChild<QLabel*>("problem")->text()));
+    QVERIFY(d.spec().fabric == loadRunSpec(path).fabric);
+    if (qEnvironmentVariableIsSet("CS_SCREENSHOT_DIR")) // to look at the form as users see it
+        d.grab().save(qEnvironmentVariable("CS_SCREENSHOT_DIR") + "/simulation-dialog.png");
+    // A part the topology lacks, and a fraction out of range: marked, the run refused.
+    failed->setPlainText(QString::fromStdString(spine) + "\nno-such-switch");
+    QVERIFY(!d.checkSpec());
+    QCOMPARE(d.markedFields(), QStringList{"fabric.failed"});
+    QVERIFY(d.findChild<QLabel*>("problem")->text().contains("fabric.failed[1]"));
+    failed->setPlainText(QString::fromStdString(spine));
+    degraded->setPlainText(QString::fromStdString(link) + "=2");
+    QVERIFY(!d.checkSpec());
+    QCOMPARE(d.markedFields(), QStringList{"fabric.degraded"});
+    QVERIFY(d.findChild<QLabel*>("problem")->text().contains("line 1"));
 }
 
 QTEST_MAIN(TestRunOptionsUi)

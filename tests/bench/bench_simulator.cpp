@@ -80,8 +80,8 @@ int main() {
         // The closed form a step used to be: the busiest stage's micro-batch time (compute,
         // and TP and CP at their solo rates) over M + (p - 1) / V slots, plus the optimizer.
         auto closedForm = [&](const StepEstimate& e) {
-            const double slotCount =
-                e.microBatches + (spec.parallel.pp - 1.0) / double(spec.parallel.virtualStages);
+            const double chunks = double(e.layersPerChunk.front().size()); // V as resolved
+            const double slotCount = e.microBatches + (spec.parallel.pp - 1.0) / chunks;
             return slotCount * (e.computePerMicroS + e.tpPerMicroS + e.cpPerMicroS) + e.optimizerS;
         };
         const double closedS = bench::timeSeconds([&] { (void)closedForm(r.step); });
@@ -95,6 +95,35 @@ int main() {
                 std::to_string(xs.events) + " events, " + std::to_string(xs.reshares) +
                 " re-shares (" + std::to_string(int(double(xs.reshares) / spreadS)) + "/s), " +
                 std::to_string(x.step.fabricSolves) + " solves");
+    }
+    {
+        // ZeRO 3: every layer gathered again before each forward and backward of every
+        // micro-batch and reduced after each backward; and ZeRO 2 with a spine switch down.
+        RunSpec zero3 = spec;
+        zero3.parallel.zeroStage = 3;
+        RunResult z;
+        const double zeroS = bench::timeSeconds([&] { z = simulateRun(*doc, zero3, nullptr); });
+        size_t dpTransfers = 0;
+        for (const TransferRecord& t : z.step.schedule->transfers)
+            dpTransfers +=
+                t.kind == TransferRecord::Kind::Gather || t.kind == TransferRecord::Kind::Reduce;
+        row("  ZeRO 3: gathers per layer and pass", zeroS, 0,
+            "step " + std::to_string(z.step.stepS).substr(0, 5) + " s, " +
+                std::to_string(z.step.schedule->events) + " events, " +
+                std::to_string(dpTransfers) + " DP transfers, " +
+                std::to_string(z.step.schedule->reshares) + " re-shares, " +
+                std::to_string(z.step.fabricSolves) + " solves");
+        RunSpec faulty = spec;
+        for (const Switch& sw : doc->topology().switches)
+            if (sw.role == SwitchRole::Ctsw) {
+                faulty.fabric.failed.push_back(sw.name);
+                break;
+            }
+        RunResult f;
+        const double faultS = bench::timeSeconds([&] { f = simulateRun(*doc, faulty, nullptr); });
+        row("  a spine switch down (fabric.failed)", faultS, 0,
+            faulty.fabric.failed.front() + ": step " + std::to_string(f.step.stepS).substr(0, 5) +
+                " s against " + std::to_string(r.step.stepS).substr(0, 5) + " s");
     }
     {
         QTemporaryDir dir;
