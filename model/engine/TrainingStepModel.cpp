@@ -373,8 +373,9 @@ private:
         e_.dpBucketLayers =
             c_.zeroStage >= 3 ? 1 : std::max(1, int(std::floor(bucketParams / layerParams)));
         collectivesPerBucket_ =
-            std::clamp(std::ceil(layerParams / bucketParams), 1.0, 2.0 + m_.ffnMatrices());
-        if (c_.zeroStage >= 3) collectivesPerBucket_ = 1; // FSDP: one unit per layer
+            c_.zeroStage >= 3 // FSDP: one unit per layer
+                ? 1
+                : std::clamp(std::ceil(layerParams / bucketParams), 1.0, 2.0 + m_.ffnMatrices());
     }
 
     // The step's transfer classes on the fabric, in the schedule's numbering: each stage's DP
