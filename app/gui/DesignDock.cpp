@@ -1,8 +1,10 @@
 #include "DesignDock.h"
 
 #include "DesignFields.h"
+#include "FabricFaults.h"
 #include "InputError.h"
 #include "SiteGenerator.h"
+#include "TopologyDocument.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -10,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QUndoStack>
@@ -162,7 +165,73 @@ void DesignDock::rebuildForm() {
             f.unit.empty() || qs(f.label).contains(qs(f.unit), Qt::CaseInsensitive);
         form->addRow(qs(f.label) + (unitSaid ? "" : " (" + qs(f.unit) + ")"), editor);
     }
+    addFaultRows(form);
     refreshValues();
+}
+
+// Failed and degraded parts, typed as the simulation dialog takes them, applied together.
+void DesignDock::addFaultRows(QFormLayout* form) {
+    form->addRow(new QLabel("<b>" + tr("Faults") + "</b>"));
+    auto box = [](const char* name, const QString& tip) {
+        auto* edit = new QPlainTextEdit;
+        edit->setObjectName(name);
+        edit->setToolTip(tip);
+        edit->setMaximumHeight(70);
+        return edit;
+    };
+    auto* failed = box("design.fabric.failed",
+                       tr("Links, switches and NICs that are down, one id per line (a link as "
+                          "\"<end a> -- <end b>\"): simulations on this design route around "
+                          "them\nfabric.failed"));
+    auto* degraded = box("design.fabric.degraded",
+                         tr("Parts that keep a fraction of their capacity, one ID=FRACTION per "
+                            "line (above 0, at most 1)\nfabric.degraded"));
+    failed->setPlaceholderText(tr("none"));
+    degraded->setPlaceholderText(tr("none"));
+    form->addRow(tr("Failed parts"), failed);
+    form->addRow(tr("Degraded parts"), degraded);
+    auto* apply = new QPushButton(tr("Apply Faults"));
+    apply->setObjectName("designApplyFaults");
+    connect(apply, &QPushButton::clicked, this, [this, failed, degraded] {
+        setFaults(failed->toPlainText(), degraded->toPlainText());
+    });
+    form->addRow(QString(), apply);
+}
+
+bool DesignDock::setFaults(const QString& failedLines, const QString& degradedLines) {
+    if (!params_) return false;
+    SiteParams next = *params_;
+    next.faults = {};
+    for (const QString& line : failedLines.split('\n')) {
+        const QString id = line.trimmed();
+        if (!id.isEmpty()) next.faults.failed.push_back(id.toStdString());
+    }
+    const QStringList lines = degradedLines.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = lines[i].trimmed();
+        if (line.isEmpty()) continue;
+        try {
+            next.faults.degraded.push_back(parseDegradeFlag(line.toStdString()));
+        } catch (const InputException& e) {
+            showProblem(tr("Degraded parts, line %1: %2").arg(i + 1).arg(qs(e.error().message)));
+            return false;
+        }
+    }
+    if (next.faults.failed.size() > kMaxFaults || next.faults.degraded.size() > kMaxFaults) {
+        showProblem(tr("Faults: at most %1 parts in each list").arg(kMaxFaults));
+        return false;
+    }
+    if (next == *params_) return true;
+    // The ids must name parts of the site this design generates.
+    try {
+        const TopologyDocument site(generateSite(next), next, {});
+        checkFaultIds(site, next.faults);
+    } catch (const InputException& e) {
+        showProblem(qs(e.error().field + ": " + e.error().message));
+        return false;
+    }
+    undo_->push(new DesignEdit(this, *params_, next, tr("faults")));
+    return true;
 }
 
 void DesignDock::refreshValues() {
@@ -178,6 +247,15 @@ void DesignDock::refreshValues() {
             box->setCurrentText(text);
         }
     }
+    QStringList failed, degraded;
+    for (const std::string& id : params_->faults.failed)
+        failed << qs(id);
+    for (const auto& [id, fraction] : params_->faults.degraded)
+        degraded << qs(id) + "=" + QString::number(fraction);
+    if (auto* box = form_->findChild<QPlainTextEdit*>("design.fabric.failed"))
+        box->setPlainText(failed.join('\n'));
+    if (auto* box = form_->findChild<QPlainTextEdit*>("design.fabric.degraded"))
+        box->setPlainText(degraded.join('\n'));
 }
 
 bool DesignDock::edit(const std::string& key, const QString& text) {
@@ -236,13 +314,18 @@ void DesignDock::showFigures(const TopologyStats& s) {
         if (std::isfinite(p.oversubscription)) worst = std::max(worst, p.oversubscription);
         bisectionGbps += p.bisectionGbps;
     }
-    figures_->setText(
+    QString text =
         tr("%1 GPUs in %2 pods, %3 hosts\nswitches: %4\n%5 links\npod oversubscription %6 "
            "(worst pod), pod bisection %7 Tb/s in all")
             .arg(l.toString(s.gpus), l.toString(s.pods), l.toString(s.hosts), switches.join(", "),
                  l.toString(s.links),
                  worst > 0 ? QString("%1:1").arg(worst, 0, 'f', 2) : tr("not applicable"),
-                 l.toString(bisectionGbps / 1000, 'f', 0)));
+                 l.toString(bisectionGbps / 1000, 'f', 0));
+    if (params_ && !params_->faults.empty())
+        text += tr("\nfaults: %1 parts failed, %2 degraded (simulations route around them)")
+                    .arg(params_->faults.failed.size())
+                    .arg(params_->faults.degraded.size());
+    figures_->setText(text);
 }
 
 } // namespace cs::app

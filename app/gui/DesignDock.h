@@ -4,8 +4,9 @@
 // the tooltip. An edit regenerates the topology in place (designChanged); a value the field
 // refuses, or a combination the generator refuses (with the smallest change that fits), is
 // said under the form and nothing changes. Undo and redo walk the edits; Save Design As writes
-// the parameters file; "Simulate on this design" asks the window to run the last run's
-// settings again on the design as it is now.
+// the parameters file; the Faults boxes fail or degrade parts of the design (simulations on
+// it route around them: FabricFaultList.h); "Simulate on this design" asks the window to run
+// the last run's settings again on the design as it is now.
 #include "SiteParams.h"
 #include "TopologyStats.h"
 
@@ -37,6 +38,10 @@ public:
     bool edit(const std::string& key, const QString& text);
     QUndoStack* undoStack() const { return undo_; }
     QString problem() const;
+    // Sets the design's failed parts (one id per line) and degraded ones (ID=FRACTION per
+    // line) as the Faults boxes' Apply does; false (with the problem shown) when a line is
+    // malformed or names no link, switch or NIC of the design.
+    bool setFaults(const QString& failedLines, const QString& degradedLines);
     // Whether "Simulate on this design" is offered (a run was open on an earlier design).
     void setSimulateOffered(bool offered);
     // Modest: the form scrolls. A dock asking for its form's full height would take the
@@ -52,6 +57,7 @@ signals:
 private:
     friend class DesignEdit;
     void rebuildForm();
+    void addFaultRows(QFormLayout* form);
     void refreshValues(); // the fields show params_ after an undo or redo
     // Applies `next` if the generator takes it; otherwise says why and keeps the design.
     bool apply(const SiteParams& next);

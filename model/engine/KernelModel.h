@@ -3,8 +3,9 @@
 // (FLOPs at the achieved fraction of dense peak, or bytes at the achieved fraction of HBM
 // bandwidth, whichever is longer) where a GEMM's achieved fraction follows its shape: output
 // tiles that fill the SMs in whole waves, and thin inner dimensions that do not amortise a
-// tile's prologue. The constants are physical, fitted once per GPU family on the calibration
-// rows (resources/reference/calibration.md) and kept beside their source.
+// tile's prologue. The kernel constants come from kernel and collective measurements
+// (resources/reference/microbenchmarks.md); one factor per GPU family, the tensor-core rate
+// training reaches of what the kernels reach alone, is fitted on the calibration rows.
 #include "TrainingSpecs.h"
 
 namespace cs {
@@ -15,11 +16,16 @@ struct KernelConstants {
     double hbmFraction;           // streaming element-wise kernels
     double innerHalfK;            // K at which a tile reaches half its efficiency: K / (K + this)
     double nvlinkGoodput;         // NCCL bus bandwidth over NVSwitch / NVLink per direction
+    // Of the GEMM and attention rates above, what a training step reaches (fitted per family
+    // on resources/reference/calibration.md; 1 where the measurements explain the rows).
+    double inTrainingFraction;
 };
 
 const KernelConstants& kernelConstants(const GpuSpec& g);
 
+// One GEMM in a training step, and alone as a kernel benchmark measures it.
 double gemmSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
+double gemmKernelSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
 double streamSeconds(const GpuSpec& g, double bytes);
 // One ring collective inside a host: n - 1 steps of `shardBytes` over NVLink.
 double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes);

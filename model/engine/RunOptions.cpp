@@ -33,6 +33,10 @@ template <typename Enum, Enum ParallelConfig::*M> struct ParallelEnum {
         if (const auto e = enumFromName<Enum>(std::get<std::string>(v))) s.parallel.*M = *e;
     }
 };
+template <double ParallelConfig::*M> struct ParallelDouble {
+    static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
+    static void set(RunSpec& s, const RunOptionValue& v) { s.parallel.*M = std::get<double>(v); }
+};
 template <bool ParallelConfig::*M> struct ParallelBool {
     static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
     static void set(RunSpec& s, const RunOptionValue& v) { s.parallel.*M = std::get<bool>(v); }
@@ -138,6 +142,18 @@ std::vector<RunOption> buildTable() {
              .choices = enumChoices<Precision>(),
              .help = "of the matrix multiplications (FP8 where the GPU has it)",
              .source = "[paper] Llama 3 pre-training: BF16"}),
+        bind<ParallelDouble<&P::gpuSpeedSpreadPct>>(
+            {.key = "gpuSpeedSpreadPct",
+             .flag = "--gpu-spread",
+             .label = "GPU speed spread",
+             .type = T::Number,
+             .min = 0,
+             .max = 50,
+             .unit = "%",
+             .help = "kernel speed spread between the GPUs of a host, (fastest - slowest) / mean; "
+                     "a lock-step job waits for its slowest GPU",
+             .source = "[paper] ml-engineering (compute/accelerator): a 5 % or wider spread of "
+                       "the best GEMM rate between the GPUs of one node"}),
         bind<ParallelInt<&P::tp>>(
             {.key = "parallel.tp",
              .flag = "--tp",

@@ -29,8 +29,9 @@ constexpr int kMaxDegradedSolves = 6;
 // A failed backend link or switch: after the restart the job runs without it until its
 // repair, each step as slow as the fabric left makes it. A part whose loss cuts GPUs off
 // degrades nothing: the job restarts on other hosts.
-void addFabricDegradation(const TopologyDocument& doc, const RunSpec& spec, const ModelSpec& m,
-                          const GpuSpec& g, RunResult& r) {
+void addFabricDegradation(const TopologyDocument& doc, const RunSpec& spec,
+                          const FabricFaults& given, const ModelSpec& m, const GpuSpec& g,
+                          RunResult& r) {
     std::map<std::pair<int, int32_t>, double> stepOf; // part -> degraded step (0: none)
     double ratioSum = 0;
     int solved = 0;
@@ -41,7 +42,7 @@ void addFabricDegradation(const TopologyDocument& doc, const RunSpec& spec, cons
         if (it == stepOf.end()) {
             double stepS = 0;
             if (solved < kMaxDegradedSolves) {
-                FabricFaults faults = spec.fabric;
+                FabricFaults faults = given;
                 faults.failed.push_back(doc.topology().nameOf(x.entity));
                 const Topology t = topologyWithFaults(doc, faults);
                 try {
@@ -78,11 +79,13 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStor
     if (progress) progress(0.0);
 
     RunResult r;
-    // Parts down or slowed for the whole run: the step runs on the fabric that is left.
-    const Topology faulty = spec.fabric.empty() ? Topology{} : topologyWithFaults(doc, spec.fabric);
-    r.step =
-        estimateStep(spec.fabric.empty() ? t : faulty, doc.index(), *model, *gpu, spec.parallel);
-    r.failedLinks = failedLinks(doc, spec.fabric);
+    // Parts down or slowed for the whole run, the design's and the run's: the step runs on
+    // the fabric that is left. The stored run keeps its own list; the design keeps its own.
+    const FabricFaults faults =
+        mergedFaults(doc.params() ? doc.params()->faults : FabricFaults{}, spec.fabric);
+    const Topology faulty = faults.empty() ? Topology{} : topologyWithFaults(doc, faults);
+    r.step = estimateStep(faults.empty() ? t : faulty, doc.index(), *model, *gpu, spec.parallel);
+    r.failedLinks = failedLinks(doc, faults);
     const StepEstimate& e = r.step;
     if (progress) progress(0.3);
     // Checkpoint: the sharded training state (bf16 weights, fp32 master, Adam m and v:
@@ -115,7 +118,7 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStor
             r.interruptions =
                 drawInterruptions(t, e.gpuOfRank, spec.spanS, spec.checkpointIntervalS, spec.seed,
                                   spec.failureTimes, &e.linkBytesPerStep);
-        addFabricDegradation(doc, spec, *model, *gpu, r);
+        addFabricDegradation(doc, spec, faults, *model, *gpu, r);
         for (const Interruption& x : r.interruptions)
             r.lostS += x.lostS + x.degradationLossS(e.stepS);
         r.lostS = std::min(r.lostS, spec.spanS);
@@ -182,6 +185,8 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
                  QString::fromStdString(
                      enumName(e.dpPat ? ShardedCollective::Pat : ShardedCollective::Ring)));
     o.insert("dpBucketLayers", e.dpBucketLayers);
+    o.insert("stragglerSlowdown", e.stragglerSlowdown);
+    o.insert("tpSizeFraction", e.tpSizeFraction);
     o.insert("optimizerS", e.optimizerS);
     o.insert("dpAllGatherS", e.dpAllGatherS);
     o.insert("dpReduceScatterS", e.dpReduceScatterS);

@@ -43,7 +43,8 @@ std::optional<ModelSpec> modelOf(const RunSpec& spec);
 
 // Changes whenever the engine's output for one run description changes, so that cached
 // runs (the GUI's default run) are simulated again rather than replayed stale.
-constexpr int kEngineRevision = 7; // 7: DP buckets and ZeRO 3 per pass; fabric faults
+constexpr int kEngineRevision =
+    8; // 8: kernel constants from microbenchmarks, stragglers, NCCL size
 
 struct RunResult {
     StepEstimate step;

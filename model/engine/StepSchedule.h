@@ -62,7 +62,7 @@ struct ScheduleClasses {
 // (timed by one fabric solve, see TrainingStepModel), not compute.
 struct LayerPhase {
     double computeS = 0, tpBytes = 0;
-    int tpCollectives = 0;
+    int tpCollectives = 0; // ring passes: an all-gather or reduce-scatter one, an all-reduce two
     bool cp = false;
 };
 
@@ -74,7 +74,7 @@ struct ScheduleInput {
     std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]
     // Every layer's forward and backward (recomputation included) as phases.
     std::vector<LayerPhase> forwardLayer, backwardLayer;
-    double tpLatencyS = 0; // per TP collective: its ring's step latencies
+    double tpLatencyS = 0; // per TP ring pass (an all-reduce is two): time besides its bytes
     // Bytes per edge of the class, split evenly over the stage's layers. Replicated weights:
     // the stage's whole step. Sharded weights: one gather of every layer (per pass), one
     // reduction of every layer's gradients (per micro-batch).

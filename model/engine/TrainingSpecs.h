@@ -106,6 +106,10 @@ struct ParallelConfig {
     int dpBucketMParams = 0;
     OverlapConfig overlap;
     Precision precision = Precision::Bf16;
+    // Spread of kernel speed between the GPUs of one 8-GPU host, (fastest - slowest) / mean,
+    // in percent: a lock-step job waits for its slowest GPU (Stragglers.h). ml-engineering
+    // measured 5 % or more between the GPUs of one node.
+    double gpuSpeedSpreadPct = 5;
 
     long long gpus() const { return 1LL * tp * cp * pp * dp; }
     double tokensPerStep() const {

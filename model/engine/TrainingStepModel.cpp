@@ -1,10 +1,12 @@
 #include "TrainingStepModel.h"
 
+#include "CollectiveSize.h"
 #include "CollectiveTimer.h"
 #include "FabricShare.h"
 #include "KernelModel.h"
 #include "RankPlacement.h"
 #include "StepSchedule.h"
+#include "Stragglers.h"
 #include "TrainingEfficiency.h"
 
 #include <algorithm>
@@ -269,6 +271,12 @@ private:
         tokensPerMicro_ = double(c_.seqLen) * c_.microBatchSeqs / c_.cp;
         layer_ = layerTimes(m_, g_, c_, tokensPerMicro_);
         headS_ = headSeconds(m_, g_, c_, tokensPerMicro_);
+        // Every collective waits for the slowest GPU of the job: its kernels set the pace.
+        const double slow = lockStepSlowdown(c_.gpuSpeedSpreadPct / 100, c_.gpus());
+        e_.stragglerSlowdown = slow;
+        for (double* x : {&layer_.forwardS, &layer_.backwardS, &layer_.recomputeS, &layer_.gemmS,
+                          &layer_.attentionForwardS, &headS_})
+            *x *= slow;
         const int middle = layersOfStage(m_, c_, c_.pp > 2 ? 1 : 0),
                   last = layersOfStage(m_, c_, c_.pp - 1);
         e_.layersOnBusiestStage = middle;
@@ -418,12 +426,19 @@ private:
             shareId_[size_t(k)] = k;
     }
 
-    // One TP ring pass alone, and its ring's step latencies.
+    // One TP ring pass alone, and what it takes besides its bytes: across hosts its ring's
+    // step latencies; inside a host what NCCL loses at the collective's message size (the
+    // measured curve includes the latencies), as time after the bytes.
     void timeTpPass() {
-        tpLatencyS_ =
-            (c_.tp - 1) * (share_.crossesFabric(classes_.tp(0)) ? efficiency::kFabricStepLatencyS
-                                                                : efficiency::kNvlinkStepLatencyS);
-        tpPassS_ = c_.tp > 1 ? tpPassBytes_ / share_.soloRate(classes_.tp(0)) : 0;
+        if (c_.tp <= 1) return;
+        const double bytesS = tpPassBytes_ / share_.soloRate(classes_.tp(0));
+        if (share_.crossesFabric(classes_.tp(0))) {
+            tpLatencyS_ = (c_.tp - 1) * efficiency::kFabricStepLatencyS;
+        } else {
+            e_.tpSizeFraction = ncclSizeFraction(g_, tokensPerMicro_ * m_.modelDim * 2);
+            tpLatencyS_ = bytesS * (1 / e_.tpSizeFraction - 1);
+        }
+        tpPassS_ = bytesS + tpLatencyS_;
     }
 
     // ZeRO 0's gradient all-reduce: a ring, or NCCL's double binary tree (half the data over
@@ -546,8 +561,7 @@ private:
         if (c_.tp <= 1) {
             out.push_back({computeS});
         } else if (c_.overlap.tpComm) {
-            out.push_back(
-                {std::min(computeS, layer_.gemmS), 4 * bytes, c_.sequenceParallel ? 4 : 2});
+            out.push_back({std::min(computeS, layer_.gemmS), 4 * bytes, 4});
             out.push_back({computeS - std::min(computeS, layer_.gemmS)});
         } else if (c_.sequenceParallel) {
             for (int half = 0; half < 2; ++half) {
@@ -558,7 +572,7 @@ private:
         } else {
             for (int half = 0; half < 2; ++half) {
                 out.push_back({computeS / 2});
-                out.push_back({0, 2 * bytes, 1});
+                out.push_back({0, 2 * bytes, 2});
             }
         }
     }
@@ -577,8 +591,7 @@ private:
         // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
         // compute, then sequence parallelism's two re-gathers.
         if (c_.tp > 1) {
-            in.backwardLayer.push_back(
-                {layer_.gemmS, 4 * tpPassBytes_, c_.sequenceParallel ? 4 : 2});
+            in.backwardLayer.push_back({layer_.gemmS, 4 * tpPassBytes_, 4});
             in.backwardLayer.push_back({layer_.backwardS - layer_.gemmS});
             if (c_.sequenceParallel) in.backwardLayer.push_back({0, 2 * tpPassBytes_, 2});
         } else {

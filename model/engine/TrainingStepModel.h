@@ -50,6 +50,10 @@ struct StepEstimate {
     bool dpTree = false;    // ZeRO 0's gradient all-reduce ran as NCCL's double binary tree
     bool dpPat = false;     // ZeRO 1-3's all-gathers and reduce-scatters ran as NCCL's PAT
     int dpBucketLayers = 1; // ZeRO 0-2: layers per DP collective
+    // Compute time of the job's slowest GPU over the mean GPU's (stragglers in lock-step).
+    double stragglerSlowdown = 1;
+    // In-host TP: the fraction of NVLink's large-message bus bandwidth its collectives reach.
+    double tpSizeFraction = 1;
     // The step as events (per stage: passes, DP gathers and reductions, and its sends)
     // and the bytes each link direction carries for one stage's DP collectives and for one
     // boundary's sends over the step: the replay's time-resolved traffic.

@@ -37,18 +37,19 @@ const std::vector<std::string> kBomRoots = {"gpus",
                                             "powerW",
                                             "rackKw",
                                             "cost"};
-const std::vector<std::string> kRunRoots = {"stepTimeS",        "tokensPerS",
-                                            "tflopsPerGpu",     "mfu",
-                                            "bubbleFraction",   "peakMemoryGiB",
-                                            "memoryGiB",        "breakdown",
-                                            "slowestStage",     "pipelineS",
-                                            "optimizerS",       "dpAllGatherS",
-                                            "dpReduceScatterS", "microBatches",
-                                            "checkpointTimeS",  "checkpointBytes",
-                                            "simulatedS",       "steps",
-                                            "interruptions",    "interruptionsByCause",
-                                            "lostHours",        "effectiveTrainingTime",
-                                            "degradedHours",    "dpBucketLayers"};
+const std::vector<std::string> kRunRoots = {"stepTimeS",         "tokensPerS",
+                                            "tflopsPerGpu",      "mfu",
+                                            "bubbleFraction",    "peakMemoryGiB",
+                                            "memoryGiB",         "breakdown",
+                                            "slowestStage",      "pipelineS",
+                                            "optimizerS",        "dpAllGatherS",
+                                            "dpReduceScatterS",  "microBatches",
+                                            "checkpointTimeS",   "checkpointBytes",
+                                            "simulatedS",        "steps",
+                                            "interruptions",     "interruptionsByCause",
+                                            "lostHours",         "effectiveTrainingTime",
+                                            "degradedHours",     "dpBucketLayers",
+                                            "stragglerSlowdown", "tpSizeFraction"};
 
 std::string rootOf(const std::string& figure) {
     return figure.substr(0, figure.find('.'));

@@ -4,6 +4,7 @@
 // [derived] arithmetic on those, [assumption] not published, our documented choice.
 // Source list: resources/reference/llama3-clusters.md.
 #include "EntityKinds.h"
+#include "FabricFaultList.h"
 
 #include <string>
 #include <vector>
@@ -79,6 +80,9 @@ struct SiteParams {
     std::string gpuModel = "H100-SXM-80GB"; // [paper] H100 SXM 80 GB HBM3, 700 W
     std::vector<ClusterParams> clusters;
     StorageParams storage;
+    // Parts of the design that are down or slowed: simulations on it route around them
+    // (the parameters file's top-level "fabric"; the generator builds them all the same).
+    FabricFaults faults;
 
     bool operator==(const SiteParams&) const = default;
 };

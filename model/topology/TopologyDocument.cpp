@@ -1,5 +1,7 @@
 #include "TopologyDocument.h"
 
+#include "FabricFaults.h"
+
 #include "DesignSets.h"
 #include "Presets.h"
 #include "SiteGenerator.h"
@@ -47,8 +49,17 @@ std::unique_ptr<TopologyDocument> openTopology(const std::string& presetName,
         return std::make_unique<TopologyDocument>(std::move(t), std::move(p),
                                                   "preset:" + presetName);
     }
-    return std::make_unique<TopologyDocument>(loadTopologyFile(QString::fromStdString(filePath), o),
-                                              filePath);
+    auto doc = std::make_unique<TopologyDocument>(
+        loadTopologyFile(QString::fromStdString(filePath), o), filePath);
+    // A design's faults must name parts of the site it generates.
+    if (doc->params() && !doc->params()->faults.empty()) try {
+            checkFaultIds(*doc, doc->params()->faults);
+        } catch (const InputException& e) {
+            InputError error = e.error();
+            error.file = filePath;
+            throw InputException(error);
+        }
+    return doc;
 }
 
 } // namespace cs

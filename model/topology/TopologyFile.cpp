@@ -4,6 +4,8 @@
 
 #include "DesignSets.h"
 #include "ExplicitTopologyJson.h"
+#include "FabricFaultList.h"
+#include "JsonObjectReader.h"
 #include "SiteGenerator.h"
 #include "SiteParamsJson.h"
 
@@ -69,9 +71,15 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus,
     if (hasGenerator == hasExplicit)
         r.fail(nullptr, "expected exactly one of the fields \"generator\" (parameters) or "
                         "\"explicit\" (entity and link lists)");
+    if (hasExplicit && r.has("fabric"))
+        r.fail("fabric", "faults are part of a design (a file of generator parameters); for a "
+                         "topology given entity by entity, give them in a run file");
     if (hasGenerator) {
         r.allow("generator");
+        FabricFaults faults;
+        if (r.has("fabric")) faults = fabricFaultsOfJson(r.object("fabric"));
         SiteParams p = siteParamsFromJson(doc.object().value("generator"), r.pathOf("generator"));
+        p.faults = std::move(faults);
         r.finish();
         // Changed by --set, a refused combination is not a place in the file.
         applyDesignSets(p, sets);
@@ -231,7 +239,14 @@ QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p) 
     QByteArray body = QJsonDocument(siteParamsToJson(p)).toJson(QJsonDocument::Indented);
     body.replace("\n", "\n  ");
     body = body.trimmed();
-    return header(name) + "  \"generator\": " + body + "\n}\n";
+    QByteArray out = header(name) + "  \"generator\": " + body;
+    if (!p.faults.empty()) {
+        QByteArray faults =
+            QJsonDocument(fabricFaultsToJson(p.faults)).toJson(QJsonDocument::Indented);
+        faults.replace("\n", "\n  ");
+        out += ",\n  \"fabric\": " + faults.trimmed();
+    }
+    return out + "\n}\n";
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& bytes) {

@@ -1,7 +1,7 @@
 // The Design dock takes and refuses the same values as --set (and so as a topology file: the
 // design table's own test checks those two agree), row by row for every field of a preset's
 // design; a refusal says the same "expected ..." under the form; Save Design As writes a
-// parameters file that reads back as the design shown.
+// parameters file that reads back as the design shown; its Faults boxes check what they take.
 #include "DesignDock.h"
 #include "DesignFieldRows.h"
 #include "DesignSets.h"
@@ -10,6 +10,8 @@
 
 #include <QApplication>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
@@ -43,6 +45,7 @@ private slots:
     void dockAndSetAgree_data();
     void dockAndSetAgree();
     void undoReturnsToThePreset();
+    void faultsAreCheckedAndUndone();
 };
 
 void TestDesignDock::dockAndSetAgree_data() {
@@ -95,6 +98,46 @@ void TestDesignDock::undoReturnsToThePreset() {
     dock.undoStack()->undo();
     QCOMPARE(*dock.design(), p);
     QCOMPARE(dock.findChild<QLineEdit*>("generator.clusters[0].pods")->text(), QString("2"));
+}
+
+// The Faults boxes, typed into and applied as a user would: an id naming nothing and a
+// malformed fraction are refused under the form; a real uplink fails; undo clears the box.
+void TestDesignDock::faultsAreCheckedAndUndone() {
+    const SiteParams p = *presetParams("small-256");
+    const Topology t = generateSite(p);
+    app::DesignDock dock;
+    dock.setDesign(p, "small-256");
+    auto* failed = dock.findChild<QPlainTextEdit*>("design.fabric.failed");
+    auto* degraded = dock.findChild<QPlainTextEdit*>("design.fabric.degraded");
+    auto* apply = dock.findChild<QPushButton*>("designApplyFaults");
+    QVERIFY(failed && degraded && apply);
+    QSignalSpy changed(&dock, &app::DesignDock::designChanged);
+    failed->setPlainText("no-such-switch");
+    apply->click();
+    QCOMPARE(changed.count(), 0);
+    QVERIFY2(dock.problem().contains("fabric.failed[0]") && dock.problem().contains("no-such"),
+             qPrintable(dock.problem()));
+    QVERIFY(dock.design()->faults.empty());
+    // A link between two switches: the first one the generator lists.
+    std::string uplink;
+    for (size_t l = 0; l < t.links.size() && uplink.empty(); ++l)
+        if (t.links[l].a.kind == EntityKind::Switch && t.links[l].b.kind == EntityKind::Switch)
+            uplink = t.nameOf({EntityKind::Link, int32_t(l)});
+    QVERIFY(!uplink.empty());
+    failed->setPlainText(QString::fromStdString(uplink) + "\n");
+    degraded->setPlainText(QString::fromStdString(uplink) + "=2");
+    apply->click();
+    QCOMPARE(changed.count(), 0);
+    QVERIFY2(dock.problem().contains("line 1"), qPrintable(dock.problem()));
+    degraded->clear();
+    apply->click();
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(dock.problem().isEmpty());
+    QCOMPARE(dock.design()->faults.failed, std::vector<std::string>{uplink});
+    QCOMPARE(failed->toPlainText().toStdString(), uplink);
+    dock.undoStack()->undo();
+    QCOMPARE(*dock.design(), p);
+    QVERIFY(failed->toPlainText().isEmpty());
 }
 
 QTEST_MAIN(TestDesignDock)

@@ -1,11 +1,14 @@
 // Parts of the fabric down or slowed (FabricFaults): routes go around a failed uplink and the
 // job slows; a GPU cut off is refused by name with the missing link; degraded capacity slows;
 // the run file's "fabric" object reads, writes back and locates its errors; in a span a failed
-// cable or switch degrades training until its repair.
+// cable or switch degrades training until its repair; a design (parameters) file's faults
+// read, write back and hold for every run on it.
 #include "EngineTestSupport.h"
 #include "FabricFaults.h"
+#include "Presets.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "TopologyFile.h"
 #include "TopologyIndex.h"
 
 #include <QJsonDocument>
@@ -30,6 +33,9 @@ private slots:
     void runFileFabricErrorsAreLocated_data();
     void runFileFabricErrorsAreLocated();
     void spanFailuresDegradeUntilRepair();
+    void designFileFaultsRouteEveryRun();
+    void designFileFaultErrorsNameTheFile();
+    void designAndRunFaultsMerge();
 };
 
 namespace {
@@ -276,6 +282,82 @@ void TestFabricFaults::spanFailuresDegradeUntilRepair() {
         QVERIFY(degraded == 0 || degradationS > 0);
     }
     QVERIFY2(degraded > 0, "no draw failed a part the job's traffic crosses");
+}
+
+// A parameters file with a top-level "fabric": the design keeps its faults through a write and
+// a read, and a run on it (with none of its own) routes around them as a run file's would.
+void TestFabricFaults::designFileFaultsRouteEveryRun() {
+    const auto preset = openTopology("small-256", {});
+    const Topology& t = preset->topology();
+    RunSpec s = fragmentedJob();
+    const RunResult healthy = simulateRun(*preset, s, nullptr);
+    const std::vector<int32_t> up = uplinksOf(t, nicLinkOf(t, healthy.step.gpuOfRank[0]).second);
+    SiteParams design = *preset->params();
+    for (size_t i = 0; i < up.size() / 2; ++i)
+        design.faults.failed.push_back(t.nameOf({EntityKind::Link, up[i]}));
+    design.faults.degraded.push_back({t.nameOf({EntityKind::Link, up.back()}), 0.5});
+    QTemporaryDir dir;
+    const QString path = dir.filePath("design.json");
+    const QByteArray text = paramsTopologyDocument("small-256 with faults", design);
+    QVERIFY(text.contains("\"fabric\""));
+    writeFileAtomically(path, text);
+    const auto doc = openTopology({}, path.toStdString());
+    QVERIFY(doc->params());
+    QVERIFY(doc->params()->faults == design.faults);
+    QCOMPARE(paramsTopologyDocument("small-256 with faults", *doc->params()), text);
+    // The generator builds every part: the faults change routes, not the hardware.
+    QCOMPARE(doc->topology().links.size(), t.links.size());
+    const RunResult onDesign = simulateRun(*doc, s, nullptr);
+    s.fabric = design.faults;
+    const RunResult viaRun = simulateRun(*preset, s, nullptr);
+    QCOMPARE(onDesign.failedLinks, viaRun.failedLinks);
+    QCOMPARE(onDesign.failedLinks.size(), up.size() / 2);
+    QCOMPARE(onDesign.step.stepS, viaRun.step.stepS);
+    QVERIFY(onDesign.step.stepS > healthy.step.stepS * 1.01);
+}
+
+void TestFabricFaults::designFileFaultErrorsNameTheFile() {
+    QTemporaryDir dir;
+    SiteParams design = *presetParams("small-256");
+    design.faults.failed = {"no-such-switch"};
+    const QString path = dir.filePath("bad.json");
+    writeFileAtomically(path, paramsTopologyDocument("bad", design));
+    try {
+        openTopology({}, path.toStdString());
+        QFAIL("a fault naming nothing was taken");
+    } catch (const InputException& e) {
+        QCOMPARE(e.error().file, path.toStdString());
+        QCOMPARE(e.error().field, std::string("fabric.failed[0]"));
+        QVERIFY(e.error().message.find("no-such-switch") != std::string::npos);
+    }
+    // A topology listed entity by entity has no design to hold faults.
+    const auto small = openTopology("small-256", {});
+    QByteArray text = explicitTopologyDocument(small->topology());
+    text.insert(text.indexOf('{') + 1, "\n  \"fabric\": {\"failed\": [\"x\"]},");
+    try {
+        parseTopologyText(text, "explicit.json");
+        QFAIL("faults in an explicit topology were taken");
+    } catch (const InputException& e) {
+        QCOMPARE(e.error().field, std::string("fabric"));
+        QCOMPARE(e.error().file, std::string("explicit.json"));
+    }
+}
+
+// A run on a design with faults: both lists, the run's fraction for a part both degrade.
+void TestFabricFaults::designAndRunFaultsMerge() {
+    FabricFaults design, run;
+    design.failed = {"a"};
+    design.degraded = {{"x", 0.5}, {"y", 0.8}};
+    run.failed = {"a", "b"};
+    run.degraded = {{"x", 0.25}};
+    const FabricFaults both = mergedFaults(design, run);
+    QCOMPARE(both.failed, (std::vector<std::string>{"a", "b"}));
+    QCOMPARE(both.degraded.size(), size_t(2));
+    QVERIFY(std::find(both.degraded.begin(), both.degraded.end(),
+                      std::pair<std::string, double>{"x", 0.25}) != both.degraded.end());
+    QVERIFY(std::find(both.degraded.begin(), both.degraded.end(),
+                      std::pair<std::string, double>{"y", 0.8}) != both.degraded.end());
+    QVERIFY(mergedFaults({}, {}).empty());
 }
 
 QTEST_APPLESS_MAIN(TestFabricFaults)

@@ -90,6 +90,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.flowsPerPair",
                            "parallel.placement",
                            "precision",
+                           "gpuSpeedSpreadPct",
                            "parallel.batchSeqs",
                            "parallel.sequenceParallel",
                            "parallel.fusedAttention",
@@ -159,6 +160,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.flowsPerPair", "8");
         set(s, "parallel.placement", "fragmented");
         set(s, "precision", "fp8");
+        set(s, "gpuSpeedSpreadPct", "7.5");
         set(s, "parallel.sequenceParallel", "off");
         set(s, "parallel.fusedAttention", "off");
         set(s, "parallel.recompute", "selective");

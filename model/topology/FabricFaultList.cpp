@@ -1,57 +1,14 @@
-#include "FabricFaults.h"
+#include "FabricFaultList.h"
 
-#include "EntitySearch.h"
 #include "InputError.h"
 #include "JsonObjectReader.h"
 
 #include <QJsonArray>
 
 #include <algorithm>
-#include <cmath>
+#include <cstdlib>
 
 namespace cs {
-namespace {
-
-// The links of the part an id names; throws with `field` for ids that name none.
-std::vector<int32_t> linksOfPart(const TopologyDocument& doc, const std::string& id,
-                                 const std::string& field) {
-    const std::optional<Endpoint> e = findEntity(doc, id);
-    if (!e || (e->kind != EntityKind::Link && e->kind != EntityKind::Switch &&
-               e->kind != EntityKind::Nic))
-        throw InputException({{},
-                              0,
-                              0,
-                              field,
-                              "expected the id of a link (\"<end a> -- <end b>\"), switch or NIC "
-                              "of the topology, got \"" +
-                                  id + "\""});
-    if (e->kind == EntityKind::Link) return {e->index};
-    const auto links = doc.index().linksOf(*e);
-    return {links.begin(), links.end()};
-}
-
-} // namespace
-
-Topology topologyWithFaults(const TopologyDocument& doc, const FabricFaults& faults) {
-    Topology t = doc.topology();
-    for (const auto& [id, fraction] : faults.degraded)
-        for (int32_t l : linksOfPart(doc, id, "fabric.degraded." + id))
-            t.links[size_t(l)].gbps *= float(fraction);
-    for (const int32_t l : failedLinks(doc, faults))
-        t.links[size_t(l)].gbps = 0;
-    return t;
-}
-
-std::vector<int32_t> failedLinks(const TopologyDocument& doc, const FabricFaults& faults) {
-    std::vector<int32_t> out;
-    for (size_t i = 0; i < faults.failed.size(); ++i)
-        for (int32_t l :
-             linksOfPart(doc, faults.failed[i], "fabric.failed[" + std::to_string(i) + "]"))
-            out.push_back(l);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
 
 FabricFaults fabricFaultsOfJson(JsonObjectReader r) {
     FabricFaults f;
@@ -117,6 +74,20 @@ std::pair<std::string, double> parseDegradeFlag(const std::string& text) {
              field,
              "expected a fraction of capacity above 0 and at most 1, got \"" + value + "\""});
     return {text.substr(0, eq), fraction};
+}
+
+FabricFaults mergedFaults(const FabricFaults& design, const FabricFaults& run) {
+    FabricFaults out = design;
+    for (const std::string& id : run.failed)
+        if (std::find(out.failed.begin(), out.failed.end(), id) == out.failed.end())
+            out.failed.push_back(id);
+    for (const auto& [id, fraction] : run.degraded) {
+        auto same = [&](const auto& x) { return x.first == id; };
+        out.degraded.erase(std::remove_if(out.degraded.begin(), out.degraded.end(), same),
+                           out.degraded.end());
+        out.degraded.emplace_back(id, fraction);
+    }
+    return out;
 }
 
 } // namespace cs
