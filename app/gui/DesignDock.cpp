@@ -321,10 +321,14 @@ void DesignDock::showFigures(const TopologyStats& s) {
                  l.toString(s.links),
                  worst > 0 ? QString("%1:1").arg(worst, 0, 'f', 2) : tr("not applicable"),
                  l.toString(bisectionGbps / 1000, 'f', 0));
-    if (params_ && !params_->faults.empty())
-        text += tr("\nfaults: %1 parts failed, %2 degraded (simulations route around them)")
-                    .arg(params_->faults.failed.size())
-                    .arg(params_->faults.degraded.size());
+    if (params_ && !params_->faults.empty()) {
+        const size_t failed = params_->faults.failed.size(),
+                     degraded = params_->faults.degraded.size();
+        text += tr("\nfaults: %1 %2 failed, %3 degraded (simulations route around them)")
+                    .arg(failed)
+                    .arg(failed == 1 ? tr("part") : tr("parts"))
+                    .arg(degraded);
+    }
     figures_->setText(text);
 }
 

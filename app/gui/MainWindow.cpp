@@ -11,6 +11,7 @@
 #include "DefaultRun.h"
 #include "DesignDock.h"
 #include "EntitySearch.h"
+#include "FabricFaults.h"
 #include "HelpMenu.h"
 #include "InputError.h"
 #include "InspectorWidget.h"
@@ -392,6 +393,11 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
         return false;
     }
     adoptDocument(std::move(next), read);
+    if (doc_->params() && !doc_->params()->faults.empty()) { // a design with parts down
+        views::ViewState marked = view_->state();
+        marked.marked = failedParts(*doc_, doc_->params()->faults);
+        view_->applyState(marked);
+    }
     designRun_.clear();
     designDock_->setDesign(doc_->params(), doc_->topology().name);
     designDock_->showFigures(doc_->stats());
@@ -447,7 +453,8 @@ bool MainWindow::applyDesign(const SiteParams& params) {
     if (keep.metric == views::ValueMetric::Run || keep.metric == views::ValueMetric::Difference)
         keep = views::coloredBy(keep, views::ValueMetric::None);
     adoptDocument(std::move(next), {});
-    view_->applyState(keep); // the camera stays where the user looked
+    keep.marked = failedParts(*doc_, params.faults); // the design's failed parts, in red
+    view_->applyState(keep);                         // the camera stays where the user looked
     designDock_->showFigures(doc_->stats());
     designDock_->setSimulateOffered(!designRun_.isEmpty());
     return true;

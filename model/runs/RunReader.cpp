@@ -2,10 +2,16 @@
 
 #include "TopologyFingerprint.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <set>
 
 namespace cs {
 namespace {
@@ -158,13 +164,37 @@ void RunReader::load(std::optional<int64_t> run) {
         if (*kind == EventKind::Failure && ev.entity) failures.emplace_back(e.tsNs, *ev.entity);
         events.push_back(std::move(ev));
     }
+    // A part repaired later (a maintenance event on it) stays down until then, through the
+    // restarts between; the rest are down until the next restart moves the job off them.
+    std::map<std::pair<int, int32_t>, std::vector<int64_t>> maintenanceOf; // sorted times
+    for (const RunEvent& ev : events)
+        if (ev.kind == EventKind::Maintenance && ev.entity)
+            maintenanceOf[{int(ev.entity->kind), ev.entity->index}].push_back(ev.tsNs);
+    std::vector<Failure> downs;
+    for (const auto& [atNs, part] : failures) {
+        int64_t repairedNs = std::numeric_limits<int64_t>::max();
+        if (const auto m = maintenanceOf.find({int(part.kind), part.index});
+            m != maintenanceOf.end())
+            if (const auto later = std::upper_bound(m->second.begin(), m->second.end(), atNs);
+                later != m->second.end())
+                repairedNs = *later;
+        downs.push_back({atNs, repairedNs, part});
+    }
+    // Parts down for the whole run: the summary's "failedLinks" (fabric.failed).
+    std::vector<Endpoint> whole;
+    const QJsonObject summary =
+        QJsonDocument::fromJson(QByteArray::fromStdString(info.summaryJson)).object();
+    for (const QJsonValue v : summary.value("failedLinks").toArray())
+        if (v.isDouble() && v.toDouble() >= 0 && v.toDouble() < double(t.links.size()))
+            whole.push_back({EntityKind::Link, int32_t(v.toDouble())});
     info_ = std::move(info);
     metrics_ = metrics;
     patterns_ = std::move(patterns);
     timeline_ = std::move(timeline);
     events_ = std::move(events);
     restartsNs_ = std::move(restarts);
-    failuresNs_ = std::move(failures);
+    failuresNs_ = std::move(downs);
+    downWholeRun_ = std::move(whole);
 }
 
 RunReader::~RunReader() = default;
@@ -595,14 +625,26 @@ std::vector<RunEvent> RunReader::eventsIn(int64_t fromNs, int64_t toNs) const {
 }
 
 std::vector<Endpoint> RunReader::failedAt(int64_t tsNs) const {
-    // Failures after the last restart at or before tsNs, up to tsNs.
+    // Parts down for the whole run; failures after the last restart at or before tsNs, up to
+    // tsNs, not yet repaired; and earlier ones whose repair is still to come. In that order,
+    // each once (a part down for the whole run is also a failure event at the run's start).
     const auto r = std::upper_bound(restartsNs_.begin(), restartsNs_.end(), tsNs);
     const int64_t since = r == restartsNs_.begin() ? std::numeric_limits<int64_t>::min() : *(r - 1);
-    auto it = std::upper_bound(failuresNs_.begin(), failuresNs_.end(), since,
-                               [](int64_t t, const auto& f) { return t < f.first; });
     std::vector<Endpoint> out;
-    for (; it != failuresNs_.end() && it->first <= tsNs; ++it)
-        out.push_back(it->second);
+    std::set<std::pair<int, int32_t>> seen;
+    auto add = [&](const Endpoint& e) {
+        if (seen.insert({int(e.kind), e.index}).second) out.push_back(e);
+    };
+    for (const Endpoint& e : downWholeRun_)
+        add(e);
+    auto it = std::upper_bound(failuresNs_.begin(), failuresNs_.end(), since,
+                               [](int64_t t, const Failure& f) { return t < f.atNs; });
+    for (; it != failuresNs_.end() && it->atNs <= tsNs; ++it)
+        if (tsNs < it->repairedNs) add(it->part);
+    for (const Failure& f : failuresNs_) {
+        if (f.atNs > since) break;
+        if (f.repairedNs != std::numeric_limits<int64_t>::max() && tsNs < f.repairedNs) add(f.part);
+    }
     return out;
 }
 

@@ -91,7 +91,9 @@ public:
     // Events other than steps (checkpoints, failures, restarts), in time order.
     const std::vector<RunEvent>& events() const { return events_; }
     std::vector<RunEvent> eventsIn(int64_t fromNs, int64_t toNs) const;
-    // Entities hit by a failure at or before tsNs with no restart since: O(log n + answer).
+    // Entities down at tsNs: hit by a failure with no restart since, or not yet repaired (a
+    // maintenance event on the part after its failure), or down for the whole run (the
+    // summary's "failedLinks"). O(failures before tsNs).
     std::vector<Endpoint> failedAt(int64_t tsNs) const;
 
     // Where a time falls: the pattern playing and the offset into it.
@@ -120,8 +122,13 @@ private:
     std::vector<StoredSegment> timeline_;
     std::map<std::pair<Metric, int32_t>, std::unique_ptr<Stream>> streams_;
     std::vector<RunEvent> events_;
-    std::vector<int64_t> restartsNs_;                      // sorted
-    std::vector<std::pair<int64_t, Endpoint>> failuresNs_; // sorted by time
+    std::vector<int64_t> restartsNs_; // sorted
+    struct Failure {
+        int64_t atNs, repairedNs; // repairedNs: INT64_MAX unless a maintenance event follows
+        Endpoint part;
+    };
+    std::vector<Failure> failuresNs_; // sorted by time
+    std::vector<Endpoint> downWholeRun_;
 };
 
 } // namespace cs

@@ -39,6 +39,13 @@ Topology topologyWithFaults(const TopologyDocument& doc, const FabricFaults& fau
     return t;
 }
 
+std::vector<Endpoint> failedParts(const TopologyDocument& doc, const FabricFaults& faults) {
+    std::vector<Endpoint> out;
+    for (const std::string& id : faults.failed)
+        if (const std::optional<Endpoint> e = findEntity(doc, id)) out.push_back(*e);
+    return out;
+}
+
 void checkFaultIds(const TopologyDocument& doc, const FabricFaults& faults) {
     failedLinks(doc, faults);
     for (const auto& [id, fraction] : faults.degraded)

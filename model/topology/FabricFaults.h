@@ -15,6 +15,9 @@ namespace cs {
 Topology topologyWithFaults(const TopologyDocument& doc, const FabricFaults& faults);
 // Throws as topologyWithFaults does, without building the topology.
 void checkFaultIds(const TopologyDocument& doc, const FabricFaults& faults);
+// The parts a fault list names as failed (links, switches, NICs), as the view marks them;
+// ids that name none are left out.
+std::vector<Endpoint> failedParts(const TopologyDocument& doc, const FabricFaults& faults);
 // The links a fault list takes down (every link of a failed switch or NIC), sorted.
 std::vector<int32_t> failedLinks(const TopologyDocument& doc, const FabricFaults& faults);
 

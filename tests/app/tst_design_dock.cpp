@@ -9,6 +9,7 @@
 #include "SiteGenerator.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -135,6 +136,11 @@ void TestDesignDock::faultsAreCheckedAndUndone() {
     QVERIFY(dock.problem().isEmpty());
     QCOMPARE(dock.design()->faults.failed, std::vector<std::string>{uplink});
     QCOMPARE(failed->toPlainText().toStdString(), uplink);
+    // The window shows the regenerated design's figures: the faults are said under them.
+    dock.showFigures(computeStats(t));
+    auto* figures = dock.findChild<QLabel*>("designFigures");
+    QVERIFY2(figures->text().contains("faults: 1 part failed, 0 degraded"),
+             qPrintable(figures->text()));
     dock.undoStack()->undo();
     QCOMPARE(*dock.design(), p);
     QVERIFY(failed->toPlainText().isEmpty());

@@ -161,6 +161,7 @@ private slots:
     void defaultRunPlaysAndIsCached();
     void comparisonShowsTwoRunsSideBySide();
     void designDockChangesTheFabricAndResimulates();
+    void designFaultsAreMarkedAndKept();
 };
 
 void TestMainWindow::opensPresetAndSelects() {
@@ -1487,6 +1488,44 @@ void TestMainWindow::designDockChangesTheFabricAndResimulates() {
              QString::fromStdString(cs::formatFigure(stepS, "s")));
     const cs::ComparisonRow* step = w.comparison()->comparison().find("stepTimeS");
     QVERIFY2(step->a > step->b, "4:1 uplinks slow the fragmented job's DP traffic");
+}
+
+// A spine uplink failed in the Design dock: outlined in red in the view, kept by Save Design
+// As, marked again when the file opens, and routed around by a run on the design.
+void TestMainWindow::designFaultsAreMarkedAndKept() {
+    MainWindow w;
+    QVERIFY(showAt900x600(w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    const cs::Topology& t = w.document()->topology();
+    cs::Endpoint uplink{cs::EntityKind::Link, -1};
+    for (size_t l = 0; l < t.links.size() && uplink.index < 0; ++l)
+        if (t.links[l].a.kind == cs::EntityKind::Switch &&
+            t.links[l].b.kind == cs::EntityKind::Switch)
+            uplink.index = int32_t(l);
+    QVERIFY(uplink.index >= 0);
+    const QString id = QString::fromStdString(t.nameOf(uplink));
+    cs::app::DesignDock* dock = w.designDock();
+    dock->findChild<QPlainTextEdit*>("design.fabric.failed")->setPlainText(id);
+    dock->findChild<QPushButton*>("designApplyFaults")->click();
+    QVERIFY2(dock->problem().isEmpty(), qPrintable(dock->problem()));
+    auto marked = [&] {
+        const auto m = w.view()->state().marked;
+        return std::find(m.begin(), m.end(), uplink) != m.end();
+    };
+    QVERIFY(marked());
+    QVERIFY(dock->findChild<QLabel*>("designFigures")->text().contains("1 part failed"));
+    QTemporaryDir dir;
+    const QString saved = dir.filePath("spine-down.json");
+    QVERIFY(w.saveDesign(saved, false));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QVERIFY(!marked());
+    QVERIFY(w.openSource(saved, false));
+    QVERIFY(marked());
+    QCOMPARE(dock->findChild<QPlainTextEdit*>("design.fabric.failed")->toPlainText(), id);
+    cs::RunSpec spec = smallRunSpec();
+    spec.steps = 1;
+    const cs::RunResult r = cs::simulateRun(*w.document(), spec, nullptr);
+    QCOMPARE(r.failedLinks, std::vector<int32_t>{uplink.index});
 }
 
 int main(int argc, char** argv) {

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <optional>
 
 using namespace cs;
 using namespace cs::test;
@@ -33,6 +34,7 @@ private slots:
     void runFileFabricErrorsAreLocated_data();
     void runFileFabricErrorsAreLocated();
     void spanFailuresDegradeUntilRepair();
+    void replayKeepsPartsDownUntilRepaired();
     void designFileFaultsRouteEveryRun();
     void designFileFaultErrorsNameTheFile();
     void designAndRunFaultsMerge();
@@ -282,6 +284,55 @@ void TestFabricFaults::spanFailuresDegradeUntilRepair() {
         QVERIFY(degraded == 0 || degradationS > 0);
     }
     QVERIFY2(degraded > 0, "no draw failed a part the job's traffic crosses");
+}
+
+// The replay's failed parts over a span: a part down for the whole run stays marked through
+// every restart; a failed cable or switch that the job ran around stays marked until its
+// repair; a part the job moved off (a GPU, a host) until the restart.
+void TestFabricFaults::replayKeepsPartsDownUntilRepaired() {
+    const auto doc = smallWithOversubscription(3);
+    const Topology& t = doc->topology();
+    RunSpec s = fragmentedJob();
+    const RunResult healthy = simulateRun(*doc, s, nullptr);
+    const int32_t down = uplinksOf(t, nicLinkOf(t, healthy.step.gpuOfRank[0]).second).front();
+    s.fabric.failed = {t.nameOf({EntityKind::Link, down})};
+    s.steps = 0;
+    s.spanS = 365 * 86400;
+    s.failures = true;
+    std::optional<RunResult> found;
+    for (uint64_t seed = 1; seed <= 40 && !found; ++seed) {
+        s.seed = seed;
+        RunResult r = simulateRun(*doc, s, nullptr);
+        for (const Interruption& x : r.interruptions)
+            if (x.degradedS > 0) found = std::move(r);
+    }
+    QVERIFY2(found, "no draw failed a part the job's traffic crosses");
+    QTemporaryDir dir;
+    simulateToStore(*doc, s, dir.filePath("span.sqlite"));
+    RunReader reader(dir.filePath("span.sqlite"), t);
+    auto downAt = [&](double atS, Endpoint e) {
+        const std::vector<Endpoint> f = reader.failedAt(int64_t(atS * 1e9));
+        return std::find(f.begin(), f.end(), e) != f.end();
+    };
+    const Endpoint wholeRun{EntityKind::Link, down};
+    int repairedChecked = 0, movedChecked = 0;
+    for (const Interruption& x : found->interruptions) {
+        const double restartS = x.atS + x.lostS;
+        QVERIFY(downAt(restartS + 1, wholeRun));
+        if (x.entity.kind == EntityKind::Gpu || x.entity.kind == EntityKind::Host) {
+            if (failureCauses()[size_t(x.cause)].planned) continue; // maintenance, not a failure
+            QVERIFY(downAt(x.atS + 1e-3, x.entity));
+            // Gone after the restart, unless another failure hits it again.
+            if (!downAt(restartS + 1e-3, x.entity)) ++movedChecked;
+        }
+        if (x.degradedS > 0) {
+            QVERIFY(downAt(restartS + x.degradedS / 2, x.entity));
+            if (!downAt(restartS + x.degradedS + 1, x.entity)) ++repairedChecked;
+        }
+    }
+    QVERIFY(repairedChecked > 0);
+    QVERIFY(movedChecked > 0);
+    QVERIFY(downAt(s.spanS - 1, wholeRun));
 }
 
 // A parameters file with a top-level "fabric": the design keeps its faults through a write and
