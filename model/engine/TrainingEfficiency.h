@@ -1,7 +1,8 @@
 #pragma once
 // Physical efficiency figures of the step model's communication and memory: one set for
-// every configuration, each with its source. Compute efficiencies live in KernelModel.cpp,
-// fitted per GPU family. Sources: resources/reference/calibration.md, section 3.
+// every configuration, each with its source. Kernel constants per GPU family live in
+// KernelModel.cpp, NCCL's message-size curve in CollectiveSize.cpp. Sources:
+// resources/reference/calibration.md, section 3, and resources/reference/microbenchmarks.md.
 
 namespace cs::efficiency {
 
@@ -10,7 +11,8 @@ constexpr double kFabricGoodput = 0.90;
 // Per ring step: half the 22 us unloaded RTT of the RoCE fabric (Llama 3 paper, 3.3.1).
 constexpr double kFabricStepLatencyS = 11e-6;
 // Per NVLink ring step: NCCL's per-hop NVLink latency, Ring / Simple (tuning.cc;
-// resources/reference/microbenchmarks.md).
+// resources/reference/microbenchmarks.md). TP inside a host takes the measured message-size
+// curve instead, which includes its steps.
 constexpr double kNvlinkStepLatencyS = 3.4e-6;
 // NCCL's PAT all-gather / reduce-scatter (tuning.cc, NCCL 2.23 on): its log2(n) network steps
 // cost a ring step's latency / 3.5 each, it keeps a part linear in the ranks (2.8 us each), and
