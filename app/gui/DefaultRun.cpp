@@ -6,6 +6,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QStandardPaths>
 #include <QThread>
@@ -33,6 +34,19 @@ QString defaultRunCachePath(const RunSpec& spec, const TopologyDocument& doc) {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     return QDir(dir).filePath(QStringLiteral("default-run-%1.sqlite")
                                   .arg(QString::fromLatin1(h.result().toHex().left(16))));
+}
+
+QStringList pruneDefaultRunCache(const QString& dir, int keep) {
+    const QFileInfoList entries =
+        QDir(dir).entryInfoList({QStringLiteral("default-run-*.sqlite")}, QDir::Files, QDir::Time);
+    QStringList removed;
+    for (qsizetype i = keep; i < entries.size(); ++i) // newest first
+        if (QFile::remove(entries[i].absoluteFilePath())) {
+            QFile::remove(entries[i].absoluteFilePath() + "-wal");
+            QFile::remove(entries[i].absoluteFilePath() + "-shm");
+            removed << entries[i].absoluteFilePath();
+        }
+    return removed;
 }
 
 BackgroundSimulation::BackgroundSimulation(const TopologyDocument& doc, RunSpec spec, QString path,
@@ -64,6 +78,7 @@ void BackgroundSimulation::start() {
             QFile::remove(path_);
             if (!QFile::rename(part, path_))
                 throw std::runtime_error("cannot write " + path_.toStdString());
+            pruneDefaultRunCache(QFileInfo(path_).absolutePath());
             QMetaObject::invokeMethod(this, [this] { emit finished(path_); });
         } catch (const Cancelled&) {
             QFile::remove(part);

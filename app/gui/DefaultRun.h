@@ -15,6 +15,11 @@ RunSpec defaultRunSpec405b();
 // The cache file of a spec on a topology: it changes with the spec, the topology and the
 // build, so a stale result is never shown.
 QString defaultRunCachePath(const RunSpec& spec, const TopologyDocument& doc);
+// At most this many cached default runs stay: each build, engine and design writes its own.
+constexpr int kDefaultRunCacheEntries = 3;
+// Deletes the oldest cached default runs in `dir` (by modification time) beyond `keep`; the
+// ones deleted, for the log and the tests.
+QStringList pruneDefaultRunCache(const QString& dir, int keep = kDefaultRunCacheEntries);
 
 // Simulates a spec into a store file off the GUI thread: written beside the target and
 // renamed when complete, so a killed run never leaves a half-written cache.

@@ -269,6 +269,20 @@ private:
         return busy_;
     }
 
+    // Each stage's GPUs at rate 1, and the GPUs outside the job with no value.
+    ComposedTraffic stageSources(size_t stages) const {
+        ComposedTraffic c;
+        c.sources.resize(stages);
+        for (size_t g = 0; g < t_.gpus.size(); ++g) {
+            const int stage = stageOfGpu_[g];
+            if (stage < 0 || size_t(stage) >= stages)
+                c.noData.push_back(uint32_t(g));
+            else
+                c.sources[size_t(stage)].rates.push_back({uint32_t(g), 1.f});
+        }
+        return c;
+    }
+
     // The site's power in the frame gpuFrame last filled: each GPU between idle and its limit
     // by its busy, the rest constant. Not stored for a GPU model without power figures.
     void addSitePower(int32_t pattern, int64_t offsetNs) {
@@ -293,6 +307,10 @@ private:
         std::vector<size_t> computeCursor(busyOf.size(), 0);
         std::vector<double> stageBusy(busyOf.size(), 0);
         w_.setComposedTraffic(step, Metric::LinkBytesPerS, traffic);
+        // GPU busy the same way: one source per stage, on its GPUs, weighted by how much of
+        // the frame the stage computes (every GPU of a stage is as busy as the stage).
+        w_.setComposedTraffic(step, Metric::GpuBusy, stageSources(busyOf.size()));
+        std::vector<float> busyWeights(busyOf.size());
         std::vector<float> weights(sources_.size());
         const std::vector<float> dataLoading = storageFrame(e_.tokensPerS * 4);
         for (int k = 0; k < frames; ++k) {
@@ -301,8 +319,10 @@ private:
             const double width = std::max(1e-12, t1 - t0);
             for (size_t st = 0; st < busyOf.size(); ++st)
                 stageBusy[st] = covered(busyOf[st], computeCursor[st], t0, t1) / width;
-            w_.addFrame(step, Metric::GpuBusy, k * intervalNs,
-                        gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }));
+            gpuFrame([&](int stage) { return stageBusy[size_t(stage)]; }); // for site power
+            for (size_t st = 0; st < busyOf.size(); ++st)
+                busyWeights[st] = float(stageBusy[st]);
+            w_.addComposedFrame(step, Metric::GpuBusy, k * intervalNs, busyWeights);
             addSitePower(step, k * intervalNs);
             // How much of each source is on in this frame; the store composes the links from it.
             std::vector<float> tiers(kTierCount, 0.f);

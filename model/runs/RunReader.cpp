@@ -225,7 +225,7 @@ RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
         slot->entities = entityCount(metricDef(m).entity, t_);
         int32_t key = -1;
         const std::vector<StoredFrameRef> refs = store_.frameRefs(info_.run, slot->metric, pattern);
-        if (refs.empty()) loadComposed(*slot);
+        if (refs.empty()) loadComposed(m, *slot);
         for (const StoredFrameRef& f : refs) {
             if (f.frame != int32_t(slot->offsetNs.size()))
                 throw InputException(
@@ -242,7 +242,7 @@ RunReader::Stream* RunReader::stream(Metric m, int32_t pattern) {
     return kept.get();
 }
 
-void RunReader::loadComposed(Stream& s) {
+void RunReader::loadComposed(Metric m, Stream& s) {
     std::vector<RunStore::ComposedFrame> frames =
         store_.composedFrames(info_.run, s.metric, s.pattern);
     if (frames.empty()) return;
@@ -255,15 +255,18 @@ void RunReader::loadComposed(Stream& s) {
                     {store_.path(), 0, 0, "composed_sources",
                      "damaged: traffic source " + std::to_string(source) + " " + what});
             };
-            // Sorted, in range, whole entries: readers search them and index links by them.
+            // Sorted, in range, whole entries: readers search them and index by them. Slots:
+            // link directions for link traffic, else the metric's entities.
+            const bool links = m == Metric::LinkBytesPerS;
+            const size_t entities = s.entities, slotCount = links ? 2 * t_.links.size() : entities;
             if (source < 0) {
                 if (bytes % 4 != 0) damaged("holds " + std::to_string(bytes) + " bytes");
                 traffic->noData.resize(bytes / 4);
                 if (bytes > 0) std::memcpy(traffic->noData.data(), p, bytes);
                 for (size_t i = 0; i < traffic->noData.size(); ++i)
-                    if (traffic->noData[i] >= t_.links.size() ||
+                    if (traffic->noData[i] >= entities ||
                         (i > 0 && traffic->noData[i] <= traffic->noData[i - 1]))
-                        damaged("names links out of order or range");
+                        damaged("names entities out of order or range");
                 return;
             }
             if (source != int32_t(traffic->sources.size()))
@@ -274,9 +277,9 @@ void RunReader::loadComposed(Stream& s) {
             src.rates.resize(bytes / 8);
             if (bytes > 0) std::memcpy(src.rates.data(), p, bytes);
             for (size_t i = 0; i < src.rates.size(); ++i)
-                if (src.rates[i].first >= 2 * t_.links.size() ||
+                if (src.rates[i].first >= slotCount ||
                     (i > 0 && src.rates[i].first <= src.rates[i - 1].first))
-                    damaged("has link directions out of order or range");
+                    damaged("has slots out of order or range");
             traffic->sources.push_back(std::move(src));
         });
     for (RunStore::ComposedFrame& f : frames) {
@@ -296,7 +299,10 @@ void RunReader::loadComposed(Stream& s) {
 const std::vector<float>& RunReader::decoded(Metric m, Stream& s, int32_t frame) {
     if (s.cachedFrame == frame) return s.cached;
     if (s.composed) {
-        composeLinkFrame(t_, *s.composed, s.weights[size_t(frame)], s.cached);
+        if (m == Metric::LinkBytesPerS)
+            composeLinkFrame(t_, *s.composed, s.weights[size_t(frame)], s.cached);
+        else
+            composeEntityFrame(s.entities, *s.composed, s.weights[size_t(frame)], s.cached);
         s.cachedFrame = frame;
         return s.cached;
     }
@@ -431,13 +437,20 @@ Series RunReader::history(Metric m, int32_t entity, int64_t fromNs, int64_t toNs
         ChangeList& c = lists[p];
         Stream* s = stream(m, p);
         if (s->offsetNs.empty()) return c;
-        if (s->composed) { // the link's value in each frame, from its share of every source
-            const auto rates = ratesOfLink(*s->composed, uint32_t(entity));
+        if (s->composed) { // the entity's value in each frame, from its share of every source
+            const bool links = m == Metric::LinkBytesPerS;
+            std::vector<std::pair<float, float>> linkRates;
+            std::vector<float> rates;
+            if (links)
+                linkRates = ratesOfLink(*s->composed, uint32_t(entity));
+            else
+                rates = ratesOfEntity(*s->composed, uint32_t(entity));
             const bool noData = std::binary_search(s->composed->noData.begin(),
                                                    s->composed->noData.end(), uint32_t(entity));
             for (size_t f = 0; f < s->weights.size(); ++f) {
-                const float v = composedLinkValue(t_, *s->composed, rates, s->weights[f], noData,
-                                                  uint32_t(entity));
+                const float v = links ? composedLinkValue(t_, *s->composed, linkRates,
+                                                          s->weights[f], noData, uint32_t(entity))
+                                      : composedEntityValue(rates, s->weights[f], noData);
                 if (!c.value.empty() &&
                     (v == c.value.back() || (std::isnan(v) && std::isnan(c.value.back()))))
                     continue;

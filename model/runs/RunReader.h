@@ -109,7 +109,7 @@ private:
     struct ChangeList;
     void load(std::optional<int64_t> run);
     Stream* stream(Metric m, int32_t pattern);
-    void loadComposed(Stream& s);
+    void loadComposed(Metric m, Stream& s);
     const std::vector<float>& decoded(Metric m, Stream& s, int32_t frame);
     template <class ListFn>
     Series bucketed(const ListFn& listOf, int64_t fromNs, int64_t toNs, int maxPoints);

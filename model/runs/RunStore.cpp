@@ -94,7 +94,7 @@ void checkIdentity(sqlite3* db, const std::string& path, bool allowEmpty) {
                               {},
                               "written by a newer ClusterScope (schema " + std::to_string(version) +
                                   ", this build reads " + reads + ")"});
-    if (version < kRunStoreSchemaVersion)
+    if (version < kOldestReadableRunStoreSchema)
         throw InputException(
             {path,
              0,
@@ -196,7 +196,9 @@ RunStore RunStore::openForWriting(const QString& qpath) {
     store.exec(("PRAGMA application_id=" + std::to_string(kApplicationId) +
                 "; PRAGMA user_version=" + std::to_string(kRunStoreSchemaVersion) + ";")
                    .c_str());
-    store.exec("INSERT OR IGNORE INTO meta VALUES('format','clusterscope-runs'),('schema','2');");
+    store.exec(("INSERT OR REPLACE INTO meta VALUES('format','clusterscope-runs'),('schema','" +
+                std::to_string(kRunStoreSchemaVersion) + "');")
+                   .c_str());
     // A log left by a writer that was killed: fold it in now rather than carry it along.
     store.exec("PRAGMA wal_checkpoint(TRUNCATE);");
     return store;

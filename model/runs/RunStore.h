@@ -1,5 +1,5 @@
 #pragma once
-// The run store: one SQLite file holding runs, simulated or recorded. Schema version 2.
+// The run store: one SQLite file holding runs, simulated or recorded. Schema version 3.
 // Low-level rows only: RunWriter writes them, RunReader is the one code that reads them.
 //
 //   meta(key, value)                             format name, schema version
@@ -15,6 +15,7 @@
 //   frame_stats(run, metric, pattern, frame, count, mean, min, max, sum, p5, p95)
 //   composed_sources(run, metric, pattern, source, vals)   a traffic source's load per link
 //                                                direction: (uint32 slot, float32 B/s) pairs
+//                                                (a per-entity metric: slot = the entity)
 //   composed_frames(run, metric, pattern, frame, offset_ns, weights)   float32 per source: how
 //                                                much of each source is on in that frame. A
 //                                                composed metric's frame is the weighted sum,
@@ -42,7 +43,10 @@ struct sqlite3_stmt;
 
 namespace cs {
 
-constexpr int kRunStoreSchemaVersion = 2;
+// 3: a per-entity metric (a GPU's busy) may be composed from sources, as link traffic is. A
+// schema 2 file reads as it is, and a writer adding a run to it marks it 3.
+constexpr int kRunStoreSchemaVersion = 3;
+constexpr int kOldestReadableRunStoreSchema = 2;
 // The longest time a run may hold, 2^62 ns (about 146 years): readers refuse stores beyond
 // it and writers refuse to write them, so that any two times add up inside int64.
 constexpr int64_t kMaxRunNs = int64_t(1) << 62;

@@ -12,5 +12,4 @@ namespace cs {
 // nullptr when the store holds no design and no preset has the run's name.
 std::unique_ptr<TopologyDocument> topologyOfRun(const RunInfo& run);
 
-
 } // namespace cs

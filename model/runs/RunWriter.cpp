@@ -221,8 +221,15 @@ void RunWriter::flushHistory(Stream& s) {
 }
 
 void RunWriter::setComposedTraffic(int32_t pattern, Metric m, const ComposedTraffic& traffic) {
-    if (m != Metric::LinkBytesPerS) throw std::invalid_argument("composed traffic is per link");
+    const MetricDef& d = metricDef(m);
+    if (d.entity == MetricEntity::Run) throw std::invalid_argument("run-wide metric composed");
     if (pattern < 0 || pattern >= patterns_) throw std::invalid_argument("unknown pattern");
+    // Slots: a link's two directions for link traffic, else the entity itself.
+    const size_t slotCount =
+        m == Metric::LinkBytesPerS ? 2 * t_.links.size() : entityCount(d.entity, t_);
+    for (const TrafficSource& src : traffic.sources)
+        if (!src.rates.empty() && src.rates.back().first >= slotCount)
+            throw std::invalid_argument("a composed source names a slot past the metric's");
     if (streams_.count({pattern, m}) || composed_.count({pattern, m}))
         throw std::invalid_argument("the pattern already has frames of this metric");
     const int64_t id = metricId(m);
@@ -248,8 +255,13 @@ void RunWriter::addComposedFrame(int32_t pattern, Metric m, int64_t offsetNs,
     store_.addComposedFrame(run_, id, pattern, c.frame, offsetNs, weights.data(),
                             weights.size() * sizeof(float));
     std::vector<float> values;
-    composeLinkFrame(t_, c.traffic, weights, values);
-    store_.addFrameStats(run_, id, pattern, c.frame, statsOf(values, false));
+    const MetricDef& d = metricDef(m);
+    if (m == Metric::LinkBytesPerS)
+        composeLinkFrame(t_, c.traffic, weights, values);
+    else
+        composeEntityFrame(entityCount(d.entity, t_), c.traffic, weights, values);
+    store_.addFrameStats(run_, id, pattern, c.frame,
+                         statsOf(values, d.aggregation == Aggregation::Mean));
     c.lastOffsetNs = offsetNs;
     ++c.frame;
     ++counts_.frames;

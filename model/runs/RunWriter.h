@@ -40,8 +40,9 @@ public:
     // (NaN = no data); offsets increase per pattern and metric. A value holds until the next
     // frame. Throws std::invalid_argument on a wrong size or order (a programming error).
     void addFrame(int32_t pattern, Metric m, int64_t offsetNs, const std::vector<float>& values);
-    // Link traffic of a pattern as sources and per-frame weights (ComposedTraffic.h), for
-    // Metric::LinkBytesPerS: the sources once, then a frame of weights at each offset.
+    // A metric of a pattern as sources and per-frame weights (ComposedTraffic.h): link
+    // traffic (Metric::LinkBytesPerS, slots are link directions) or a per-entity metric (slots
+    // are the entities: a GPU's busy). The sources once, then a frame of weights per offset.
     void setComposedTraffic(int32_t pattern, Metric m, const ComposedTraffic& traffic);
     void addComposedFrame(int32_t pattern, Metric m, int64_t offsetNs,
                           const std::vector<float>& weights);

@@ -81,11 +81,11 @@ FabricFaults mergedFaults(const FabricFaults& design, const FabricFaults& run) {
     for (const std::string& id : run.failed)
         if (std::find(out.failed.begin(), out.failed.end(), id) == out.failed.end())
             out.failed.push_back(id);
-    for (const auto& [id, fraction] : run.degraded) {
-        auto same = [&](const auto& x) { return x.first == id; };
+    for (const std::pair<std::string, double>& part : run.degraded) {
+        auto same = [&](const auto& x) { return x.first == part.first; };
         out.degraded.erase(std::remove_if(out.degraded.begin(), out.degraded.end(), same),
                            out.degraded.end());
-        out.degraded.emplace_back(id, fraction);
+        out.degraded.push_back(part);
     }
     return out;
 }

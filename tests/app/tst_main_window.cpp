@@ -40,6 +40,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDateTimeEdit>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -159,6 +160,7 @@ private slots:
     void atOpensARunAtAnOffsetOrADate();
     void runDescriptionFillsTheSimulateDialog();
     void defaultRunPlaysAndIsCached();
+    void defaultRunCacheKeepsTheNewest();
     void comparisonShowsTwoRunsSideBySide();
     void designDockChangesTheFabricAndResimulates();
     void designFaultsAreMarkedAndKept();
@@ -1332,6 +1334,34 @@ void TestMainWindow::defaultRunPlaysAndIsCached() {
     QVERIFY(other.openSource("preset:small-256", false));
     other.startDefaultRun();
     QVERIFY(!other.defaultRunPending() && !other.replay()->isOpen());
+}
+
+// Every build and engine revision caches its own default run: the cache keeps the newest few
+// and deletes the rest (with their logs), nothing else in the folder.
+void TestMainWindow::defaultRunCacheKeepsTheNewest() {
+    QTemporaryDir dir;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QStringList names;
+    for (int i = 0; i < 5; ++i) {
+        const QString name = dir.filePath(QString("default-run-%1.sqlite").arg(i));
+        QFile f(name);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("x");
+        f.flush(); // else closing writes it and moves the time set here to now
+        QVERIFY(f.setFileTime(now.addSecs(-3600 * (5 - i)), QFileDevice::FileModificationTime));
+        names << name;
+    }
+    QFile(names[0] + "-wal").open(QIODevice::WriteOnly);
+    QFile other(dir.filePath("mine.sqlite"));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.close();
+    const QStringList removed = cs::app::pruneDefaultRunCache(dir.path(), 3);
+    QCOMPARE(removed.size(), 2);
+    QVERIFY(!QFileInfo::exists(names[0]) && !QFileInfo::exists(names[1]));
+    QVERIFY(!QFileInfo::exists(names[0] + "-wal"));
+    for (int i = 2; i < 5; ++i)
+        QVERIFY(QFileInfo::exists(names[i]));
+    QVERIFY(QFileInfo::exists(dir.filePath("mine.sqlite")));
 }
 
 // View > Compare: a second run in a second view on one clock, linked cameras, the table with

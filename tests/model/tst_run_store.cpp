@@ -36,6 +36,8 @@ private slots:
     void historyIsTheMinAndMaxOfEachBucket();
     void statisticsFollowTheFrames();
     void composedTrafficReadsBack();
+    void composedGpuBusyReadsAsItsFrames();
+    void schemaTwoFilesStillRead();
     void failedUntilTheRestart();
     void abandonedWriterLeavesTheFileAsItWas();
     void refusesOtherTopologies();
@@ -227,6 +229,109 @@ void TestRunStore::composedTrafficReadsBack() {
     const Series most = r.statHistory(Metric::LinkBytesPerS, FrameStat::Max, 0, 40 * kMs - 1, 8);
     QCOMPARE(most.value.size(), size_t(4));
     QCOMPARE(most.value[2], double(cap3));
+}
+
+// A GPU's busy stored as sources (one per stage, on its GPUs) and weights reads back as the
+// same frames, histories and statistics as the frames themselves, GPUs outside the job
+// without a value.
+void TestRunStore::composedGpuBusyReadsAsItsFrames() {
+    const Topology& t = doc_->topology();
+    ComposedTraffic stages;
+    stages.sources.resize(3);
+    std::vector<int> stageOf(t.gpus.size(), -1);
+    for (size_t g = 0; g < t.gpus.size(); ++g) {
+        if (g % 7 == 6) {
+            stages.noData.push_back(uint32_t(g));
+            continue;
+        }
+        stageOf[g] = int(g % 3);
+        stages.sources[g % 3].rates.push_back({uint32_t(g), 1.f});
+    }
+    const std::vector<std::vector<float>> weights{{0, 0.5f, 1}, {1, 0.25f, 0}, {0.75f, 0, 0.5f}};
+    auto frameOf = [&](const std::vector<float>& w) {
+        std::vector<float> v(t.gpus.size(), NAN);
+        for (size_t g = 0; g < v.size(); ++g)
+            if (stageOf[g] >= 0) v[g] = w[size_t(stageOf[g])];
+        return v;
+    };
+    const QString composed = dir_.filePath("busy-composed.sqlite"),
+                  plain = dir_.filePath("busy-plain.sqlite");
+    for (const QString& path : {composed, plain}) {
+        RunStore store = RunStore::openForWriting(path);
+        RunWriter w(store, t, {"simulated", "busy", "{}", 0});
+        const int32_t p = w.addPattern("step", 30 * kMs);
+        if (path == composed) w.setComposedTraffic(p, Metric::GpuBusy, stages);
+        for (size_t k = 0; k < weights.size(); ++k) {
+            if (path == composed)
+                w.addComposedFrame(p, Metric::GpuBusy, int64_t(k) * 10 * kMs, weights[k]);
+            else
+                w.addFrame(p, Metric::GpuBusy, int64_t(k) * 10 * kMs, frameOf(weights[k]));
+        }
+        w.addSegment(0, 90 * kMs, p, 30 * kMs);
+        w.finish(90 * kMs, "{}");
+    }
+    RunReader a(composed, t), b(plain, t);
+    for (int64_t ms : {0, 12, 25, 31, 89}) {
+        const std::vector<float> fa = a.frame(Metric::GpuBusy, ms * kMs),
+                                 fb = b.frame(Metric::GpuBusy, ms * kMs);
+        QCOMPARE(fa.size(), fb.size());
+        for (size_t g = 0; g < fa.size(); ++g)
+            QVERIFY2(fa[g] == fb[g] || (std::isnan(fa[g]) && std::isnan(fb[g])),
+                     qPrintable(QString("GPU %1 at %2 ms").arg(g).arg(ms)));
+    }
+    for (int32_t g : {0, 1, 2, 6}) {
+        const Series ha = a.history(Metric::GpuBusy, g, 0, 90 * kMs - 1, 200),
+                     hb = b.history(Metric::GpuBusy, g, 0, 90 * kMs - 1, 200);
+        QCOMPARE(ha.tsNs, hb.tsNs);
+        QCOMPARE(ha.value.size(), hb.value.size());
+        for (size_t i = 0; i < ha.value.size(); ++i)
+            QVERIFY(ha.value[i] == hb.value[i] ||
+                    (std::isnan(ha.value[i]) && std::isnan(hb.value[i])));
+    }
+    for (FrameStat stat : {FrameStat::Mean, FrameStat::Max, FrameStat::P95}) {
+        const Series sa = a.statHistory(Metric::GpuBusy, stat, 0, 30 * kMs - 1, 8),
+                     sb = b.statHistory(Metric::GpuBusy, stat, 0, 30 * kMs - 1, 8);
+        QCOMPARE(sa.value, sb.value);
+    }
+}
+
+// A file of the schema before (2) reads; a writer adding a run to it marks it with this
+// build's schema, so that older builds refuse it rather than misread a composed GPU metric.
+void TestRunStore::schemaTwoFilesStillRead() {
+    const QString path = writeTwoPatterns();
+    auto userVersion = [&] {
+        sqlite3* db = nullptr;
+        sqlite3_open(path.toUtf8().constData(), &db);
+        sqlite3_stmt* s = nullptr;
+        sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, nullptr);
+        sqlite3_step(s);
+        const int v = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+        sqlite3_close(db);
+        return v;
+    };
+    QCOMPARE(userVersion(), kRunStoreSchemaVersion);
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "PRAGMA user_version=2;", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        RunReader r(path, doc_->topology());
+        QCOMPARE(r.frame(Metric::GpuBusy, 450 * kMs)[0], 0.5f);
+    }
+    QCOMPARE(userVersion(), 2);
+    {
+        RunStore store = RunStore::openForWriting(path);
+        RunWriter w(store, doc_->topology(), {"simulated", "second", "{}", 0});
+        const int32_t p = w.addPattern("idle", 10 * kMs);
+        w.addFrame(p, Metric::GpuBusy, 0, std::vector<float>(doc_->topology().gpus.size(), 0.f));
+        w.addSegment(0, 10 * kMs, p, 0);
+        w.finish(10 * kMs, "{}");
+    }
+    QCOMPARE(userVersion(), kRunStoreSchemaVersion);
+    QCOMPARE(RunReader::runsIn(path).size(), size_t(2));
 }
 
 void TestRunStore::failedUntilTheRestart() {
