@@ -1,11 +1,13 @@
 // Run store benchmark: ingest rate, fetching a frame of 49,152 GPUs + all links of meta-both,
 // one entity's history over an hour at 1 Hz, bytes per sample, beside a naive
-// one-row-per-sample table; and a 54-day 16K-GPU simulated run with 10 ms detail in its steps.
+// one-row-per-sample table; a 54-day 16K-GPU simulated run with 10 ms detail in its steps; and
+// a simulated 405B step's store, its size once closed.
 #include "BenchUtil.h"
 #include "PrometheusImportBench.h"
 
 #include "RunReader.h"
 #include "RunWriter.h"
+#include "SimulationRun.h"
 #include "TopologyDocument.h"
 
 #include <QCoreApplication>
@@ -153,6 +155,26 @@ void benchLongSimulatedRun(const QTemporaryDir& dir, std::mt19937& rng) {
 
 } // namespace
 
+// A simulated 405B step on 16,384 GPUs of meta-roce-24k at 10 ms, as `simulate --out` writes
+// it: what it costs to write and what stays on disk once the store is closed.
+void simulatedStep(const QString& path) {
+    const auto doc = openTopology("meta-roce-24k", {});
+    RunSpec spec;
+    spec.parallel.tp = 8, spec.parallel.cp = 1, spec.parallel.pp = 16, spec.parallel.dp = 128;
+    spec.steps = 1;
+    qint64 openBytes = 0;
+    double writeS = 0;
+    {
+        RunStore store = RunStore::openForWriting(path);
+        writeS = bench::timeSeconds([&] { simulateRun(*doc, spec, &store); });
+        openBytes = QFileInfo(path).size() + QFileInfo(path + "-wal").size();
+    }
+    row("405B step, 16K GPUs", "simulate and write", writeS, "s");
+    row("405B step, 16K GPUs", "file size while open (with its log)", double(openBytes) / (1 << 20),
+        "MiB");
+    row("405B step, 16K GPUs", "file size after close", fileMiB(path), "MiB", "what stays on disk");
+}
+
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv); // the Prometheus rows talk HTTP
     QTemporaryDir dir;
@@ -160,6 +182,7 @@ int main(int argc, char** argv) {
     std::printf(
         "|------------------------|------------------------------------------------------|---------"
         "----------------|------\n");
+    simulatedStep(dir.filePath("step.sqlite"));
     std::mt19937 rng(1);
     std::vector<float> frame(kGpus);
     for (float& v : frame)
