@@ -20,15 +20,13 @@ namespace cs {
 
 class FabricShare final : public ShareModel {
 public:
-    // contention = false: every class at its solo rate, whatever else runs (a baseline
-    // that never re-shares, for benchmarks and comparisons).
     FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
-                bool contention = true);
+                ShareSolver solver = ShareSolver::BindingLinks);
     // Adds a class of edges that always run together; returns its id (0, 1, ...).
     int addClass(const std::vector<Edge>& edges, int flowsPerPair);
     void rates(std::span<const int> active, std::vector<double>& rate) override;
     // Classes that never cross the fabric run at NVLink's rate whatever else runs.
-    bool fixedRate(int cls) override { return classes_[size_t(cls)].load.empty(); }
+    bool fixedRate(int cls) override { return !classes_[size_t(cls)].fabric; }
     // Adds what each link direction carries when every edge of the class moves
     // `bytesPerEdge`, split evenly over the edge's flows.
     void addLinkBytes(int cls, double bytesPerEdge, std::vector<double>* total,
@@ -38,11 +36,14 @@ public:
     bool crossesFabric(int cls) const { return classes_[size_t(cls)].fabric; }
     long long solves() const { return solves_; }
     long long loadsSolved() const { return flowsSolved_; } // link loads over all solves
+    // Link directions the classes load, and those the solves run over.
+    size_t linksLoaded() const { return linksLoaded_; }
+    size_t linksSolved() const {
+        return solver_ == ShareSolver::BindingLinks ? bindingCapacity_.size() : linksLoaded_;
+    }
 
 private:
     struct Class {
-        std::vector<std::pair<int32_t, double>>
-            load;            // link direction, flows there / flows per edge
         bool nvlink = false; // some edge stays inside a host
         bool fabric = false; // some edge crosses the fabric
     };
@@ -52,10 +53,25 @@ private:
     double nvlinkBps_;
     std::vector<double> capacity_;
     std::vector<Class> classes_;
+    // Class k's loads, as transfer k: each link direction it crosses and its flows there per
+    // flow of an edge; capped at NVLink's rate where an edge stays inside a host.
+    TransferLoads loads_;
     std::map<std::vector<int>, std::vector<double>> memo_;
-    std::vector<double> scratchLoad_, scratchWeight_, flowsOn_;
-    bool contention_ = true;
+    // The same loads over the link directions that can bind: a link only one class loads
+    // becomes a cap on that class, and of the links loaded by the same classes only those not
+    // dominated by another (a larger share of it for every class) are kept. Rates are those of
+    // the full problem. Built for the classes added so far, rebuilt when more are added.
+    TransferLoads binding_;
+    std::vector<double> bindingCapacity_;
+    size_t bindingClasses_ = 0;
+    TransferSolveScratch scratch_;
+    std::vector<double> flowsOn_;
+    ShareSolver solver_ = ShareSolver::BindingLinks;
     long long solves_ = 0, flowsSolved_ = 0;
+    size_t linksLoaded_ = 0;
+    std::vector<uint8_t> loaded_; // per link direction: some class loads it
+
+    void keepBindingLinks();
 };
 
 // The schedule's classes as a FabricShare's: schedule class k is the share's class ids[k].

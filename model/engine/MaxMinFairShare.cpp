@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <queue>
 
 namespace cs {
@@ -13,6 +14,7 @@ void FlowPaths::add(std::span<const int32_t> path) {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr uint8_t kRising = 0, kFreezing = 1, kFrozen = 2;
 
 // Flows per resource (the transpose of the paths), counting only resources in use.
 void transpose(size_t nResources, const FlowPaths& paths, std::vector<int32_t>& offsets,
@@ -114,65 +116,120 @@ void TransferLoads::add(std::span<const std::pair<int32_t, double>> loads, doubl
     }
     offsets.push_back(int32_t(resources.size()));
     caps.push_back(cap);
+    onOffsets.clear(); // the transpose no longer holds
+    on.clear();
+}
+
+void TransferLoads::index(size_t nResources) {
+    onOffsets.assign(nResources + 1, 0);
+    for (int32_t r : resources)
+        ++onOffsets[size_t(r) + 1];
+    for (size_t r = 0; r < nResources; ++r)
+        onOffsets[r + 1] += onOffsets[r];
+    on.resize(resources.size());
+    std::vector<int32_t> fill(onOffsets.begin(), onOffsets.end() - 1);
+    for (size_t k = 0; k < transfers(); ++k)
+        for (auto i = size_t(offsets[k]); i < size_t(offsets[k + 1]); ++i)
+            on[size_t(fill[size_t(resources[i])]++)] = int32_t(k);
 }
 
 std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
-                                            const TransferLoads& loads,
-                                            std::vector<double>& frozenLoad,
-                                            std::vector<double>& unfrozenWeight) {
-    const size_t n = loads.transfers();
-    frozenLoad.resize(capacity.size(), 0.0);
-    unfrozenWeight.resize(capacity.size(), 0.0);
+                                            const TransferLoads& given, std::span<const int> which,
+                                            TransferSolveScratch& s) {
+    // The transpose finds the transfers a saturated resource freezes; loads indexed for
+    // these resources carry it, others get an indexed copy.
+    std::optional<TransferLoads> indexed;
+    if (given.onOffsets.size() != capacity.size() + 1) {
+        indexed = given;
+        indexed->index(capacity.size());
+    }
+    const TransferLoads& loads = indexed ? *indexed : given;
+    std::vector<int> all;
+    if (which.empty()) {
+        all.resize(loads.transfers());
+        for (size_t k = 0; k < all.size(); ++k)
+            all[k] = int(k);
+        which = all;
+    }
+    const size_t n = which.size();
+    s.frozenLoad.resize(capacity.size(), 0.0);
+    s.weight.resize(capacity.size(), 0.0);
+    s.unfrozenOn.resize(capacity.size(), 0);
+    s.positionOf.resize(loads.transfers(), -1);
+    s.used.clear();
     std::vector<double> rate(n, kInf);
-    std::vector<uint8_t> frozen(n, 0);
-    size_t left = n;
-    while (left > 0) {
-        // The level at which the first resource or cap saturates.
-        for (size_t k = 0; k < n; ++k)
-            if (!frozen[k])
-                for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
-                    unfrozenWeight[size_t(loads.resources[size_t(i)])] +=
-                        loads.coefficients[size_t(i)];
-        double level = kInf;
-        for (size_t k = 0; k < n; ++k) {
-            if (frozen[k]) continue;
-            level = std::min(level, loads.caps[k]);
-            for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i) {
-                const auto r = size_t(loads.resources[size_t(i)]);
-                if (unfrozenWeight[r] > 0)
-                    level = std::min(level, std::max(0.0, capacity[r] - frozenLoad[r]) /
-                                                unfrozenWeight[r]);
-            }
-        }
-        // Freeze every transfer that crosses a saturated resource or reached its cap.
-        const double tight = level * (1 + 1e-12) + 1e-300;
-        std::vector<size_t> freezing;
-        for (size_t k = 0; k < n; ++k) {
-            if (frozen[k]) continue;
-            bool saturated = level == kInf || loads.caps[k] <= tight;
-            for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1] && !saturated; ++i) {
-                const auto r = size_t(loads.resources[size_t(i)]);
-                saturated = unfrozenWeight[r] > 0 &&
-                            std::max(0.0, capacity[r] - frozenLoad[r]) / unfrozenWeight[r] <= tight;
-            }
-            if (saturated) freezing.push_back(k);
-        }
-        for (size_t k = 0; k < n; ++k) // clear the weights for the next round
-            if (!frozen[k])
-                for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
-                    unfrozenWeight[size_t(loads.resources[size_t(i)])] = 0;
-        for (size_t k : freezing) {
-            frozen[k] = 1;
-            rate[k] = level;
-            --left;
-            for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
-                frozenLoad[size_t(loads.resources[size_t(i)])] +=
-                    level * loads.coefficients[size_t(i)];
+    s.state.assign(n, kRising);
+    // Transfer i's loads, as a range of `loads`.
+    auto from = [&](size_t i) { return size_t(loads.offsets[size_t(which[i])]); };
+    auto to = [&](size_t i) { return size_t(loads.offsets[size_t(which[i]) + 1]); };
+    // The resources in use, each with the weight of its unfrozen transfers (what one unit of
+    // level puts on it) and their count (weights never subtract to exactly zero).
+    for (size_t k = 0; k < n; ++k) {
+        s.positionOf[size_t(which[k])] = int32_t(k);
+        for (size_t i = from(k); i < to(k); ++i) {
+            const auto r = size_t(loads.resources[i]);
+            if (s.unfrozenOn[r]++ == 0) s.used.push_back(int32_t(r));
+            s.weight[r] += loads.coefficients[i];
         }
     }
-    for (size_t k = 0; k < n; ++k) // leave the scratch zeroed
-        for (int32_t i = loads.offsets[k]; i < loads.offsets[k + 1]; ++i)
-            frozenLoad[size_t(loads.resources[size_t(i)])] = 0;
+    auto levelOf = [&](int32_t r) {
+        return std::max(0.0, capacity[size_t(r)] - s.frozenLoad[size_t(r)]) / s.weight[size_t(r)];
+    };
+    size_t left = n;
+    while (left > 0) {
+        // The level at which the first resource or cap saturates; resources whose transfers
+        // all froze leave the list.
+        double level = kInf;
+        for (size_t k = 0; k < n; ++k)
+            if (s.state[k] == kRising) level = std::min(level, loads.caps[size_t(which[k])]);
+        size_t kept = 0;
+        for (int32_t r : s.used)
+            if (s.unfrozenOn[size_t(r)] > 0) {
+                level = std::min(level, levelOf(r));
+                s.used[kept++] = r;
+            } else {
+                s.frozenLoad[size_t(r)] = 0, s.weight[size_t(r)] = 0;
+            }
+        s.used.resize(kept);
+        // Freeze every transfer that crosses a saturated resource or reached its cap, in
+        // transfer order (so sums come out the same whichever resource found them).
+        const double tight = level * (1 + 1e-12) + 1e-300;
+        s.freezing.clear();
+        auto mark = [&](size_t k) {
+            if (s.state[k] != kRising) return;
+            s.state[k] = kFreezing;
+            s.freezing.push_back(k);
+        };
+        for (size_t k = 0; k < n; ++k)
+            if (level == kInf || loads.caps[size_t(which[k])] <= tight) mark(k);
+        for (int32_t r : s.used)
+            if (levelOf(r) <= tight)
+                for (auto j = size_t(loads.onOffsets[size_t(r)]);
+                     j < size_t(loads.onOffsets[size_t(r) + 1]); ++j)
+                    if (const int32_t k = s.positionOf[size_t(loads.on[j])]; k >= 0)
+                        mark(size_t(k));
+        std::sort(s.freezing.begin(), s.freezing.end());
+        const bool last = s.freezing.size() == left; // nothing reads the loads after it
+        for (size_t k : s.freezing) {
+            s.state[k] = kFrozen;
+            rate[k] = level;
+            --left;
+            if (last) continue;
+            for (size_t i = from(k); i < to(k); ++i) {
+                const auto r = size_t(loads.resources[i]);
+                s.frozenLoad[r] += level * loads.coefficients[i];
+                s.weight[r] -= loads.coefficients[i];
+                --s.unfrozenOn[r];
+            }
+        }
+    }
+    for (int32_t r : s.used) { // leave the scratch zeroed
+        s.frozenLoad[size_t(r)] = 0;
+        s.weight[size_t(r)] = 0;
+        s.unfrozenOn[size_t(r)] = 0;
+    }
+    for (int k : which)
+        s.positionOf[size_t(k)] = -1;
     return rate;
 }
 

@@ -39,17 +39,35 @@ struct TransferLoads {
     std::vector<int32_t> resources;
     std::vector<double> coefficients;
     std::vector<double> caps; // per transfer; +infinity for none
+    // The transfers on each resource (the transpose), built by index() after the last add:
+    // a solve finds what a saturated resource freezes there. Loads without it are indexed
+    // per solve.
+    std::vector<int32_t> onOffsets, on;
     void add(std::span<const std::pair<int32_t, double>> loads, double cap);
+    void index(size_t nResources);
     size_t transfers() const { return offsets.size() - 1; }
 };
 
-// Max-min fair rates of such transfers, by progressive filling in rounds: all unfrozen
-// transfers rise together until a resource (or a transfer's cap) saturates, and the
-// transfers on it freeze. Rounds are few (one per distinct bottleneck level), each a pass
-// over the transfers' loads. `scratch` is sized to the resources and left zeroed.
+// Working memory of a transfer solve, sized to the resources on first use and left zeroed,
+// so that solves allocate nothing of the resources' size.
+struct TransferSolveScratch {
+    std::vector<double> frozenLoad, weight; // per resource
+    std::vector<int32_t> unfrozenOn;        // per resource
+    std::vector<int32_t> used;              // the resources with unfrozen transfers
+    std::vector<int32_t> positionOf;        // per transfer of the loads: its place in `which`
+    std::vector<uint8_t> state;             // per transfer solved: rising, freezing, frozen
+    std::vector<size_t> freezing;
+};
+
+// Max-min fair rates of the transfers `which` (indices into `loads`; all of them when
+// empty), by progressive filling in rounds: all unfrozen transfers rise together until a
+// resource (or a transfer's cap) saturates, and the transfers on it freeze. Rounds are few
+// (one per distinct bottleneck level), each a pass over the resources still in use; a
+// resource's weight is kept as transfers freeze, and the transpose (TransferLoads::index)
+// finds the transfers a saturated resource freezes.
+// rate[i] belongs to which[i].
 std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
-                                            const TransferLoads& loads,
-                                            std::vector<double>& scratchLoad,
-                                            std::vector<double>& scratchWeight);
+                                            const TransferLoads& loads, std::span<const int> which,
+                                            TransferSolveScratch& scratch);
 
 } // namespace cs

@@ -25,11 +25,13 @@ double estimateSimulationBytes(const Topology& t, const RunSpec& spec, bool writ
     const double classVectors = double(c.pp) + 2 * boundaries + (c.cp > 1 ? double(c.pp) : 0) +
                                 (tpOnFabric ? double(c.pp) : 0);
     double bytes = classVectors * directions * sizeof(float);
-    // Double per-link arrays: the step's bytes, the router's and the solver's capacities,
-    // the solver's two scratch arrays, a class's flow counts while it is routed.
-    bytes += 8 * directions * sizeof(double);
-    // The topology's own index and the router's tables, per entity.
-    bytes += 160 * entities;
+    // Double per-link arrays: the step's bytes, the collective timer's and the fabric share's
+    // capacities, a class's flow counts while it is routed, the checkpoint's capacities. (The
+    // solver's arrays span only the links that can bind.)
+    bytes += 5 * directions * sizeof(double);
+    // The router's tables and the fabric share's loads and their transpose, per entity (the
+    // topology and its index are in memory before a run is checked).
+    bytes += 48 * entities;
     // The placement and per-GPU frames the writer assembles; with a store, each GPU's and
     // storage server's history chunk (256 frames of min and max) and the frame statistics.
     bytes += 16 * gpus;

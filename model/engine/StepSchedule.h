@@ -27,6 +27,12 @@ struct Interval {
     double fromS = 0, toS = 0;
 };
 
+// How the fabric is shared between the transfers running at once: the max-min fair solve over
+// the links that can bind (the engine's), the same solve over every link (the earlier engine,
+// a baseline with the same answers), or no sharing at all (every transfer at its solo rate,
+// the baseline that shows what sharing does).
+enum class ShareSolver { BindingLinks, AllLinks, Solo };
+
 // The fabric's answer to "these transfer classes run together: how fast does each go?"
 class ShareModel {
 public:

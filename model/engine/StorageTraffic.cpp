@@ -6,7 +6,6 @@
 #include <cmath>
 #include <deque>
 #include <limits>
-#include <map>
 
 namespace cs {
 namespace {
@@ -124,30 +123,46 @@ StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int3
     // The storage system's sustained write rate: a resource every flow crosses, after the
     // link directions.
     const auto storageSystem = int32_t(2 * t.links.size());
-    // Distances to each storage ToR, computed when first used (its servers share them).
-    std::map<int32_t, std::vector<int32_t>> distances;
     FlowPaths paths;
-    std::vector<int32_t> serverOfFlow, hostOfFlow, path;
+    std::vector<int32_t> serverOfFlow, hostOfFlow;
     std::vector<uint8_t> routed(jobHosts.size(), 0);
     // Each host stripes its shard over several servers, so that every server takes a part.
     const size_t stripes =
         std::clamp<size_t>((servers.size() + jobHosts.size() - 1) / jobHosts.size(), 1, 16);
-    for (size_t flow = 0; flow < jobHosts.size() * stripes; ++flow) {
+    // Each flow's host NIC, server, the server's link to its ToR and that ToR.
+    struct Planned {
+        int32_t nic = -1, server = -1, access = -1, tor = -1;
+    };
+    std::vector<Planned> plan(jobHosts.size() * stripes);
+    for (size_t flow = 0; flow < plan.size(); ++flow) {
         const size_t i = flow / stripes;
         const auto nic = doc.index().find(t.hosts[size_t(jobHosts[i])].name + ".fe0");
         if (!nic) continue;
-        const int32_t server = servers[(flow * 2654435761u) % servers.size()];
-        int32_t access = -1; // the server's link to its ToR
-        for (int32_t l : doc.index().linksOf({EntityKind::Storage, server}))
-            if (g.usable(l)) access = l;
-        if (access < 0) continue;
-        const Link& a = t.links[size_t(access)];
-        const Endpoint tor = a.a.kind == EntityKind::Storage ? a.b : a.a;
-        auto& d = distances[g.id(tor)];
-        if (d.empty()) d = distancesTo(g, g.id(tor));
-        int32_t at = g.id(*nic);
+        Planned& p = plan[flow];
+        p.server = servers[(flow * 2654435761u) % servers.size()];
+        for (int32_t l : doc.index().linksOf({EntityKind::Storage, p.server}))
+            if (g.usable(l)) p.access = l;
+        if (p.access < 0) continue;
+        const Link& a = t.links[size_t(p.access)];
+        p.tor = g.id(a.a.kind == EntityKind::Storage ? a.b : a.a);
+        p.nic = g.id(*nic);
+    }
+    // Routed one ToR at a time: its distances (over every NIC and switch) are needed only
+    // while its flows are routed, and hundreds of ToRs' at once would cost more than the rest.
+    std::vector<size_t> byTor;
+    for (size_t flow = 0; flow < plan.size(); ++flow)
+        if (plan[flow].tor >= 0) byTor.push_back(flow);
+    std::stable_sort(byTor.begin(), byTor.end(),
+                     [&](size_t x, size_t y) { return plan[x].tor < plan[y].tor; });
+    std::vector<std::vector<int32_t>> pathOf(plan.size());
+    std::vector<int32_t> d;
+    for (size_t n = 0; n < byTor.size(); ++n) {
+        const size_t flow = byTor[n];
+        const Planned& p = plan[flow];
+        if (n == 0 || plan[byTor[n - 1]].tor != p.tor) d = distancesTo(g, p.tor);
+        int32_t at = p.nic;
         if (d[size_t(at)] < 0) continue; // no frontend path
-        path.clear();
+        std::vector<int32_t>& path = pathOf[flow];
         uint64_t hash = uint64_t(flow + 1) * 0x9E3779B97F4A7C15ULL;
         while (d[size_t(at)] > 0) {
             // ECMP: one of the links one hop closer, by the flow's hash.
@@ -166,13 +181,20 @@ StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int3
             path.push_back(2 * l + (t.links[size_t(l)].a == here ? 0 : 1)); // the direction taken
             at = other;
         }
-        if (d[size_t(at)] != 0) continue;
-        path.push_back(2 * access + (a.a == tor ? 0 : 1)); // ToR to server
+        if (d[size_t(at)] != 0) {
+            path.clear();
+            continue;
+        }
+        const Link& a = t.links[size_t(p.access)];
+        path.push_back(2 * p.access + (g.id(a.a) == p.tor ? 0 : 1)); // ToR to server
         path.push_back(storageSystem);
-        paths.add(path);
-        serverOfFlow.push_back(server);
-        hostOfFlow.push_back(int32_t(i));
-        routed[i] = 1;
+    }
+    for (size_t flow = 0; flow < plan.size(); ++flow) { // in flow order, as before
+        if (pathOf[flow].empty()) continue;
+        paths.add(pathOf[flow]);
+        serverOfFlow.push_back(plan[flow].server);
+        hostOfFlow.push_back(int32_t(flow / stripes));
+        routed[flow / stripes] = 1;
     }
     out.hostsWithoutPath = int(std::count(routed.begin(), routed.end(), 0));
     if (paths.flows() == 0) return out;

@@ -210,9 +210,9 @@ struct RankGroups {
 class StepEstimator {
 public:
     StepEstimator(const Topology& t, const TopologyIndex& ix, const ModelSpec& m, const GpuSpec& g,
-                  const ParallelConfig& c, bool contention)
+                  const ParallelConfig& c, ShareSolver solver)
         : t_(t), ix_(ix), m_(m), g_(g), c_(c), router_(t, ix),
-          timer_(t, router_, g, c.flowsPerPair), share_(t, router_, g, contention),
+          timer_(t, router_, g, c.flowsPerPair), share_(t, router_, g, solver),
           classes_(ScheduleClasses::of(c.pp, c.virtualStages)) {}
 
     StepEstimate run() {
@@ -669,6 +669,8 @@ private:
         e_.ppTransferS = schedule->meanSendS;
         e_.fabricSolves = share_.solves();
         e_.loadsSolved = share_.loadsSolved();
+        e_.linksLoaded = share_.linksLoaded();
+        e_.linksSolved = share_.linksSolved();
         e_.stepS = schedule->stepS;
         e_.pipelineS = schedule->computeEndS;
         e_.breakdown = breakdownOfStep(*schedule);
@@ -714,10 +716,10 @@ private:
 } // namespace
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& given, bool contention) {
+                          const GpuSpec& g, const ParallelConfig& given, ShareSolver solver) {
     const ParallelConfig c = withResolvedDefaults(m, given);
     checkTrainingConfig(m, g, c); // before anything is placed or routed
-    return StepEstimator(t, ix, m, g, c, contention).run();
+    return StepEstimator(t, ix, m, g, c, solver).run();
 }
 
 } // namespace cs

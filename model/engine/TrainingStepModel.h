@@ -47,6 +47,9 @@ struct StepEstimate {
     double tpBytesForwardLayer = 0, tpBytesBackwardLayer = 0, cpBytesLayer = 0; // per GPU sent
     double ppTransferS = 0;                      // one send between stages, on average
     long long fabricSolves = 0, loadsSolved = 0; // max-min solves of the step, link loads in them
+    // Link directions the step's transfers load, and those its solves ran over (the others
+    // can never be a bottleneck).
+    size_t linksLoaded = 0, linksSolved = 0;
     bool dpTree = false;    // ZeRO 0's gradient all-reduce ran as NCCL's double binary tree
     bool dpPat = false;     // ZeRO 1-3's all-gathers and reduce-scatters ran as NCCL's PAT
     int dpBucketLayers = 1; // ZeRO 0-2: layers per DP collective
@@ -75,10 +78,11 @@ ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c);
 // to change named as the field. Throws InputException.
 void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c);
 MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c);
-// contention = false: transfers never slow each other (each at its solo rate): the baseline
-// that shows what re-sharing changes.
+// `solver`: how transfers share the fabric (the baselines for benchmarks: solved per link, or
+// never slowing each other).
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& c, bool contention = true);
+                          const GpuSpec& g, const ParallelConfig& c,
+                          ShareSolver solver = ShareSolver::BindingLinks);
 // Model FLOPs of one step (forward + backward, attention included, no recomputation).
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c);
 

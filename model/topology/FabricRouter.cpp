@@ -1,5 +1,6 @@
 #include "FabricRouter.h"
 
+#include <algorithm>
 #include <queue>
 
 namespace cs {
@@ -53,6 +54,34 @@ FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix)
         adj_[size_t(fill[size_t(k.b.index)]++)] = {int32_t(l), k.a.index};
     }
     (void)ix;
+    // Groups of switches with the same set of neighbours (parallel links counted once).
+    representative_.resize(t.switches.size());
+    std::unordered_map<uint64_t, std::vector<int32_t>> byHash;
+    std::vector<int32_t> mine, theirs;
+    auto neighbours = [&](int32_t s, std::vector<int32_t>& out) {
+        out.clear();
+        for (int32_t i = adjOffsets_[size_t(s)]; i < adjOffsets_[size_t(s) + 1]; ++i)
+            out.push_back(adj_[size_t(i)].next);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+    };
+    for (size_t s = 0; s < t.switches.size(); ++s) {
+        neighbours(int32_t(s), mine);
+        uint64_t h = 14695981039346656037ULL;
+        for (int32_t n : mine)
+            h = (h ^ uint64_t(uint32_t(n))) * 1099511628211ULL;
+        representative_[s] = int32_t(s);
+        std::vector<int32_t>& bucket = byHash[h];
+        for (int32_t r : bucket) {
+            neighbours(r, theirs);
+            // A switch adjacent to itself's group would be its own neighbour: never merged.
+            if (theirs == mine && !std::binary_search(mine.begin(), mine.end(), r)) {
+                representative_[s] = r;
+                break;
+            }
+        }
+        if (representative_[s] == int32_t(s)) bucket.push_back(int32_t(s));
+    }
 }
 
 int32_t FabricRouter::resource(int32_t link, int32_t from) const {
@@ -61,7 +90,12 @@ int32_t FabricRouter::resource(int32_t link, int32_t from) const {
     return 2 * link + (forward ? 0 : 1);
 }
 
-const std::vector<uint16_t>& FabricRouter::distancesTo(int32_t leaf) {
+FabricRouter::Distances FabricRouter::distancesTo(int32_t leaf) {
+    const int32_t r = representative_[size_t(leaf)];
+    return Distances(bfsFrom(r), r, leaf);
+}
+
+const std::vector<uint16_t>& FabricRouter::bfsFrom(int32_t leaf) {
     auto [it, fresh] = dist_.try_emplace(leaf);
     if (!fresh) return it->second;
     std::vector<uint16_t>& d = it->second;
@@ -94,7 +128,7 @@ bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
     // NIC -> leaf: the NIC is the link's non-switch end.
     const int32_t up = nicLink_[size_t(sn)], down = nicLink_[size_t(dn)];
     out.push_back(2 * up + (t_.links[size_t(up)].a.kind == EntityKind::Nic ? 0 : 1));
-    const std::vector<uint16_t>& d = distancesTo(dstLeaf);
+    const Distances d = distancesTo(dstLeaf);
     if (d[size_t(srcLeaf)] == kFar) return false;
     int32_t at = srcLeaf;
     for (int hop = 0; at != dstLeaf; ++hop) {

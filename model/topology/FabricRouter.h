@@ -34,13 +34,36 @@ private:
         int32_t link;
         int32_t next; // switch
     };
-    const std::vector<uint16_t>& distancesTo(int32_t leaf);
+    // Hops from every switch to `leaf`, as a function of the switch.
+    class Distances {
+    public:
+        Distances(const std::vector<uint16_t>& fromRepresentative, int32_t representative,
+                  int32_t leaf)
+            : d_(fromRepresentative), representative_(representative), leaf_(leaf) {}
+        uint16_t operator[](size_t s) const {
+            if (int32_t(s) == leaf_) return 0;
+            // The representative is as far from `leaf` as `leaf` is from it.
+            if (int32_t(s) == representative_) return d_[size_t(leaf_)];
+            return d_[s];
+        }
+
+    private:
+        const std::vector<uint16_t>& d_;
+        int32_t representative_, leaf_;
+    };
+    Distances distancesTo(int32_t leaf);
+    const std::vector<uint16_t>& bfsFrom(int32_t leaf);
     int32_t resource(int32_t link, int32_t from) const;
 
     const Topology& t_;
     std::vector<int32_t> nicOfGpu_, nicLink_, leafOfNic_;
     std::vector<int32_t> adjOffsets_;
     std::vector<Hop> adj_;
+    // Switches with the same neighbours are the same distance from every other switch (a
+    // shortest path never passes through one to reach the other), so one breadth-first search
+    // serves a whole group: a pod's leaves of one plane in a fat tree. Per switch its group's
+    // representative (the first of the group); distances kept per representative.
+    std::vector<int32_t> representative_;
     std::unordered_map<int32_t, std::vector<uint16_t>> dist_;
 };
 

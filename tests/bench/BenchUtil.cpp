@@ -1,5 +1,7 @@
 #include "BenchUtil.h"
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -27,6 +29,10 @@ double rssMiB() {
 }
 double peakMiB() {
     return statusKiB("VmHWM:") / 1024.0;
+}
+
+void releaseFreed() {
+    malloc_trim(0);
 }
 
 void resetPeak() {

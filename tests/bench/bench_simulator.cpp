@@ -24,6 +24,23 @@ namespace {
 void row(const char* what, double seconds, double mib, const std::string& note) {
     std::printf("| %-52s | %9.3f | %8.1f | %s\n", what, seconds, mib, note.c_str());
 }
+
+// The same step solved the earlier engine's way, over every loaded link direction instead of
+// the ones that can bind: its time, and whether the answer is the same.
+void allLinksBaseline(const TopologyDocument& doc, const RunSpec& spec, double fastStepS,
+                      const char* what) {
+    StepEstimate e;
+    const double s = bench::timeSeconds([&] {
+        e = estimateStep(doc.topology(), doc.index(), *findModel(spec.model), *findGpu(spec.gpu),
+                         spec.parallel, ShareSolver::AllLinks);
+    });
+    char note[200];
+    std::snprintf(note, sizeof note,
+                  "step %.3f s (%s), %lld solves (%.0f/s) over %zu link directions", e.stepS,
+                  e.stepS == fastStepS ? "the same" : "differs", e.fabricSolves,
+                  double(e.fabricSolves) / s, e.linksSolved);
+    row(what, s, 0, note);
+}
 } // namespace
 
 int main() {
@@ -34,6 +51,7 @@ int main() {
     RunSpec spec;
     spec.parallel.tp = 8, spec.parallel.cp = 1, spec.parallel.pp = 16, spec.parallel.dp = 128;
     spec.steps = 1;
+    const RunSpec oneStep = spec; // (spec becomes a span further down)
     double base = bench::rssMiB();
     bench::resetPeak();
     RunResult r;
@@ -56,10 +74,10 @@ int main() {
         // The baseline: the same event schedule, every transfer at its solo rate.
         const StepEstimate solo =
             estimateStep(doc->topology(), doc->index(), *findModel("llama3-405b"),
-                         *findGpu("h100-sxm"), spec.parallel, /*contention=*/false);
+                         *findGpu("h100-sxm"), spec.parallel, ShareSolver::Solo);
         const double soloS = bench::timeSeconds([&] {
             estimateStep(doc->topology(), doc->index(), *findModel("llama3-405b"),
-                         *findGpu("h100-sxm"), spec.parallel, false);
+                         *findGpu("h100-sxm"), spec.parallel, ShareSolver::Solo);
         });
         row("  baseline: transfers at solo rates, never re-shared", soloS, 0,
             "step " + std::to_string(solo.stepS).substr(0, 5) + " s, " +
@@ -69,6 +87,7 @@ int main() {
                 std::to_string(r.step.dpAllGatherS + r.step.dpReduceScatterS).substr(0, 5) +
                 " s re-shared");
     }
+    double dpInnermostStepS = 0;
     {
         // TP groups spread over 8 hosts each: every TP collective crosses the fabric and
         // re-shares it with the DP collectives and sends, the engine's heaviest case.
@@ -76,6 +95,7 @@ int main() {
         spread.parallel.placement = Placement::Linear;
         RunResult x;
         const double spreadS = bench::timeSeconds([&] { x = simulateRun(*doc, spread, nullptr); });
+        dpInnermostStepS = x.step.stepS;
         const auto& xs = *x.step.schedule;
         // The closed form a step used to be: the busiest stage's micro-batch time (compute,
         // and TP and CP at their solo rates) over M + (p - 1) / V slots, plus the optimizer.
@@ -94,7 +114,10 @@ int main() {
             "step " + std::to_string(x.step.stepS).substr(0, 5) + " s, " +
                 std::to_string(xs.events) + " events, " + std::to_string(xs.reshares) +
                 " re-shares (" + std::to_string(int(double(xs.reshares) / spreadS)) + "/s), " +
-                std::to_string(x.step.fabricSolves) + " solves");
+                std::to_string(x.step.fabricSolves) + " solves (" +
+                std::to_string(int(double(x.step.fabricSolves) / spreadS)) + "/s) over " +
+                std::to_string(x.step.linksSolved) + " of the " +
+                std::to_string(x.step.linksLoaded) + " link directions loaded");
     }
     {
         // ZeRO 3: every layer gathered again before each forward and backward of every
@@ -194,9 +217,10 @@ int main() {
                 }
         loads.add(load, std::numeric_limits<double>::infinity());
     }
-    std::vector<double> scratchA, scratchB, paced;
-    const double transferS = bench::timeSeconds(
-        [&] { paced = maxMinFairTransferRates(cap, loads, scratchA, scratchB); });
+    TransferSolveScratch scratch;
+    std::vector<double> paced;
+    const double transferS =
+        bench::timeSeconds([&] { paced = maxMinFairTransferRates(cap, loads, {}, scratch); });
     double slowestFlow = 1e300, slowestTransfer = 1e300;
     for (double f : fast)
         slowestFlow = std::min(slowestFlow, f * 16);
@@ -206,5 +230,56 @@ int main() {
         "slowest GPU pair " + std::to_string(int(slowestTransfer / 1e9)) +
             " GB/s (flow solve, slowest flow x 16: " + std::to_string(int(slowestFlow / 1e9)) +
             " GB/s)");
+    {
+        // Network-heavy placements (last: their topologies and solves would inflate the memory
+        // figures above): each against the earlier engine, which solved over every link.
+        RunSpec spread = oneStep;
+        spread.parallel.placement = Placement::Linear;
+        allLinksBaseline(*doc, spread, dpInnermostStepS,
+                         "dp-innermost step solved over every link (before)");
+        // Fragmented: the job's racks scattered over all pods, on 100G NICs and fabric.
+        TopologyReadOptions at100g;
+        at100g.sets = {"generator.clusters[0].nicGbps=100", "generator.clusters[0].fabricGbps=100"};
+        const auto slow = openTopology("meta-roce-24k", {}, at100g);
+        RunSpec fragmented = oneStep;
+        fragmented.parallel.placement = Placement::Fragmented;
+        RunResult y;
+        const double fragS =
+            bench::timeSeconds([&] { y = simulateRun(*slow, fragmented, nullptr); });
+        row("405B step, fragmented, 100G NICs and fabric", fragS, 0,
+            "step " + std::to_string(y.step.stepS).substr(0, 5) + " s, " +
+                std::to_string(y.step.schedule->reshares) + " re-shares, " +
+                std::to_string(y.step.fabricSolves) + " solves (" +
+                std::to_string(int(double(y.step.fabricSolves) / fragS)) + "/s) over " +
+                std::to_string(y.step.linksSolved) + " of " + std::to_string(y.step.linksLoaded) +
+                " link directions");
+        allLinksBaseline(*slow, fragmented, y.step.stepS,
+                         "  the same, solved over every link (before)");
+    }
+    // Scale: meta-roce-24k's pods of 256 racks (4,096 GPUs), 4 to 64 of them, TP 8, PP 16 and
+    // DP over the rest, 16 micro-batches per replica; the memory estimate beside the peak.
+    for (const int pods : {4, 16, 32, 64}) {
+        TopologyReadOptions o;
+        o.sets = {"generator.clusters[0].pods=" + std::to_string(pods),
+                  "generator.clusters[0].racksPerPod=256", "generator.clusters[0].coreRadix=4096"};
+        const auto big = openTopology("meta-roce-24k", {}, o);
+        RunSpec scaled = oneStep;
+        scaled.parallel.dp = pods * 4096 / 128;
+        scaled.parallel.batchTokens = double(scaled.parallel.dp) * 16 * 8192;
+        bench::releaseFreed();
+        const double before = bench::rssMiB();
+        bench::resetPeak();
+        RunResult z;
+        const double scaleS = bench::timeSeconds([&] { z = simulateRun(*big, scaled, nullptr); });
+        const double peak = bench::peakMiB() - before;
+        const double estimate = estimateSimulationBytes(big->topology(), scaled, false) / 1048576.0;
+        char what[80], note[200];
+        std::snprintf(what, sizeof what, "405B step, %d GPUs (%d pods, DP %d)", pods * 4096, pods,
+                      scaled.parallel.dp);
+        std::snprintf(note, sizeof note,
+                      "step %.3f s; memory estimated beforehand %.0f MiB (%+.0f %% of the peak)",
+                      z.step.stepS, estimate, (estimate / peak - 1) * 100);
+        row(what, scaleS, peak, note);
+    }
     return 0;
 }

@@ -22,6 +22,8 @@ private slots:
     void oversubscriptionSlowsCrossPodTraffic();
     void nicSpeedMattersForDataParallelNotForTensorParallel();
     void railWiringKeepsRingsOffOversubscribedUplinks();
+    void bindingLinksGiveTheAnswerOfAllLinks_data();
+    void bindingLinksGiveTheAnswerOfAllLinks();
 };
 
 void TestFabricShare::overlappingCollectivesShareTheFabric() {
@@ -70,8 +72,17 @@ void TestFabricShare::transfersThatOverlapSlowEachOther() {
     const auto& doc = roce();
     const auto m = *findModel("llama3-405b");
     const auto g = *findGpu("h100-sxm");
-    const StepEstimate shared = estimateStep(doc.topology(), doc.index(), m, g, c, true);
-    const StepEstimate alone = estimateStep(doc.topology(), doc.index(), m, g, c, false);
+    const StepEstimate shared = estimateStep(doc.topology(), doc.index(), m, g, c);
+    const StepEstimate alone =
+        estimateStep(doc.topology(), doc.index(), m, g, c, ShareSolver::Solo);
+    // The earlier engine, solving over every link instead of groups of alike links, reaches the
+    // same step.
+    const StepEstimate rounds =
+        estimateStep(doc.topology(), doc.index(), m, g, c, ShareSolver::AllLinks);
+    QVERIFY2(std::fabs(rounds.stepS / shared.stepS - 1) < 1e-9,
+             qPrintable(
+                 QString("%1 vs %2").arg(rounds.stepS, 0, 'g', 12).arg(shared.stepS, 0, 'g', 12)));
+    QCOMPARE(rounds.fabricSolves, shared.fabricSolves);
     const double sharedDp = shared.dpAllGatherS + shared.dpReduceScatterS,
                  aloneDp = alone.dpAllGatherS + alone.dpReduceScatterS;
     QVERIFY2(sharedDp > aloneDp * 1.1, qPrintable(QString("%1 vs %2").arg(sharedDp).arg(aloneDp)));
@@ -142,6 +153,46 @@ void TestFabricShare::railWiringKeepsRingsOffOversubscribedUplinks() {
     QCOMPARE(rail.dpReduceScatterS, railFull.dpReduceScatterS); // rail rings fit the uplinks
     QVERIFY(std::fabs(rackFull.dpReduceScatterS - railFull.dpReduceScatterS) <
             1e-6 * railFull.dpReduceScatterS);
+}
+
+void TestFabricShare::bindingLinksGiveTheAnswerOfAllLinks_data() {
+    QTest::addColumn<int>("placement");
+    QTest::addColumn<double>("oversubscription");
+    QTest::addColumn<int>("zero");
+    const int topology = int(Placement::TopologyAware), linear = int(Placement::Linear),
+              fragmented = int(Placement::Fragmented);
+    QTest::newRow("topology, 1:1") << topology << 1.0 << 1;
+    QTest::newRow("dp-innermost, 1:7") << linear << 7.0 << 1;
+    QTest::newRow("fragmented, 1:7") << fragmented << 7.0 << 1;
+    QTest::newRow("dp-innermost, 1:3, ZeRO 3") << linear << 3.0 << 3;
+}
+
+void TestFabricShare::bindingLinksGiveTheAnswerOfAllLinks() {
+    // The engine solves only over the links that can bind (a link one class loads is a cap,
+    // dominated links are left out); the earlier engine solved over every link. Placements
+    // that put TP and DP on an oversubscribed fabric make many solves: the steps must agree.
+    QFETCH(int, placement);
+    QFETCH(double, oversubscription);
+    QFETCH(int, zero);
+    const auto doc = smallWithOversubscription(oversubscription);
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.placement = Placement(placement);
+    c.zeroStage = zero;
+    const auto m = *findModel("llama3-8b");
+    const auto g = *findGpu("h100-sxm");
+    const StepEstimate fast = estimateStep(doc->topology(), doc->index(), m, g, c);
+    const StepEstimate all =
+        estimateStep(doc->topology(), doc->index(), m, g, c, ShareSolver::AllLinks);
+    QVERIFY2(
+        std::fabs(fast.stepS / all.stepS - 1) < 1e-9,
+        qPrintable(QString("%1 vs %2").arg(fast.stepS, 0, 'g', 12).arg(all.stepS, 0, 'g', 12)));
+    QVERIFY2(std::fabs(fast.dpAllGatherS / all.dpAllGatherS - 1) < 1e-9,
+             qPrintable(QString("%1 vs %2").arg(fast.dpAllGatherS).arg(all.dpAllGatherS)));
+    QCOMPARE(fast.fabricSolves, all.fabricSolves);
+    QVERIFY(fast.fabricSolves > 10); // the transfers did meet on the fabric
+    QVERIFY2(fast.linksSolved < all.linksSolved,
+             qPrintable(QString("%1 of %2").arg(fast.linksSolved).arg(all.linksSolved)));
+    QCOMPARE(all.linksSolved, all.linksLoaded);
 }
 
 QTEST_APPLESS_MAIN(TestFabricShare)
