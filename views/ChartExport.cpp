@@ -1,10 +1,11 @@
 #include "ChartExport.h"
 
+#include "AtomicFileWrite.h"
+
 #include <qcustomplot.h>
 
 #include <QBuffer>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace cs::views {
@@ -66,9 +67,11 @@ QString exportChart(QCustomPlot* plot, const std::function<QByteArray()>& csv, c
                              : *kind == ChartFileKind::Svg ? svgOf(plot, sizePx, title)
                                                            : pngOf(plot, sizePx);
     if (bytes.isEmpty()) return QObject::tr("%1: the chart could not be drawn").arg(path);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
+    try {
+        writeFileAtomically(path, bytes); // a failed write keeps the file that was there
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
     return {};
 }
 

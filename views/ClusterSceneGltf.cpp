@@ -3,6 +3,7 @@
 #include "GlyphLayer.h"
 #include "LineLayer.h"
 #include "RackRunLayer.h"
+#include "TopologyFile.h"
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
@@ -12,6 +13,8 @@
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+
+#include <sstream>
 
 // The scene as one glTF file: what the exporter cannot read (instanced glyphs) made plain.
 namespace cs::views {
@@ -42,12 +45,14 @@ void ClusterScene::exportGltf(const std::string& path) const {
     if (rackRuns_->actor()->GetVisibility()) out->AddActor(rackRuns_->actor());
     vtkNew<vtkGLTFExporter> exporter;
     exporter->SetRenderWindow(window);
-    exporter->SetFileName(path.c_str());
     exporter->InlineDataOn();
-    exporter->Write();
+    std::ostringstream text; // written whole, then replaces the file: never half a scene
+    exporter->WriteToStream(text);
     out->RemoveActor(rackRuns_->actor());
-    std::ifstream back(path);
-    if (!back || back.peek() != '{') throw std::runtime_error("cannot write " + path);
+    const std::string gltf = text.str();
+    if (gltf.empty() || gltf.front() != '{')
+        throw std::runtime_error("cannot write " + path + ": the exporter produced no scene");
+    writeFileAtomically(QString::fromStdString(path), QByteArray::fromStdString(gltf));
 }
 
 } // namespace cs::views

@@ -11,6 +11,10 @@
 #include "ViewArguments.h"
 #include "ViewSizeArgument.h"
 
+#include "TopologyFile.h"
+
+#include <QBuffer>
+
 #include <cstdio>
 
 namespace cs::app {
@@ -98,7 +102,11 @@ int renderCommand(const CommandArgs& a) {
         return kExitOk;
     }
     const QImage img = r.grab();
-    if (!img.save(out, "PNG")) throw std::runtime_error("cannot write " + out.toStdString());
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!img.save(&buffer, "PNG")) throw std::runtime_error("cannot encode the picture as PNG");
+    writeFileAtomically(out, png); // a failed write keeps the picture that was there
     std::fprintf(stderr, "wrote %s (%dx%d)\n", qPrintable(out), img.width(), img.height());
     return kExitOk;
 }

@@ -7,8 +7,10 @@
 #include "RunTimeArgument.h"
 #include "SessionFile.h"
 #include "StudyWindow.h"
+#include "TopologyFile.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDockWidget>
 #include <QFile>
 #include <QPointer>
@@ -161,9 +163,19 @@ int runGui(const GuiOptions& o) {
         auto* poll = new QTimer(&w);
         auto grab = [&w, o, study] {
             QWidget* shown = study ? static_cast<QWidget*>(study) : &w;
-            const bool ok = shown->grab().save(o.screenshot);
-            if (!ok)
-                std::fprintf(stderr, "clusterscope: cannot write %s\n", qPrintable(o.screenshot));
+            // Encoded first, then replacing the file whole: a failed write keeps the old one.
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            bool ok = shown->grab().save(&buffer, "PNG");
+            try {
+                if (ok) writeFileAtomically(o.screenshot, png);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "clusterscope: %s\n", e.what());
+                ok = false;
+            }
+            if (!ok && png.isEmpty())
+                std::fprintf(stderr, "clusterscope: cannot encode the screenshot as PNG\n");
             QApplication::exit(ok ? kExitOk : kExitIoError);
         };
         QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, grab] {

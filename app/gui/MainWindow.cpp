@@ -33,6 +33,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
@@ -52,7 +53,6 @@
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -695,10 +695,12 @@ bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors
         r.scene().apply(view_->state());
         r.scene().setValues(view_->scene().values()); // the frame shown, as it is
         r.render();
-        QSaveFile f(path); // a failed save keeps the older picture
-        if (!f.open(QIODevice::WriteOnly) || !r.grab().save(&f, "PNG") || !f.commit())
-            throw std::runtime_error("cannot write " + path.toStdString() + ": " +
-                                     f.errorString().toStdString());
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        if (!r.grab().save(&buffer, "PNG"))
+            throw std::runtime_error("cannot encode the screenshot as PNG");
+        writeFileAtomically(path, png); // a failed save keeps the older picture
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot save the screenshot"), e.what(), showErrors);
         return false;

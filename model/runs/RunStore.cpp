@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace cs {
 namespace {
@@ -73,6 +74,8 @@ bool scalarQuery(sqlite3* db, const char* sql, int64_t& out) {
     return ok;
 }
 
+std::string text(sqlite3_stmt* s, int col);
+
 // A file is ours if it carries our application id (or is empty, when creating), and of the
 // schema this build reads.
 void checkIdentity(sqlite3* db, const std::string& path, bool allowEmpty) {
@@ -94,6 +97,31 @@ void checkIdentity(sqlite3* db, const std::string& path, bool allowEmpty) {
                               {},
                               "written by a newer ClusterScope (schema " + std::to_string(version) +
                                   ", this build reads " + reads + ")"});
+    // A store is data, never code: a trigger would run whenever this build writes to the
+    // file, and a view in place of a table would answer (or hang) instead of the data.
+    {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db,
+                               "SELECT type, name FROM sqlite_master WHERE type IN "
+                               "('trigger', 'view') OR (type = 'table' AND sql LIKE "
+                               "'CREATE VIRTUAL%') LIMIT 1",
+                               -1, &st, nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW) {
+            const std::string type = text(st, 0), name = text(st, 1);
+            sqlite3_finalize(st);
+            throw InputException(
+                {path,
+                 0,
+                 0,
+                 {},
+                 "not a ClusterScope run store: it holds " +
+                     (type == "table" ? std::string("a virtual table") : "a " + type) + " `" +
+                     name +
+                     "`, and a run store holds only data (this build writes "
+                     "none); open or write a store ClusterScope made"});
+        }
+        sqlite3_finalize(st);
+    }
     if (version < kOldestReadableRunStoreSchema)
         throw InputException(
             {path,
@@ -146,16 +174,50 @@ RunStore::~RunStore() {
     sqlite3_close(db_);
 }
 
-void RunStore::fail(const std::string& what) const {
+void RunStore::checkFrameOffset(int32_t pattern, int32_t frame, int64_t offsetNs,
+                                int64_t previousNs) const {
+    // Frames sit in time order from the pattern's start: a negative or backward offset would
+    // read as frames that never show, so the store is refused as damaged, not shown empty.
+    if (offsetNs >= previousNs) return;
     throw InputException(
-        {path_, 0, 0, {}, what + (db_ ? std::string(": ") + sqlite3_errmsg(db_) : std::string())});
+        {path_,
+         0,
+         0,
+         {},
+         "damaged: frame " + std::to_string(frame) + " of pattern " + std::to_string(pattern) +
+             " is at " + std::to_string(offsetNs) + " ns, before " +
+             (frame == 0 ? std::string("the pattern's start")
+                         : "the frame before it (" + std::to_string(previousNs) + " ns)")});
+}
+
+// The disk, not the input: a full disk or a failing device is "cannot write" (exit 1), as
+// for every other output, where a damaged or foreign file is bad input (exit 2).
+static bool isStorageFailure(int code) {
+    switch (code & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void RunStore::fail(const std::string& what) const {
+    const std::string reason = db_ ? std::string(": ") + sqlite3_errmsg(db_) : std::string();
+    if (db_ && isStorageFailure(sqlite3_extended_errcode(db_)))
+        throw std::runtime_error("cannot write " + path_ + ": " + what + reason);
+    throw InputException({path_, 0, 0, {}, what + reason});
 }
 
 void RunStore::exec(const char* sql) const {
     char* err = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    if (const int code = sqlite3_exec(db_, sql, nullptr, nullptr, &err); code != SQLITE_OK) {
         const std::string msg = err ? err : "error";
         sqlite3_free(err);
+        if (isStorageFailure(sqlite3_extended_errcode(db_)))
+            throw std::runtime_error("cannot write " + path_ + ": " + msg);
         throw InputException({path_, 0, 0, {}, msg});
     }
 }
@@ -372,6 +434,8 @@ std::vector<RunStore::ComposedFrame> RunStore::composedFrames(int64_t run, int64
             fail("damaged: composed frames are not contiguous");
         ComposedFrame f;
         f.offsetNs = sqlite3_column_int64(s, 1);
+        checkFrameOffset(pattern, int32_t(out.size()), f.offsetNs,
+                         out.empty() ? 0 : out.back().offsetNs);
         const size_t bytes = size_t(sqlite3_column_bytes(s, 2));
         f.weights.resize(bytes / sizeof(float));
         if (!f.weights.empty())
@@ -453,9 +517,13 @@ std::vector<StoredFrameRef> RunStore::frameRefs(int64_t run, int64_t metric,
     sqlite3_bind_int64(s, 1, run);
     sqlite3_bind_int64(s, 2, metric);
     sqlite3_bind_int(s, 3, pattern);
-    while (sqlite3_step(s) == SQLITE_ROW)
+    while (sqlite3_step(s) == SQLITE_ROW) {
         out.push_back(
             {sqlite3_column_int(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int(s, 2) != 0});
+        checkFrameOffset(pattern, out.back().frame, out.back().offsetNs,
+                         out.size() > 1 ? out[out.size() - 2].offsetNs : 0);
+    }
+    sqlite3_reset(s);
     return out;
 }
 

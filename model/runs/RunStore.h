@@ -161,6 +161,9 @@ private:
     void finalizeCached();
     void exec(const char* sql) const;
     [[noreturn]] void fail(const std::string& what) const;
+    // Throws when a frame's offset is negative or before the previous frame's.
+    void checkFrameOffset(int32_t pattern, int32_t frame, int64_t offsetNs,
+                          int64_t previousNs) const;
     void step(sqlite3_stmt* s, const char* what) const;
 
     sqlite3* db_ = nullptr;

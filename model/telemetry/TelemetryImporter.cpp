@@ -44,6 +44,32 @@ countersToRates(const std::vector<std::pair<int64_t, double>>& s) {
 
 namespace {
 
+// What a device can report, per stored metric: values outside (and infinities) are not
+// readings but faults of the exporter or the file, and are dropped with a warning rather
+// than stored as frames whose statistics come out null. Generous bounds: a busy fraction is
+// at most 1 (100 %), a board draws under 20 kW, a die is between -60 and 250 C, a GPU holds
+// under 10 TB, clocks under 10 GHz, one link or server moves under 100 TB/s.
+std::pair<double, double> possibleRange(Metric m) {
+    switch (m) {
+    case Metric::GpuBusy:
+        return {0, 1 + 1e-9};
+    case Metric::GpuPowerW:
+        return {0, 2e4};
+    case Metric::GpuTemperatureC:
+        return {-60, 250};
+    case Metric::GpuMemoryUsedBytes:
+        return {0, 1e13};
+    case Metric::GpuSmClockHz:
+        return {0, 1e10};
+    case Metric::LinkBytesPerS:
+    case Metric::StorageBytesPerS:
+    case Metric::TierBytesPerS:
+        return {0, 1e14};
+    default:
+        return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+    }
+}
+
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 struct Series {
@@ -348,8 +374,23 @@ private:
                     // links: tx and rx land on one cable, keep the busier direction
                     slot = link ? std::max(slot, v) : v;
                 }
-            for (const auto& [tick, v] : perTick)
-                put(*m.target.stored, m.target.index, tick, v * m.target.scale, link);
+            const auto [lo, hi] = possibleRange(*m.target.stored);
+            for (const auto& [tick, v] : perTick) {
+                const double x = v * m.target.scale;
+                if (!(x >= lo && x <= hi)) { // infinite, or no device reads so
+                    ++report_.impossibleValues;
+                    if (report_.warnings.size() < 50)
+                        report_.warnings.push_back(
+                            m.metric + " on " + t_.nameOf({m.target.kind, m.target.index}) +
+                            " at " + std::to_string(originNs_ + tick) +
+                            " ns: " + QString::number(v, 'g', 6).toStdString() + " is outside " +
+                            QString::number(lo / m.target.scale, 'g', 6).toStdString() + " to " +
+                            QString::number(hi / m.target.scale, 'g', 6).toStdString() +
+                            "; dropped");
+                    continue;
+                }
+                put(*m.target.stored, m.target.index, tick, x, link);
+            }
         }
     }
 
@@ -509,6 +550,7 @@ QJsonObject ImportReport::toJson() const {
                        {"rejectedLines", double(rejectedCount)},
                        {"untimedSamples", double(untimedSamples)},
                        {"duplicateSamples", double(duplicateSamples)},
+                       {"impossibleValues", double(impossibleValues)},
                        {"warnings", warningsJson},
                        {"rejected", rej}};
 }
@@ -529,6 +571,8 @@ std::string ImportReport::toText() const {
     for (const RejectedLine& r : rejected)
         s += "  " + r.file + ":" + std::to_string(r.line) + ": " + r.reason + "\n";
     if (duplicateSamples > 0) s += "duplicate samples " + std::to_string(duplicateSamples) + "\n";
+    if (impossibleValues > 0)
+        s += "impossible values " + std::to_string(impossibleValues) + " (dropped)\n";
     for (const std::string& w : warnings)
         s += "  warning: " + w + "\n";
     return s;

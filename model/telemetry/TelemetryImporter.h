@@ -50,7 +50,9 @@ struct ImportReport {
     long long rejectedCount = 0;
     std::vector<RejectedLine> rejected; // the first 100
     long long untimedSamples = 0, duplicateSamples = 0;
-    std::vector<std::string> warnings; // untimed files, duplicate samples (the first 50)
+    long long impossibleValues = 0;    // infinite or outside what a device reports: dropped
+    std::vector<std::string> warnings; // untimed files, duplicate samples, impossible values
+                                       // (the first 50)
     QJsonObject toJson() const;
     std::string toText() const;
 };

@@ -12,7 +12,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 namespace cs {
 namespace {
@@ -247,13 +246,6 @@ QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p) 
         out += ",\n  \"fabric\": " + faults.trimmed();
     }
     return out + "\n}\n";
-}
-
-void writeFileAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit())
-        throw std::runtime_error("cannot write " + path.toStdString() + ": " +
-                                 f.errorString().toStdString());
 }
 
 } // namespace cs

@@ -1,6 +1,7 @@
 #pragma once
 // The native topology file (JSON): either generator parameters or the explicit entity and
 // link lists. Both forms round-trip exactly. Errors name the file, line, column and field.
+#include "AtomicFileWrite.h"
 #include "FabricInference.h"
 #include "InputError.h"
 #include "SiteParams.h"
@@ -51,8 +52,5 @@ LoadedTopology parseForeignTopology(const QByteArray& text, const std::string& f
 
 QByteArray explicitTopologyDocument(const Topology& t);
 QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p);
-// Writes atomically (temporary file, then rename): a failed save leaves the old file intact.
-// Throws std::runtime_error naming the file on I/O errors.
-void writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 } // namespace cs

@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -51,9 +52,12 @@ private slots:
     void badInputExitsTwo_data();
     void badInputExitsTwo();
     void unwritableOutputExitsOne();
+    void storeWriteFailureExitsOneAndKeepsTheRuns();
     void renderWritesThePicture_data();
     void renderWritesThePicture();
     void renderWritesTheSceneAsGltf();
+    void failedPictureWriteKeepsTheOldOne_data();
+    void failedPictureWriteKeepsTheOldOne();
     void renderAggregatesShowTheirMembers();
     void renderRejectsBadOptions_data();
     void renderRejectsBadOptions();
@@ -434,6 +438,30 @@ void TestCli::unwritableOutputExitsOne() {
     QVERIFY(r.err.contains("cannot write"));
 }
 
+void TestCli::storeWriteFailureExitsOneAndKeepsTheRuns() {
+    // The disk failing under a store (here a file-size limit, as a full disk would) is an
+    // output that cannot be written: exit 1 with the reason, and the runs stored before stay
+    // readable.
+    QTemporaryDir dir;
+    const QString store = dir.filePath("runs.sqlite");
+    const QStringList simulate{"simulate", "--preset", "small-256", "--model", "llama3-8b",
+                               "--tp",     "8",        "--pp",      "1",       "--dp",
+                               "32",       "--out",    store};
+    const Result first = run(simulate);
+    QVERIFY2(first.code == 0, first.err.constData());
+    QProcess p;
+    p.start("bash",
+            QStringList{"-c", "ulimit -f 200; trap '' XFSZ; exec \"$0\" \"$@\"", CS_BINARY} +
+                simulate);
+    QVERIFY(p.waitForFinished(120000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(err.contains("cannot write " + store), qPrintable(err));
+    const Result frame = run({"frame", "--preset", "small-256", store, "--at", "0s", "--json"});
+    QVERIFY2(frame.code == 0, frame.err.constData());
+    QCOMPARE(QJsonDocument::fromJson(frame.out)["count"].toInt(), 256);
+}
+
 void TestCli::renderWritesThePicture_data() {
     QTest::addColumn<QStringList>("extra");
     QTest::newRow("floor overview") << QStringList{"--layout", "floor"};
@@ -516,6 +544,50 @@ void TestCli::renderWritesTheSceneAsGltf() {
     const QImage texels = QImage::fromData(bytes, "PNG");
     QVERIFY2(texels.width() * texels.height() >= 256,
              qPrintable(QStringLiteral("%1x%2").arg(texels.width()).arg(texels.height())));
+}
+
+void TestCli::failedPictureWriteKeepsTheOldOne_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("args"); // OUT: the picture's path
+    QTest::newRow("render PNG") << "view.png"
+                                << QStringList{"render",  "--preset", "small-256", "--size",
+                                               "320x200", "-o",       "OUT"};
+    QTest::newRow("render glTF") << "scene.gltf"
+                                 << QStringList{"render", "--preset", "small-256", "-o", "OUT"};
+    QTest::newRow("GUI screenshot")
+        << "window.png" << QStringList{"--preset", "small-256", "--no-run", "--screenshot", "OUT"};
+}
+
+void TestCli::failedPictureWriteKeepsTheOldOne() {
+    // A picture is written whole and then replaces the file: when the write fails (here the
+    // file-size limit, as a full disk would), the old picture stays, nothing half-written is
+    // left beside it, and the exit code is 1 with the system's reason.
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QFETCH(QString, file);
+    QFETCH(QStringList, args);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(file);
+    args.replaceInStrings(QRegularExpression("^OUT$"), out);
+    const Result good = run(args);
+    QVERIFY2(good.code == 0, good.err.constData());
+    QFile written(out);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray before = written.readAll();
+    written.close();
+    QVERIFY(before.size() > 4096);
+    // 4 KiB at most per file; SIGXFSZ ignored, so a write past it fails with EFBIG.
+    QProcess p;
+    p.start("bash",
+            QStringList{"-c", "ulimit -f 4; trap '' XFSZ; exec \"$0\" \"$@\"", CS_BINARY} + args);
+    QVERIFY(p.waitForFinished(120000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(err.contains("cannot write") && err.contains(out) && err.contains("too large"),
+             qPrintable(err));
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QCOMPARE(written.readAll(), before);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{file});
 }
 
 void TestCli::renderRejectsBadOptions_data() {

@@ -43,6 +43,10 @@ private slots:
     void refusesOtherTopologies();
     void refusesForeignOlderAndNewerFiles_data();
     void refusesForeignOlderAndNewerFiles();
+    void refusesStoresHoldingCode_data();
+    void refusesStoresHoldingCode();
+    void refusesFramesOutOfTimeOrder_data();
+    void refusesFramesOutOfTimeOrder();
 
 private:
     // Pattern a: 4 frames, 10 ms apart, playing every 40 ms over [0, 400 ms) and
@@ -420,6 +424,106 @@ void TestRunStore::refusesForeignOlderAndNewerFiles() {
     }
     try {
         RunReader r(path, doc_->topology());
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QVERIFY2(QString(e.what()).contains(expected), e.what());
+        QVERIFY2(QString(e.what()).contains(path), e.what());
+    }
+}
+
+void TestRunStore::refusesStoresHoldingCode_data() {
+    QTest::addColumn<QString>("sql");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("trigger on meta deleting the runs")
+        << "CREATE TRIGGER wipe BEFORE INSERT ON meta BEGIN DELETE FROM runs; END;"
+        << "a trigger `wipe`";
+    QTest::newRow("trigger on runs deleting run 1")
+        << "CREATE TRIGGER drop1 AFTER INSERT ON runs BEGIN DELETE FROM runs WHERE id = 1; END;"
+        << "a trigger `drop1`";
+    QTest::newRow("a view in place of events")
+        << "DROP TABLE events; CREATE VIEW events AS WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL "
+           "SELECT x + 1 FROM n) SELECT 1 AS run, x AS ts_ns, 'failure' AS kind, 'gpu' AS "
+           "entity_kind, 0 AS entity, '' AS detail FROM n;"
+        << "a view `events`";
+    QTest::newRow("a view in place of runs")
+        << "ALTER TABLE runs RENAME TO old_runs; CREATE VIEW runs AS SELECT * FROM old_runs;"
+        << "a view `runs`";
+}
+
+void TestRunStore::refusesStoresHoldingCode() {
+    // Planted code in a store must not run, nor stand in for the data: reading and writing
+    // are refused with the name of what was planted, and the runs already there stay.
+    QFETCH(QString, sql);
+    QFETCH(QString, expected);
+    const QString path = writeTwoPatterns();
+    auto runsInFile = [&] {
+        sqlite3* db = nullptr;
+        sqlite3_open(path.toUtf8().constData(), &db);
+        sqlite3_stmt* s = nullptr;
+        int n = -1;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &s, nullptr) == SQLITE_OK &&
+            sqlite3_step(s) == SQLITE_ROW)
+            n = sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+        sqlite3_close(db);
+        return n;
+    };
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    QCOMPARE(runsInFile(), 1);
+    for (const bool writing : {true, false}) {
+        try {
+            if (writing) {
+                RunStore store = RunStore::openForWriting(path);
+                RunWriter w(store, doc_->topology(), {"simulated", "second", "{}", 0});
+                const int32_t p = w.addPattern("idle", 10 * kMs);
+                w.addFrame(p, Metric::GpuBusy, 0,
+                           std::vector<float>(doc_->topology().gpus.size(), 0.f));
+                w.addSegment(0, 10 * kMs, p, 0);
+                w.finish(10 * kMs, "{}");
+            } else {
+                RunReader r(path, doc_->topology());
+                (void)r.events();
+            }
+            QFAIL("expected a refusal");
+        } catch (const InputException& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+            QVERIFY2(QString(e.what()).contains(path), e.what());
+        }
+    }
+    QCOMPARE(runsInFile(), 1);
+}
+
+void TestRunStore::refusesFramesOutOfTimeOrder_data() {
+    QTest::addColumn<QString>("sql");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("negative offset")
+        << "UPDATE frames SET offset_ns = -5 WHERE frame = 0 AND pattern = 0;"
+                                     << "frame 0 of pattern 0 is at -5 ns, before the pattern's";
+    QTest::newRow("backward offset")
+        << "UPDATE frames SET offset_ns = 1 WHERE frame = 2 AND pattern = 0;"
+        << "frame 2 of pattern 0 is at 1 ns, before the frame before it";
+}
+
+void TestRunStore::refusesFramesOutOfTimeOrder() {
+    // Damaged offsets would read as frames that never show (all zero): refused, saying which.
+    QFETCH(QString, sql);
+    QFETCH(QString, expected);
+    const QString path = writeTwoPatterns();
+    {
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_changes(db), 1);
+        sqlite3_close(db);
+    }
+    try {
+        RunReader r(path, doc_->topology());
+        (void)r.frame(Metric::GpuBusy, 15 * kMs);
         QFAIL("expected a refusal");
     } catch (const InputException& e) {
         QVERIFY2(QString(e.what()).contains(expected), e.what());

@@ -79,6 +79,7 @@ private slots:
     void dcgmFieldsLandInTheCatalogueUnits();
     void mappingFileErrorsAreLocated_data();
     void mappingFileErrorsAreLocated();
+    void impossibleValuesAreDroppedAndSaid();
 
 private:
     std::unique_ptr<TopologyDocument> doc_;
@@ -792,6 +793,58 @@ void TestTelemetryImport::mappingFileErrorsAreLocated() {
         QCOMPARE(QString::fromStdString(e.error().field), field);
         QCOMPARE(QString::fromStdString(e.error().message), message);
     }
+}
+
+void TestTelemetryImport::impossibleValuesAreDroppedAndSaid() {
+    // Infinite or out-of-range readings (an exporter's fault, not a device's) are dropped and
+    // counted, never stored as frames whose statistics come out null; the rest imports.
+    QTemporaryDir dir;
+    const QString file = dir.filePath("impossible.prom");
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QByteArray host = "Hostname=\"demo.pod0.rack0.host0\"";
+    f.write("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+            "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\"," +
+            host +
+            "} +Inf 1717200000000\n"
+            "DCGM_FI_DEV_GPU_UTIL{gpu=\"1\"," +
+            host +
+            "} 1e308 1717200000000\n"
+            "DCGM_FI_DEV_GPU_UTIL{gpu=\"2\"," +
+            host +
+            "} -Inf 1717200000000\n"
+            "DCGM_FI_DEV_GPU_UTIL{gpu=\"3\"," +
+            host +
+            "} 50 1717200000000\n"
+            "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n"
+            "DCGM_FI_DEV_POWER_USAGE{gpu=\"3\"," +
+            host +
+            "} -40 1717200000000\n"
+            "DCGM_FI_DEV_POWER_USAGE{gpu=\"2\"," +
+            host + "} 650 1717200000000\n");
+    f.close();
+    const Imported r = importFiles(*doc_, {file}, dir.path());
+    // +Inf and 1e308 read as DCGM's "no value" sentinels (missing); -Inf % and -40 W are
+    // impossible readings.
+    QCOMPARE(r.report.missingValues, 2LL);
+    QCOMPARE(r.report.impossibleValues, 2LL);
+    bool said = false;
+    for (const std::string& w : r.report.warnings)
+        said = said || (QString::fromStdString(w).contains("-inf is outside 0 to 100") &&
+                        QString::fromStdString(w).contains("demo.pod0.rack0.host0.gpu2"));
+    QVERIFY(said);
+    QVERIFY(QString::fromStdString(r.report.toText()).contains("impossible values 2 (dropped)"));
+    QCOMPARE(r.report.toJson()["impossibleValues"].toInt(), 2);
+    auto gpu = [&](int local) {
+        return size_t(
+            doc_->index().find("demo.pod0.rack0.host0.gpu" + std::to_string(local))->index);
+    };
+    const std::vector<float> busy = r.reader->frame(Metric::GpuBusy, 0);
+    QCOMPARE(busy[gpu(3)], 0.5f);
+    QVERIFY(std::isnan(busy[gpu(0)]) && std::isnan(busy[gpu(1)]) && std::isnan(busy[gpu(2)]));
+    const std::vector<float> power = r.reader->frame(Metric::GpuPowerW, 0);
+    QCOMPARE(power[gpu(2)], 650.f);
+    QVERIFY(std::isnan(power[gpu(3)]));
 }
 
 QTEST_GUILESS_MAIN(TestTelemetryImport)
