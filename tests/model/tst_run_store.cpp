@@ -503,7 +503,7 @@ void TestRunStore::refusesFramesOutOfTimeOrder_data() {
     QTest::addColumn<QString>("expected");
     QTest::newRow("negative offset")
         << "UPDATE frames SET offset_ns = -5 WHERE frame = 0 AND pattern = 0;"
-                                     << "frame 0 of pattern 0 is at -5 ns, before the pattern's";
+        << "frame 0 of pattern 0 is at -5 ns, before the pattern's";
     QTest::newRow("backward offset")
         << "UPDATE frames SET offset_ns = 1 WHERE frame = 2 AND pattern = 0;"
         << "frame 2 of pattern 0 is at 1 ns, before the frame before it";
