@@ -2,6 +2,7 @@
 
 #include "ViewStateJson.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -50,6 +51,23 @@ void CameraBookmarks::save(const views::CameraBookmark& b) {
     QList<views::CameraBookmark> l = list();
     l.removeIf([&](const views::CameraBookmark& x) { return x.name == b.name; });
     l.append(b);
+    write(topology_, l);
+}
+
+void CameraBookmarks::saveAll(const std::vector<views::CameraBookmark>& marks) {
+    QList<views::CameraBookmark> l = list();
+    QHash<QString, qsizetype> at; // name -> place in l
+    for (qsizetype i = 0; i < l.size(); ++i)
+        at.insert(QString::fromStdString(l[i].name), i);
+    for (const views::CameraBookmark& b : marks) {
+        const QString name = QString::fromStdString(b.name);
+        if (const auto it = at.constFind(name); it != at.constEnd()) {
+            l[*it] = b;
+        } else {
+            at.insert(name, l.size());
+            l.append(b);
+        }
+    }
     write(topology_, l);
 }
 

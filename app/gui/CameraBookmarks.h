@@ -5,6 +5,8 @@
 #include <QList>
 #include <QString>
 
+#include <vector>
+
 namespace cs::app {
 
 class CameraBookmarks {
@@ -12,6 +14,8 @@ public:
     explicit CameraBookmarks(QString topologyName) : topology_(std::move(topologyName)) {}
     QList<views::CameraBookmark> list() const;
     void save(const views::CameraBookmark& b); // replaces one of the same name
+    // Many at once (a session's): one read and one write of the settings, not one per mark.
+    void saveAll(const std::vector<views::CameraBookmark>& marks);
     void remove(const QString& name);
 
 private:

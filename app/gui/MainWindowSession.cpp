@@ -79,9 +79,23 @@ bool MainWindow::openDesign(const QJsonObject& design, const QString& origin, bo
 }
 
 bool MainWindow::openSession(const QString& path, bool showErrors) {
+    // A session names files: a pipe or a device in their place would block the window on
+    // open (a pipe waits for a writer), so only regular files are read.
+    auto notAFile = [](const QString& file) {
+        const QFileInfo info(file);
+        return info.exists() && !info.isFile() && !info.isDir();
+    };
     Session s;
     try {
+        if (notAFile(path))
+            throw std::runtime_error(path.toStdString() +
+                                     ": not a regular file (a pipe or a device)");
         s = parseSession(readFileBounded(path, 16 << 20), path);
+        for (const QString& file :
+             {s.topology, s.nodeNameMap, s.structure, s.run, s.compareRun, s.compareTopology})
+            if (!file.isEmpty() && notAFile(file))
+                throw std::runtime_error(path.toStdString() + ": names " + file.toStdString() +
+                                         ", which is not a regular file (a pipe or a device)");
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot open the session"), e.what(), showErrors);
         return false;
@@ -114,9 +128,7 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     }
     view_->applyState(view);
     if (!s.run.isEmpty()) replay_->clock()->seek(s.timeNs);
-    CameraBookmarks marks(QString::fromStdString(doc_->topology().name));
-    for (const views::CameraBookmark& b : s.bookmarks)
-        marks.save(b);
+    CameraBookmarks(QString::fromStdString(doc_->topology().name)).saveAll(s.bookmarks);
     if (!s.docks.isEmpty()) restoreState(s.docks);
     statusBar()->showMessage(tr("Opened the session %1").arg(path), 8000);
     return true;

@@ -52,17 +52,34 @@ void readIntegers(JsonObjectReader& r, const char* field, std::unordered_map<std
 }
 
 // patterns: [["regex", "replacement with \\1"], ...]; the regex must match the whole name.
-// At most 1000 are read.
+// At most kMaxPatterns; more is refused, not cut silently.
+constexpr qsizetype kMaxPatterns = 1000;
+
+// A group repeated without bound whose body ends in an unbounded repetition, like (a+)+ or
+// (x|y*)*: the backtracking matcher tries exponentially many splits of a long name that
+// almost matches, so such a pattern could take minutes over a scrape. Refused, saying so.
+bool nestsUnboundedRepetition(const QString& regex) {
+    static const QRegularExpression nested(R"(\((?:[^()\\]|\\.)*[+*]\)(?:[+*]|\{\d*,\}))");
+    return nested.match(regex).hasMatch();
+}
+
 void readPatterns(JsonObjectReader& r, SeriesMapping& out) {
     const QJsonValue patterns = r.value("patterns");
     if (!patterns.isUndefined() && !patterns.isArray())
         r.fail("patterns", "expected a list of [regex, replacement]");
     const QJsonArray list = patterns.toArray();
-    for (qsizetype i = 0; i < list.size() && i < 1000; ++i) {
+    if (list.size() > kMaxPatterns)
+        r.fail("patterns", "expected at most " + std::to_string(kMaxPatterns) + " patterns, got " +
+                               std::to_string(list.size()));
+    for (qsizetype i = 0; i < list.size(); ++i) {
         const QJsonArray pair = list[i].toArray();
         const JsonPath at = r.pathOf("patterns").child(int(i));
         if (pair.size() != 2 || !pair[0].isString() || !pair[1].isString())
             throw JsonFieldError(at, "expected [\"regex\", \"replacement\"]");
+        if (nestsUnboundedRepetition(pair[0].toString()))
+            throw JsonFieldError(at, "a repeated group that itself ends in + or * (like (a+)+) "
+                                     "can take exponential time; write it without the nesting "
+                                     "(a+ for (a+)+)");
         QRegularExpression re("^(?:" + pair[0].toString() + ")$");
         if (!re.isValid())
             throw JsonFieldError(at, "not a valid regular expression: " +

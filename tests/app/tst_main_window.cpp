@@ -74,8 +74,10 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
 #include <QTreeView>
 #include <functional>
+#include <sys/stat.h>
 
 #include <qcustomplot.h>
 
@@ -337,6 +339,22 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     bad.close();
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("bad.clusterscope:2:.*topology"));
     QVERIFY(!w2.openSession(bad.fileName(), false));
+    QCOMPARE(w2.runPath(), store);
+    // A pipe named as the session's run, or as the session itself, is refused at once (a
+    // pipe would block the window until something writes to it).
+    const QString pipe = dir.filePath("pipe");
+    QCOMPARE(::mkfifo(pipe.toUtf8().constData(), 0600), 0);
+    QByteArray piped = saved;
+    piped.replace("\"run\": \"run.sqlite\"", "\"run\": \"pipe\"");
+    QFile withPipe(dir.filePath("pipe.clusterscope"));
+    QVERIFY(withPipe.open(QIODevice::WriteOnly));
+    withPipe.write(piped);
+    withPipe.close();
+    QTest::ignoreMessage(QtWarningMsg,
+                         QRegularExpression("names .*pipe, which is not a regular file"));
+    QVERIFY(!w2.openSession(withPipe.fileName(), false));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("pipe: not a regular file"));
+    QVERIFY(!w2.openSession(pipe, false));
     QCOMPARE(w2.runPath(), store);
 }
 
@@ -672,6 +690,19 @@ void TestMainWindow::bookmarksRoundTrip() {
     QCOMPARE(list[0].layout, cs::LayoutKind::Floor);
     QCOMPARE(list[0].pose.focalPoint[2], 6.0);
     marks.remove("a");
+    QVERIFY(marks.list().isEmpty());
+    // Many at once (a session's 2,000): each kept, a repeated name replacing the earlier.
+    marks.save({"m7", cs::LayoutKind::Fabric, pose});
+    std::vector<cs::views::CameraBookmark> many;
+    for (int i = 0; i < 2000; ++i)
+        many.push_back({"m" + std::to_string(i), cs::LayoutKind::Floor, pose});
+    marks.saveAll(many);
+    const auto all = marks.list();
+    QCOMPARE(all.size(), 2000);
+    QCOMPARE(all[0].name, std::string("m7"));
+    QCOMPARE(all[0].layout, cs::LayoutKind::Floor); // replaced in place
+    QCOMPARE(all[1999].name, std::string("m1999"));
+    QSettings().remove("cameraBookmarks/bookmark-test");
     QVERIFY(marks.list().isEmpty());
 }
 

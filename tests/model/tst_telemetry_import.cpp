@@ -775,6 +775,16 @@ void TestTelemetryImport::mappingFileErrorsAreLocated_data() {
     QTest::newRow("a list") << QByteArray("\n\n  []") << 1 << 1 << "names" << empty;
     QTest::newRow("not JSON") << QByteArray(R"({"names": {"x": "y"}, )") << 1 << 23 << ""
                               << "not valid JSON: unterminated object";
+    QTest::newRow("nested repetition")
+        << QByteArray(R"({"patterns": [["x", "y"], ["gpu-(a+)+$", "x"]]})") << 1 << 27
+        << "patterns[1]"
+        << "a repeated group that itself ends in + or * (like (a+)+) can take exponential time; "
+           "write it without the nesting (a+ for (a+)+)";
+    QByteArray many = R"({"patterns": [)";
+    for (int i = 0; i < 1001; ++i)
+        many += QByteArray(i ? "," : "") + R"(["a", "b"])";
+    QTest::newRow("too many patterns") << many + "]}" << 1 << 14 << "patterns"
+                                       << "expected at most 1000 patterns, got 1001";
 }
 
 void TestTelemetryImport::mappingFileErrorsAreLocated() {
