@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace cs {
 
@@ -51,30 +52,82 @@ PrometheusSource::PrometheusSource(PrometheusQuery query, std::function<void(dou
         throw InputException({where, 0, 0, "--step", "expected a step of at least 1ms"});
     if (q_.maxPointsPerAnswer < 1)
         throw InputException({where, 0, 0, "maxPointsPerAnswer", "expected at least 1"});
+    const double points = double(q_.endS - q_.startS) / q_.stepS + 1;
+    if (points > double(kMaxPointsPerSeries)) {
+        char msg[400];
+        std::snprintf(msg, sizeof msg,
+                      "the range holds %.0f points per series at a step of %g s; at most %lld are "
+                      "imported: use a step of at least %g s, or a range of at most %.0f s",
+                      points, q_.stepS, kMaxPointsPerSeries,
+                      double(q_.endS - q_.startS) / double(kMaxPointsPerSeries - 1),
+                      q_.stepS * double(kMaxPointsPerSeries - 1));
+        throw InputException({where, 0, 0, "--step", msg});
+    }
     chunkStartS_ = double(q_.startS);
+    startedMs_ = QDateTime::currentMSecsSinceEpoch();
 }
 
 QByteArray PrometheusSource::get(const QUrl& url) {
     ++requests_;
     const std::string where = q_.server.toString().toStdString();
+    auto refuse = [&](const std::string& why) {
+        throw InputException({where, 0, 0, "--prometheus", why});
+    };
     QNetworkAccessManager net;
+    double waitS = q_.retryBackoffS;
     for (int attempt = 0;; ++attempt) {
+        const double elapsedS = double(QDateTime::currentMSecsSinceEpoch() - startedMs_) / 1000;
+        if (elapsedS > q_.deadlineS)
+            refuse("the import took longer than its deadline of " +
+                   std::to_string(int(q_.deadlineS)) + " s (" + std::to_string(requests_) +
+                   " requests); ask a shorter range or a larger step");
         QNetworkRequest request(url);
         request.setTransferTimeout(int(q_.timeoutS * 1000));
         QNetworkReply* reply = net.get(request);
         QEventLoop loop;
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        // An answer that keeps trickling in resets the transfer timeout: the deadline ends it.
+        bool pastDeadline = false, tooLarge = false;
+        QTimer deadline;
+        deadline.setSingleShot(true);
+        QObject::connect(&deadline, &QTimer::timeout, reply, [&] {
+            pastDeadline = true;
+            reply->abort();
+        });
+        deadline.start(int(std::min(q_.requestDeadlineS, q_.deadlineS - elapsedS) * 1000));
+        // Refused as it grows, not once it is whole: memory stays bounded by the limit.
+        QObject::connect(reply, &QNetworkReply::downloadProgress, reply,
+                         [&](qint64 received, qint64 total) {
+                             if (received > q_.maxAnswerBytes || total > q_.maxAnswerBytes) {
+                                 tooLarge = true;
+                                 reply->abort();
+                             }
+                         });
         loop.exec();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QNetworkReply::NetworkError error = reply->error();
-        const QByteArray body = reply->readAll();
+        const QByteArray body = tooLarge || pastDeadline ? QByteArray() : reply->readAll();
         const QString errorText = reply->errorString();
         reply->deleteLater();
-        const bool transient = error == QNetworkReply::TimeoutError ||
+        if (tooLarge)
+            refuse("an answer larger than " + std::to_string(q_.maxAnswerBytes >> 20) +
+                   " MiB (the limit per answer); ask a shorter range or a larger step");
+        const bool transient = pastDeadline || error == QNetworkReply::TimeoutError ||
                                error == QNetworkReply::OperationCanceledError ||
                                error == QNetworkReply::TemporaryNetworkFailureError ||
                                status == 429 || status >= 500;
-        if (transient && attempt < q_.retries) continue;
+        if (transient && attempt < q_.retries) {
+            // Back off before asking again: a struggling server gets time, not a burst.
+            QEventLoop pause;
+            QTimer::singleShot(int(waitS * 1000), &pause, &QEventLoop::quit);
+            pause.exec();
+            waitS = std::min(2 * waitS, 8.0);
+            continue;
+        }
+        if (pastDeadline)
+            refuse("no whole answer within " + QString::number(q_.requestDeadlineS).toStdString() +
+                   " s (the deadline per request), after " + std::to_string(attempt + 1) +
+                   " tries");
         // Prometheus answers errors as JSON with "error"; say that where there is one.
         const QJsonObject o = QJsonDocument::fromJson(body).object();
         if (o.value("status").toString() == "error")
@@ -117,7 +170,15 @@ long long PrometheusSource::seriesOf(const std::string& metric) {
     const QJsonArray result = data.value("result").toArray();
     if (result.isEmpty()) return 0;
     // [{"metric": {}, "value": [time, "24576"]}]
-    return result.first().toObject().value("value").toArray().at(1).toString().toLongLong();
+    const QString text = result.first().toObject().value("value").toArray().at(1).toString();
+    bool ok = false;
+    const long long n = text.toLongLong(&ok);
+    if (!ok || n < 0 || n > 100'000'000)
+        throw InputException({q_.server.toString().toStdString(), 0, 0, "--prometheus",
+                              "the server counted \"" + text.left(40).toStdString() +
+                                  "\" series of " + metric +
+                                  ", which is not a count (0 to 100,000,000)"});
+    return n;
 }
 
 void PrometheusSource::nextMetric() {

@@ -110,8 +110,12 @@ std::string unknownTopologyFormatMessage(const QByteArray& text) {
     std::string formats;
     for (const TopologyFormatInfo& f : topologyFormats())
         formats += (formats.empty() ? "" : "; ") + std::string(f.name);
-    std::string looks =
-        first.empty() ? "the file is empty" : "it starts with \"" + excerpt(first) + "\"";
+    // Enough of the start to recognise the file, not its values: a file named by mistake (or
+    // by a hostile session) may hold secrets, as KEY=VALUE or key: value.
+    const size_t cut = std::min(first.find_first_of("=:"), size_t(24));
+    std::string looks = first.empty() ? "the file is empty"
+                                      : "it starts with \"" + excerpt(first.substr(0, cut)) +
+                                            (cut < first.size() ? "...\"" : "\"");
     if (startsWith(first, "Nodes "))
         looks += " (ASTRA-sim htsim fat-tree parameters, which list no links)";
     return "not a fabric description ClusterScope reads: " + looks + ". Read are: " + formats;

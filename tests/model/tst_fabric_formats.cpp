@@ -429,6 +429,9 @@ void TestFabricFormats::locatesErrorsInCutAndCorruptedFiles_data() {
         << "host | server | switch";
     QTest::newRow("nothing known")
         << QByteArray("\n\nhello world\n") << 1 << "it starts with \"hello world\"";
+    // A file named by mistake may hold secrets: the message shows the start, not the values.
+    QTest::newRow("an environment")
+        << QByteArray("API_TOKEN=s3cr3t\0HOME=/root") << 1 << "it starts with \"API_TOKEN...\"";
 }
 
 void TestFabricFormats::locatesErrorsInCutAndCorruptedFiles() {
@@ -441,6 +444,7 @@ void TestFabricFormats::locatesErrorsInCutAndCorruptedFiles() {
     QVERIFY2(e.message.find(says.toStdString()) != std::string::npos ||
                  e.field.find(says.toStdString()) != std::string::npos,
              e.toString().c_str());
+    QVERIFY2(e.toString().find("s3cr3t") == std::string::npos, e.toString().c_str());
     QCOMPARE(e.line, line);
 }
 

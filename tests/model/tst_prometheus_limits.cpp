@@ -1,0 +1,173 @@
+// The bounds of a Prometheus import, against servers that misbehave as a real Prometheus does
+// not (the real server's happy paths are in tst_prometheus_import): a range too large is
+// refused before any request; an answer too large, one that trickles in, a series count that
+// is no count and a failing server end the import with a reason; retries back off.
+#include "InputError.h"
+#include "PrometheusSource.h"
+#include "TopologyDocument.h"
+
+#include <QElapsedTimer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <functional>
+
+using namespace cs;
+
+namespace {
+
+// A one-thread HTTP server whose answer to each request `respond` writes to the socket; it
+// runs while the import waits in its own event loop.
+class HostileServer {
+public:
+    using Respond = std::function<void(QTcpSocket*, const QByteArray& requestLine)>;
+    explicit HostileServer(Respond respond) : respond_(std::move(respond)) {
+        server_.listen(QHostAddress::LocalHost);
+        QObject::connect(&server_, &QTcpServer::newConnection, &server_, [this] {
+            while (QTcpSocket* s = server_.nextPendingConnection()) {
+                auto request = std::make_shared<QByteArray>();
+                QObject::connect(s, &QTcpSocket::readyRead, s, [this, s, request] {
+                    *request += s->readAll();
+                    if (!request->contains("\r\n\r\n")) return;
+                    times_.push_back(clock_.elapsed());
+                    respond_(s, request->left(request->indexOf("\r\n")));
+                    request->clear();
+                });
+            }
+        });
+        clock_.start();
+    }
+    QUrl url() const { return QUrl(QString("http://127.0.0.1:%1").arg(server_.serverPort())); }
+    const std::vector<qint64>& requestTimesMs() const { return times_; }
+
+private:
+    QTcpServer server_;
+    Respond respond_;
+    QElapsedTimer clock_;
+    std::vector<qint64> times_;
+};
+
+void answer(QTcpSocket* s, int status, const QByteArray& body) {
+    s->write("HTTP/1.1 " + QByteArray::number(status) +
+             " X\r\nContent-Type: application/json\r\nContent-Length: " +
+             QByteArray::number(body.size()) + "\r\n\r\n" + body);
+}
+
+const QByteArray kCount100 =
+    R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"100"]}]}})";
+
+} // namespace
+
+class TestPrometheusLimits : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { doc_ = openTopology("small-256", {}); }
+    void rangesTooLargeAreRefusedBeforeAnyRequest();
+    void answersTooLargeAreRefused();
+    void tricklingAnswersMeetTheDeadline();
+    void seriesCountsThatAreNoCountAreRefused();
+    void failingServersAreRetriedWithBackoff();
+
+private:
+    // The import's message, or empty when it succeeded.
+    QString importFrom(const PrometheusQuery& q) {
+        RunStore store = RunStore::openForWriting(dir_.filePath("run.sqlite"));
+        try {
+            importPrometheus(*doc_, q, {}, store);
+        } catch (const InputException& e) {
+            return QString::fromStdString(e.error().file + ": " + e.error().message);
+        }
+        return {};
+    }
+    PrometheusQuery query(const QUrl& server) const {
+        PrometheusQuery q;
+        q.server = server;
+        q.startS = 1'700'000'000;
+        q.endS = q.startS + 600;
+        return q;
+    }
+    QTemporaryDir dir_;
+    std::unique_ptr<TopologyDocument> doc_;
+};
+
+void TestPrometheusLimits::rangesTooLargeAreRefusedBeforeAnyRequest() {
+    HostileServer server([](QTcpSocket* s, const QByteArray&) { answer(s, 200, kCount100); });
+    PrometheusQuery q = query(server.url());
+    q.startS = 0;
+    q.endS = 2'000'000'000;
+    q.stepS = 0.001;
+    const QString m = importFrom(q);
+    QVERIFY2(m.contains("2000000000001 points per series at a step of 0.001 s; at most 10000000"),
+             qPrintable(m));
+    QVERIFY2(m.contains("use a step of at least 200 s, or a range of at most 10000 s"),
+             qPrintable(m));
+    QVERIFY(server.requestTimesMs().empty());
+}
+
+void TestPrometheusLimits::answersTooLargeAreRefused() {
+    // 3 MiB where 1 MiB is the limit: refused as it arrives.
+    HostileServer server([](QTcpSocket* s, const QByteArray& line) {
+        if (line.contains("/query?"))
+            answer(s, 200, kCount100);
+        else
+            answer(s, 200, QByteArray(3 << 20, ' '));
+    });
+    PrometheusQuery q = query(server.url());
+    q.maxAnswerBytes = 1 << 20;
+    const QString m = importFrom(q);
+    QVERIFY2(m.contains("an answer larger than 1 MiB (the limit per answer)"), qPrintable(m));
+}
+
+void TestPrometheusLimits::tricklingAnswersMeetTheDeadline() {
+    // A byte every 100 ms never trips the silence timeout; the deadline per request ends it.
+    HostileServer server([](QTcpSocket* s, const QByteArray&) {
+        s->write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n");
+        auto* drip = new QTimer(s);
+        QObject::connect(drip, &QTimer::timeout, s, [s] { s->write(" "); });
+        drip->start(100);
+    });
+    PrometheusQuery q = query(server.url());
+    q.timeoutS = 1;
+    q.requestDeadlineS = 1.5;
+    q.retries = 0;
+    QElapsedTimer clock;
+    clock.start();
+    const QString m = importFrom(q);
+    QVERIFY2(m.contains("no whole answer within 1.5 s (the deadline per request), after 1 tries"),
+             qPrintable(m));
+    QVERIFY(clock.elapsed() < 10000);
+}
+
+void TestPrometheusLimits::seriesCountsThatAreNoCountAreRefused() {
+    HostileServer server([](QTcpSocket* s, const QByteArray&) {
+        answer(
+            s, 200,
+            R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"-5"]}]}})");
+    });
+    const QString m = importFrom(query(server.url()));
+    QVERIFY2(m.contains("counted \"-5\" series of DCGM_FI_DEV_GPU_UTIL, which is not a count"),
+             qPrintable(m));
+    QCOMPARE(server.requestTimesMs().size(), size_t(1)); // not one request per step
+}
+
+void TestPrometheusLimits::failingServersAreRetriedWithBackoff() {
+    HostileServer server([](QTcpSocket* s, const QByteArray&) {
+        answer(s, 500, R"({"status":"error","error":"overloaded"})");
+    });
+    PrometheusQuery q = query(server.url());
+    q.retries = 3;
+    q.retryBackoffS = 0.2;
+    const QString m = importFrom(q);
+    QVERIFY2(m.contains("overloaded"), qPrintable(m));
+    const std::vector<qint64>& at = server.requestTimesMs();
+    QCOMPARE(at.size(), size_t(4));        // the first try and three retries
+    for (size_t i = 1; i < at.size(); ++i) // waits of 0.2, 0.4 and 0.8 s
+        QVERIFY2(at[i] - at[i - 1] >= 200 * (1 << (i - 1)) - 20,
+                 qPrintable(QString("retry %1 after %2 ms").arg(i).arg(at[i] - at[i - 1])));
+}
+
+QTEST_GUILESS_MAIN(TestPrometheusLimits)
+#include "tst_prometheus_limits.moc"
