@@ -1,5 +1,9 @@
 #include "HeadlessRenderer.h"
 
+#include "AtomicFileWrite.h"
+
+#include <QBuffer>
+
 #include <vtkCamera.h>
 #include <vtkImageData.h>
 #include <vtkPointData.h>
@@ -9,6 +13,7 @@
 #include <vtkWindowToImageFilter.h>
 
 #include <cstring>
+#include <stdexcept>
 
 namespace cs::views {
 
@@ -98,6 +103,16 @@ std::string applyCameraSpec(ClusterScene& scene, const TopologyDocument& doc,
     if (!e || !scene.viewEntity(*e))
         return "expected overview, pod:N, rack:R or an entity id, got \"" + spec + "\"";
     return {};
+}
+
+void writePngAtomically(const QString& path, const QImage& image) {
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG"))
+        throw std::runtime_error("cannot write " + path.toStdString() +
+                                 ": the picture could not be encoded as PNG");
+    writeFileAtomically(path, png);
 }
 
 } // namespace cs::views

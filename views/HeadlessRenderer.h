@@ -36,4 +36,8 @@ private:
 std::string applyCameraSpec(ClusterScene& scene, const TopologyDocument& doc,
                             const std::string& spec);
 
+// A picture as a PNG file, encoded first and then written whole (writeFileAtomically): a
+// failed write keeps the picture that was there. Throws std::runtime_error saying why.
+void writePngAtomically(const QString& path, const QImage& image);
+
 } // namespace cs::views

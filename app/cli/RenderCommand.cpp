@@ -11,10 +11,6 @@
 #include "ViewArguments.h"
 #include "ViewSizeArgument.h"
 
-#include "TopologyFile.h"
-
-#include <QBuffer>
-
 #include <cstdio>
 
 namespace cs::app {
@@ -102,11 +98,7 @@ int renderCommand(const CommandArgs& a) {
         return kExitOk;
     }
     const QImage img = r.grab();
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (!img.save(&buffer, "PNG")) throw std::runtime_error("cannot encode the picture as PNG");
-    writeFileAtomically(out, png); // a failed write keeps the picture that was there
+    views::writePngAtomically(out, img);
     std::fprintf(stderr, "wrote %s (%dx%d)\n", qPrintable(out), img.width(), img.height());
     return kExitOk;
 }

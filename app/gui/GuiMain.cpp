@@ -1,16 +1,15 @@
 #include "CommandArgs.h"
 #include "ExitCodes.h"
 #include "GuiOptions.h"
+#include "HeadlessRenderer.h"
 #include "MainWindow.h"
 #include "Presets.h"
 #include "ReplayController.h"
 #include "RunTimeArgument.h"
 #include "SessionFile.h"
 #include "StudyWindow.h"
-#include "TopologyFile.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QDockWidget>
 #include <QFile>
 #include <QPointer>
@@ -163,19 +162,13 @@ int runGui(const GuiOptions& o) {
         auto* poll = new QTimer(&w);
         auto grab = [&w, o, study] {
             QWidget* shown = study ? static_cast<QWidget*>(study) : &w;
-            // Encoded first, then replacing the file whole: a failed write keeps the old one.
-            QByteArray png;
-            QBuffer buffer(&png);
-            buffer.open(QIODevice::WriteOnly);
-            bool ok = shown->grab().save(&buffer, "PNG");
+            bool ok = true;
             try {
-                if (ok) writeFileAtomically(o.screenshot, png);
+                views::writePngAtomically(o.screenshot, shown->grab().toImage());
             } catch (const std::exception& e) {
                 std::fprintf(stderr, "clusterscope: %s\n", e.what());
                 ok = false;
             }
-            if (!ok && png.isEmpty())
-                std::fprintf(stderr, "clusterscope: cannot encode the screenshot as PNG\n");
             QApplication::exit(ok ? kExitOk : kExitIoError);
         };
         QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, grab] {

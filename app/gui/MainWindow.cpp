@@ -33,7 +33,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QBuffer>
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
@@ -695,12 +694,7 @@ bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors
         r.scene().apply(view_->state());
         r.scene().setValues(view_->scene().values()); // the frame shown, as it is
         r.render();
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        if (!r.grab().save(&buffer, "PNG"))
-            throw std::runtime_error("cannot encode the screenshot as PNG");
-        writeFileAtomically(path, png); // a failed save keeps the older picture
+        views::writePngAtomically(path, r.grab()); // a failed save keeps the older picture
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot save the screenshot"), e.what(), showErrors);
         return false;
