@@ -1,5 +1,6 @@
 #include "ClusterScene.h"
 
+#include "ConcurrentTask.h"
 #include "GlyphLayer.h"
 #include "LabelLayer.h"
 #include "LineLayer.h"
@@ -176,10 +177,8 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
         layout_ ? sceneLabels(doc_->topology(), *layout_) : std::vector<LabelCandidate>{};
     rebuildFar();
     rebuildNear();
-    if (doc_) {
-        aggregateRacks(doc_->topology(), values_, state_.aggregate, rackValues_);
-        if (layout_) aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
-    }
+    rackMembers_ = doc_ ? RackMembers::of(doc_->topology()) : RackMembers{};
+    aggregateValues();
     applyColors();
     updateLegend();
     updateSelectionActor();
@@ -334,7 +333,8 @@ void ClusterScene::setMetric(ValueMetric m) {
     state_.metric = m;
     fillScale();
     fillMetricValues(0);
-    setValues(values_);
+    aggregateValues();
+    if (state_.colorMode == ColorMode::Value) applyColors();
 }
 
 void ClusterScene::fillMetricValues(double patternTimeS) {
@@ -348,7 +348,8 @@ void ClusterScene::fillMetricValues(double patternTimeS) {
 void ClusterScene::setPatternTimeS(double timeS) {
     if (state_.metric != ValueMetric::TestPattern) return;
     fillMetricValues(timeS);
-    setValues(values_);
+    aggregateValues();
+    if (state_.colorMode == ColorMode::Value) applyColors();
 }
 
 void ClusterScene::setLabelsShown(bool on) {
@@ -381,22 +382,90 @@ void ClusterScene::setColorMode(ColorMode m) {
 
 void ClusterScene::setAggregate(Aggregate a) {
     state_.aggregate = a;
-    if (doc_) {
-        aggregateRacks(doc_->topology(), values_, state_.aggregate, rackValues_);
-        if (layout_) aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
-    }
+    aggregateValues();
     applyColors();
 }
 
-void ClusterScene::setValues(const FrameValues& v) {
-    values_ = v;
+void ClusterScene::aggregateValues() {
+    if (!doc_) return;
+    aggregateRacks(rackMembers_, values_, state_.aggregate, rackValues_);
+    if (layout_) aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
+}
+
+namespace {
+// Bundles with this many member links in all are aggregated on another core (1M GPUs: 1.5M).
+constexpr size_t kConcurrentBundleMembers = 200'000;
+} // namespace
+
+void ClusterScene::setValues(FrameValues v) {
+    values_ = std::move(v);
     if (!doc_ || !layout_) return;
-    aggregateRacks(doc_->topology(), values_, state_.aggregate, rackValues_);
-    aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
-    if (state_.colorMode == ColorMode::Value) applyColors();
+    // The bundles on another core while the racks are aggregated and painted: at a million
+    // GPUs each reads a few milliseconds of memory, and a frame has five to be applied in.
+    const bool large = layout_->bundles.members.items.size() >= kConcurrentBundleMembers;
+    const bool byValue = state_.colorMode == ColorMode::Value;
+    ConcurrentTask bundles(large, [this, byValue] {
+        aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
+        if (byValue) applyBundleColors();
+    });
+    aggregateRacks(rackMembers_, values_, state_.aggregate, rackValues_);
+    if (byValue) applyRackColors();
+    bundles.wait();
+    if (byValue) applyOtherColors();
 }
 
 void ClusterScene::applyColors() {
+    applyRackColors();
+    applyBundleColors();
+    applyOtherColors();
+}
+
+void ClusterScene::applyRackColors() {
+    if (!doc_ || !layout_) return;
+    const Topology& t = doc_->topology();
+    const bool byValue = state_.colorMode == ColorMode::Value;
+    const bool difference = state_.metric == ValueMetric::Difference;
+    auto shade = [difference](float v) { return difference ? differenceColor(v) : valueColor(v); };
+    auto value = [](const std::vector<float>& v, int32_t i) {
+        return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
+    };
+    // A closed rack: its aggregate (mean, max or min) on its sides, each GPU's own value on
+    // its top (where a cell would not be too small to see).
+    const bool cells = byValue && detail_.cells;
+    rackRuns_->setTopShowsCells(cells);
+    const RackRunAtlas& runs = rackRuns_->atlas();
+    for (size_t i = 0; i < runs.rackSlots.size(); ++i) {
+        const int32_t id = runs.rackSlots[i].rack;
+        const Rack& r = t.racks[size_t(id)];
+        const bool hasValue = r.role != RackRole::Network;
+        rackRuns_->paintRack(i,
+                             byValue ? (hasValue ? shade(value(rackValues_, id)) : neutralColor())
+                                     : kindColor(classOf(r.role)),
+                             cells);
+    }
+    if (cells && difference)
+        rackRuns_->paintCells(values_.gpu, differenceColor);
+    else if (cells)
+        rackRuns_->paintCells(values_.gpu, ValueColors());
+}
+
+void ClusterScene::applyBundleColors() {
+    if (!doc_ || !layout_) return;
+    const bool byValue = state_.colorMode == ColorMode::Value;
+    const bool difference = state_.metric == ValueMetric::Difference;
+    for (size_t k = 0; k < bundles_->size(); ++k) {
+        const int32_t first = layout_->bundles.members.of(int32_t(k))[0];
+        const float v = byValue && k < bundleValues_.size() ? bundleValues_[k] : std::nanf("");
+        bundles_->setColor(k, !byValue     ? kindColor(linkClass_[size_t(first)])
+                              : difference ? differenceColor(v)
+                                           : valueColor(v));
+        // Width by load (or by the difference either way): a hot bundle stands out by more
+        // than hue.
+        bundles_->setLoad(k, difference ? std::fabs(v) : v);
+    }
+}
+
+void ClusterScene::applyOtherColors() {
     if (!doc_ || !layout_) return;
     const Topology& t = doc_->topology();
     const bool byValue = state_.colorMode == ColorMode::Value;
@@ -407,21 +476,6 @@ void ClusterScene::applyColors() {
     auto value = [](const std::vector<float>& v, int32_t i) {
         return size_t(i) < v.size() ? v[size_t(i)] : std::numeric_limits<float>::quiet_NaN();
     };
-    // A closed rack: its aggregate (mean, max or min) on its sides, each GPU's own value on
-    // its top.
-    const RackRunAtlas& runs = rackRuns_->atlas();
-    for (size_t i = 0; i < runs.rackSlots.size(); ++i) {
-        const int32_t id = runs.rackSlots[i].rack;
-        const Rack& r = t.racks[size_t(id)];
-        const bool hasValue = r.role != RackRole::Network;
-        rackRuns_->paintRack(i,
-                             byValue ? (hasValue ? shade(value(rackValues_, id)) : neutralColor())
-                                     : kindColor(classOf(r.role)),
-                             byValue);
-    }
-    if (byValue)
-        for (size_t c = 0; c < runs.cellGpu.size(); ++c)
-            rackRuns_->paintCell(c, shade(value(values_.gpu, runs.cellGpu[c])));
     for (size_t i = 0; i < farSwitchIds_.size(); ++i)
         farSwitches_->setColor(
             i, byValue ? neutralColor()
@@ -443,12 +497,6 @@ void ClusterScene::applyColors() {
     for (size_t i = 0; i < storageIds_.size(); ++i)
         storage_->setColor(i, byValue ? shade(value(values_.storage, storageIds_[i]))
                                       : kindColor(KindClass::Storage));
-    for (size_t k = 0; k < bundles_->size(); ++k) {
-        const int32_t first = layout_->bundles.members.of(int32_t(k))[0];
-        const float v = byValue ? value(bundleValues_, int32_t(k)) : std::nanf("");
-        bundles_->setColor(k, byValue ? shade(v) : kindColor(linkClass_[size_t(first)]));
-        bundles_->setLoad(k, loadOf(v)); // width by load: a hot bundle stands out by more than hue
-    }
     // A stretch that cables share shows the hottest of them, and is as wide as it.
     if (byValue) hottestPerSegment(linkSegments_, values_.link, segmentValues_);
     for (size_t k = 0; k < linkSegments_.a.size(); ++k) {

@@ -82,9 +82,11 @@ public:
 
     // The test pattern at `timeS` when the metric is the test pattern (it moves with time).
     void setPatternTimeS(double timeS);
-    // Copies the values into the colour arrays (the per-frame path).
-    void setValues(const FrameValues& v);
+    // Puts the values into the colour arrays (the per-frame path). Taken by value: a frame
+    // made for the view moves in without a copy (24 MB at 1M GPUs).
+    void setValues(FrameValues v);
     const FrameValues& values() const { return values_; }
+    const RackMembers& rackMembers() const { return rackMembers_; } // of the document
     // The scene as it is drawn (boxes, cells, lines, colours, camera) as one glTF 2.0 file
     // with its data inline, for slides and web viewers. Throws std::runtime_error.
     void exportGltf(const std::string& path) const;
@@ -128,7 +130,11 @@ public:
 private:
     void rebuildFar();
     void rebuildNear();
-    void applyColors();
+    void applyColors();       // all three of:
+    void applyRackColors();   // the far racks' sides, tops and cells
+    void applyBundleColors(); // the far bundles' colours and widths (not committed)
+    void applyOtherColors();  // switches, hosts, GPUs, NICs, storage, links; commits all
+    void aggregateValues();   // racks and bundles from values_
     void updateLegend();
     void updateSelectionActor();
     void updateMarkedActor();
@@ -174,6 +180,7 @@ private:
         storageIds_;
     CableSegments linkSegments_; // the open links, each stretch they share drawn once
     std::vector<float> rackValues_, bundleValues_, segmentValues_;
+    RackMembers rackMembers_; // of the document's topology
     std::vector<KindClass> linkClass_;
 
     vtkNew<vtkPolyData> selectionPoly_;

@@ -136,7 +136,7 @@ Rgba viridisAt(float v) {
 
 // Every frame colours each GPU, rack, link and segment: a table lookup instead of the
 // interpolation, within one level of it.
-constexpr int kSteps = 1024;
+constexpr int kSteps = ValueColors::kSteps;
 const std::array<Rgba, kSteps + 1>& viridisSteps() {
     static const std::array<Rgba, kSteps + 1> steps = [] {
         std::array<Rgba, kSteps + 1> t{};
@@ -148,9 +148,11 @@ const std::array<Rgba, kSteps + 1>& viridisSteps() {
 }
 } // namespace
 
+ValueColors::ValueColors() : steps_(viridisSteps().data()), noData_(noDataColor()) {}
+
 Rgba valueColor(float v) {
-    if (std::isnan(v)) return noDataColor();
-    return viridisSteps()[size_t(std::clamp(v, 0.f, 1.f) * kSteps + 0.5f)];
+    static const ValueColors colors;
+    return colors(v);
 }
 
 Rgba noDataColor() {

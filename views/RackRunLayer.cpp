@@ -49,6 +49,13 @@ constexpr Corner kFaces[kRunFaces][4] = {
 };
 constexpr float kInset = 1.f / 64; // texels: a face's edge never samples its neighbour
 
+// A face corner's texture coordinates, a little inside its rectangle of the atlas.
+std::array<float, 2> texelCorner(const RackRunAtlas& a, const TexelRect& r, const Corner& c) {
+    const float W = float(a.width), H = float(a.height);
+    return {(c.u ? float(r.x0 + r.w) - kInset : float(r.x0) + kInset) / W,
+            (c.v ? float(r.y0 + r.h) - kInset : float(r.y0) + kInset) / H};
+}
+
 } // namespace
 
 RackRunLayer::RackRunLayer(vtkRenderer* renderer) : renderer_(renderer) {
@@ -89,30 +96,43 @@ void RackRunLayer::setAtlas(RackRunAtlas atlas) {
     vtkNew<vtkFloatArray> tcoords;
     tcoords->SetNumberOfComponents(2);
     vtkNew<vtkCellArray> quads;
-    const float W = float(atlas_.width), H = float(atlas_.height);
     for (const RackRun& run : atlas_.runs) {
         const Vec3 lo = run.box.center - run.box.size * 0.5f,
                    hi = run.box.center + run.box.size * 0.5f;
         for (int f = 0; f < kRunFaces; ++f) {
-            const TexelRect& r = run.faces[size_t(f)];
             vtkIdType ids[4];
             for (int k = 0; k < 4; ++k) {
                 const Corner& c = kFaces[f][k];
                 ids[k] = points->InsertNextPoint(c.x ? hi.x : lo.x, c.y ? hi.y : lo.y,
                                                  c.z ? hi.z : lo.z);
-                const float uv[2] = {(c.u ? float(r.x0 + r.w) - kInset : float(r.x0) + kInset) / W,
-                                     (c.v ? float(r.y0 + r.h) - kInset : float(r.y0) + kInset) / H};
-                tcoords->InsertNextTypedTuple(uv);
+                tcoords->InsertNextTypedTuple(texelCorner(atlas_, run.faces[size_t(f)], c).data());
             }
             quads->InsertNextCell(4, ids);
         }
     }
+    tcoords_ = tcoords;
+    topShowsCells_ = true; // the tops read their cells' rows
     poly_->SetPoints(points);
     poly_->SetPolys(quads);
     poly_->GetPointData()->SetTCoords(tcoords);
     poly_->Modified();
     actor_->SetVisibility(!atlas_.runs.empty());
     image_->Modified();
+}
+
+void RackRunLayer::setTopShowsCells(bool on) {
+    if (on == topShowsCells_ || !tcoords_) return;
+    topShowsCells_ = on;
+    const auto top = size_t(RunFace::Top);
+    for (size_t i = 0; i < atlas_.runs.size(); ++i) {
+        const RackRun& run = atlas_.runs[i];
+        for (int k = 0; k < 4; ++k)
+            tcoords_->SetTypedTuple(
+                vtkIdType(i * kRunFaces * 4 + top * 4 + size_t(k)),
+                texelCorner(atlas_, on ? run.faces[top] : run.plainTop, kFaces[top][k]).data());
+    }
+    tcoords_->Modified();
+    poly_->Modified();
 }
 
 void RackRunLayer::paintRack(size_t slot, Rgba color, bool topShowsCells) {
@@ -124,7 +144,11 @@ void RackRunLayer::paintRack(size_t slot, Rgba color, bool topShowsCells) {
     std::fill_n(t + size_t(s.backY) * W + size_t(s.bodyX), s.bodyW, side);
     if (s.leftX >= 0) t[size_t(s.endsY) * W + size_t(s.leftX)] = end;
     if (s.rightX >= 0) t[size_t(s.endsY) * W + size_t(s.rightX)] = end;
-    const bool cells = topShowsCells && s.cells > 0;
+    if (!topShowsCells) { // the top reads the plain row
+        std::fill_n(t + size_t(s.plainTopY) * W + size_t(s.bodyX), s.bodyW, rgb(color));
+        return;
+    }
+    const bool cells = s.cells > 0;
     if (cells && topIsCells_[slot]) return; // the cells are painted one by one
     for (int row = s.topY; row < s.topY + s.topRows; ++row)
         std::fill_n(t + size_t(row) * W + size_t(s.bodyX), s.bodyW,

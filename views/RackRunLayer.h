@@ -8,10 +8,13 @@
 #include "RackRuns.h"
 
 #include <vtkNew.h>
+#include <vtkSmartPointer.h>
 
+#include <cmath>
 #include <vector>
 
 class vtkActor;
+class vtkFloatArray;
 class vtkImageData;
 class vtkPolyData;
 class vtkRenderer;
@@ -31,10 +34,21 @@ public:
     const RackRunAtlas& atlas() const { return atlas_; }
     // A rack's colour on the sides; its top in that colour too, or left for its cells.
     void paintRack(size_t slot, Rgba color, bool topShowsCells);
-    void paintCell(size_t cell, Rgba color) {
-        Rgb* t = texels_ + atlas_.cellTexel[cell];
-        for (int k = 0; k < cellW_[cell]; ++k)
-            t[k] = {color[0], color[1], color[2]};
+    // Whether the tops read their cells or the racks' plain colours (a row of its own, written
+    // by paintRack without cells): a frame of the largest sites at the overview then writes one
+    // row per rack instead of its whole cell grid.
+    void setTopShowsCells(bool on);
+    // Each cell in the colour `shade` gives its GPU's value (NaN where `gpu` has none): the
+    // loop a frame of a large site spends most of its time in, one cell per GPU.
+    template <typename Shade> void paintCells(const std::vector<float>& gpu, Shade&& shade) {
+        const size_t n = atlas_.cellGpu.size();
+        for (size_t c = 0; c < n; ++c) {
+            const auto g = size_t(atlas_.cellGpu[c]);
+            const Rgba color = shade(g < gpu.size() ? gpu[g] : std::nanf(""));
+            Rgb* t = texels_ + atlas_.cellTexel[c];
+            for (int k = 0; k < cellW_[c]; ++k)
+                t[k] = {color[0], color[1], color[2]};
+        }
     }
     void commit(); // pushes the texels to VTK
     size_t racks() const { return atlas_.rackSlots.size(); }
@@ -50,6 +64,8 @@ private:
     RackRunAtlas atlas_;
     std::vector<uint8_t> cellW_;      // per cell, texels across (its slot's cellW)
     std::vector<uint8_t> topIsCells_; // per slot: its top holds cells, not its colour
+    bool topShowsCells_ = true;       // what the tops' texture coordinates point at
+    vtkSmartPointer<vtkFloatArray> tcoords_;
     vtkNew<vtkPolyData> poly_;
     vtkNew<vtkImageData> image_;
     vtkNew<vtkTexture> texture_;

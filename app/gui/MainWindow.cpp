@@ -218,7 +218,10 @@ MainWindow::MainWindow()
 
 MainWindow::~MainWindow() {
     finishBillOfMaterials();
-    compare_->close();  // its views and reader go before the documents
+    compare_->close(); // its views and reader go before the documents
+    // The replay's reader may be reading (the hottest links of a 262K-GPU site take seconds):
+    // it finishes and lets go of the topology before the document goes.
+    replay_->close();
     delete background_; // simulating on the document: cancel and wait before it goes
     live_.reset();      // recording on the document: wait for a poll in flight
     // Views hold raw pointers into the document: detach them before it goes.

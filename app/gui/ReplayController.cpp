@@ -387,15 +387,14 @@ void ReplayController::applyFrame() {
         byRole.link.assign(doc_->topology().links.size(), std::nanf(""));
         byRole.storage.assign(doc_->topology().storage.size(), std::nanf(""));
         view_->scene().setRoleCount(roles_->count(axis));
-        view_->scene().setValues(byRole);
+        view_->scene().setValues(std::move(byRole));
         view_->scene().setMarked(frame_->failed);
         view_->scene().setFlagged({});
         view_->update();
         return;
     }
     const Metric gpuMetric = shown.gpuMetric;
-    const FrameValues values = fractionsOfCapacity(frame_->frame, doc_->topology(), gpuMetric);
-    view_->scene().setValues(values);
+    view_->scene().setValues(fractionsOfCapacity(frame_->frame, doc_->topology(), gpuMetric));
     view_->scene().setMarked(frame_->failed);
     if (gpuMetric != Metric::GpuBusy) { // outliers are by busy
         view_->scene().setFlagged({});
@@ -403,7 +402,8 @@ void ReplayController::applyFrame() {
         return;
     }
     // An idle GPU among busy ones (or the reverse): outlined with its rack, in reddish purple.
-    std::vector<Endpoint> outliers = rackOutliers(doc_->topology(), values.gpu);
+    const views::ClusterScene& scene = view_->scene();
+    std::vector<Endpoint> outliers = rackOutliers(scene.rackMembers(), scene.values().gpu);
     auto failed = [&](const Endpoint& e) {
         return std::find(frame_->failed.begin(), frame_->failed.end(), e) != frame_->failed.end();
     };

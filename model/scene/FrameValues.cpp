@@ -1,8 +1,11 @@
 #include "FrameValues.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <span>
 
 namespace cs {
 namespace {
@@ -33,40 +36,141 @@ struct Accumulator {
     }
 };
 
-} // namespace
-
-void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out) {
-    std::vector<Accumulator> acc(t.racks.size(), Accumulator{a});
-    if (v.gpu.size() == t.gpus.size())
-        for (size_t g = 0; g < t.gpus.size(); ++g)
-            acc[size_t(t.hosts[size_t(t.gpus[g].host)].rack)].add(v.gpu[g]);
-    if (v.storage.size() == t.storage.size())
-        for (size_t s = 0; s < t.storage.size(); ++s)
-            if (t.storage[s].rack != kNone) acc[size_t(t.storage[s].rack)].add(v.storage[s]);
-    out.resize(t.racks.size());
-    for (size_t r = 0; r < acc.size(); ++r)
-        out[r] = acc[r].result();
+// Each rack's runs of consecutive members (index order), racks in order; members without a
+// rack are left out. runsOf gets the offsets of each rack's first run.
+template <typename RackOf>
+std::vector<RackMembers::Run> runsByRack(size_t racks, size_t members, RackOf&& rackOf,
+                                         std::vector<int32_t>& runsOf) {
+    std::vector<std::pair<int32_t, RackMembers::Run>> found; // (rack, run)
+    for (size_t i = 0; i < members; ++i) {
+        const int32_t r = rackOf(i);
+        if (r == kNone) continue;
+        if (!found.empty() && found.back().first == r && size_t(found.back().second.end) == i)
+            ++found.back().second.end;
+        else
+            found.push_back({r, {int32_t(i), int32_t(i + 1)}});
+    }
+    std::stable_sort(found.begin(), found.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    runsOf.assign(racks + 1, 0);
+    for (const auto& f : found)
+        ++runsOf[size_t(f.first) + 1];
+    for (size_t r = 0; r < racks; ++r)
+        runsOf[r + 1] += runsOf[r];
+    std::vector<RackMembers::Run> runs;
+    runs.reserve(found.size());
+    for (const auto& f : found)
+        runs.push_back(f.second);
+    return runs;
 }
 
-std::vector<Endpoint> rackOutliers(const Topology& t, const std::vector<float>& gpuBusy,
+// A rack's runs of `values` into four independent lanes, without branches: one chain of
+// dependent adds (or comparisons) is what a frame's rack aggregates at 1M GPUs waited on.
+template <typename Op>
+void reduceRuns(const float* values, std::span<const RackMembers::Run> runs, float identity, Op op,
+                std::array<float, 4>& lane, int& n) {
+    auto add = [&](size_t k, float v) {
+        const bool has = v == v; // NaN: no data
+        lane[k] = op(lane[k], has ? v : identity);
+        n += int(has);
+    };
+    for (const RackMembers::Run& run : runs) {
+        int32_t i = run.first;
+        for (; i + 4 <= run.end; i += 4)
+            for (size_t k = 0; k < 4; ++k)
+                add(k, values[i + int32_t(k)]);
+        for (; i < run.end; ++i)
+            add(0, values[i]);
+    }
+}
+
+// A rack's members combined by op, and how many have a value.
+struct Combined {
+    float value;
+    int n;
+};
+
+template <typename Op>
+Combined combineRack(const RackMembers& m, const FrameValues& v, size_t rack, float identity,
+                     Op op) {
+    std::array<float, 4> lane;
+    lane.fill(identity);
+    int n = 0;
+    auto runs = [&](const std::vector<RackMembers::Run>& all, const std::vector<int32_t>& of) {
+        return std::span<const RackMembers::Run>(all.data() + of[rack], all.data() + of[rack + 1]);
+    };
+    if (v.gpu.size() == m.gpus)
+        reduceRuns(v.gpu.data(), runs(m.gpuRuns, m.gpuRunsOf), identity, op, lane, n);
+    if (v.storage.size() == m.storage)
+        reduceRuns(v.storage.data(), runs(m.storageRuns, m.storageRunsOf), identity, op, lane, n);
+    return {op(op(lane[0], lane[1]), op(lane[2], lane[3])), n};
+}
+
+float aggregateRack(const RackMembers& m, const FrameValues& v, size_t rack, Aggregate a) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    Combined c{};
+    switch (a) {
+    case Aggregate::Mean:
+        c = combineRack(m, v, rack, 0.f, std::plus<float>());
+        c.value /= float(std::max(c.n, 1));
+        break;
+    case Aggregate::Max:
+        c = combineRack(m, v, rack, -kInf, [](float x, float y) { return std::max(x, y); });
+        break;
+    case Aggregate::Min:
+        c = combineRack(m, v, rack, kInf, [](float x, float y) { return std::min(x, y); });
+        break;
+    }
+    return c.n == 0 ? std::numeric_limits<float>::quiet_NaN() : c.value;
+}
+
+} // namespace
+
+RackMembers RackMembers::of(const Topology& t) {
+    RackMembers m;
+    m.gpus = t.gpus.size();
+    m.storage = t.storage.size();
+    m.gpuRuns = runsByRack(
+        t.racks.size(), t.gpus.size(),
+        [&](size_t g) {
+            const int32_t host = t.gpus[g].host;
+            return host == kNone ? kNone : t.hosts[size_t(host)].rack;
+        },
+        m.gpuRunsOf);
+    m.storageRuns = runsByRack(
+        t.racks.size(), t.storage.size(), [&](size_t s) { return t.storage[s].rack; },
+        m.storageRunsOf);
+    return m;
+}
+
+void aggregateRacks(const RackMembers& m, const FrameValues& v, Aggregate a,
+                    std::vector<float>& out) {
+    out.resize(m.racks());
+    for (size_t r = 0; r < out.size(); ++r)
+        out[r] = aggregateRack(m, v, r, a);
+}
+
+std::vector<Endpoint> rackOutliers(const RackMembers& m, const std::vector<float>& gpuBusy,
                                    float apart) {
     std::vector<Endpoint> out;
-    if (gpuBusy.size() != t.gpus.size()) return out;
-    std::vector<double> sum(t.racks.size(), 0);
-    std::vector<int> n(t.racks.size(), 0);
-    auto rackOf = [&](size_t g) { return t.hosts[size_t(t.gpus[g].host)].rack; };
-    for (size_t g = 0; g < t.gpus.size(); ++g) {
-        const int32_t r = rackOf(g);
-        if (r == kNone || std::isnan(gpuBusy[g])) continue;
-        sum[size_t(r)] += gpuBusy[g];
-        ++n[size_t(r)];
+    if (gpuBusy.size() != m.gpus) return out;
+    for (size_t r = 0; r < m.racks(); ++r) {
+        const std::span<const RackMembers::Run> runs(m.gpuRuns.data() + m.gpuRunsOf[r],
+                                                     m.gpuRuns.data() + m.gpuRunsOf[r + 1]);
+        double sum = 0;
+        int n = 0;
+        for (const RackMembers::Run& run : runs)
+            for (int32_t g = run.first; g < run.end; ++g)
+                if (!std::isnan(gpuBusy[size_t(g)])) sum += gpuBusy[size_t(g)], ++n;
+        if (n < 2) continue;
+        const double mean = sum / n;
+        for (const RackMembers::Run& run : runs)
+            for (int32_t g = run.first; g < run.end; ++g)
+                if (std::abs(gpuBusy[size_t(g)] - mean) > apart) // false for NaN
+                    out.push_back({EntityKind::Gpu, g});
     }
-    for (size_t g = 0; g < t.gpus.size(); ++g) {
-        const int32_t r = rackOf(g);
-        if (r == kNone || std::isnan(gpuBusy[g]) || n[size_t(r)] < 2) continue;
-        const double mean = sum[size_t(r)] / n[size_t(r)];
-        if (std::abs(gpuBusy[g] - mean) > apart) out.push_back({EntityKind::Gpu, int32_t(g)});
-    }
+    std::sort(out.begin(), out.end(),
+              [](const Endpoint& a, const Endpoint& b) { return a.index < b.index; });
     return out;
 }
 

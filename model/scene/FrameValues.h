@@ -33,14 +33,30 @@ inline const char* aggregateName(Aggregate a) {
     return kAggregateNames.name(a).data();
 }
 
+// Which GPUs and storage servers each rack holds, as runs of consecutive indices: found once
+// per topology, so that a frame's rack aggregates read only its values (a GPU's host and rack
+// are two reads in structs far apart, 40 MB of them at 1M GPUs), rack by rack.
+struct RackMembers {
+    struct Run {
+        int32_t first, end; // indices [first, end)
+    };
+    size_t gpus = 0, storage = 0;
+    // Rack r's runs are gpuRuns[gpuRunsOf[r] .. gpuRunsOf[r + 1]), storage's alike.
+    std::vector<int32_t> gpuRunsOf, storageRunsOf;
+    std::vector<Run> gpuRuns, storageRuns;
+    size_t racks() const { return gpuRunsOf.empty() ? 0 : gpuRunsOf.size() - 1; }
+    static RackMembers of(const Topology& t);
+};
+
 // Rack value from its GPUs (compute racks) or storage servers (storage racks).
-void aggregateRacks(const Topology& t, const FrameValues& v, Aggregate a, std::vector<float>& out);
+void aggregateRacks(const RackMembers& m, const FrameValues& v, Aggregate a,
+                    std::vector<float>& out);
 void aggregateBundles(const LinkBundles& b, const FrameValues& v, Aggregate a,
                       std::vector<float>& out);
 // GPUs far from their rack's mean busy (by more than `apart`, of 0..1): the idle GPU among
 // busy ones that no aggregate shows at the overview. Only a minority can be that far (a rack
 // half idle, half busy has none); racks with one GPU with data have none.
-std::vector<Endpoint> rackOutliers(const Topology& t, const std::vector<float>& gpuBusy,
+std::vector<Endpoint> rackOutliers(const RackMembers& m, const std::vector<float>& gpuBusy,
                                    float apart = 0.5f);
 
 // A deterministic moving pattern standing in for data until a run is loaded: waves across

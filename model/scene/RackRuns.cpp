@@ -30,7 +30,8 @@ struct Run {
     int bodyW() const { return cols * cellW; }
     int across() const { return int(racks.size()) * (bodyW() + gapW) - gapW; } // its racks
     int width() const { return std::max(2, across()); } // the ends' row holds two texels
-    int height() const { return rows + 3; }             // top rows, front, back, the two ends
+    // Top rows, front, back, the two ends, the racks' colours unshaded (the top without cells).
+    int height() const { return rows + 4; }
 };
 
 // Consecutive racks of one line, one pitch apart, form a run.
@@ -102,6 +103,7 @@ RackRun placeRun(const SceneLayout& L, const Run& run, int bx, int by) {
     face(RunFace::Left) = {bx, by + run.rows + 2, 1, 1};
     face(RunFace::Right) = {bx + 1, by + run.rows + 2, 1, 1};
     face(RunFace::Bottom) = {0, 0, 1, 1};
+    out.plainTop = {bx, by + run.rows + 3, w, 1};
     return out;
 }
 
@@ -162,6 +164,7 @@ RackRunAtlas buildRackRuns(const Topology& t, const TopologyIndex& ix, const Sce
             s.frontY = placed.faces[size_t(RunFace::Front)].y0;
             s.backY = placed.faces[size_t(RunFace::Back)].y0;
             s.endsY = placed.faces[size_t(RunFace::Left)].y0;
+            s.plainTopY = placed.plainTop.y0;
             if (i == 0) s.leftX = placed.faces[size_t(RunFace::Left)].x0;
             if (i + 1 == run.racks.size()) s.rightX = placed.faces[size_t(RunFace::Right)].x0;
             s.cellW = run.cellW;

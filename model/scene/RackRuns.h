@@ -29,6 +29,10 @@ constexpr int kRunFaces = 6;
 struct RackRun {
     Box box; // from the first rack's left side to the last rack's right side
     std::array<TexelRect, kRunFaces> faces;
+    // One row of the racks' colours, unshaded: the top reads it instead of the cells where
+    // cells would be too small to see (SceneDetail::cells), so that a frame need not fill
+    // every rack's cell grid with one colour.
+    TexelRect plainTop;
 };
 
 // One rack of a run: where its colours go.
@@ -39,6 +43,7 @@ struct RackRunSlot {
     int topY = 0, topRows = 0;        // the rows of its top (its cells' grid)
     int frontY = 0, backY = 0;        // one row each
     int endsY = 0;                    // the row of the run's two end texels
+    int plainTopY = 0;                // its columns there: the top without cells
     int leftX = -1, rightX = -1;      // its end texel where it ends the run; -1: none
     int32_t firstCell = 0, cells = 0; // into RackRunAtlas::cellGpu
     int cellW = 1;                    // texels across one cell

@@ -39,6 +39,7 @@ SceneDetail detailFor(const SceneLayout& L, const SceneView& v) {
     const size_t drawnRacks = size_t(
         std::count_if(L.racks.begin(), L.racks.end(), [](const Box& b) { return b.drawn(); }));
     const float openPx = drawnRacks <= kSmallFabricRacks ? kOpenSmallRackPixels : kOpenRackPixels;
+    float largestPx = 0;
     for (size_t r = 0; r < L.racks.size(); ++r) {
         const Box& b = L.racks[r];
         if (!b.drawn()) continue;
@@ -47,13 +48,15 @@ SceneDetail detailFor(const SceneLayout& L, const SceneView& v) {
         const float radius = b.size.length() * 0.5f;
         if (depth <= 0.05f) continue; // behind the camera or at it
         const float sizePx = std::max({b.size.x, b.size.y, b.size.z}) / depth * pxPerRadian;
-        if (sizePx < openPx) continue;
+        if (sizePx < openPx && sizePx <= largestPx) continue;
         // On screen: the box's bounding sphere overlaps the view's rectangle.
         const float halfH = depth * v.tanHalfHeight, halfW = halfH * v.aspect;
         if (std::fabs(rel.dot(v.up)) > halfH + radius || std::fabs(rel.dot(right)) > halfW + radius)
             continue;
-        open.emplace_back(std::max(0.f, rel.length() - radius), int32_t(r));
+        largestPx = std::max(largestPx, sizePx);
+        if (sizePx >= openPx) open.emplace_back(std::max(0.f, rel.length() - radius), int32_t(r));
     }
+    d.cells = largestPx >= kCellRackPixels || drawnRacks == 0;
     std::sort(open.begin(), open.end());
     if (open.size() > kMaxOpenRacks) open.resize(kMaxOpenRacks);
     for (const auto& entry : open)

@@ -11,6 +11,10 @@ namespace cs {
 
 struct SceneDetail {
     bool near = false;
+    // Closed racks' tops show a cell per GPU; off where even the largest rack on screen is too
+    // small for a cell to cover a pixel's fraction (a million GPUs at the overview): the tops
+    // then show the rack's aggregate, as its sides do, instead of an arbitrary GPU per pixel.
+    bool cells = true;
     std::vector<int32_t> openRacks; // sorted
     bool operator==(const SceneDetail&) const = default;
     bool isOpen(int32_t rack) const;
@@ -21,6 +25,9 @@ constexpr float kOpenRackPixels = 90; // a rack this large on screen shows its m
 // ... or this large, in a fabric of at most kSmallFabricRacks racks (16 GPU hosts' worth).
 constexpr float kOpenSmallRackPixels = 8;
 constexpr size_t kSmallFabricRacks = 16;
+// GPU cells on closed racks' tops while the largest rack on screen is at least this large (a
+// cell of a 16-GPU rack is then about a quarter of a pixel).
+constexpr float kCellRackPixels = 4;
 
 // Where the camera stands and what it sees (a perspective view).
 struct SceneView {
@@ -34,7 +41,8 @@ SceneView lookAt(Vec3 eye, Vec3 target, float viewAngleDeg, float aspect, float 
 
 // The racks on screen that are at least kOpenRackPixels large open (kOpenSmallRackPixels in a
 // small fabric), nearest the camera first, at most kMaxOpenRacks: what the user looks at up
-// close, wherever the camera's focal point happens to be. Near when any rack is open.
+// close, wherever the camera's focal point happens to be. Near when any rack is open. Cells
+// while a rack on screen is at least kCellRackPixels large.
 SceneDetail detailFor(const SceneLayout& L, const SceneView& v);
 
 struct PickHit {

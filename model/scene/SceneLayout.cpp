@@ -243,6 +243,21 @@ void fabricRack(SceneLayout& L, const Topology& t, const TopologyIndex& ix, cons
     }
 }
 
+// Up to kPodsInLine pods of a cluster stand in one line; more, in a grid of rows of pods with
+// about twice as much width as depth, so that a large site is a field and not a strip (64
+// pods in a line read as a thread at the overview).
+constexpr int kPodsInLine = 16;
+struct PodGrid {
+    int columns;
+};
+
+PodGrid podGrid(size_t pods, float columnW, float rowD) {
+    const int n = int(pods);
+    if (n <= kPodsInLine) return {std::max(1, n)};
+    const double wide = std::sqrt(2.0 * double(n) * double(rowD) / double(std::max(columnW, 1.f)));
+    return {std::clamp(int(std::lround(wide)), 1, n)};
+}
+
 void fabricLayout(SceneLayout& L, const Topology& t, const TopologyIndex& ix, const Groups& g) {
     const RackContents rc(t);
     std::vector<std::vector<int32_t>> podSpines(t.pods.size()), podFrontend(t.pods.size()),
@@ -262,47 +277,77 @@ void fabricLayout(SceneLayout& L, const Topology& t, const TopologyIndex& ix, co
         else
             siteSpines.push_back(int32_t(s));
     }
+    // Each pod's footprint: its longest compute row across, its compute rows deep.
+    // (Across every row for the tiers' scale, as the pods' line always was.)
+    std::vector<float> podWidth(t.pods.size(), 0), podDepth(t.pods.size(), 0),
+        podWidthAllRows(t.pods.size(), 0);
+    for (size_t p = 0; p < t.pods.size(); ++p) {
+        int rows = 0;
+        for (int32_t row : g.rowsOfPod.of(int32_t(p))) {
+            const float w = float(g.rowLength(t, row)) * kPitchX;
+            podWidthAllRows[p] = std::max(podWidthAllRows[p], w);
+            if (!g.computeRow(t, row)) continue;
+            podWidth[p] = std::max(podWidth[p], w);
+            ++rows;
+        }
+        podDepth[p] = float(rows) * kPitchY;
+    }
+    std::vector<PodGrid> grids;
     float widest = 0;
     for (size_t c = 0; c < t.clusters.size(); ++c) {
-        float w = 0;
-        for (int32_t p : ix.podsOfCluster(int32_t(c))) {
-            float podW = 0;
-            for (int32_t row : g.rowsOfPod.of(p))
-                podW = std::max(podW, float(g.rowLength(t, row)) * kPitchX);
-            w += podW + kPodGap;
-        }
-        widest = std::max(widest, w);
+        const auto pods = ix.podsOfCluster(int32_t(c));
+        float w = 0, d = 0;
+        for (int32_t p : pods)
+            w = std::max(w, podWidth[size_t(p)]), d = std::max(d, podDepth[size_t(p)]);
+        grids.push_back(podGrid(pods.size(), w + kPodGap, d + kFrontendBehind + kPodGap));
+        // In one line, pods as wide as each is; in a grid, columns as wide as the widest.
+        float line = 0;
+        for (int32_t p : pods)
+            line += podWidthAllRows[size_t(p)] + kPodGap;
+        widest = std::max(widest, grids.back().columns < int(pods.size())
+                                      ? float(grids.back().columns) * (w + kPodGap)
+                                      : line);
     }
     const float scale = std::clamp(widest / kReferenceWidth, 0.25f, 1.0f);
     const Tiers tiers{kTier1Z * scale, kTier2Z * scale, kTier3Z * scale, kFrontendBehind * scale};
     float clusterY = 0, maxX = 0;
     for (size_t c = 0; c < t.clusters.size(); ++c) {
+        const auto pods = ix.podsOfCluster(int32_t(c));
+        const PodGrid& grid = grids[c];
+        float columnW = 0, rowD = 0;
+        for (int32_t p : pods)
+            columnW = std::max(columnW, podWidth[size_t(p)] + kPodGap),
+            rowD = std::max(rowD, podDepth[size_t(p)]);
+        const float rowPitch = rowD + tiers.behind + 12 * scale; // frontend switches between
         float x = 0, depth = 0;
-        for (int32_t p : ix.podsOfCluster(int32_t(c))) {
+        for (size_t i = 0; i < pods.size(); ++i) {
+            const int32_t p = pods[i];
+            const int column = int(i) % grid.columns, gridRow = int(i) / grid.columns;
+            if (grid.columns < int(pods.size())) x = float(column) * columnW;
+            const float podY = clusterY + float(gridRow) * rowPitch;
             int ordinal = 0;
-            float width = 0;
             for (int32_t row : g.rowsOfPod.of(p)) {
                 if (!g.computeRow(t, row)) continue;
                 for (int32_t r : g.racksOfRow.of(row)) {
                     const Vec3 rc3{x + (float(t.racks[size_t(r)].position) + 0.5f) * kPitchX,
-                                   clusterY + (float(ordinal) + 0.5f) * kPitchY, 0};
+                                   podY + (float(ordinal) + 0.5f) * kPitchY, 0};
                     fabricRack(L, t, ix, rc, r, rc3, tiers);
                 }
-                width = std::max(width, float(g.rowLength(t, row)) * kPitchX);
                 ++ordinal;
             }
-            const float podDepth = float(ordinal) * kPitchY;
-            depth = std::max(depth, podDepth);
-            spreadAlongX(L.switches, podSpines[size_t(p)], x, width, clusterY + podDepth / 2,
-                         tiers.z2, {1.0f, 1.0f, 0.8f}, 1.6f);
-            spreadAlongX(L.switches, podFrontend[size_t(p)], x, width,
-                         clusterY + podDepth + tiers.behind, tiers.z1 + 6 * scale,
-                         {0.8f, 0.8f, 0.6f}, 1.2f);
+            const float width = podWidth[size_t(p)], pd = podDepth[size_t(p)];
+            depth = std::max(depth, podY - clusterY + pd);
+            spreadAlongX(L.switches, podSpines[size_t(p)], x, width, podY + pd / 2, tiers.z2,
+                         {1.0f, 1.0f, 0.8f}, 1.6f);
+            spreadAlongX(L.switches, podFrontend[size_t(p)], x, width, podY + pd + tiers.behind,
+                         tiers.z1 + 6 * scale, {0.8f, 0.8f, 0.6f}, 1.2f);
+            maxX = std::max(maxX, x + width + kPodGap);
             x += width + kPodGap;
         }
-        spreadAlongX(L.switches, clusterCores[c], 0, std::max(1.f, x - kPodGap),
+        // Cores above the middle of the cluster, across its width.
+        const float clusterW = grid.columns < int(pods.size()) ? float(grid.columns) * columnW : x;
+        spreadAlongX(L.switches, clusterCores[c], 0, std::max(1.f, clusterW - kPodGap),
                      clusterY + depth / 2, tiers.z3, {1.0f, 1.0f, 0.8f}, 1.6f);
-        maxX = std::max(maxX, x);
         clusterY += depth + tiers.behind + 25 * scale;
     }
     spreadAlongX(L.switches, siteSpines, 0, std::max(1.f, maxX - kPodGap), clusterY - 10 * scale,

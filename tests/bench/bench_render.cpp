@@ -41,15 +41,15 @@ struct Times {
 };
 
 // kFrames frames after kWarmup: each a new test pattern of t, if any (the producer's cost, not
-// counted), handed to apply, then drawn by draw, which returns once the frame is complete.
+// counted), moved into apply, then drawn by draw, which returns once the frame is complete.
 template <typename Apply, typename Draw>
 Times timeFrames(const Topology* t, Apply&& apply, Draw&& draw) {
-    FrameValues v;
     double applyS = 0, totalS = 0;
     for (int f = 0; f < kWarmup + kFrames; ++f) {
+        FrameValues v; // a new frame each time, as a replay makes one, handed over
         if (t) fillTestPattern(*t, f * 0.1, v);
         const double t0 = bench::nowSeconds();
-        apply(v);
+        apply(std::move(v));
         const double t1 = bench::nowSeconds();
         draw();
         const double t2 = bench::nowSeconds();
@@ -73,7 +73,7 @@ Result measureScene(const TopologyDocument& doc, LayoutKind layout, const std::s
     ClusterScene& scene = r.scene();
     showByValue(scene, doc, layout, camera);
     const Times t = timeFrames(
-        &doc.topology(), [&](const FrameValues& v) { scene.setValues(v); },
+        &doc.topology(), [&](FrameValues&& v) { scene.setValues(std::move(v)); },
         [&] {
             r.render();
             r.window()->WaitForCompletion(); // the frame drawn, as a window shows it
@@ -94,7 +94,7 @@ Result measureNaive(const TopologyDocument& doc) {
     renderer->ResetCamera();
     const Times t = timeFrames(
         &doc.topology(),
-        [&](const FrameValues& v) {
+        [&](FrameValues&& v) {
             for (size_t g = 0; g < v.gpu.size(); ++g)
                 gpus.setColor(g, valueColor(v.gpu[g]));
             gpus.commit();
@@ -125,7 +125,7 @@ Result measureWindow(const TopologyDocument& doc, LayoutKind layout, const std::
     ClusterScene& scene = w.scene();
     showByValue(scene, doc, layout, camera);
     const Times t = timeFrames(
-        &doc.topology(), [&](const FrameValues& v) { scene.setValues(v); },
+        &doc.topology(), [&](FrameValues&& v) { scene.setValues(std::move(v)); },
         [&] {
             w.repaint(); // paints the widget; the window is flushed by the event loop
             w.renderWindow()->WaitForCompletion();
@@ -151,7 +151,7 @@ Result measureEmptyWindow() {
     ClearOnly w;
     showAtBenchSize(w);
     const Times times = timeFrames(
-        nullptr, [](const FrameValues&) {},
+        nullptr, [](FrameValues&&) {},
         [&] {
             w.repaint();
             QCoreApplication::processEvents();
@@ -188,6 +188,19 @@ int main(int argc, char** argv) {
         row(preset, "floor overview in a window (as the app)",
             measureWindow(*doc, LayoutKind::Floor, "overview"));
         row(preset, "baseline: one glyph mapper of all GPUs", measureNaive(*doc));
+    }
+    // Large sites: meta-roce-24k's cluster grown to pods of 256 racks (4,096 GPUs), 64 and 256 of
+    // them (262,144 and 1,048,576 GPUs). Applying a frame is what grows with the GPUs.
+    for (const int pods : {64, 256}) {
+        TopologyReadOptions o;
+        o.sets = {"generator.clusters[0].pods=" + std::to_string(pods),
+                  "generator.clusters[0].racksPerPod=256", "generator.clusters[0].coreRadix=20000"};
+        const auto doc = openTopology("meta-roce-24k", {}, o);
+        const std::string name = pods == 64 ? "262,144 GPUs" : "1,048,576 GPUs";
+        row(name.c_str(), "floor overview (racks + bundles)",
+            measureScene(*doc, LayoutKind::Floor, "overview"));
+        row(name.c_str(), "fabric overview (racks + bundles)",
+            measureScene(*doc, LayoutKind::Fabric, "overview"));
     }
     row("-", "baseline: a window that only clears", measureEmptyWindow());
     return 0;

@@ -45,11 +45,11 @@ void checkAtlas(const Topology& t, const TopologyIndex& ix, const SceneLayout& L
     // Rectangles inside the atlas, and no texel in two runs' blocks.
     std::vector<int> owner(size_t(A.width) * size_t(A.height), -1);
     for (size_t k = 0; k < A.runs.size(); ++k)
-        for (int f = 0; f < kRunFaces; ++f) {
-            const TexelRect& r = A.runs[k].faces[size_t(f)];
+        for (int f = 0; f <= kRunFaces; ++f) { // the faces, then the plain top
+            const TexelRect& r = f < kRunFaces ? A.runs[k].faces[size_t(f)] : A.runs[k].plainTop;
             QVERIFY(r.w > 0 && r.h > 0);
             QVERIFY(r.x0 >= 0 && r.y0 >= 0 && r.x0 + r.w <= A.width && r.y0 + r.h <= A.height);
-            if (RunFace(f) == RunFace::Bottom) {
+            if (f < kRunFaces && RunFace(f) == RunFace::Bottom) {
                 QCOMPARE(r.x0 + r.y0, 0); // the texel no rack paints
                 continue;
             }
@@ -88,6 +88,11 @@ void checkAtlas(const Topology& t, const TopologyIndex& ix, const SceneLayout& L
                                 .arg(hi(b))));
         QVERIFY(s.frontY == run.faces[size_t(RunFace::Front)].y0);
         QVERIFY(s.backY == run.faces[size_t(RunFace::Back)].y0);
+        // The plain top: one row, as wide as the top, the rack's columns where they are on it.
+        QCOMPARE(s.plainTopY, run.plainTop.y0);
+        QCOMPARE(run.plainTop.h, 1);
+        QCOMPARE(run.plainTop.x0, top.x0);
+        QCOMPARE(run.plainTop.w, top.w);
         // The run's two ends belong to its first and last rack.
         const bool first = i == 0 || A.rackSlots[i - 1].run != s.run;
         const bool last = i + 1 == A.rackSlots.size() || A.rackSlots[i + 1].run != s.run;

@@ -17,6 +17,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <random>
+#include <set>
 
 using namespace cs;
 
@@ -41,6 +44,8 @@ private slots:
     void everyEntityHasAPlace();
     void racksDoNotOverlap_data();
     void racksDoNotOverlap();
+    void largeSitesStandAsAGridOfPods_data();
+    void largeSitesStandAsAGridOfPods();
     void bundlesCoverInterGroupLinks_data();
     void bundlesCoverInterGroupLinks();
     void detailOpensRacksLargeOnScreen();
@@ -125,6 +130,66 @@ void TestSceneLayout::racksDoNotOverlap() {
     }
 }
 
+void TestSceneLayout::largeSitesStandAsAGridOfPods_data() {
+    QTest::addColumn<int>("pods");
+    QTest::addColumn<int>("podRows"); // 0: more than one
+    QTest::newRow("16 pods: one line") << 16 << 1;
+    QTest::newRow("17 pods: a grid") << 17 << 0;
+    QTest::newRow("64 pods: a grid") << 64 << 0;
+}
+
+// The fabric layout puts a cluster of many pods in rows of pods: a field about twice as wide as
+// deep, no two pods on each other, every pod's racks inside its own footprint; up to 16 pods
+// stay in one line.
+void TestSceneLayout::largeSitesStandAsAGridOfPods() {
+    QFETCH(int, pods);
+    QFETCH(int, podRows);
+    TopologyReadOptions o;
+    o.sets = {"generator.clusters[0].pods=" + std::to_string(pods),
+              "generator.clusters[0].racksPerPod=16", "generator.clusters[0].coreRadix=4096"};
+    const auto doc = openTopology("meta-roce-24k", {}, o);
+    const Topology& t = doc->topology();
+    QCOMPARE(int(t.pods.size()), pods);
+    const SceneLayout L = computeLayout(t, doc->index(), LayoutKind::Fabric);
+    // Each pod's footprint from its racks alone.
+    std::vector<Bounds> racksOf(t.pods.size());
+    for (size_t r = 0; r < t.racks.size(); ++r)
+        if (t.podOfRack(int32_t(r)) != kNone && L.racks[r].drawn())
+            racksOf[size_t(t.podOfRack(int32_t(r)))].add(L.racks[r]);
+    Bounds site;
+    std::set<int> rowsY;
+    for (size_t a = 0; a < racksOf.size(); ++a) {
+        QVERIFY(racksOf[a].valid());
+        site.add(racksOf[a].min), site.add(racksOf[a].max);
+        rowsY.insert(int(std::lround(racksOf[a].min.y)));
+        for (size_t b = a + 1; b < racksOf.size(); ++b) {
+            const bool apartX =
+                racksOf[a].max.x < racksOf[b].min.x || racksOf[b].max.x < racksOf[a].min.x;
+            const bool apartY =
+                racksOf[a].max.y < racksOf[b].min.y || racksOf[b].max.y < racksOf[a].min.y;
+            QVERIFY2(apartX || apartY, qPrintable(QString("pods %1 and %2").arg(a).arg(b)));
+        }
+    }
+    if (podRows == 1) {
+        QCOMPARE(int(rowsY.size()), 1);
+        return;
+    }
+    QVERIFY(rowsY.size() > 1);
+    const float width = site.max.x - site.min.x, depth = site.max.y - site.min.y;
+    QVERIFY2(width > depth && width < 4 * depth,
+             qPrintable(QString("%1 m by %2 m").arg(width).arg(depth)));
+    // The cores stand above the field, within it.
+    int cores = 0;
+    for (size_t s = 0; s < t.switches.size(); ++s)
+        if (t.switches[s].role == SwitchRole::Atsw) {
+            const Box& b = L.switches[s];
+            QVERIFY(b.center.x >= site.min.x && b.center.x <= site.max.x);
+            QVERIFY(b.center.y >= site.min.y && b.center.y <= site.max.y);
+            ++cores;
+        }
+    QVERIFY(cores > 0);
+}
+
 void TestSceneLayout::bundlesCoverInterGroupLinks_data() {
     everyEntityHasAPlace_data();
 }
@@ -167,6 +232,15 @@ void TestSceneLayout::detailOpensRacksLargeOnScreen() {
     const SceneDetail farD = detailFor(L, lookAt(c + Vec3{0, -200, 200}, c, 30, 16.f / 9, 720));
     QVERIFY(!farD.near);
     QVERIFY(farD.openRacks.empty());
+    QVERIFY(farD.cells); // a rack is still a few pixels: its GPUs' cells show
+    // From so far that the largest rack is under kCellRackPixels, the tops show the racks'
+    // aggregates; a little closer, where it is over, the cells again.
+    const float pxPerM = 720 / (2 * std::tan(15 * float(M_PI) / 180));
+    const float rackM = std::max({L.racks[5].size.x, L.racks[5].size.y, L.racks[5].size.z});
+    const Vec3 away = Vec3{0, -1, 1} * (1 / std::sqrt(2.f));
+    const float cellsEndM = rackM * pxPerM / kCellRackPixels; // the nearest rack's distance
+    QVERIFY(!detailFor(L, lookAt(c + away * (cellsEndM * 3), c, 30, 16.f / 9, 720)).cells);
+    QVERIFY(detailFor(L, lookAt(c + away * (cellsEndM * 0.5f), c, 30, 16.f / 9, 720)).cells);
     // A few metres in front of rack 5, looking at it: it opens, and only racks that are large
     // on screen and in front of the camera open with it.
     const SceneView v = lookAt(c + Vec3{0, -4, 1}, c, 30, 16.f / 9, 720);
@@ -510,9 +584,10 @@ void TestSceneLayout::aggregatesFollowTheMode() {
     v.gpu[size_t(h.firstGpu)] = 0.9f;
     v.gpu[size_t(h.firstGpu + 1)] = 0.f; // one idle GPU
     std::vector<float> mean, max, min;
-    aggregateRacks(f.t, v, Aggregate::Mean, mean);
-    aggregateRacks(f.t, v, Aggregate::Max, max);
-    aggregateRacks(f.t, v, Aggregate::Min, min);
+    const RackMembers members = RackMembers::of(f.t);
+    aggregateRacks(members, v, Aggregate::Mean, mean);
+    aggregateRacks(members, v, Aggregate::Max, max);
+    aggregateRacks(members, v, Aggregate::Min, min);
     const auto rack = size_t(h.rack);
     QCOMPARE(max[rack], 0.9f);
     QCOMPARE(min[rack], 0.f);
@@ -526,17 +601,58 @@ void TestSceneLayout::aggregatesFollowTheMode() {
     // A network rack has no GPUs: no data.
     for (size_t r = 0; r < f.t.racks.size(); ++r)
         if (f.t.racks[r].role == RackRole::Network) QVERIFY(std::isnan(mean[r]));
+    // Every rack's members, whatever order the GPUs come in: GPUs shuffled between hosts
+    // (as a foreign fabric numbers them), random values with gaps, against each member's
+    // rack looked up one by one.
+    Topology shuffled = f.t;
+    std::mt19937 rng(7);
+    for (size_t g = 0; g + 1 < shuffled.gpus.size(); g += 3)
+        std::swap(shuffled.gpus[g].host, shuffled.gpus[rng() % shuffled.gpus.size()].host);
+    std::uniform_real_distribution<float> unit(0, 1);
+    for (float& x : v.gpu)
+        x = rng() % 7 == 0 ? std::nanf("") : unit(rng);
+    v.storage.resize(shuffled.storage.size());
+    for (float& x : v.storage)
+        x = unit(rng);
+    QVERIFY(!v.storage.empty());
+    const RackMembers shuffledMembers = RackMembers::of(shuffled);
+    for (const Aggregate a : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
+        std::vector<std::vector<float>> members(shuffled.racks.size());
+        for (size_t g = 0; g < shuffled.gpus.size(); ++g)
+            if (!std::isnan(v.gpu[g]))
+                members[size_t(shuffled.hosts[size_t(shuffled.gpus[g].host)].rack)].push_back(
+                    v.gpu[g]);
+        for (size_t s = 0; s < shuffled.storage.size(); ++s)
+            if (shuffled.storage[s].rack != kNone)
+                members[size_t(shuffled.storage[s].rack)].push_back(v.storage[s]);
+        std::vector<float> got;
+        aggregateRacks(shuffledMembers, v, a, got);
+        QCOMPARE(got.size(), shuffled.racks.size());
+        for (size_t r = 0; r < members.size(); ++r) {
+            const auto& m = members[r];
+            if (m.empty()) {
+                QVERIFY(std::isnan(got[r]));
+                continue;
+            }
+            const float want = a == Aggregate::Max ? *std::max_element(m.begin(), m.end())
+                               : a == Aggregate::Min
+                                   ? *std::min_element(m.begin(), m.end())
+                                   : std::accumulate(m.begin(), m.end(), 0.f) / float(m.size());
+            QVERIFY2(std::fabs(got[r] - want) < 1e-5f, qPrintable(QString::number(r)));
+        }
+    }
 }
 
 void TestSceneLayout::outliersAreAMinorityFarFromTheirRack() {
     Fixture f;
     const Host& h = f.t.hosts[0];
     std::vector<float> busy(f.t.gpus.size(), 0.9f);
-    QVERIFY(rackOutliers(f.t, busy).empty()); // all alike
-    busy[size_t(h.firstGpu + 3)] = 0.f;       // one idle GPU among busy ones
-    QCOMPARE(rackOutliers(f.t, busy), (std::vector<Endpoint>{{EntityKind::Gpu, h.firstGpu + 3}}));
+    QVERIFY(rackOutliers(RackMembers::of(f.t), busy).empty()); // all alike
+    busy[size_t(h.firstGpu + 3)] = 0.f;                        // one idle GPU among busy ones
+    QCOMPARE(rackOutliers(RackMembers::of(f.t), busy),
+             (std::vector<Endpoint>{{EntityKind::Gpu, h.firstGpu + 3}}));
     busy[size_t(h.firstGpu + 4)] = std::numeric_limits<float>::quiet_NaN(); // no data: not one
-    QCOMPARE(rackOutliers(f.t, busy).size(), size_t(1));
+    QCOMPARE(rackOutliers(RackMembers::of(f.t), busy).size(), size_t(1));
     // Half of a rack idle, half busy: nobody stands out.
     std::vector<float> half(f.t.gpus.size(), 0.9f);
     std::vector<int32_t> inRack;
@@ -544,7 +660,7 @@ void TestSceneLayout::outliersAreAMinorityFarFromTheirRack() {
         if (f.t.hosts[size_t(f.t.gpus[g].host)].rack == h.rack) inRack.push_back(int32_t(g));
     for (size_t k = 0; k < inRack.size() / 2; ++k)
         half[size_t(inRack[k])] = 0.f;
-    QVERIFY(rackOutliers(f.t, half).empty());
+    QVERIFY(rackOutliers(RackMembers::of(f.t), half).empty());
 }
 
 void TestSceneLayout::gpusColourByAnyStoredMetric() {

@@ -15,6 +15,7 @@ private slots:
     void matchesBaseline_data();
     void matchesBaseline();
     void valuesChangeThePicture();
+    void tinyRacksShowTheirAggregateOnTop();
     void theOverviewFillsThePicture_data();
     void theOverviewFillsThePicture();
     void oneOutlierShowsAtTheOverview_data();
@@ -176,6 +177,42 @@ void TestRender::valuesChangeThePicture() {
     QVERIFY2(d.fractionDiffering > 0.001, qPrintable(QString::number(d.fractionDiffering)));
 }
 
+// Every rack holds idle and busy GPUs, by Max all racks are busy: where racks are large enough
+// for their GPUs' cells, idle cells show on the tops; where a rack is a few pixels (a million
+// GPUs at the overview, here a small picture), the tops show the racks' Max as the sides do.
+void TestRender::tinyRacksShowTheirAggregateOnTop() {
+    const auto doc = openTopology("meta-roce-24k", {});
+    const Topology& t = doc->topology();
+    FrameValues v;
+    v.gpu.resize(t.gpus.size());
+    for (size_t g = 0; g < v.gpu.size(); ++g)
+        v.gpu[g] = g % 2 ? 1.f : 0.f;
+    v.link.assign(t.links.size(), std::nanf(""));
+    v.storage.assign(t.storage.size(), std::nanf(""));
+    auto idlePixels = [&](int width, int height) {
+        HeadlessRenderer r(width, height);
+        r.scene().setDocument(doc.get(), LayoutKind::Floor);
+        r.scene().setColorMode(ColorMode::Value);
+        r.scene().setAggregate(Aggregate::Max);
+        r.scene().setValues(v);
+        r.scene().viewOverview();
+        r.render();
+        const QImage picture = r.grab();
+        const Rgba idle = valueColor(0);
+        int n = 0;
+        for (int y = 0; y < picture.height(); ++y)
+            for (int x = 0; x < picture.width() * 8 / 10; ++x) { // not the colour bar's 0 %
+                const QRgb p = picture.pixel(x, y);
+                n += std::abs(qRed(p) - idle[0]) + std::abs(qGreen(p) - idle[1]) +
+                         std::abs(qBlue(p) - idle[2]) <
+                     30;
+            }
+        return n;
+    };
+    QVERIFY(idlePixels(1280, 720) > 100); // the idle GPUs' cells
+    QCOMPARE(idlePixels(160, 90), 0);     // racks of a few pixels: their Max only
+}
+
 namespace {
 // The largest difference of any channel of any pixel between two pictures.
 int largestDifference(const QImage& a, const QImage& b) {
@@ -296,8 +333,9 @@ void TestRender::anOutlierOrAFailureOutlinesItsRack() {
     scene.setValues(v);
     r.render();
     const int valueOnly = changedPixels(uniform, r.grab());
-    QCOMPARE(rackOutliers(t, v.gpu), (std::vector<Endpoint>{{EntityKind::Gpu, idle}}));
-    scene.setFlagged(rackOutliers(t, v.gpu));
+    QCOMPARE(rackOutliers(RackMembers::of(t), v.gpu),
+             (std::vector<Endpoint>{{EntityKind::Gpu, idle}}));
+    scene.setFlagged(rackOutliers(RackMembers::of(t), v.gpu));
     r.render();
     const int flagged = changedPixels(uniform, r.grab());
     scene.setFlagged({});

@@ -28,6 +28,7 @@ using namespace cs;
 using namespace cs::views;
 
 Q_DECLARE_METATYPE(cs::Endpoint)
+Q_DECLARE_METATYPE(cs::LayoutKind)
 
 namespace {
 std::unique_ptr<TopologyDocument> smallDoc() {
@@ -73,6 +74,8 @@ private slots:
     void twoViewsShowTheirOwnStates();
     void differenceShowsTheOneChangedLink();
     void overviewFollowsTheViewsShape();
+    void overviewFramesAGridOfPods_data();
+    void overviewFramesAGridOfPods();
 };
 
 void TestViewWidget::initTestCase() {
@@ -452,6 +455,53 @@ void TestViewWidget::differenceShowsTheOneChangedLink() {
     if (qEnvironmentVariableIsSet("CS_SAVE_PICTURES")) split.grab().save("difference.png");
 }
 
+namespace {
+// Every corner of the overview's boxes (racks, lone switches, bundle paths, names) projects
+// inside the view.
+void checkOverviewInside(VtkViewWidget& w) {
+    const std::vector<Box> boxes = w.scene().overviewBoxes();
+    QVERIFY(!boxes.empty());
+    for (const Box& b : boxes)
+        for (int i = 0; i < 8; ++i) {
+            const QPoint p = w.projectToWidget({b.center.x + (i & 1 ? 0.5f : -0.5f) * b.size.x,
+                                                b.center.y + (i & 2 ? 0.5f : -0.5f) * b.size.y,
+                                                b.center.z + (i & 4 ? 0.5f : -0.5f) * b.size.z});
+            QVERIFY2(w.sceneRect().adjusted(-2, -2, 2, 2).contains(p),
+                     qPrintable(QString("%1,%2").arg(p.x()).arg(p.y())));
+        }
+}
+} // namespace
+
+void TestViewWidget::overviewFramesAGridOfPods_data() {
+    QTest::addColumn<LayoutKind>("layout");
+    QTest::newRow("fabric") << LayoutKind::Fabric;
+    QTest::newRow("floor") << LayoutKind::Floor;
+}
+
+// A site of 96 pods (a grid of pods in the fabric layout): the overview shows all of it,
+// filling a good part of the view.
+void TestViewWidget::overviewFramesAGridOfPods() {
+    QFETCH(LayoutKind, layout);
+    TopologyReadOptions o;
+    o.sets = {"generator.clusters[0].pods=96", "generator.clusters[0].racksPerPod=16",
+              "generator.clusters[0].coreRadix=4096"};
+    const auto doc = openTopology("meta-roce-24k", {}, o);
+    VtkViewWidget w;
+    w.resize(960, 540);
+    w.scene().setDocument(doc.get(), layout);
+    QVERIFY(showAndRender(w));
+    w.scene().viewOverview();
+    QVERIFY(renderAgain(w));
+    checkOverviewInside(w);
+    // Filling: the site's corners span most of the view's width.
+    int left = w.width(), right = 0;
+    for (const Box& b : w.scene().overviewBoxes()) {
+        const QPoint p = w.projectToWidget(b.center);
+        left = std::min(left, p.x()), right = std::max(right, p.x());
+    }
+    QVERIFY2(right - left > w.sceneRect().width() / 2, qPrintable(QString::number(right - left)));
+}
+
 // At the overview, a view that changes shape (a second view split beside it) frames the whole
 // cluster again; once the user moved the camera, it stays where the user put it.
 void TestViewWidget::overviewFollowsTheViewsShape() {
@@ -469,18 +519,8 @@ void TestViewWidget::overviewFollowsTheViewsShape() {
     const CameraPose narrow = w.cameraPose();
     QVERIFY(!(narrow == wide));      // framed again for the narrow view
     QVERIFY(w.scene().atOverview()); // and still the overview
-    // The whole cluster is in the narrow view: every rack's, lone switch's and bundle's
-    // corners project inside it.
-    const std::vector<Box> boxes = w.scene().overviewBoxes();
-    QVERIFY(!boxes.empty());
-    for (const Box& b : boxes)
-        for (int i = 0; i < 8; ++i) {
-            const QPoint p = w.projectToWidget({b.center.x + (i & 1 ? 0.5f : -0.5f) * b.size.x,
-                                                b.center.y + (i & 2 ? 0.5f : -0.5f) * b.size.y,
-                                                b.center.z + (i & 4 ? 0.5f : -0.5f) * b.size.z});
-            QVERIFY2(w.sceneRect().adjusted(-2, -2, 2, 2).contains(p),
-                     qPrintable(QString("%1,%2").arg(p.x()).arg(p.y())));
-        }
+    // The whole cluster is in the narrow view.
+    checkOverviewInside(w);
     const CameraPose mine{{30, -60, 40}, {5, 5, 0}, {0, 0, 1}};
     w.setCameraPose(mine);
     w.resize(600, 400);
