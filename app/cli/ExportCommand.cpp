@@ -27,6 +27,25 @@ CommandSpec exportSpec() {
     return c;
 }
 
+namespace {
+// What the loaders read (every topology file, ours or another tool's): a file past it is
+// refused before it is written, with the way to a smaller one.
+void refuseUnreadable(qint64 bytes, bool atLeast, const TopologyDocument& doc) {
+    if (bytes <= kMaxTopologyFileBytes) return;
+    std::string message = "the file would be " + std::string(atLeast ? "at least " : "") +
+                          std::to_string(bytes / (1024 * 1024)) +
+                          " MiB; topology files of at most " +
+                          std::to_string(kMaxTopologyFileBytes / (1024 * 1024)) +
+                          " MiB are read, so it would not open again";
+    if (doc.params())
+        message +=
+            "; --params writes the generator's parameters (" +
+            std::to_string(paramsTopologyDocument(doc.topology().name, *doc.params()).size()) +
+            " bytes), which read back the same site";
+    throw UsageError(message);
+}
+} // namespace
+
 int exportCommand(const CommandArgs& a) {
     const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
@@ -44,6 +63,8 @@ int exportCommand(const CommandArgs& a) {
             } catch (const std::invalid_argument& e) {
                 throw UsageError(std::string("--format: ") + e.what());
             }
+            if (format != ExportFormat::GraphML && format != ExportFormat::Dot)
+                refuseUnreadable(bytes.size(), false, *doc); // a fabric format ClusterScope reads
         } else {
             if (!QDir().mkpath(out))
                 throw std::runtime_error("cannot create the directory " + out.toStdString());
@@ -61,7 +82,9 @@ int exportCommand(const CommandArgs& a) {
                 "--params: this topology was given explicitly and has no generator parameters");
         bytes = paramsTopologyDocument(doc->topology().name, *doc->params());
     } else {
+        refuseUnreadable(explicitTopologyDocumentMinBytes(doc->topology()), true, *doc);
         bytes = explicitTopologyDocument(doc->topology());
+        refuseUnreadable(bytes.size(), false, *doc);
     }
     writeFileAtomically(out, bytes);
     std::fprintf(stderr, "wrote %s (%lld bytes)\n", qPrintable(out), (long long)bytes.size());

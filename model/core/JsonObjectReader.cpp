@@ -79,7 +79,9 @@ std::string JsonObjectReader::string(const char* key, std::optional<std::string>
     const QJsonValue v = require(key);
     if (!v.isString()) fail(key, "expected a string, got " + describeJson(v));
     const QString s = v.toString();
-    if (s.size() > 4096) fail(key, "expected a string of at most 4096 characters");
+    if (s.size() > kMaxStringChars)
+        fail(key,
+             "expected a string of at most " + std::to_string(kMaxStringChars) + " characters");
     return s.toStdString();
 }
 

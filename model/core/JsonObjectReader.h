@@ -30,6 +30,10 @@ private:
 
 std::string describeJson(const QJsonValue& v); // "the string \"x\"", "an array", ...
 
+// The longest string a JSON file's field may hold: ids, names, paths. Readers of other
+// formats hold their ids to it too, so that what they read, export writes and reads again.
+constexpr qsizetype kMaxStringChars = 4096;
+
 // Parses `text` and hands the document to `read`; syntax errors and the JsonFieldErrors that
 // `read` throws become InputExceptions naming the file, line, column and field.
 template <typename Read>

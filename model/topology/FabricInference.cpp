@@ -1,5 +1,6 @@
 #include "FabricInference.h"
 
+#include "JsonObjectReader.h"
 #include "SiteParams.h"
 #include "TopologyBuilder.h"
 
@@ -30,6 +31,7 @@ public:
     Inference(const FabricGraph& g, const StructureOverrides& o) : g_(g), o_(o) {}
 
     InferredTopology run() {
+        checkNames();
         checkLinks();
         applyTierOverrides();
         inferTiers();
@@ -47,6 +49,18 @@ private:
         throw InputException({o_.file, 0, 0, field, msg});
     }
     bool isHost(int32_t n) const { return g_.nodes[size_t(n)].kind == GraphNodeKind::Host; }
+
+    // Ids as long as ClusterScope's own format holds (an exported copy must read again).
+    void checkNames() const {
+        for (const GraphNode& node : g_.nodes)
+            for (const auto& [field, text] :
+                 {std::pair{"id", &node.name}, {"rack", &node.rack}, {"pod", &node.pod}})
+                if (QString::fromStdString(*text).size() > kMaxStringChars)
+                    fail(node.line, field,
+                         "this " + std::string(field) + " is " + std::to_string(text->size()) +
+                             " bytes long; at most " + std::to_string(kMaxStringChars) +
+                             " characters are read, as in ClusterScope's own format");
+    }
 
     void checkLinks() {
         const auto n = int32_t(g_.nodes.size());

@@ -88,6 +88,14 @@ FabricGraph readDocument(const QJsonDocument& doc, const std::string& file,
         const QJsonValue id = n.value("id");
         if (!id.isString() && !id.isDouble())
             throw JsonFieldError(at.child("id"), "expected the node's id (a string or number)");
+        // As long as ClusterScope's own format holds (an exported copy must read again).
+        for (const char* key : {"id", "name"})
+            if (n.value(key).toString().size() > kMaxStringChars)
+                throw JsonFieldError(at.child(key),
+                                     "expected at most " + std::to_string(kMaxStringChars) +
+                                         " characters, as in ClusterScope's own "
+                                         "format; got " +
+                                         std::to_string(n.value(key).toString().size()));
         if (!index.emplace(idText(id), int32_t(i)).second)
             throw JsonFieldError(at.child("id"), "the id \"" + idText(id) + "\" is used twice");
         GraphNode& node = g.nodes[size_t(i)];

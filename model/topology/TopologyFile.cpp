@@ -234,6 +234,15 @@ QByteArray explicitTopologyDocument(const Topology& t) {
     return out;
 }
 
+qint64 explicitTopologyDocumentMinBytes(const Topology& t) {
+    // {"a": "", "b": "", "portA": , "portB": , "medium": "", "gbps": , "latencyNs": }
+    constexpr qint64 kLinkKeysBytes = 60;
+    qint64 bytes = 0;
+    for (const Link& l : t.links)
+        bytes += kLinkKeysBytes + qint64(t.nameOf(l.a).size() + t.nameOf(l.b).size());
+    return bytes;
+}
+
 QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p) {
     QByteArray body = QJsonDocument(siteParamsToJson(p)).toJson(QJsonDocument::Indented);
     body.replace("\n", "\n  ");

@@ -51,6 +51,9 @@ LoadedTopology parseForeignTopology(const QByteArray& text, const std::string& f
                                     const StructureOverrides& overrides, long long maxGpus);
 
 QByteArray explicitTopologyDocument(const Topology& t);
+// No more than explicitTopologyDocument(t) writes (its links' two ends' ids and their keys),
+// found without writing it: export refuses up front a file no loader would read.
+qint64 explicitTopologyDocumentMinBytes(const Topology& t);
 QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p);
 
 } // namespace cs

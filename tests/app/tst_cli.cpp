@@ -6,6 +6,7 @@
 #include "TopologyDocument.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -15,8 +16,13 @@
 #include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+
+#include <signal.h>
 
 namespace {
 
@@ -43,12 +49,15 @@ private slots:
     void statsJsonHasTheKeys_data();
     void statsJsonHasTheKeys();
     void exportThenStatsAgree();
+    void exportRefusesWhatNoLoaderReads();
     void setChangesTheDesign();
     void setIsRefusedWithoutParameters();
     void statsAndRenderReadForeignFabrics_data();
     void statsAndRenderReadForeignFabrics();
     void exportWritesEveryFormat();
     void importsFromAPrometheusServer();
+    void aSignalDuringAnImportLeavesNoNewStore_data();
+    void aSignalDuringAnImportLeavesNoNewStore();
     void badInputExitsTwo_data();
     void badInputExitsTwo();
     void unwritableOutputExitsOne();
@@ -189,6 +198,28 @@ void TestCli::exportThenStatsAgree() {
     QCOMPARE(run({"stats", params, "--json"}).out, fromPreset.out);
 }
 
+// A site of 1,998,848 GPUs: every entity listed would be past what the loaders read (256 MiB),
+// so export refuses it before writing anything, saying how large and pointing to --params;
+// the parameters export reads back as the same site.
+void TestCli::exportRefusesWhatNoLoaderReads() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("huge.json");
+    const QStringList site = {"--preset", "meta-roce-24k",
+                              "--set",    "generator.clusters[0].pods=488",
+                              "--set",    "generator.clusters[0].racksPerPod=256",
+                              "--set",    "generator.clusters[0].coreRadix=20000"};
+    const Result refused = run(QStringList{"export"} + site + QStringList{"-o", file});
+    QCOMPARE(refused.code, 2);
+    QVERIFY2(refused.err.contains("MiB are read") && refused.err.contains("--params"),
+             refused.err.constData());
+    QVERIFY(!QFileInfo::exists(file));
+    const QString params = dir.filePath("params.json");
+    QCOMPARE(run(QStringList{"export"} + site + QStringList{"--params", "-o", params}).code, 0);
+    const Result back = run({"stats", params, "--json"});
+    QCOMPARE(back.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(back.out).object()["gpus"].toInteger(), 1'998'848);
+}
+
 // --set changes the generator parameters before generating: the figures follow, a combination
 // that does not fit is refused with the changes that fit, and one of them is accepted.
 void TestCli::setChangesTheDesign() {
@@ -272,6 +303,49 @@ void TestCli::importsFromAPrometheusServer() {
     const QByteArray seen = terminal.readAll();
     QCOMPARE(terminal.exitCode(), 0);
     QVERIFY2(seen.contains("] 100%") && seen.contains("\r[####"), seen.constData());
+}
+
+void TestCli::aSignalDuringAnImportLeavesNoNewStore_data() {
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGTERM") << int(SIGTERM);
+    QTest::newRow("SIGINT (Ctrl+C)") << int(SIGINT);
+}
+
+// An import from a server that accepts and never answers is ended by a signal while its store
+// is open: a store it created is gone (with its log), one that existed keeps its runs and
+// reads; the process ends by the signal, as without ClusterScope's handler.
+void TestCli::aSignalDuringAnImportLeavesNoNewStore() {
+    QFETCH(int, signal);
+    QTcpServer silent; // the kernel accepts; nobody answers
+    QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+    const QString url = QString("http://127.0.0.1:%1").arg(silent.serverPort());
+    QTemporaryDir dir;
+    const QString existing = dir.filePath("existing.sqlite");
+    QCOMPARE(run({"simulate", "--preset", "small-256", "--model", "llama3-8b", "--tp", "8", "--pp",
+                  "1", "--dp", "32", "--steps", "1", "--out", existing})
+                 .code,
+             0);
+    auto endedBySignal = [&](const QString& out) {
+        QProcess p;
+        p.start(CS_BINARY, {"import", "--preset", "small-256", "--prometheus", url, "--start", "0",
+                            "--end", "600", "--out", out});
+        QElapsedTimer waited;
+        waited.start();
+        while (!QFileInfo::exists(out + "-wal") && waited.elapsed() < 20000)
+            QTest::qWait(50);
+        QTest::qWait(200); // waiting on the server now
+        if (p.state() != QProcess::Running) return false;
+        ::kill(pid_t(p.processId()), signal);
+        return p.waitForFinished(20000) && p.exitStatus() == QProcess::CrashExit;
+    };
+    const QString created = dir.filePath("new.sqlite");
+    QVERIFY(endedBySignal(created));
+    for (const char* suffix : {"", "-wal", "-shm"})
+        QVERIFY2(!QFileInfo::exists(created + suffix), suffix);
+    QVERIFY(endedBySignal(existing));
+    cs::RunStore store = cs::RunStore::openForReading(existing);
+    QCOMPARE(int(store.runs().size()), 1);
+    QCOMPARE(store.runs().front().kind, std::string("simulated"));
 }
 
 void TestCli::statsAndRenderReadForeignFabrics_data() {

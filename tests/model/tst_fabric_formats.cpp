@@ -427,6 +427,16 @@ void TestFabricFormats::locatesErrorsInCutAndCorruptedFiles_data() {
     QTest::newRow("networkx bad kind")
         << QByteArray("{\"nodes\": [\n {\"id\": 1, \"kind\": \"router\"}\n], \"links\": []}") << 2
         << "host | server | switch";
+    // Ids longer than ClusterScope's own format reads are refused where they are declared: an
+    // exported copy would not read again.
+    QByteArray longHost = ibsim;
+    longHost.replace("\"Hca2\"", "\"" + QByteArray(5000, 'h') + "\"");
+    QTest::newRow("ibsim id past 4096 characters")
+        << longHost << 38 << "at most 4096 characters"; // its header line
+    QTest::newRow("networkx id past 4096 characters")
+        << QByteArray("{\"nodes\": [\n {\"id\": \"" + QByteArray(5000, 's') +
+                      "\", \"kind\": \"switch\"}\n], \"links\": []}")
+        << 2 << "at most 4096 characters";
     QTest::newRow("nothing known")
         << QByteArray("\n\nhello world\n") << 1 << "it starts with \"hello world\"";
     // A file named by mistake may hold secrets: the message shows the start, not the values.
