@@ -11,6 +11,7 @@ packages=(
   libqcustomplot-dev     # ships the Qt 6 build (QCustomPlotQt6)
   libsqlite3-dev
   libyaml-cpp-dev        # InfraGraph fabric descriptions (YAML)
+  nlohmann-json3-dev     # Prometheus answers read as events (SAX), header-only
   xvfb xauth fonts-dejavu-core
   desktop-file-utils appstream
   prometheus             # tests import from a real server (prometheus + promtool)

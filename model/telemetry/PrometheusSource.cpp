@@ -1,6 +1,7 @@
 #include "PrometheusSource.h"
 
 #include "InputError.h"
+#include "PromAnswerReader.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -128,12 +129,12 @@ QByteArray PrometheusSource::get(const QUrl& url) {
             refuse("no whole answer within " + QString::number(q_.requestDeadlineS).toStdString() +
                    " s (the deadline per request), after " + std::to_string(attempt + 1) +
                    " tries");
-        // Prometheus answers errors as JSON with "error"; say that where there is one.
-        const QJsonObject o = QJsonDocument::fromJson(body).object();
-        if (o.value("status").toString() == "error")
-            throw InputException(
-                {where, 0, 0, "--prometheus",
-                 "the server refused the query: " + o.value("error").toString().toStdString()});
+        // Prometheus answers errors as JSON with "error"; say that where there is one. Read
+        // without a document: memory for the answer alone, whatever its size.
+        const PromAnswer head = readPromAnswer(body);
+        if (head.status == "error")
+            throw InputException({where, 0, 0, "--prometheus",
+                                  "the server refused the query: " + head.error.substr(0, 500)});
         if (error != QNetworkReply::NoError)
             throw InputException(
                 {where, 0, 0, "--prometheus",
@@ -142,7 +143,7 @@ QByteArray PrometheusSource::get(const QUrl& url) {
                       ? "no answer within " + std::to_string(int(q_.timeoutS)) + " s"
                   : status > 0 ? "HTTP " + std::to_string(status) + ": " + errorText.toStdString()
                                : errorText.toStdString())});
-        if (o.value("status").toString() != "success" || !o.value("data").isObject())
+        if (!head.validJson || head.status != "success")
             throw InputException({where, 0, 0, "--prometheus",
                                   "the answer is not a Prometheus API answer (expected JSON with "
                                   "\"status\": \"success\")"});

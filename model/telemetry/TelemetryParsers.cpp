@@ -1,5 +1,7 @@
 #include "TelemetryParsers.h"
 
+#include "PromAnswerReader.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -187,59 +189,58 @@ void parseExposition(const QByteArray& text, bool openMetrics, const std::string
 
 void parsePromJson(const QByteArray& text, const std::string& file, const ParseLimits& limits,
                    const SampleFn& out, std::vector<RejectedLine>& rejected) {
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
-    if (err.error != QJsonParseError::NoError) {
+    // Twice through the text, keeping nothing the first time: no sample of an answer that is
+    // not whole JSON, or not a successful range query, is taken.
+    const PromAnswer head = readPromAnswer(text);
+    if (head.tooDeep) {
         rejected.push_back({file, 0,
-                            "not valid JSON at byte " + std::to_string(err.offset) + ": " +
-                                err.errorString().toStdString()});
+                            "arrays or objects nested deeper than " +
+                                std::to_string(kMaxPromAnswerDepth) +
+                                " (a Prometheus answer nests 6 deep); not read"});
         return;
     }
-    const QJsonObject data = doc.object().value("data").toObject();
-    if (doc.object().value("status").toString() != "success" ||
-        data.value("resultType").toString() != "matrix") {
+    if (!head.validJson) {
+        rejected.push_back({file, 0, "not valid JSON at byte " + std::to_string(head.errorByte)});
+        return;
+    }
+    if (head.status != "success" || head.resultType != "matrix") {
         rejected.push_back(
             {file, 0,
              "expected {\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",...}}"});
         return;
     }
-    const QJsonArray result = data.value("result").toArray();
-    long long samples = 0;
-    for (qsizetype r = 0; r < result.size(); ++r) {
-        const QJsonObject series = result[r].toObject();
-        Labels labels;
-        std::string name;
-        const QJsonObject metric = series.value("metric").toObject();
-        for (auto it = metric.begin(); it != metric.end(); ++it) {
-            if (it.key() == "__name__")
-                name = it.value().toString().toStdString();
-            else
-                labels.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+    long long samples = 0, seriesNumber = 0;
+    readPromAnswer(text, [&](PromSeries&& series) {
+        ++seriesNumber;
+        if (series.name.empty()) {
+            rejected.push_back({file, seriesNumber, "series without __name__"});
+            return true;
         }
+        Labels labels = std::move(series.labels);
         std::sort(labels.begin(), labels.end());
-        if (name.empty()) {
-            rejected.push_back({file, r + 1, "series without __name__"});
-            continue;
-        }
-        for (const QJsonValue& pair : series.value("values").toArray()) {
-            const QJsonArray p = pair.toArray();
+        for (int k = 0; k < series.malformedPairs; ++k)
+            rejected.push_back({file, seriesNumber,
+                                "expected [seconds, \"value\"] pairs in series " + series.name});
+        for (const auto& [seconds, valueText] : series.values) {
             double v = 0;
-            const std::string vs = p.at(1).toString().toStdString();
-            if (p.size() != 2 || !p.at(0).isDouble() || !parseDouble(vs, v)) {
+            if (!parseDouble(valueText, v)) {
                 rejected.push_back(
-                    {file, r + 1, "expected [seconds, \"value\"] pairs in series " + name});
+                    {file, seriesNumber,
+                     "expected [seconds, \"value\"] pairs in series " + series.name});
                 continue;
             }
             int64_t tsNs = 0;
-            if (!epochNs(p.at(0).toDouble(), tsNs)) {
+            if (!epochNs(seconds, tsNs)) {
                 rejected.push_back(
-                    {file, r + 1, std::string("expected ") + kEpochRange + " in series " + name});
+                    {file, seriesNumber,
+                     std::string("expected ") + kEpochRange + " in series " + series.name});
                 continue;
             }
-            if (++samples > limits.maxSamples) return;
-            out(RawSample{name, labels, v, tsNs, true});
+            if (++samples > limits.maxSamples) return false;
+            out(RawSample{series.name, labels, v, tsNs, true});
         }
-    }
+        return true;
+    });
 }
 
 void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLimits& limits,

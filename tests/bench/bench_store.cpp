@@ -8,10 +8,14 @@
 #include "RunReader.h"
 #include "RunWriter.h"
 #include "SimulationRun.h"
+#include "TelemetryParsers.h"
 #include "TopologyDocument.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 
 #include <sqlite3.h>
@@ -32,6 +36,48 @@ void row(const char* store, const std::string& what, double value, const char* u
          const std::string& note = {}) {
     std::printf("| %-22s | %-52s | %12.3f %-10s | %s\n", store, what.c_str(), value, unit,
                 note.c_str());
+}
+
+// A 100 MiB range-query answer (2,000 series of 2,600 points), parsed the way the importer
+// reads it (events, nlohmann's SAX) beside a QJsonDocument of it (the reader before): the
+// peak memory over the answer's own bytes, and the time.
+void benchAnswerParse() {
+    QByteArray answer = R"({"status":"success","data":{"resultType":"matrix","result":[)";
+    for (int s = 0; s < 2000; ++s) {
+        answer += (s ? ",{" : "{") + QByteArray(R"("metric":{"__name__":"DCGM_FI_DEV_GPU_UTIL",)") +
+                  R"("Hostname":"node-)" + QByteArray::number(s / 8) + R"(","gpu":")" +
+                  QByteArray::number(s % 8) + R"("},"values":[)";
+        for (int k = 0; k < 2'600; ++k)
+            answer += (k ? ",[" : "[") + QByteArray::number(1717200000 + k * 15) + R"(,"97.5"])";
+        answer += "]}";
+    }
+    answer += "]}}";
+    const double answerMiB = double(answer.size()) / (1 << 20);
+    long long samples = 0;
+    bench::releaseFreed();
+    double before = bench::rssMiB();
+    bench::resetPeak();
+    const double eventsS = bench::timeSeconds([&] {
+        std::vector<RejectedLine> rejected;
+        parsePromJson(
+            answer, "answer", {}, [&](RawSample&&) { ++samples; }, rejected);
+    });
+    const double eventsMiB = bench::peakMiB() - before;
+    bench::releaseFreed();
+    before = bench::rssMiB();
+    bench::resetPeak();
+    qsizetype series = 0;
+    const double documentS = bench::timeSeconds([&] {
+        const QJsonDocument doc = QJsonDocument::fromJson(answer);
+        series = doc.object().value("data").toObject().value("result").toArray().size();
+    });
+    const double documentMiB = bench::peakMiB() - before;
+    const std::string what = "a " + std::to_string(int(answerMiB)) + " MiB range-query answer";
+    row("Prometheus answer", what + ", read as events", eventsMiB, "MiB more",
+        std::to_string(samples) + " samples in " + std::to_string(eventsS).substr(0, 4) + " s");
+    row("Prometheus answer", "baseline: as one QJsonDocument (before)", documentMiB, "MiB more",
+        std::to_string(series) + " series in " + std::to_string(documentS).substr(0, 4) +
+            " s (the document alone, no samples taken)");
 }
 
 double fileMiB(const QString& path) {
@@ -307,6 +353,7 @@ int main(int argc, char** argv) {
     row("naive row per sample", "one GPU's history (60 s at 1 Hz)", nhist / 50 * 1e3, "ms",
         std::to_string(rows / 50) + " points");
     sqlite3_close(db);
+    benchAnswerParse();
     benchPrometheusImport(dir.path());
     return 0;
 }

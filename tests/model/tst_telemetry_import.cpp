@@ -8,11 +8,17 @@
 #include "TelemetryParsers.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimeZone>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace cs;
 
@@ -64,6 +70,8 @@ private slots:
     void longOpenMetricsIsDetectedByItsEnd();
     void openMetricsExemplarsAreAccepted();
     void promJsonRangeQuery();
+    void promJsonReadsAsEventsWhatADocumentReads_data();
+    void promJsonReadsAsEventsWhatADocumentReads();
     void longCsv();
     void nvidiaSmiWideCsv();
     void realNvidiaSmiCaptureLandsOnItsHost();
@@ -390,6 +398,132 @@ void TestTelemetryImport::promJsonRangeQuery() {
     QCOMPARE(r.report.missingValues, 1LL); // "NaN"
     const int32_t gpu = doc_->index().find("demo.pod0.rack2.host1.gpu5")->index;
     QCOMPARE(frameValue(*r.reader, "gpu_busy", 30'000'000'000, size_t(gpu)), 0.40f);
+}
+
+namespace {
+// The reader before answers were read as events: one QJsonDocument of the whole answer. The
+// oracle for the event reader: the same samples, in the same order, and the same rejections.
+struct Parsed {
+    std::vector<std::tuple<std::string, Labels, double, int64_t>> samples;
+    std::vector<std::pair<long long, std::string>> rejected;
+};
+
+Parsed byDocument(const QByteArray& text) {
+    Parsed out;
+    const QJsonDocument doc = QJsonDocument::fromJson(text);
+    const QJsonObject data = doc.object().value("data").toObject();
+    if (doc.isNull() || doc.object().value("status").toString() != "success" ||
+        data.value("resultType").toString() != "matrix") {
+        out.rejected.push_back({0, doc.isNull() ? "not valid JSON" : "expected"});
+        return out;
+    }
+    const QJsonArray result = data.value("result").toArray();
+    for (qsizetype r = 0; r < result.size(); ++r) {
+        const QJsonObject series = result[r].toObject();
+        Labels labels;
+        std::string name;
+        const QJsonObject metric = series.value("metric").toObject();
+        for (auto it = metric.begin(); it != metric.end(); ++it)
+            if (it.key() == "__name__")
+                name = it.value().toString().toStdString();
+            else
+                labels.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+        std::sort(labels.begin(), labels.end());
+        if (name.empty()) {
+            out.rejected.push_back({r + 1, "series without __name__"});
+            continue;
+        }
+        for (const QJsonValue& pair : series.value("values").toArray()) {
+            const QJsonArray p = pair.toArray();
+            bool ok = false;
+            const double v = p.at(1).toString().toDouble(&ok);
+            if (p.size() != 2 || !p.at(0).isDouble() || !p.at(1).isString() ||
+                (!ok && p.at(1).toString() != "NaN")) {
+                out.rejected.push_back({r + 1, "expected [seconds"});
+                continue;
+            }
+            out.samples.emplace_back(name, labels, p.at(1).toString() == "NaN" ? std::nan("") : v,
+                                     int64_t(std::llround(p.at(0).toDouble() * 1e9)));
+        }
+    }
+    return out;
+}
+
+Parsed byEvents(const QByteArray& text) {
+    Parsed out;
+    std::vector<RejectedLine> rejected;
+    parsePromJson(
+        text, "answer", {},
+        [&](RawSample&& s) { out.samples.emplace_back(s.metric, s.labels, s.value, s.tsNs); },
+        rejected);
+    for (const RejectedLine& r : rejected)
+        out.rejected.push_back({r.line, r.reason});
+    return out;
+}
+} // namespace
+
+void TestTelemetryImport::promJsonReadsAsEventsWhatADocumentReads_data() {
+    QTest::addColumn<QByteArray>("answer");
+    QFile fixture(kFixtures + "range-query.json");
+    QVERIFY(fixture.open(QIODevice::ReadOnly));
+    QTest::newRow("the fixture: a series without a name, NaN") << fixture.readAll();
+    QTest::newRow("keys in another order")
+        << QByteArray(R"({"data":{"result":[{"values":[[1717200000,"1.5"],[1717200015.5,"2"]],)"
+                      R"("metric":{"gpu":"3","__name__":"DCGM_FI_DEV_GPU_UTIL"}}],)"
+                      R"("resultType":"matrix"},"status":"success"})");
+    QTest::newRow("escapes in labels")
+        << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":)"
+                      R"({"__name__":"m","host":"café "a"\b
+"},"values":[[1717200000,"7"]]}]}})");
+    QTest::newRow("other keys walked past") << QByteArray(
+        R"({"status":"success","warnings":["w"],"stats":{"timings":{"a":[1,{"b":null}]}},)"
+        R"("data":{"resultType":"matrix","result":[{"metric":{"__name__":"m"},)"
+        R"("value":[1,"9"],"histograms":[[1,{"count":"2"}]],"values":[[1717200000,"3"]]}]}})");
+    QTest::newRow("malformed pairs")
+        << QByteArray(R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":)"
+                      R"({"__name__":"m"},"values":[[1717200000,"1"],[1717200000],"x",[true,"2"],)"
+                      R"({"a":1},[1717200030,2],[1717200060,"3",4],[1717200090,"4"]]}]}})");
+    QTest::newRow("cut short") << QByteArray(
+        R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":)"
+        R"({"__name__":"m"},"values":[[1717200000,"1"],[17172)");
+    QTest::newRow("an error answer")
+        << QByteArray(R"({"status":"error","errorType":"bad_data","error":"parse error"})");
+    QTest::newRow("an instant vector")
+        << QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[]}})");
+    QByteArray deep = R"({"status":"success","warnings":)";
+    deep += QByteArray(200, '[') + QByteArray(200, ']');
+    deep +=
+        R"(,"data":{"resultType":"matrix","result":[{"metric":{"__name__":"m"},"values":[[1717200000,"5"]]}]}})";
+    QTest::newRow("200 arrays deep") << deep;
+}
+
+// Answers read as events (nlohmann's SAX, no document) give the samples and rejections that a
+// whole JSON document gave, in the same order, whatever order the keys come in.
+void TestTelemetryImport::promJsonReadsAsEventsWhatADocumentReads() {
+    QFETCH(QByteArray, answer);
+    // A text of brackets alone is refused at the depth limit, before it costs memory.
+    const Parsed brackets = byEvents(QByteArray(10'000'000, '['));
+    QVERIFY(brackets.samples.empty());
+    QCOMPARE(brackets.rejected.size(), size_t(1));
+    QVERIFY(brackets.rejected[0].second.find("nested deeper than 512") != std::string::npos);
+    const Parsed want = byDocument(answer), got = byEvents(answer);
+    QCOMPARE(got.samples.size(), want.samples.size());
+    for (size_t i = 0; i < want.samples.size(); ++i) {
+        const auto& [m, labels, v, tsNs] = got.samples[i];
+        const auto& [wm, wlabels, wv, wtsNs] = want.samples[i];
+        QCOMPARE(m, wm);
+        QVERIFY(labels == wlabels);
+        QVERIFY((std::isnan(v) && std::isnan(wv)) || v == wv);
+        QVERIFY(std::llabs(tsNs - wtsNs) < 1000);
+    }
+    QCOMPARE(got.rejected.size(), want.rejected.size());
+    for (size_t i = 0; i < want.rejected.size(); ++i) {
+        QCOMPARE(got.rejected[i].first, want.rejected[i].first);
+        QVERIFY2(got.rejected[i].second.find(want.rejected[i].second) != std::string::npos ||
+                     (want.rejected[i].second == "not valid JSON" &&
+                      got.rejected[i].second.starts_with("not valid JSON at byte")),
+                 got.rejected[i].second.c_str());
+    }
 }
 
 void TestTelemetryImport::longCsv() {
