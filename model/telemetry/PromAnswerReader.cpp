@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <streambuf>
+
 namespace cs {
 namespace {
 
@@ -158,6 +161,69 @@ PromAnswer readPromAnswer(const QByteArray& text,
     Reader reader(answer, onSeries);
     const bool read = Json::sax_parse(text.constBegin(), text.constEnd(), &reader);
     answer.validJson = read || (answer.stopped && !answer.tooDeep);
+    return answer;
+}
+
+namespace {
+
+// The bytes of a stream passed on until a run of them holds no string or number start for
+// kMaxPromTokenBytes: the parser keeps everything since its last string or number for its
+// messages, so such a run (padding, `[null,null,...]`, one huge string) would otherwise cost
+// memory for the whole answer.
+class TokenBound : public std::streambuf {
+public:
+    explicit TokenBound(std::streambuf* source) : source_(source) {}
+    bool overran() const { return overran_; }
+
+protected:
+    int_type underflow() override {
+        if (overran_ || source_->sgetc() == traits_type::eof()) return traits_type::eof();
+        const std::streamsize n = source_->sgetn(
+            buf_.data(),
+            std::min<std::streamsize>(std::max<std::streamsize>(1, source_->in_avail()),
+                                      std::streamsize(buf_.size())));
+        std::streamsize kept = 0;
+        for (; kept < n && !overran_; ++kept)
+            see(buf_[size_t(kept)]);
+        setg(buf_.data(), buf_.data(), buf_.data() + kept - (overran_ ? 1 : 0));
+        return gptr() == egptr() ? traits_type::eof() : traits_type::to_int_type(*gptr());
+    }
+
+private:
+    void see(char c) {
+        if (inString_) {
+            if (escaped_)
+                escaped_ = false;
+            else if (c == '\\')
+                escaped_ = true;
+            else if (c == '"')
+                inString_ = false;
+        } else if (c == '"') {
+            inString_ = true, run_ = 0;
+        } else {
+            const bool numberChar = (c >= '0' && c <= '9') || c == '-';
+            if (numberChar && !inNumber_) run_ = 0;
+            inNumber_ = numberChar || (inNumber_ && (c == '.' || c == 'e' || c == 'E' || c == '+'));
+        }
+        if (++run_ > kMaxPromTokenBytes) overran_ = true;
+    }
+
+    std::streambuf* source_;
+    std::array<char, 64 * 1024> buf_{};
+    size_t run_ = 0;
+    bool inString_ = false, escaped_ = false, inNumber_ = false, overran_ = false;
+};
+
+} // namespace
+
+PromAnswer readPromAnswer(std::istream& in, const std::function<bool(PromSeries&&)>& onSeries) {
+    PromAnswer answer;
+    Reader reader(answer, onSeries);
+    TokenBound bounded(in.rdbuf());
+    std::istream boundedIn(&bounded);
+    const bool read = Json::sax_parse(boundedIn, &reader);
+    answer.tokenTooLong = bounded.overran();
+    answer.validJson = !answer.tokenTooLong && (read || (answer.stopped && !answer.tooDeep));
     return answer;
 }
 

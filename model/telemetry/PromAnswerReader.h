@@ -6,6 +6,7 @@
 #include <QByteArray>
 
 #include <functional>
+#include <istream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,10 +24,15 @@ struct PromSeries {
 // would otherwise cost a frame per bracket.
 constexpr size_t kMaxPromAnswerDepth = 512;
 
+// A stream's string, number, or run of other bytes between them, is at most this long (an
+// answer's longest is a label value or an error message).
+constexpr size_t kMaxPromTokenBytes = 1 << 20;
+
 struct PromAnswer {
     bool validJson = false;
-    size_t errorByte = 0; // where the text stops being JSON
-    bool tooDeep = false; // nested past kMaxPromAnswerDepth (validJson is false)
+    size_t errorByte = 0;      // where the text stops being JSON
+    bool tooDeep = false;      // nested past kMaxPromAnswerDepth (validJson is false)
+    bool tokenTooLong = false; // a stream's token past kMaxPromTokenBytes (validJson is false)
     std::string status, error, resultType;
     bool stopped = false; // onSeries asked to stop
 };
@@ -35,5 +41,14 @@ struct PromAnswer {
 // from it stops the reading); without onSeries, series are skipped, not kept.
 PromAnswer readPromAnswer(const QByteArray& text,
                           const std::function<bool(PromSeries&&)>& onSeries = {});
+// The same over a stream, read as its bytes come (a network answer as it arrives): nothing
+// of the answer is held but the series being read. The stream is read to its end unless
+// the reading stops early.
+PromAnswer readPromAnswer(std::istream& in, const std::function<bool(PromSeries&&)>& onSeries = {});
+
+// An answer that is read when asked (a request made then): each series to onSeries as it
+// comes; `restart` before each new try, so that what an earlier try handed on is dropped.
+using PromAnswerRead = std::function<PromAnswer(const std::function<bool(PromSeries&&)>& onSeries,
+                                                const std::function<void()>& restart)>;
 
 } // namespace cs

@@ -2,6 +2,7 @@
 
 #include "InputError.h"
 #include "PromAnswerReader.h"
+#include "ReplyStream.h"
 
 #include <QDateTime>
 #include <QEventLoop>
@@ -17,6 +18,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <memory>
 
 namespace cs {
 
@@ -68,7 +71,9 @@ PrometheusSource::PrometheusSource(PrometheusQuery query, std::function<void(dou
     startedMs_ = QDateTime::currentMSecsSinceEpoch();
 }
 
-QByteArray PrometheusSource::get(const QUrl& url) {
+PromAnswer PrometheusSource::request(const QUrl& url,
+                                     const std::function<PromAnswer(std::istream&)>& read,
+                                     const std::function<void()>& restart) {
     ++requests_;
     const std::string where = q_.server.toString().toStdString();
     auto refuse = [&](const std::string& why) {
@@ -82,34 +87,37 @@ QByteArray PrometheusSource::get(const QUrl& url) {
             refuse("the import took longer than its deadline of " +
                    std::to_string(int(q_.deadlineS)) + " s (" + std::to_string(requests_) +
                    " requests); ask a shorter range or a larger step");
+        if (attempt > 0 && restart) restart();
         QNetworkRequest request(url);
         request.setTransferTimeout(int(q_.timeoutS * 1000));
-        QNetworkReply* reply = net.get(request);
-        QEventLoop loop;
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        std::unique_ptr<QNetworkReply, void (*)(QNetworkReply*)> reply(
+            net.get(request), [](QNetworkReply* r) { r->deleteLater(); });
         // An answer that keeps trickling in resets the transfer timeout: the deadline ends it.
         bool pastDeadline = false, tooLarge = false;
         QTimer deadline;
         deadline.setSingleShot(true);
-        QObject::connect(&deadline, &QTimer::timeout, reply, [&] {
+        QObject::connect(&deadline, &QTimer::timeout, reply.get(), [&] {
             pastDeadline = true;
             reply->abort();
         });
         deadline.start(int(std::min(q_.requestDeadlineS, q_.deadlineS - elapsedS) * 1000));
-        // Refused as it grows, not once it is whole: memory stays bounded by the limit.
-        QObject::connect(reply, &QNetworkReply::downloadProgress, reply,
+        QObject::connect(reply.get(), &QNetworkReply::downloadProgress, reply.get(),
                          [&](qint64 received, qint64 total) {
                              if (received > q_.maxAnswerBytes || total > q_.maxAnswerBytes) {
                                  tooLarge = true;
                                  reply->abort();
                              }
                          });
-        loop.exec();
+        // Read as the bytes arrive; what the reader left (it stopped early) is read past, so
+        // that the reply ends as the server meant it to.
+        ReplyStreamBuf bytes(reply.get());
+        std::istream in(&bytes);
+        const PromAnswer head = read(in);
+        in.ignore(std::numeric_limits<std::streamsize>::max());
+        deadline.stop();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QNetworkReply::NetworkError error = reply->error();
-        const QByteArray body = tooLarge || pastDeadline ? QByteArray() : reply->readAll();
         const QString errorText = reply->errorString();
-        reply->deleteLater();
         if (tooLarge)
             refuse("an answer larger than " + std::to_string(q_.maxAnswerBytes >> 20) +
                    " MiB (the limit per answer); ask a shorter range or a larger step");
@@ -129,9 +137,7 @@ QByteArray PrometheusSource::get(const QUrl& url) {
             refuse("no whole answer within " + QString::number(q_.requestDeadlineS).toStdString() +
                    " s (the deadline per request), after " + std::to_string(attempt + 1) +
                    " tries");
-        // Prometheus answers errors as JSON with "error"; say that where there is one. Read
-        // without a document: memory for the answer alone, whatever its size.
-        const PromAnswer head = readPromAnswer(body);
+        // Prometheus answers errors as JSON with "error"; say that where there is one.
         if (head.status == "error")
             throw InputException({where, 0, 0, "--prometheus",
                                   "the server refused the query: " + head.error.substr(0, 500)});
@@ -143,11 +149,15 @@ QByteArray PrometheusSource::get(const QUrl& url) {
                       ? "no answer within " + std::to_string(int(q_.timeoutS)) + " s"
                   : status > 0 ? "HTTP " + std::to_string(status) + ": " + errorText.toStdString()
                                : errorText.toStdString())});
+        if (head.tokenTooLong)
+            refuse("the answer holds a string, number or run of other bytes longer than " +
+                   std::to_string(kMaxPromTokenBytes >> 20) +
+                   " MiB (a Prometheus answer's longest is a label value)");
         if (!head.validJson || head.status != "success")
             throw InputException({where, 0, 0, "--prometheus",
                                   "the answer is not a Prometheus API answer (expected JSON with "
                                   "\"status\": \"success\")"});
-        return body;
+        return head;
     }
 }
 
@@ -166,8 +176,15 @@ long long PrometheusSource::seriesOf(const std::string& metric) {
         "query",
         QString("count(last_over_time(%1[%2s]))").arg(QString::fromStdString(metric)).arg(rangeS));
     query.addQueryItem("time", QString::number(q_.endS));
-    const QJsonObject data =
-        QJsonDocument::fromJson(get(api("query", query))).object().value("data").toObject();
+    // A count is one small series: read whole (within maxAnswerBytes), then as a document.
+    QByteArray body;
+    request(api("query", query), [&](std::istream& in) {
+        char chunk[4096];
+        while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+            body.append(chunk, in.gcount());
+        return readPromAnswer(body);
+    });
+    const QJsonObject data = QJsonDocument::fromJson(body).object().value("data").toObject();
     const QJsonArray result = data.value("result").toArray();
     if (result.isEmpty()) return 0;
     // [{"metric": {}, "value": [time, "24576"]}]
@@ -213,7 +230,13 @@ bool PrometheusSource::next(TelemetryText& out) {
     query.addQueryItem("step", QString::number(q_.stepS, 'g', 12));
     const QUrl url = api("query_range", query);
     out.name = url.toString().toStdString();
-    out.text = get(url);
+    out.text.clear();
+    // Asked when the importer reads it, and read as it arrives.
+    out.promAnswer = [this, url](const std::function<bool(PromSeries &&)>& onSeries,
+                                 const std::function<void()>& restart) {
+        return request(
+            url, [&](std::istream& in) { return readPromAnswer(in, onSeries); }, restart);
+    };
     out.format = TelemetryFormat::PromJson;
     out.defaultHost.clear();
     out.source = "prometheus " + q_.server.toString().toStdString();

@@ -4,17 +4,20 @@
 // step, in time chunks that keep each answer bounded: the series of a metric are counted
 // first (an instant `count(last_over_time(...))`), and a chunk holds at most
 // maxPointsPerAnswer points over all of them and 10,000 per series (Prometheus's own limit
-// is 11,000). Metrics the server does not hold are skipped. Each answer is handed on as
-// Prometheus range-query JSON. Every request is bounded: silence past timeoutS, a whole
-// answer past requestDeadlineS or maxAnswerBytes, the import past deadlineS. Transient
+// is 11,000). Metrics the server does not hold are skipped. Each answer is handed on to be
+// read as it arrives (memory for its samples, not its bytes). Every request is bounded:
+// silence past timeoutS, a whole answer past requestDeadlineS or maxAnswerBytes, the import
+// past deadlineS. Transient
 // failures (timeouts, 429, 5xx) are retried after waits that double from retryBackoffS; HTTP
 // errors, answers that are not Prometheus's, series counts that are no count and servers that
 // cannot be reached are InputExceptions that say which.
+#include "PromAnswerReader.h"
 #include "TelemetryImporter.h"
 
 #include <QUrl>
 
 #include <functional>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -51,7 +54,10 @@ public:
     long long requests() const { return requests_; }
 
 private:
-    QByteArray get(const QUrl& url);
+    // One request, its answer handed to `read` as it arrives, retried as the query says
+    // (`restart` before each retry); the answer's head, or an InputException saying why not.
+    PromAnswer request(const QUrl& url, const std::function<PromAnswer(std::istream&)>& read,
+                       const std::function<void()>& restart = {});
     QUrl api(const char* endpoint, const QUrlQuery& query) const;
     // The number of series of a metric in the range (0: the server has none).
     long long seriesOf(const std::string& metric);

@@ -137,8 +137,9 @@ private:
 
     void readText(TelemetryText& in) {
         const QByteArray& text = in.text;
-        const TelemetryFormat format =
-            in.format == TelemetryFormat::Auto ? detectFormat(text) : in.format;
+        const TelemetryFormat format = in.promAnswer ? TelemetryFormat::PromJson
+                                       : in.format == TelemetryFormat::Auto ? detectFormat(text)
+                                                                            : in.format;
         const std::string& name = in.name;
         if (firstName_.empty()) firstName_ = name;
         if (!in.source.empty() && !names_.contains(QString::fromStdString(in.source)))
@@ -160,7 +161,10 @@ private:
         const ParseLimits& limits = options_.limits;
         switch (format) {
         case TelemetryFormat::PromJson:
-            parsePromJson(text, name, limits, add, rejected_);
+            if (in.promAnswer)
+                parsePromJson(in.promAnswer, name, limits, add, rejected_);
+            else
+                parsePromJson(text, name, limits, add, rejected_);
             break;
         case TelemetryFormat::Csv:
             parseLongCsv(text, name, limits, add, rejected_);
@@ -173,6 +177,7 @@ private:
                             rejected_, counterTypes_);
         }
         in.text.clear(); // one text in memory at a time
+        in.promAnswer = {};
         if (untimed > 0) {
             report_.untimedSamples += untimed;
             report_.warnings.push_back(

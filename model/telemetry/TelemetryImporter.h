@@ -66,6 +66,7 @@ struct TelemetryText {
     std::string name;   // for messages: the file, or the request
     std::string source; // for the run's name: the file's name, or the server
     QByteArray text;
+    PromAnswerRead promAnswer; // instead of text: a Prometheus answer read as it arrives
     TelemetryFormat format = TelemetryFormat::Auto;
     std::string defaultHost; // nvidia-smi files: the host the file is named after
     int64_t untimedNs = 0;   // samples without a time: the file's modification time

@@ -187,60 +187,111 @@ void parseExposition(const QByteArray& text, bool openMetrics, const std::string
     });
 }
 
+namespace {
+
+// Why an answer's samples are not taken, or empty when they are.
+std::string refusalOf(const PromAnswer& head) {
+    if (head.tooDeep)
+        return "arrays or objects nested deeper than " + std::to_string(kMaxPromAnswerDepth) +
+               " (a Prometheus answer nests 6 deep); not read";
+    if (head.tokenTooLong)
+        return "a string, number or run of other bytes longer than " +
+               std::to_string(kMaxPromTokenBytes >> 20) +
+               " MiB (a Prometheus answer's longest is a label value); not read";
+    if (!head.validJson) return "not valid JSON at byte " + std::to_string(head.errorByte);
+    if (head.status != "success" || head.resultType != "matrix")
+        return "expected {\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",...}}";
+    return {};
+}
+
+// One series' samples handed to `out` (false: past maxSamples), its bad pairs to `rejected`.
+bool takeSeries(PromSeries&& series, long long seriesNumber, const std::string& file,
+                const ParseLimits& limits, long long& samples, const SampleFn& out,
+                std::vector<RejectedLine>& rejected) {
+    if (series.name.empty()) {
+        rejected.push_back({file, seriesNumber, "series without __name__"});
+        return true;
+    }
+    Labels labels = std::move(series.labels);
+    std::sort(labels.begin(), labels.end());
+    const std::string badPair = "expected [seconds, \"value\"] pairs in series " + series.name;
+    for (int k = 0; k < series.malformedPairs; ++k)
+        rejected.push_back({file, seriesNumber, badPair});
+    for (const auto& [seconds, valueText] : series.values) {
+        double v = 0;
+        if (!parseDouble(valueText, v)) {
+            rejected.push_back({file, seriesNumber, badPair});
+            continue;
+        }
+        int64_t tsNs = 0;
+        if (!epochNs(seconds, tsNs)) {
+            rejected.push_back(
+                {file, seriesNumber,
+                 std::string("expected ") + kEpochRange + " in series " + series.name});
+            continue;
+        }
+        if (++samples > limits.maxSamples) return false;
+        out(RawSample{series.name, labels, v, tsNs, true});
+    }
+    return true;
+}
+
+} // namespace
+
 void parsePromJson(const QByteArray& text, const std::string& file, const ParseLimits& limits,
                    const SampleFn& out, std::vector<RejectedLine>& rejected) {
     // Twice through the text, keeping nothing the first time: no sample of an answer that is
     // not whole JSON, or not a successful range query, is taken.
-    const PromAnswer head = readPromAnswer(text);
-    if (head.tooDeep) {
-        rejected.push_back({file, 0,
-                            "arrays or objects nested deeper than " +
-                                std::to_string(kMaxPromAnswerDepth) +
-                                " (a Prometheus answer nests 6 deep); not read"});
-        return;
-    }
-    if (!head.validJson) {
-        rejected.push_back({file, 0, "not valid JSON at byte " + std::to_string(head.errorByte)});
-        return;
-    }
-    if (head.status != "success" || head.resultType != "matrix") {
-        rejected.push_back(
-            {file, 0,
-             "expected {\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",...}}"});
+    const std::string refusal = refusalOf(readPromAnswer(text));
+    if (!refusal.empty()) {
+        rejected.push_back({file, 0, refusal});
         return;
     }
     long long samples = 0, seriesNumber = 0;
     readPromAnswer(text, [&](PromSeries&& series) {
-        ++seriesNumber;
-        if (series.name.empty()) {
-            rejected.push_back({file, seriesNumber, "series without __name__"});
-            return true;
-        }
-        Labels labels = std::move(series.labels);
-        std::sort(labels.begin(), labels.end());
-        for (int k = 0; k < series.malformedPairs; ++k)
-            rejected.push_back({file, seriesNumber,
-                                "expected [seconds, \"value\"] pairs in series " + series.name});
-        for (const auto& [seconds, valueText] : series.values) {
-            double v = 0;
-            if (!parseDouble(valueText, v)) {
-                rejected.push_back(
-                    {file, seriesNumber,
-                     "expected [seconds, \"value\"] pairs in series " + series.name});
-                continue;
-            }
-            int64_t tsNs = 0;
-            if (!epochNs(seconds, tsNs)) {
-                rejected.push_back(
-                    {file, seriesNumber,
-                     std::string("expected ") + kEpochRange + " in series " + series.name});
-                continue;
-            }
-            if (++samples > limits.maxSamples) return false;
-            out(RawSample{series.name, labels, v, tsNs, true});
-        }
-        return true;
+        return takeSeries(std::move(series), ++seriesNumber, file, limits, samples, out, rejected);
     });
+}
+
+void parsePromJson(const PromAnswerRead& read, const std::string& file, const ParseLimits& limits,
+                   const SampleFn& out, std::vector<RejectedLine>& rejected) {
+    // Once through the answer as it arrives: its samples are held, as numbers, until the
+    // answer proves whole and successful, then handed on; a new try starts them afresh.
+    struct Held {
+        std::string metric;
+        Labels labels;
+        std::vector<std::pair<int64_t, double>> points;
+    };
+    std::vector<Held> held;
+    std::vector<RejectedLine> heldRejected;
+    long long samples = 0, seriesNumber = 0;
+    auto restart = [&] {
+        held.clear();
+        heldRejected.clear();
+        samples = seriesNumber = 0;
+    };
+    const PromAnswer head = read(
+        [&](PromSeries&& series) {
+            held.emplace_back();
+            return takeSeries(
+                std::move(series), ++seriesNumber, file, limits, samples,
+                [&](RawSample&& s) {
+                    Held& h = held.back();
+                    if (h.points.empty()) h.metric = std::move(s.metric), h.labels = s.labels;
+                    h.points.emplace_back(s.tsNs, s.value);
+                },
+                heldRejected);
+        },
+        restart);
+    const std::string refusal = refusalOf(head);
+    if (!refusal.empty()) {
+        rejected.push_back({file, 0, refusal});
+        return;
+    }
+    rejected.insert(rejected.end(), heldRejected.begin(), heldRejected.end());
+    for (Held& h : held)
+        for (const auto& [tsNs, v] : h.points)
+            out(RawSample{h.metric, h.labels, v, tsNs, true});
 }
 
 void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLimits& limits,

@@ -5,6 +5,7 @@
 // parsing goes on. Timestamps become int64 nanoseconds. The formats and their
 // specifications: resources/reference/formats.md.
 #include "EnumNames.h"
+#include "PromAnswerReader.h"
 #include <QByteArray>
 
 #include <cstdint>
@@ -59,6 +60,10 @@ void parseExposition(const QByteArray& text, bool openMetrics, const std::string
                      const ParseLimits& limits, const SampleFn& out,
                      std::vector<RejectedLine>& rejected, std::vector<std::string>& counterTypes);
 void parsePromJson(const QByteArray& text, const std::string& file, const ParseLimits& limits,
+                   const SampleFn& out, std::vector<RejectedLine>& rejected);
+// The same over an answer read as it arrives (`read` hands each series on and calls
+// `restart` before a new try of the request).
+void parsePromJson(const PromAnswerRead& read, const std::string& file, const ParseLimits& limits,
                    const SampleFn& out, std::vector<RejectedLine>& rejected);
 void parseLongCsv(const QByteArray& text, const std::string& file, const ParseLimits& limits,
                   const SampleFn& out, std::vector<RejectedLine>& rejected);

@@ -1,12 +1,15 @@
 // The bounds of a Prometheus import, against servers that misbehave as a real Prometheus does
-// not (the real server's happy paths are in tst_prometheus_import): a range too large is
-// refused before any request; an answer too large, one that trickles in, a series count that
-// is no count and a failing server end the import with a reason; retries back off.
+// not (the real server's happy paths are in tst_prometheus_import): a large answer is read as
+// it arrives, in memory for its samples rather than its bytes; a range too large is refused
+// before any request; an answer too large, one that trickles in, a series count that is no
+// count and a failing server end the import with a reason; retries back off, and an answer
+// cut off and asked again counts its samples once.
 #include "InputError.h"
 #include "PrometheusSource.h"
 #include "TopologyDocument.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -56,8 +59,43 @@ void answer(QTcpSocket* s, int status, const QByteArray& body) {
              QByteArray::number(body.size()) + "\r\n\r\n" + body);
 }
 
+// The process's peak resident memory since the last reset (Linux's VmHWM), in MiB.
+double peakResidentMiB() {
+    QFile status("/proc/self/status");
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:")) return line.mid(6).trimmed().split(' ')[0].toDouble() / 1024;
+    return -1;
+}
+bool resetPeakResident() {
+    QFile refs("/proc/self/clear_refs");
+    return refs.open(QIODevice::WriteOnly) && refs.write("5") == 1;
+}
+
+// A range answer of one series of `points` points at 1 s steps from 1,700,000,000, for
+// `host`'s GPU 0.
+QByteArray rangeAnswer(const std::string& host, int points) {
+    QByteArray values;
+    for (int k = 0; k < points; ++k)
+        values += (k ? "," : "") + QByteArray("[") + QByteArray::number(1'700'000'000 + k) + ",\"" +
+                  QByteArray::number(k % 100) + "\"]";
+    return R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"DCGM_FI_DEV_GPU_UTIL","Hostname":")" +
+           QByteArray::fromStdString(host) + R"(","gpu":"0"},"values":[)" + values + "]}]}}";
+}
+
+// Counts of 1 series for the first metric and none for the others.
+void countOne(QTcpSocket* s, const QByteArray& line);
+
 const QByteArray kCount100 =
     R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"100"]}]}})";
+
+void countOne(QTcpSocket* s, const QByteArray& line) {
+    answer(
+        s, 200,
+        line.contains("DCGM_FI_DEV_GPU_UTIL")
+            ? R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"1"]}]}})"
+            : R"({"status":"success","data":{"resultType":"vector","result":[]}})");
+}
 
 } // namespace
 
@@ -65,6 +103,9 @@ class TestPrometheusLimits : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { doc_ = openTopology("small-256", {}); }
+    void largeAnswersAreReadAsTheyArrive();
+    void paddedAnswersAreRefused();
+    void answersCutOffAndAskedAgainCountOnce();
     void rangesTooLargeAreRefusedBeforeAnyRequest();
     void answersTooLargeAreRefused();
     void tricklingAnswersMeetTheDeadline();
@@ -72,11 +113,13 @@ private slots:
     void failingServersAreRetriedWithBackoff();
 
 private:
-    // The import's message, or empty when it succeeded.
-    QString importFrom(const PrometheusQuery& q) {
+    // The import's message, or empty when it succeeded (its report in `report`).
+    QString importFrom(const PrometheusQuery& q, ImportReport* report = nullptr) {
+        QFile::remove(dir_.filePath("run.sqlite"));
         RunStore store = RunStore::openForWriting(dir_.filePath("run.sqlite"));
         try {
-            importPrometheus(*doc_, q, {}, store);
+            const ImportReport r = importPrometheus(*doc_, q, {}, store);
+            if (report) *report = r;
         } catch (const InputException& e) {
             return QString::fromStdString(e.error().file + ": " + e.error().message);
         }
@@ -92,6 +135,79 @@ private:
     QTemporaryDir dir_;
     std::unique_ptr<TopologyDocument> doc_;
 };
+
+void TestPrometheusLimits::largeAnswersAreReadAsTheyArrive() {
+    // One series of 601 points, then 100 series without a name (refused, nothing kept), each
+    // with a label of 900 KiB: an answer of 88 MiB, sent a series at a time as the socket
+    // drains, so that the server's own buffer stays small. The import's peak memory grows by
+    // far less than the answer.
+    constexpr int kPadSeries = 100;
+    const QByteArray whole = rangeAnswer(doc_->topology().hosts[0].name, 601);
+    const qsizetype split = whole.indexOf("]}}"); // after the result's first series
+    const QByteArray pad =
+        R"(,{"metric":{"pad":")" + QByteArray(900 << 10, 'x') + R"("},"values":[]})";
+    const qint64 bodyBytes = whole.size() + qint64(kPadSeries) * pad.size();
+    HostileServer server([&](QTcpSocket* s, const QByteArray& line) {
+        if (line.contains("/query?")) return countOne(s, line);
+        s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                 QByteArray::number(bodyBytes) + "\r\n\r\n" + whole.left(split));
+        auto padsLeft = std::make_shared<int>(kPadSeries);
+        auto more = [s, padsLeft, &pad, tail = whole.mid(split)] {
+            if (s->bytesToWrite() > (1 << 20) || *padsLeft < 0) return;
+            if ((*padsLeft)-- > 0)
+                s->write(pad);
+            else
+                s->write(tail);
+        };
+        QObject::connect(s, &QTcpSocket::bytesWritten, s, more);
+        more();
+    });
+    PrometheusQuery q = query(server.url());
+    q.maxAnswerBytes = 512LL << 20;
+    QVERIFY(resetPeakResident());
+    const double beforeMiB = peakResidentMiB();
+    ImportReport report;
+    const QString m = importFrom(q, &report);
+    const double growthMiB = peakResidentMiB() - beforeMiB;
+    QVERIFY2(m.isEmpty(), qPrintable(m));
+    QCOMPARE(report.samples, 601LL);
+    QCOMPARE(report.rejectedCount, qlonglong(kPadSeries));
+    qInfo("a %lld MiB answer: peak memory grew by %.1f MiB", bodyBytes >> 20, growthMiB);
+    QVERIFY2(growthMiB < 24, qPrintable(QString("grew by %1 MiB").arg(growthMiB)));
+}
+
+void TestPrometheusLimits::paddedAnswersAreRefused() {
+    // 8 MiB of whitespace inside an answer: a run the parser would keep whole.
+    const QByteArray whole = rangeAnswer(doc_->topology().hosts[0].name, 601);
+    const qsizetype split = whole.indexOf("]}]}}");
+    HostileServer server([&](QTcpSocket* s, const QByteArray& line) {
+        if (line.contains("/query?")) return countOne(s, line);
+        answer(s, 200, whole.left(split) + QByteArray(8 << 20, ' ') + whole.mid(split));
+    });
+    const QString m = importFrom(query(server.url()));
+    QVERIFY2(m.contains("a string, number or run of other bytes longer than 1 MiB"), qPrintable(m));
+}
+
+void TestPrometheusLimits::answersCutOffAndAskedAgainCountOnce() {
+    // The first answer stops half way and stalls past the deadline; the second try is whole.
+    // The samples of the first are dropped, not counted twice.
+    const QByteArray whole = rangeAnswer(doc_->topology().hosts[0].name, 601);
+    int ranges = 0;
+    HostileServer server([&](QTcpSocket* s, const QByteArray& line) {
+        if (line.contains("/query?")) return countOne(s, line);
+        if (++ranges > 1) return answer(s, 200, whole);
+        s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(whole.size()) +
+                 "\r\n\r\n" + whole.left(whole.size() / 2));
+    });
+    PrometheusQuery q = query(server.url());
+    q.requestDeadlineS = 1;
+    q.retryBackoffS = 0.1;
+    ImportReport report;
+    const QString m = importFrom(q, &report);
+    QVERIFY2(m.isEmpty(), qPrintable(m));
+    QCOMPARE(ranges, 2);
+    QCOMPARE(report.samples, 601LL);
+}
 
 void TestPrometheusLimits::rangesTooLargeAreRefusedBeforeAnyRequest() {
     HostileServer server([](QTcpSocket* s, const QByteArray&) { answer(s, 200, kCount100); });
