@@ -124,7 +124,8 @@ PromAnswer PrometheusSource::request(const QUrl& url,
         const bool transient = pastDeadline || error == QNetworkReply::TimeoutError ||
                                error == QNetworkReply::OperationCanceledError ||
                                error == QNetworkReply::TemporaryNetworkFailureError ||
-                               status == 429 || status >= 500;
+                               error == QNetworkReply::RemoteHostClosedError || status == 429 ||
+                               status >= 500;
         if (transient && attempt < q_.retries) {
             // Back off before asking again: a struggling server gets time, not a burst.
             QEventLoop pause;
@@ -147,6 +148,9 @@ PromAnswer PrometheusSource::request(const QUrl& url,
                  (error == QNetworkReply::TimeoutError ||
                           error == QNetworkReply::OperationCanceledError
                       ? "no answer within " + std::to_string(int(q_.timeoutS)) + " s"
+                  : error == QNetworkReply::RemoteHostClosedError
+                      ? "the server closed the connection before its answer was whole, after " +
+                            std::to_string(attempt + 1) + " tries"
                   : status > 0 ? "HTTP " + std::to_string(status) + ": " + errorText.toStdString()
                                : errorText.toStdString())});
         if (head.tokenTooLong)

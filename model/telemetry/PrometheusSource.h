@@ -8,9 +8,9 @@
 // read as it arrives (memory for its samples, not its bytes). Every request is bounded:
 // silence past timeoutS, a whole answer past requestDeadlineS or maxAnswerBytes, the import
 // past deadlineS. Transient
-// failures (timeouts, 429, 5xx) are retried after waits that double from retryBackoffS; HTTP
-// errors, answers that are not Prometheus's, series counts that are no count and servers that
-// cannot be reached are InputExceptions that say which.
+// failures (timeouts, connections closed early, 429, 5xx) are retried after waits that double from
+// retryBackoffS; HTTP errors, answers that are not Prometheus's, series counts that are no count
+// and servers that cannot be reached are InputExceptions that say which.
 #include "PromAnswerReader.h"
 #include "TelemetryImporter.h"
 

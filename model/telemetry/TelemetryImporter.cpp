@@ -371,31 +371,32 @@ private:
                 hasUtil[size_t(m.target.index)])
                 continue;
             const bool link = m.target.kind == EntityKind::Link;
-            std::map<int64_t, double> perTick;
-            for (const auto& [ts, v] : m.values)
-                if (!std::isnan(v) && ts >= originNs_ + storedEndNs_) {
-                    const int64_t tick = (ts - originNs_) / report_.tickNs * report_.tickNs;
-                    double& slot = perTick.try_emplace(tick, v).first->second;
-                    // links: tx and rx land on one cable, keep the busier direction
-                    slot = link ? std::max(slot, v) : v;
-                }
+            // Each sample checked before binning: one impossible sample among a tick's
+            // others is counted, not hidden by the tick's last value.
             const auto [lo, hi] = possibleRange(*m.target.stored);
-            for (const auto& [tick, v] : perTick) {
+            std::map<int64_t, double> perTick;
+            for (const auto& [ts, v] : m.values) {
+                if (std::isnan(v) || ts < originNs_ + storedEndNs_) continue; // NaN: no sample
                 const double x = v * m.target.scale;
                 if (!(x >= lo && x <= hi)) { // infinite, or no device reads so
                     ++report_.impossibleValues;
                     if (report_.warnings.size() < 50)
                         report_.warnings.push_back(
                             m.metric + " on " + t_.nameOf({m.target.kind, m.target.index}) +
-                            " at " + std::to_string(originNs_ + tick) +
+                            " at " + std::to_string(ts) +
                             " ns: " + QString::number(v, 'g', 6).toStdString() + " is outside " +
                             QString::number(lo / m.target.scale, 'g', 6).toStdString() + " to " +
                             QString::number(hi / m.target.scale, 'g', 6).toStdString() +
                             "; dropped");
                     continue;
                 }
-                put(*m.target.stored, m.target.index, tick, x, link);
+                const int64_t tick = (ts - originNs_) / report_.tickNs * report_.tickNs;
+                double& slot = perTick.try_emplace(tick, x).first->second;
+                // links: tx and rx land on one cable, keep the busier direction
+                slot = link ? std::max(slot, x) : x;
             }
+            for (const auto& [tick, x] : perTick)
+                put(*m.target.stored, m.target.index, tick, x, link);
         }
     }
 

@@ -56,8 +56,8 @@ private slots:
     void statsAndRenderReadForeignFabrics();
     void exportWritesEveryFormat();
     void importsFromAPrometheusServer();
-    void aSignalDuringAnImportLeavesNoNewStore_data();
-    void aSignalDuringAnImportLeavesNoNewStore();
+    void aSignalWhileWritingLeavesNoNewStore_data();
+    void aSignalWhileWritingLeavesNoNewStore();
     void badInputExitsTwo_data();
     void badInputExitsTwo();
     void unwritableOutputExitsOne();
@@ -305,20 +305,31 @@ void TestCli::importsFromAPrometheusServer() {
     QVERIFY2(seen.contains("] 100%") && seen.contains("\r[####"), seen.constData());
 }
 
-void TestCli::aSignalDuringAnImportLeavesNoNewStore_data() {
+void TestCli::aSignalWhileWritingLeavesNoNewStore_data() {
+    QTest::addColumn<QString>("command");
     QTest::addColumn<int>("signal");
-    QTest::newRow("SIGTERM") << int(SIGTERM);
-    QTest::newRow("SIGINT (Ctrl+C)") << int(SIGINT);
+    for (const char* command : {"import", "simulate"}) {
+        QTest::addRow("%s, SIGTERM", command) << QString(command) << int(SIGTERM);
+        QTest::addRow("%s, SIGINT (Ctrl+C)", command) << QString(command) << int(SIGINT);
+    }
 }
 
-// An import from a server that accepts and never answers is ended by a signal while its store
-// is open: a store it created is gone (with its log), one that existed keeps its runs and
-// reads; the process ends by the signal, as without ClusterScope's handler.
-void TestCli::aSignalDuringAnImportLeavesNoNewStore() {
+// An import from a server that accepts and never answers, or a simulation of 20 steps of
+// Llama 3 405B on 24K GPUs (several seconds), is ended by a signal while its store is open: a
+// store it created is gone (with its log), one that existed keeps its runs and reads; the
+// process ends by the signal, as without ClusterScope's handler.
+void TestCli::aSignalWhileWritingLeavesNoNewStore() {
+    QFETCH(QString, command);
     QFETCH(int, signal);
     QTcpServer silent; // the kernel accepts; nobody answers
     QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
     const QString url = QString("http://127.0.0.1:%1").arg(silent.serverPort());
+    const QStringList args =
+        command == "import"
+            ? QStringList{"import",  "--preset", "small-256", "--prometheus", url,
+                          "--start", "0",        "--end",     "600"}
+            : QStringList{"simulate", "--preset", "meta-roce-24k", "--model", "llama3-405b",
+                          "--steps",  "20"};
     QTemporaryDir dir;
     const QString existing = dir.filePath("existing.sqlite");
     QCOMPARE(run({"simulate", "--preset", "small-256", "--model", "llama3-8b", "--tp", "8", "--pp",
@@ -327,13 +338,12 @@ void TestCli::aSignalDuringAnImportLeavesNoNewStore() {
              0);
     auto endedBySignal = [&](const QString& out) {
         QProcess p;
-        p.start(CS_BINARY, {"import", "--preset", "small-256", "--prometheus", url, "--start", "0",
-                            "--end", "600", "--out", out});
+        p.start(CS_BINARY, args + QStringList{"--out", out});
         QElapsedTimer waited;
         waited.start();
         while (!QFileInfo::exists(out + "-wal") && waited.elapsed() < 20000)
             QTest::qWait(50);
-        QTest::qWait(200); // waiting on the server now
+        QTest::qWait(200); // waiting on the server, or simulating, now
         if (p.state() != QProcess::Running) return false;
         ::kill(pid_t(p.processId()), signal);
         return p.waitForFinished(20000) && p.exitStatus() == QProcess::CrashExit;

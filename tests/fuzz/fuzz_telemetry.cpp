@@ -1,14 +1,54 @@
 // Recorded telemetry in each format, imported onto small-256 into a run store as `import`
 // does (parse, map, rates, ticks, frames), then read back. The first byte picks the format
-// (auto-detection included), the rest is the file.
+// (auto-detection included), the rest is the file. Range-query JSON is also read as a stream,
+// as answers from a server are, and must give what reading the whole text gave.
 #include "FuzzSupport.h"
 #include "InputError.h"
+#include "PromAnswerReader.h"
 #include "RunReader.h"
 #include "TelemetryImporter.h"
 
 #include <QFile>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace {
+
+// Series as one string each: name, labels, pairs, malformed count.
+std::vector<std::string>
+seriesOf(const std::function<cs::PromAnswer(const std::function<bool(cs::PromSeries&&)>&)>& read,
+         cs::PromAnswer& head) {
+    std::vector<std::string> out;
+    head = read([&](cs::PromSeries&& s) {
+        std::string t = s.name + "{";
+        for (const auto& [k, v] : s.labels)
+            t += k + "=" + v + ",";
+        t += "}";
+        for (const auto& [at, v] : s.values)
+            t += std::to_string(at) + ":" + v + ";";
+        out.push_back(t + std::to_string(s.malformedPairs));
+        return true;
+    });
+    return out;
+}
+
+void streamReadsAsText(const QByteArray& text) {
+    cs::PromAnswer whole, streamed;
+    const auto a = seriesOf([&](const auto& on) { return cs::readPromAnswer(text, on); }, whole);
+    std::istringstream in(text.toStdString());
+    const auto b = seriesOf([&](const auto& on) { return cs::readPromAnswer(in, on); }, streamed);
+    if (streamed.tokenTooLong) return; // refused as a stream only: the text is in memory anyway
+    if (a != b || whole.validJson != streamed.validJson || whole.status != streamed.status ||
+        whole.resultType != streamed.resultType || whole.tooDeep != streamed.tooDeep) {
+        std::fprintf(stderr, "the stream reader disagrees with the text reader\n");
+        std::abort();
+    }
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 1) return 0;
@@ -21,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     text.source = "fuzz";
     text.format = formats[data[0] % (sizeof formats / sizeof formats[0])];
     text.text = fuzz::bytesOf(data + 1, size - 1);
+    if (text.format == cs::TelemetryFormat::PromJson) streamReadsAsText(text.text);
     text.defaultHost = "demo.pod0.rack0.host0";
     text.untimedNs = 1'717'200'000'000'000'000LL;
     const QString store = fuzz::scratchDir() + "/telemetry.sqlite";

@@ -133,3 +133,55 @@ put("run_store", "finding-no-frame-at-start",
     bytes([0, 2]) + op("frames", 0, 6, 0) + op("frames", 0, 6, 0))
 put("run_store", "finding-damaged-pages",
     bytes([0, 0]) + b"".join(struct.pack(">IB", 100 + 4099 * i, 0xff) for i in range(64)))
+
+# Prometheus answers (issue 28): keys in another order, escapes, nesting past the bound,
+# error answers, and a value where a pair belongs.
+series = {"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL", "Hostname": "demo.pod0.rack0.host0",
+                     "gpu": "0", "note": "tab\there \"quoted\" \\u00e9"},
+          "values": [[1717200000, "97"], [1717200015.5, "95"], [1717200030, "NaN"]]}
+tel("prom-answer-reordered.json", 3, json.dumps(
+    {"data": {"result": [series], "resultType": "matrix"}, "status": "success"}).encode())
+tel("prom-answer-escapes.json", 3, json.dumps(
+    {"status": "success", "data": {"resultType": "matrix", "result": [series]}},
+    ensure_ascii=True).replace("DCGM", "\\u0044CGM").encode())
+tel("prom-answer-error.json", 3,
+    b'{"status":"error","errorType":"bad_data","error":"1:1: parse error"}')
+tel("prom-answer-scalar-pair.json", 3,
+    b'{"status":"success","data":{"resultType":"matrix","result":[{"metric":{"__name__":"x"},'
+    b'"values":[7,[1717200000],[1717200000,"1","2"],{"a":1}]}]}}')
+tel("finding-prom-answer-600-deep.json", 3,
+    b'{"status":"success","data":{"resultType":"matrix","result":' + b"[" * 600 + b"]" * 600 + b"}}")
+
+# Sessions (issue 28): as the window saves one (version 2), version 1, a design session, and
+# hostile ones.
+view = {"layout": "fabric", "colour": "run", "aggregate": "mean", "gpuMetric": "gpu_power_w",
+        "gpuRole": "stage", "labels": False,
+        "camera": {"position": [1.5, -2e3, 40], "focalPoint": [0, 0, 0], "viewUp": [0, 0, 1]}}
+session = {"format": "clusterscope-session", "version": 2, "topology": "../topo/custom.json",
+           "run": "run.sqlite", "timeNs": 123456789, "selection": "demo.pod0.rack0.host0.gpu3",
+           "nodeNameMap": "names.map", "structure": "/abs/structure.json",
+           "compare": {"run": "b.sqlite", "topology": "preset:meta-roce-24k",
+                       "linkedCameras": False},
+           "bookmarks": [{"name": "spines", "layout": "fabric", "position": [0, 0, 900],
+                          "focalPoint": [0, 0, 0], "viewUp": [0, 1, 0]}],
+           "docks": "AAAA/wAAAAD9AAAAAg==", **view}
+put("session", "saved-v2.clusterscope", json.dumps(session, indent=4))
+put("session", "v1.clusterscope", json.dumps(
+    {"format": "clusterscope-session", "version": 1, "topology": "preset:small-256",
+     "layout": "floor", "colour": "kind"}))
+put("session", "design.clusterscope", json.dumps(
+    {"format": "clusterscope-session", "version": 2, "topology": "edited",
+     "design": {"format": "clusterscope-topology", "version": 1,
+                "generator": {"clusters": [{"pods": 2}]}}}))
+put("session", "finding-10000-bookmarks.clusterscope", json.dumps(
+    {"format": "clusterscope-session", "version": 2, "topology": "preset:small-256",
+     "bookmarks": [{"name": f"b{i}", "layout": "floor", "position": [i, 0, 1],
+                    "focalPoint": [0, 0, 0], "viewUp": [0, 0, 1]} for i in range(10000)]}))
+put("session", "finding-newer-version.clusterscope", json.dumps(
+    {"format": "clusterscope-session", "version": 99, "topology": "preset:small-256"}))
+put("session", "finding-camera-nan.clusterscope",
+    '{"format":"clusterscope-session","version":2,"topology":"x",'
+    '"camera":{"position":[1e999,0,0],"focalPoint":[0,0,0],"viewUp":[0,0,0]}}')
+put("session", "finding-paths.clusterscope", json.dumps(
+    {"format": "clusterscope-session", "version": 2, "topology": "../../../../../../etc/passwd",
+     "run": "a/./b/../../../c.sqlite", "structure": "\u0000nul", "docks": "!!not base64!!"}))

@@ -2,8 +2,9 @@
 // not (the real server's happy paths are in tst_prometheus_import): a large answer is read as
 // it arrives, in memory for its samples rather than its bytes; a range too large is refused
 // before any request; an answer too large, one that trickles in, a series count that is no
-// count and a failing server end the import with a reason; retries back off, and an answer
-// cut off and asked again counts its samples once.
+// count, garbage, a connection reset half way and a failing server end the import with a
+// reason; impossible values are reported and dropped; retries back off, and an answer cut off
+// and asked again counts its samples once.
 #include "InputError.h"
 #include "PrometheusSource.h"
 #include "TopologyDocument.h"
@@ -105,6 +106,8 @@ private slots:
     void initTestCase() { doc_ = openTopology("small-256", {}); }
     void largeAnswersAreReadAsTheyArrive();
     void paddedAnswersAreRefused();
+    void hostileAnswersEndWithAReason_data();
+    void hostileAnswersEndWithAReason();
     void answersCutOffAndAskedAgainCountOnce();
     void rangesTooLargeAreRefusedBeforeAnyRequest();
     void answersTooLargeAreRefused();
@@ -186,6 +189,64 @@ void TestPrometheusLimits::paddedAnswersAreRefused() {
     });
     const QString m = importFrom(query(server.url()));
     QVERIFY2(m.contains("a string, number or run of other bytes longer than 1 MiB"), qPrintable(m));
+}
+
+void TestPrometheusLimits::hostileAnswersEndWithAReason_data() {
+    QTest::addColumn<QByteArray>("body"); // the range answer
+    QTest::addColumn<bool>("reset");      // the connection closed half way through it
+    QTest::addColumn<QString>("message"); // the import's message; empty: it imports
+    QTest::addColumn<int>("impossible");  // samples reported impossible and dropped
+    const QByteArray good = rangeAnswer("HOST", 601);
+    QTest::newRow("garbage") << QByteArray("<html><body>502 Bad Gateway</body></html>") << false
+                             << "the answer is not a Prometheus API answer" << 0;
+    QTest::newRow("reset") << good << true
+                           << "the server closed the connection before its answer was whole, "
+                              "after 3 tries"
+                           << 0;
+    // -Inf and -40 % are impossible readings; NaN is Prometheus's "no sample", +Inf DCGM's
+    // blank: both missing, not impossible.
+    QByteArray odd = good;
+    odd.replace("[1700000005,\"5\"]", "[1700000005,\"-Inf\"]")
+        .replace("[1700000007,\"7\"]", "[1700000007,\"NaN\"]")
+        .replace("[1700000009,\"9\"]", "[1700000009,\"-40\"]")
+        .replace("[1700000011,\"11\"]", "[1700000011,\"+Inf\"]");
+    QTest::newRow("-Inf, -40, NaN and +Inf") << odd << false << QString() << 2;
+}
+
+void TestPrometheusLimits::hostileAnswersEndWithAReason() {
+    QFETCH(QByteArray, body);
+    QFETCH(bool, reset);
+    QFETCH(QString, message);
+    QFETCH(int, impossible);
+    body.replace("HOST", QByteArray::fromStdString(doc_->topology().hosts[0].name));
+    HostileServer server([&](QTcpSocket* s, const QByteArray& line) {
+        if (line.contains("/query?")) return countOne(s, line);
+        if (!reset) return answer(s, 200, body);
+        s->write("HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
+                 "\r\n\r\n" + body.left(body.size() / 2));
+        s->flush();
+        s->abort();
+    });
+    PrometheusQuery q = query(server.url());
+    q.retryBackoffS = 0.05;
+    ImportReport report;
+    QElapsedTimer clock;
+    clock.start();
+    const QString m = importFrom(q, &report);
+    QVERIFY(clock.elapsed() < 10000);
+    if (message.isEmpty()) {
+        QVERIFY2(m.isEmpty(), qPrintable(m));
+        QCOMPARE(report.impossibleValues, qlonglong(impossible));
+        QCOMPARE(report.samples, 601LL);
+        QVERIFY(!report.warnings.empty());
+        QVERIFY2(
+            QString::fromStdString(report.warnings.front()).contains("-inf is outside 0 to 100"),
+            report.warnings.front().c_str());
+        return;
+    }
+    QVERIFY2(m.contains(message), qPrintable(m));
+    // Nothing of the refused import is stored.
+    QCOMPARE(int(RunStore::openForReading(dir_.filePath("run.sqlite")).runs().size()), 0);
 }
 
 void TestPrometheusLimits::answersCutOffAndAskedAgainCountOnce() {

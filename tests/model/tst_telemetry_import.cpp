@@ -88,6 +88,7 @@ private slots:
     void mappingFileErrorsAreLocated_data();
     void mappingFileErrorsAreLocated();
     void impossibleValuesAreDroppedAndSaid();
+    void impossibleValuesInsideATickAreCounted();
 
 private:
     std::unique_ptr<TopologyDocument> doc_;
@@ -937,6 +938,24 @@ void TestTelemetryImport::mappingFileErrorsAreLocated() {
         QCOMPARE(QString::fromStdString(e.error().field), field);
         QCOMPARE(QString::fromStdString(e.error().message), message);
     }
+}
+
+void TestTelemetryImport::impossibleValuesInsideATickAreCounted() {
+    // Two readings 5 s apart in one 15 s tick, the impossible one first: it is counted and
+    // said, not hidden because the tick keeps its last reading.
+    QTemporaryDir dir;
+    const QString file = dir.filePath("in-a-tick.prom");
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QByteArray series = "DCGM_FI_DEV_GPU_UTIL{gpu=\"4\",Hostname=\"demo.pod0.rack0.host0\"} ";
+    f.write(series + "-Inf 1717200000000\n" + series + "60 1717200005000\n");
+    f.close();
+    ImportOptions o;
+    o.tickNs = 15'000'000'000;
+    RunStore w = RunStore::openForWriting(dir.filePath("run.sqlite"));
+    const ImportReport r = importTelemetry(*doc_, {file}, o, w);
+    QCOMPARE(r.impossibleValues, 1LL);
+    QCOMPARE(r.frames, 1LL);
 }
 
 void TestTelemetryImport::impossibleValuesAreDroppedAndSaid() {
