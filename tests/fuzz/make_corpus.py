@@ -162,8 +162,9 @@ session = {"format": "clusterscope-session", "version": 2, "topology": "../topo/
            "nodeNameMap": "names.map", "structure": "/abs/structure.json",
            "compare": {"run": "b.sqlite", "topology": "preset:meta-roce-24k",
                        "linkedCameras": False},
-           "bookmarks": [{"name": "spines", "layout": "fabric", "position": [0, 0, 900],
-                          "focalPoint": [0, 0, 0], "viewUp": [0, 1, 0]}],
+           "bookmarks": [{"name": "spines", "layout": "fabric",
+                          "camera": {"position": [0, 0, 900], "focalPoint": [0, 0, 0],
+                                     "viewUp": [0, 1, 0]}}],
            "docks": "AAAA/wAAAAD9AAAAAg==", **view}
 put("session", "saved-v2.clusterscope", json.dumps(session, indent=4))
 put("session", "v1.clusterscope", json.dumps(
@@ -175,8 +176,9 @@ put("session", "design.clusterscope", json.dumps(
                 "generator": {"clusters": [{"pods": 2}]}}}))
 put("session", "finding-10000-bookmarks.clusterscope", json.dumps(
     {"format": "clusterscope-session", "version": 2, "topology": "preset:small-256",
-     "bookmarks": [{"name": f"b{i}", "layout": "floor", "position": [i, 0, 1],
-                    "focalPoint": [0, 0, 0], "viewUp": [0, 0, 1]} for i in range(10000)]}))
+     "bookmarks": [{"name": f"b{i}", "layout": "floor",
+                    "camera": {"position": [i, 0, 1], "focalPoint": [0, 0, 0],
+                               "viewUp": [0, 0, 1]}} for i in range(10000)]}))
 put("session", "finding-newer-version.clusterscope", json.dumps(
     {"format": "clusterscope-session", "version": 99, "topology": "preset:small-256"}))
 put("session", "finding-camera-nan.clusterscope",
