@@ -46,6 +46,9 @@ const std::vector<GpuSpec>& gpuPresets() {
         // H100 Tensor Core GPU data sheet (SXM5): BF16 989 TF, FP8 1,979 TF, 80 GB HBM3 3.35 TB/s,
         // NVLink 4 900 GB/s, 700 W; 132 SMs (H100 whitepaper). 81,559 MiB usable.
         {"h100-sxm", {"h100"}, "hopper", 989, 1979, 79.6, 3350, 450, 700, 132},
+        // H800 SXM5 (the H100 made for export to China): H100's compute, HBM and power with
+        // NVLink cut to 400 GB/s (DeepSeek, ISCA 2025).
+        {"h800", {}, "hopper", 989, 1979, 79.6, 3350, 200, 700, 132},
         // H200 Tensor Core GPU data sheet (SXM): as H100 with 141 GB HBM3e at 4.8 TB/s.
         {"h200", {}, "hopper", 989, 1979, 131.0, 4800, 450, 700, 132},
         // HGX B200 data sheet, per GPU: BF16 2.25 PF, FP8 4.5 PF dense (half the sparse

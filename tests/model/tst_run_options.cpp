@@ -428,7 +428,7 @@ void TestRunOptions::crossFieldChecks_data() {
            "gpt-175b, gpt-530b or gpt-1t";
     QTest::newRow("unknown GPU")
         << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
-        << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h200, b200, a100 or h100";
+        << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h800, h200, b200, a100 or h100";
     QTest::newRow("tp out of range")
         << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
         << "expected an integer from 1 to 1024, got \"2000\"";
