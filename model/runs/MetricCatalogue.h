@@ -7,6 +7,7 @@
 #include "Topology.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,12 @@ struct MetricDef {
     MetricEntity entity;
     Aggregation aggregation;
     Capacity capacity;
+    // What a device can report: values outside (and infinities) are faults of an exporter
+    // or a file, not readings. Generous bounds: a board draws under 20 kW, a die is between
+    // -60 and 250 C, a GPU holds under 10 TB, clocks under 10 GHz, one link or server moves
+    // under 100 TB/s; unbounded where nothing records the metric.
+    double possibleMin = -std::numeric_limits<double>::max();
+    double possibleMax = std::numeric_limits<double>::max();
 };
 
 const std::vector<MetricDef>& metricCatalogue();

@@ -74,7 +74,10 @@ bool scalarQuery(sqlite3* db, const char* sql, int64_t& out) {
     return ok;
 }
 
-std::string text(sqlite3_stmt* s, int col);
+std::string text(sqlite3_stmt* s, int col) {
+    const unsigned char* t = sqlite3_column_text(s, col);
+    return t ? reinterpret_cast<const char*>(t) : std::string();
+}
 
 // A file is ours if it carries our application id (or is empty, when creating), and of the
 // schema this build reads.
@@ -137,11 +140,6 @@ void checkIdentity(sqlite3* db, const std::string& path, bool allowEmpty) {
 // NULL (what SQLite makes of NaN) reads back as NaN.
 double real(sqlite3_stmt* s, int col) {
     return sqlite3_column_type(s, col) == SQLITE_NULL ? NAN : sqlite3_column_double(s, col);
-}
-
-std::string text(sqlite3_stmt* s, int col) {
-    const unsigned char* t = sqlite3_column_text(s, col);
-    return t ? reinterpret_cast<const char*>(t) : std::string();
 }
 
 } // namespace

@@ -44,32 +44,6 @@ countersToRates(const std::vector<std::pair<int64_t, double>>& s) {
 
 namespace {
 
-// What a device can report, per stored metric: values outside (and infinities) are not
-// readings but faults of the exporter or the file, and are dropped with a warning rather
-// than stored as frames whose statistics come out null. Generous bounds: a busy fraction is
-// at most 1 (100 %), a board draws under 20 kW, a die is between -60 and 250 C, a GPU holds
-// under 10 TB, clocks under 10 GHz, one link or server moves under 100 TB/s.
-std::pair<double, double> possibleRange(Metric m) {
-    switch (m) {
-    case Metric::GpuBusy:
-        return {0, 1 + 1e-9};
-    case Metric::GpuPowerW:
-        return {0, 2e4};
-    case Metric::GpuTemperatureC:
-        return {-60, 250};
-    case Metric::GpuMemoryUsedBytes:
-        return {0, 1e13};
-    case Metric::GpuSmClockHz:
-        return {0, 1e10};
-    case Metric::LinkBytesPerS:
-    case Metric::StorageBytesPerS:
-    case Metric::TierBytesPerS:
-        return {0, 1e14};
-    default:
-        return {-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
-    }
-}
-
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 struct Series {
@@ -373,7 +347,8 @@ private:
             const bool link = m.target.kind == EntityKind::Link;
             // Each sample checked before binning: one impossible sample among a tick's
             // others is counted, not hidden by the tick's last value.
-            const auto [lo, hi] = possibleRange(*m.target.stored);
+            const MetricDef& stored = metricDef(*m.target.stored);
+            const double lo = stored.possibleMin, hi = stored.possibleMax;
             std::map<int64_t, double> perTick;
             for (const auto& [ts, v] : m.values) {
                 if (std::isnan(v) || ts < originNs_ + storedEndNs_) continue; // NaN: no sample
