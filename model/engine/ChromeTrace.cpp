@@ -13,7 +13,7 @@
 namespace cs {
 namespace {
 
-enum Thread { Compute, Tp, Cp, Pp, Dp, Parts };
+enum Thread { Compute, Tp, Cp, Pp, Dp, Parts, Ep };
 
 // Trace events as Perfetto reads them: complete slices ("X", in microseconds) and the names
 // of processes and threads ("M").
@@ -57,7 +57,7 @@ std::vector<int> sampledReplicas(const ParallelConfig& c) {
 // its comm slices name as peers.
 struct StageProcess {
     int replica = 0, stage = 0, pid = 0, gpu = 0;
-    std::vector<int32_t> tpPeers, cpPeers, dpPeers;
+    std::vector<int32_t> tpPeers, cpPeers, dpPeers, epPeers;
 };
 
 class StepTrace {
@@ -72,6 +72,7 @@ public:
                 nameProcess(p);
                 addPasses(p);
                 addCpExposed(p);
+                addEpExposed(p);
                 out_.slice(p.pid, Compute, "optimizer", e_.stepS - e_.optimizerS, e_.optimizerS,
                            "compute");
                 addTransfers(p);
@@ -105,6 +106,14 @@ private:
         for (int k = 0; k < c_.cp && p.dpPeers.size() < 8; ++k)
             for (int r = 0; r < c_.dp && p.dpPeers.size() < 8; ++r)
                 if (r != d || k != 0) p.dpPeers.push_back(gpuOf({0, k, s, r}));
+        // The EP group: the stage's ranks in (t, c, d) order, EP at a time (parallel folding).
+        if (c_.ep > 1) {
+            const int first = (c_.tp * c_.cp * d) / c_.ep * c_.ep;
+            for (int i = first; i < first + c_.ep; ++i) {
+                const RankCoord x{i % c_.tp, (i / c_.tp) % c_.cp, s, i / (c_.tp * c_.cp)};
+                if (x.d != d || x.t != 0 || x.c != 0) p.epPeers.push_back(gpuOf(x));
+            }
+        }
         return p;
     }
 
@@ -118,6 +127,7 @@ private:
         out_.meta("thread_name", p.pid, Compute, "compute");
         if (c_.tp > 1) out_.meta("thread_name", p.pid, Tp, "TP");
         if (c_.cp > 1) out_.meta("thread_name", p.pid, Cp, "CP");
+        if (c_.ep > 1) out_.meta("thread_name", p.pid, Ep, "EP");
         out_.meta("thread_name", p.pid, Pp, "PP");
         out_.meta("thread_name", p.pid, Dp, "DP");
         out_.meta("thread_name", p.pid, Parts, "where the time goes");
@@ -163,6 +173,16 @@ private:
                        {{"bytes", e_.cpBytesLayer / 2},
                         {"peers", c_.cp - 1},
                         {"peerGpus", gpuList(p.cpPeers)}});
+    }
+
+    // The expert all-to-alls each MoE layer leaves exposed (a dispatch and a combine).
+    void addEpExposed(const StageProcess& p) {
+        for (const Interval& x : sched_.epExposed[size_t(p.stage)])
+            out_.slice(p.pid, Ep, "EP all-to-all, dispatch + combine (exposed)", x.fromS,
+                       x.toS - x.fromS, "ep",
+                       {{"bytes", 2 * e_.epBytesPerAllToAll},
+                        {"peers", c_.ep - 1},
+                        {"peerGpus", gpuList(p.epPeers)}});
     }
 
     // TP collectives as they ran (beside compute where they overlap it), PP sends, DP

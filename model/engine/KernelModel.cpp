@@ -88,24 +88,104 @@ double streamSeconds(const GpuSpec& g, double bytes) {
     return bytes / (g.hbmGBps * 1e9 * kernelConstants(g).hbmFraction);
 }
 
-LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c,
-                      double tokens) {
-    const double t = c.tp, h = m.modelDim, f = m.ffnDim, kv = m.kvDim();
+double groupedGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n,
+                          double k) {
+    if (groups <= 0 || m <= 0 || n <= 0 || k <= 0) return 0;
+    const KernelConstants& c = kernelConstants(g);
+    // One launch over every group's tiles: the waves fill the SMs across groups; each group
+    // pads its own last row of tiles.
+    double best = 0;
+    for (const auto& [tm, tn, reach] : kTiles) {
+        const double tiles = groups * std::ceil(m / tm) * std::ceil(n / tn);
+        const double waves = std::ceil(tiles / g.sms);
+        best = std::max(best, reach * groups * m * n / (waves * g.sms * tm * tn));
+    }
+    const double inner = k / (k + c.innerHalfK);
+    const double computeS =
+        groups * 2 * m * n * k /
+        (g.peakTflops(p) * 1e12 * c.gemmPeakFraction * c.inTrainingFraction * best * inner);
+    // Every group's weights are read once.
+    const double bytes =
+        groups * ((p == Precision::Fp8 ? 1.0 : 2.0) * (m * k + k * n) + 2.0 * m * n);
+    return std::max(computeS, streamSeconds(g, bytes));
+}
+
+double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens) {
+    // With TP the MoE layer sees the sequence-parallel shard of the tokens.
+    return tokens / c.tp * m.moe.activeExperts * std::max(1.0, m.moe.routingSkew);
+}
+
+namespace {
+
+// The MLP of a MoE layer on one rank: the router, the routed experts this EP rank holds (one
+// grouped GEMM per weight; the busiest rank's share of the tokens), the shared experts split
+// over TP as a dense MLP is, and the token permutations around the all-to-all.
+struct MoeMlp {
+    double gemmS = 0, streamS = 0;
+};
+MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens) {
     const Precision p = c.precision;
-    // The four GEMMs of a layer; backward runs two of each shape (input and weight gradients).
-    const double gemms = gemmSeconds(g, p, tokens, (h + 2 * kv) / t, h) + // QKV
-                         gemmSeconds(g, p, tokens, h, h / t) +            // attention output
-                         gemmSeconds(g, p, tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
-                         gemmSeconds(g, p, tokens, h, f / t);                          // down
-    // Attention core: QK^T and AV over the context, per rank's heads.
-    const double seqContext = c.seqLen;
-    const double headsHere = m.heads / t, headDim = h / m.heads;
+    const double h = m.modelDim, fe = m.moe.expertFfnDim, t = c.tp;
+    const double local = tokens / t; // tokens this rank routes
+    const double assigned = expertTokensPerRank(m, c, tokens);
+    const double localExperts = double(m.moe.experts) / c.ep;
+    const double perExpert = assigned / localExperts;
+    MoeMlp out;
+    out.gemmS = gemmSeconds(g, Precision::Bf16, local, m.moe.experts, h) + // router, in BF16
+                groupedGemmSeconds(g, p, localExperts, perExpert, 2 * fe, h) +
+                groupedGemmSeconds(g, p, localExperts, perExpert, h, fe);
+    if (m.moe.sharedExperts > 0) {
+        const double fs = m.moe.sharedExperts * fe;
+        out.gemmS +=
+            gemmSeconds(g, p, tokens, 2 * fs / t, h) + gemmSeconds(g, p, tokens, h, fs / t);
+    }
+    // Router: softmax and top-k over the scores. Permutation before the dispatch and after the
+    // combine: each copy of a token read or written once, its hidden state in bf16. The gated
+    // activation on the experts' width (6 bytes per unit, as a dense MLP's).
+    out.streamS = streamSeconds(g, local * m.moe.experts * 4 * 3) +
+                  streamSeconds(g, 2 * 2 * (local + assigned) * h) +
+                  streamSeconds(g, 6 * assigned * fe);
+    if (m.moe.sharedExperts > 0)
+        out.streamS += streamSeconds(g, 6 * tokens * m.moe.sharedExperts * fe / t);
+    return out;
+}
+
+} // namespace
+
+LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
+                      bool moeLayer) {
+    const double t = c.tp, h = m.modelDim, f = m.ffnDim;
+    const Precision p = c.precision;
+    // The attention's projections (MHA / GQA: QKV and output; MLA: its low-rank factors)
+    // split over TP, then the MLP's GEMMs; backward runs two of each shape (input and weight
+    // gradients).
+    double gemms = 0;
+    for (const Projection& x : m.attentionProjections())
+        gemms += x.split == Projection::Row      ? gemmSeconds(g, p, tokens, x.out, x.in / t)
+                 : x.split == Projection::Column ? gemmSeconds(g, p, tokens, x.out / t, x.in)
+                                                 : gemmSeconds(g, p, tokens, x.out, x.in);
+    MoeMlp experts;
+    if (moeLayer)
+        experts = moeMlp(m, g, c, tokens);
+    else
+        gemms += gemmSeconds(g, p, tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
+                 gemmSeconds(g, p, tokens, h, f / t);                          // down
+    gemms += experts.gemmS;
+    // Attention core: QK^T and AV over the context, per rank's heads; a sliding window
+    // bounds the context on its share of the layers.
+    double seqContext = c.seqLen;
+    if (m.attention.slidingWindow > 0 && m.attention.slidingWindow < c.seqLen) {
+        const double f = m.attention.slidingLayerFraction;
+        seqContext = (1 - f) * c.seqLen + f * 2.0 * m.attention.slidingWindow;
+    }
+    const double headsHere = m.heads / t, headDim = m.headDim();
     const double b = tokens / (c.seqLen / double(c.cp)); // sequences in the micro-batch
     struct {
         double gemmS = 0, streamS = 0;
     } core;
+    const double coreDim = (m.qkCoreDim() + m.vCoreDim()) / t; // q.k and a.v widths here
     if (c.fusedAttention) {
-        const double flops = 4 * tokens * seqContext * h / t * 0.5; // causal: half is masked
+        const double flops = 2 * tokens * seqContext * coreDim * 0.5; // causal: half is masked
         const KernelConstants& k = kernelConstants(g);
         core.gemmS =
             flops / (g.peakBf16Tflops * 1e12 * k.attentionPeakFraction * k.inTrainingFraction);
@@ -123,7 +203,9 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     // per token and hidden unit), divided over TP by sequence parallelism, and the MLP's
     // activation function on its sharded width.
     const double residual = streamSeconds(g, 24 * tokens * h / (c.sequenceParallel ? t : 1));
-    const double activation = streamSeconds(g, (m.ffn == FfnKind::SwiGlu ? 6 : 4) * tokens * f / t);
+    const double activation =
+        moeLayer ? experts.streamS
+                 : streamSeconds(g, (m.ffn == FfnKind::SwiGlu ? 6 : 4) * tokens * f / t);
     LayerTimes out;
     out.gemmS = gemms;
     out.attentionForwardS = core.gemmS + core.streamS;

@@ -37,7 +37,14 @@ struct LayerTimes {
     double gemmS = 0; // the forward's four weight GEMMs (backward's weight gradients last as long)
     double attentionForwardS = 0; // the attention core alone (what selective recomputation redoes)
 };
-LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens);
+// `moeLayer`: the layer's MLP is the model's experts (the routed experts of this EP rank).
+LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
+                      bool moeLayer = false);
+// `groups` GEMMs of one shape in one launch (the experts of an EP rank).
+double groupedGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n,
+                          double k);
+// Token copies the busiest EP rank's experts process per micro-batch of `tokens` tokens.
+double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens);
 // The output layer (LM head and cross-entropy), forward + backward.
 double headSeconds(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens);
 

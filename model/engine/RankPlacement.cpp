@@ -55,7 +55,14 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
         const int32_t pod = t.podOfHost(t.gpus[g].host);
         if (pod != kNone) podGpus[size_t(pod)].push_back(int32_t(g));
     }
-    const long long block = 1LL * c.tp * c.cp * c.pp;
+    // With expert parallelism wider than TP x CP, `q` replicas' stages interleave so that each
+    // stage's EP group sits on consecutive GPUs (inside a host where it fits), as Megatron-Core
+    // orders EP inside DP and PP outermost.
+    const int q =
+        c.ep > c.tp * c.cp && c.ep % (c.tp * c.cp) == 0 && c.dp % (c.ep / (c.tp * c.cp)) == 0
+            ? c.ep / (c.tp * c.cp)
+            : 1;
+    const long long block = 1LL * c.tp * c.cp * c.pp * q;
     std::vector<int32_t> order; // whole replicas, pod after pod
     for (const auto& pod : podGpus) {
         const size_t whole = size_t(pod.size() / size_t(block)) * size_t(block);
@@ -67,8 +74,12 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
         for (size_t g = 0; g < order.size(); ++g)
             order[g] = int32_t(g);
     }
-    for (long long r = 0; r < n; ++r)
-        gpuOf[size_t(r)] = order[size_t(r)];
+    for (int r = 0; r < n; ++r) {
+        const RankCoord x = coordOf(c, r);
+        const long long inner = x.t + 1LL * c.tp * (x.c + 1LL * c.cp * (x.d % q));
+        const long long slot = inner + 1LL * c.tp * c.cp * q * (x.p + 1LL * c.pp * (x.d / q));
+        gpuOf[size_t(r)] = order[size_t(slot)];
+    }
     return gpuOf;
 }
 

@@ -3,7 +3,9 @@
 // rank = t + tp * (c + cp * (p + pp * d)).
 //  - TopologyAware: each model replica (TP x CP x PP ranks) on consecutive GPUs (TP inside a
 //    host over NVLink, CP and PP in the same pod where the replica fits), replicas filling
-//    pods one after another so that only DP crosses pods.
+//    pods one after another so that only DP crosses pods. With expert parallelism wider than
+//    a replica's TP x CP, EP / (TP x CP) replicas interleave stage by stage, so that each
+//    stage's EP group is on consecutive GPUs.
 //  - Linear: a naive launcher that enumerates data-parallel replicas first: rank r with
 //    coordinates (t, c, p, d) lands on GPU d + dp * (p + pp * (c + cp * t)), so TP groups
 //    straddle hosts and every collective crosses the fabric.

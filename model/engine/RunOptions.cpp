@@ -124,7 +124,8 @@ std::vector<RunOption> buildTable() {
              .label = "Model",
              .type = T::Choice,
              .choices = namesOf(modelPresets()),
-             .help = "the model trained: a Llama 3 shape (layers, width, heads; Table 3)",
+             .help = "the model trained: a Llama 3 or GPT shape, or a mixture of experts "
+                     "(published configurations)",
              .source = "[paper] Llama 3: the flagship 405B model"}),
         bind<StringField<&RunSpec::gpu>>(
             {.key = "gpu",
@@ -188,6 +189,16 @@ std::vector<RunOption> buildTable() {
              .unit = "replicas",
              .help = "data-parallel replicas; FSDP shards weights and optimizer over them",
              .source = "[paper] Llama 3 Table 4 (8,192 GPUs)"}),
+        bind<ParallelInt<&P::ep>>(
+            {.key = "parallel.ep",
+             .flag = "--ep",
+             .label = "Expert parallel (EP)",
+             .min = 1,
+             .max = 1'000'000,
+             .unit = "GPUs",
+             .help = "MoE: GPUs a layer's experts are split over, regrouped from the stage's "
+                     "TP x CP x DP ranks; 1 for dense models",
+             .source = "[assumption] 1: no expert parallelism"}),
         bind<ParallelInt<&P::virtualStages>>(
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",
@@ -338,6 +349,14 @@ std::vector<RunOption> buildTable() {
              .label = "Overlap TP communication",
              .type = T::Bool,
              .help = "TP collectives run beside the GEMMs (userbuffers / async TP)",
+             .source = "[assumption] off"}),
+        bind<OverlapBool<&OverlapConfig::epComm>>(
+            {.key = "parallel.overlap.epComm",
+             .flag = "--overlap-ep-comm",
+             .label = "Overlap EP all-to-all",
+             .type = T::Bool,
+             .help = "MoE: the expert all-to-all runs beside another micro-batch's compute "
+                     "(DeepEP-style), on SMs taken from it",
              .source = "[assumption] off"}),
         bind<OverlapBool<&OverlapConfig::ppComm>>(
             {.key = "parallel.overlap.ppComm",
@@ -596,15 +615,44 @@ std::optional<QString> runOptionTextOfJson(const RunOption& o, const QJsonValue&
 }
 
 QJsonObject modelToJson(const ModelSpec& m) {
-    return QJsonObject{{"name", QString::fromStdString(m.name)},
-                       {"layers", m.layers},
-                       {"hidden", m.modelDim},
-                       {"ffnHidden", m.ffnDim},
-                       {"ffnKind", QString::fromStdString(enumName(m.ffn))},
-                       {"heads", m.heads},
-                       {"kvHeads", m.kvHeads},
-                       {"vocab", m.vocab},
-                       {"tiedEmbeddings", m.tiedEmbeddings}};
+    QJsonObject o{{"name", QString::fromStdString(m.name)},
+                  {"layers", m.layers},
+                  {"hidden", m.modelDim},
+                  {"ffnHidden", m.ffnDim},
+                  {"ffnKind", QString::fromStdString(enumName(m.ffn))},
+                  {"heads", m.heads},
+                  {"kvHeads", m.kvHeads},
+                  {"vocab", m.vocab},
+                  {"tiedEmbeddings", m.tiedEmbeddings}};
+    const AttentionSpec& a = m.attention;
+    if (a.headDim > 0 || a.latent() || a.slidingWindow > 0) {
+        QJsonObject attention{{"kind", a.latent() ? "mla" : m.kvHeads < m.heads ? "gqa" : "mha"}};
+        if (a.headDim > 0) attention.insert("headDim", a.headDim);
+        if (a.latent()) {
+            attention.insert("qLoraRank", a.qLoraRank);
+            attention.insert("kvLoraRank", a.kvLoraRank);
+            attention.insert("ropeHeadDim", a.ropeHeadDim);
+        }
+        if (a.slidingWindow > 0) {
+            attention.insert("slidingWindow", a.slidingWindow);
+            attention.insert("slidingLayerFraction", a.slidingLayerFraction);
+        }
+        o.insert("attention", attention);
+    }
+    if (m.moe.present()) {
+        const MoeSpec& x = m.moe;
+        o.insert("moe",
+                 QJsonObject{{"experts", x.experts},
+                             {"activeExperts", x.activeExperts},
+                             {"sharedExperts", x.sharedExperts},
+                             {"expertFfnHidden", x.expertFfnDim},
+                             {"firstDenseLayers", x.firstDenseLayers},
+                             {"nodeLimit", x.nodeLimit},
+                             {"routing", x.routingSkew > 1
+                                             ? QJsonValue(QJsonObject{{"skew", x.routingSkew}})
+                                             : QJsonValue("balanced")}});
+    }
+    return o;
 }
 
 namespace {

@@ -25,6 +25,48 @@ void readOption(JsonObjectReader& r, const char* name, const RunOption& o, RunSp
     if (const std::optional<std::string> error = setRunOptionJson(s, o, v)) r.fail(name, *error);
 }
 
+// A mixture of experts: {"experts", "activeExperts", "sharedExperts", "expertFfnHidden",
+// "firstDenseLayers", "nodeLimit", "routing": "balanced" | {"skew": x}}.
+MoeSpec readMoe(JsonObjectReader r, int layers) {
+    MoeSpec x;
+    x.experts = int(r.integer("experts", 2, 65536));
+    x.activeExperts = int(r.integer("activeExperts", 1, x.experts));
+    x.sharedExperts = int(r.integer("sharedExperts", 0, 64, 0));
+    x.expertFfnDim = int(r.integer("expertFfnHidden", 1, 1 << 22));
+    x.firstDenseLayers = int(r.integer("firstDenseLayers", 0, layers - 1, 0));
+    x.nodeLimit = int(r.integer("nodeLimit", 0, 65536, 0));
+    const QJsonValue routing = r.value("routing");
+    if (routing.isObject()) {
+        JsonObjectReader skew = r.object("routing");
+        x.routingSkew = skew.number("skew", 1, 100);
+        skew.finish();
+    } else if (!routing.isUndefined() && routing != QJsonValue("balanced")) {
+        r.fail("routing", "expected \"balanced\" or {\"skew\": a number from 1 to 100}, got " +
+                              describeJson(routing));
+    }
+    r.finish();
+    return x;
+}
+
+// Attention besides its heads: {"kind": "mha" | "gqa" | "mla", "headDim", "qLoraRank",
+// "kvLoraRank", "ropeHeadDim", "slidingWindow", "slidingLayerFraction"}.
+AttentionSpec readAttention(JsonObjectReader r) {
+    AttentionSpec x;
+    const std::string kind = r.string("kind", "gqa");
+    if (kind != "mha" && kind != "gqa" && kind != "mla")
+        r.fail("kind", "expected mha, gqa or mla, got \"" + kind + "\"");
+    x.headDim = int(r.integer("headDim", 1, 4096, 0));
+    if (kind == "mla") {
+        x.qLoraRank = int(r.integer("qLoraRank", 0, 1 << 20, 0));
+        x.kvLoraRank = int(r.integer("kvLoraRank", 1, 1 << 20));
+        x.ropeHeadDim = int(r.integer("ropeHeadDim", 0, 4096, 0));
+    }
+    x.slidingWindow = int(r.integer("slidingWindow", 0, 1 << 24, 0));
+    x.slidingLayerFraction = r.number("slidingLayerFraction", 0, 1, x.slidingWindow > 0 ? 0.5 : 0);
+    r.finish();
+    return x;
+}
+
 // A model shape given in the file, every field checked with its place.
 ModelSpec readModel(JsonObjectReader m) {
     ModelSpec x;
@@ -33,14 +75,20 @@ ModelSpec readModel(JsonObjectReader m) {
         m.fail("name", "expected a name of 1 to 64 characters");
     x.layers = int(m.integer("layers", 1, 10000));
     x.modelDim = int(m.integer("hidden", 1, 1 << 20));
-    x.ffnDim = int(m.integer("ffnHidden", 1, 1 << 22));
+    if (m.has("moe")) x.moe = readMoe(m.object("moe"), x.layers);
+    // A MoE model without dense layers has no dense MLP width.
+    const bool needsFfn = !x.moe.present() || x.moe.firstDenseLayers > 0;
+    x.ffnDim = int(m.integer("ffnHidden", needsFfn ? 1 : 0, 1 << 22,
+                             needsFfn ? std::nullopt : std::optional<long long>(0)));
     const auto ffn = enumFromName<FfnKind>(m.string("ffnKind", enumName(ModelSpec{}.ffn)));
     if (!ffn) m.fail("ffnKind", "expected " + choicesText(enumChoices<FfnKind>()));
     x.ffn = *ffn;
     x.heads = int(m.integer("heads", 1, 1 << 16));
     x.kvHeads = int(m.integer("kvHeads", 1, x.heads, x.heads));
     if (x.heads % x.kvHeads != 0) m.fail("kvHeads", "expected a divisor of heads");
-    if (x.modelDim % x.heads != 0) m.fail("heads", "expected a divisor of hidden");
+    if (m.has("attention")) x.attention = readAttention(m.object("attention"));
+    if (x.attention.headDim == 0 && x.modelDim % x.heads != 0)
+        m.fail("heads", "expected a divisor of hidden (or give attention.headDim)");
     x.vocab = int(m.integer("vocab", 1, 1 << 24));
     const QJsonValue tied = m.value("tiedEmbeddings");
     if (!tied.isUndefined() && !tied.isBool())

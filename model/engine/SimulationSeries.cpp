@@ -241,6 +241,14 @@ private:
             sources_.push_back(sourceOf(t_, e_.cpLinkBytes[st], sched_.compute[st]));
             nameSource("CP", QStringLiteral("CP ring of stage %1").arg(st));
         }
+        // Expert all-to-alls: bursts while each MoE layer's exposed all-to-all runs; overlapped
+        // with compute, spread over it.
+        for (size_t st = 0; st < e_.epLinkBytes.size() && st < sched_.compute.size(); ++st) {
+            const auto& bursts = sched_.epExposed[st];
+            sources_.push_back(
+                sourceOf(t_, e_.epLinkBytes[st], bursts.empty() ? sched_.compute[st] : bursts));
+            nameSource("EP", QStringLiteral("EP all-to-all of stage %1").arg(st));
+        }
     }
 
     // What a traffic source is, for the summary's "trafficSources" (in the sources' order): a

@@ -2,7 +2,8 @@
 // Where a step's time goes, measured from the schedule's own timeline: every moment of every
 // stage's step is given to exactly one part, so the parts add up to the step time.
 //  - compute: the stage's kernels run (ScheduleResult::busy);
-//  - exposed CP: a layer's CP phase (ScheduleResult::cpExposed);
+//  - exposed CP: a layer's CP phase (ScheduleResult::cpExposed); exposed EP likewise (a MoE
+//    layer's all-to-all, ScheduleResult::epExposed);
 //  - exposed TP: inside a pass, compute done and the layer's TP collective still running;
 //  - waiting before a pass: while the pass's input has not been sent (the neighbouring stage
 //    is still computing it) the stage is in the pipeline bubble; while the input is on the
@@ -10,8 +11,8 @@
 //    parameters not yet gathered, exposed DP (also inside a pass, for later layers);
 //  - after its last pass: the stage's own gradient reductions (exposed DP), waiting for other
 //    stages still computing (bubble) or reducing (exposed DP), then the optimizer.
-// EP and data loading are parts of the layout but zero today: no expert layers run, and the
-// loader's batch is ready at the step's start. What no rule claims is `other` (≈ 0).
+// Data loading is a part of the layout but zero today: the loader's batch is ready at the
+// step's start. What no rule claims is `other` (≈ 0).
 #include "StepSchedule.h"
 
 #include <array>

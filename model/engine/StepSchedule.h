@@ -65,11 +65,13 @@ struct ScheduleClasses {
 // `tpBytes` per edge in `tpCollectives` collectives (each then paying its ring's latencies);
 // the phase ends when both are done. So a collective with no compute beside it is exposed,
 // and one beside compute hides under it. `cp`: computeS is the layer's exposed CP time
-// (timed by one fabric solve, see TrainingStepModel), not compute.
+// (timed by one fabric solve, see TrainingStepModel), not compute; `ep` likewise for the
+// expert all-to-all.
 struct LayerPhase {
     double computeS = 0, tpBytes = 0;
     int tpCollectives = 0; // ring passes: an all-gather or reduce-scatter one, an all-reduce two
     bool cp = false;
+    bool ep = false; // computeS is the layer's exposed expert all-to-all (as cp)
 };
 
 struct ScheduleInput {
@@ -127,6 +129,7 @@ struct ScheduleResult {
     std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
     std::vector<std::vector<Interval>> layers;           // per stage: each pass's layers, in order
     std::vector<std::vector<Interval>> cpExposed;        // per stage: the layers' CP phases
+    std::vector<std::vector<Interval>> epExposed;        // per stage: the layers' EP phases
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
     // per stage: after a pass, waiting for its send to leave (sends that do not overlap)
     std::vector<std::vector<Interval>> blocked;

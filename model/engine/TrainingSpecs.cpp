@@ -4,21 +4,78 @@
 
 namespace cs {
 
-double ModelSpec::parametersPerLayer() const {
+std::vector<Projection> ModelSpec::attentionProjections() const {
     const double d = modelDim;
-    const double attention = d * d * 2 + d * kvDim() * 2; // Q and O: d x d; K and V: d x kvDim
-    const double mlp = ffnMatrices() * d * ffnDim;
-    // Llama: two RMSNorm weight vectors. GPT: two LayerNorms (weight and bias) and the biases
-    // of QKV, O, up and down.
-    const double small =
-        ffn == FfnKind::SwiGlu ? 2 * d : 4 * d + (d + 2 * kvDim()) + d + ffnDim + d;
-    return attention + mlp + small;
+    const AttentionSpec& a = attention;
+    if (!a.latent()) return {{d, qDim() + 2 * kvDim()}, {qDim(), d, Projection::Row}};
+    const double qHead = headDim() + a.ropeHeadDim;
+    std::vector<Projection> out;
+    if (a.qLoraRank > 0)
+        out.insert(out.end(), {{d, double(a.qLoraRank), Projection::Replicated},
+                               {double(a.qLoraRank), heads * qHead}});
+    else
+        out.push_back({d, heads * qHead});
+    out.insert(out.end(),
+               {{d, double(a.kvLoraRank + a.ropeHeadDim), Projection::Replicated}, // latent
+                {double(a.kvLoraRank), heads * (headDim() + headDim())}, // keys and values
+                {vCoreDim(), d, Projection::Row}});
+    return out;
+}
+
+double ModelSpec::attentionParameters() const {
+    double sum = 0;
+    for (const Projection& p : attentionProjections())
+        sum += p.in * p.out;
+    return sum;
+}
+
+double ModelSpec::denseParametersPerLayer(bool moeLayer) const {
+    const double d = modelDim;
+    // Llama: two RMSNorm weight vectors (MLA: and the norms of its two latents). GPT: two
+    // LayerNorms (weight and bias) and the biases of QKV, O, up and down.
+    const double latentNorms = attention.latent() ? attention.qLoraRank + attention.kvLoraRank : 0;
+    const double small = ffn == FfnKind::SwiGlu ? 2 * d + latentNorms
+                                                : 4 * d + (qDim() + 2 * kvDim()) + d + ffnDim + d;
+    if (!moeLayer) return attentionParameters() + ffnMatrices() * d * ffnDim + small;
+    // The router (d x experts) and the shared experts.
+    return attentionParameters() + d * moe.experts + moe.sharedExperts * expertParameters() + small;
+}
+
+double ModelSpec::parametersPerLayer() const {
+    if (!moe.present()) return denseParametersPerLayer(false);
+    const double moeSum = moeLayers() * (denseParametersPerLayer(true) + routedExpertParameters());
+    return (moe.firstDenseLayers * denseParametersPerLayer(false) + moeSum) / layers;
+}
+
+double ModelSpec::activeParametersPerLayer(bool moeLayer) const {
+    return denseParametersPerLayer(moeLayer) +
+           (moeLayer ? moe.activeExperts * expertParameters() : 0);
+}
+
+double ModelSpec::activeParameters() const {
+    const double embeddings = (tiedEmbeddings ? 1.0 : 2.0) * vocab * modelDim;
+    double sum = 0;
+    for (int l = 0; l < layers; ++l)
+        sum += activeParametersPerLayer(moeLayer(l));
+    return sum + embeddings + modelDim;
 }
 
 double ModelSpec::parameters() const {
     const double embeddings = (tiedEmbeddings ? 1.0 : 2.0) * vocab * modelDim;
     return layers * parametersPerLayer() + embeddings + modelDim; // and the final norm
 }
+
+namespace {
+
+ModelSpec moe(const char* name, int layers, int hidden, int heads, int kvHeads, int vocab,
+              AttentionSpec attention, MoeSpec experts, int denseFfn = 0) {
+    ModelSpec m{name, layers, hidden, denseFfn, heads, kvHeads, vocab};
+    m.attention = attention;
+    m.moe = experts;
+    return m;
+}
+
+} // namespace
 
 const std::vector<ModelSpec>& modelPresets() {
     static const std::vector<ModelSpec> list{
@@ -32,6 +89,19 @@ const std::vector<ModelSpec>& modelPresets() {
         {"gpt-175b", 96, 12288, 4 * 12288, 96, 96, 51200, FfnKind::Gelu},
         {"gpt-530b", 105, 20480, 4 * 20480, 128, 128, 51200, FfnKind::Gelu},
         {"gpt-1t", 128, 25600, 4 * 25600, 160, 160, 51200, FfnKind::Gelu},
+        // Mixtures of experts (resources/reference/models.md, "Mixtures of experts").
+        // GPT-OSS-120B: OpenAI's reference model; 64 query heads of 64 (width 4,096) over a
+        // hidden of 2,880, a 128-token window on every other layer.
+        moe("gpt-oss-120b", 36, 2880, 64, 8, 201088, {64, 0, 0, 0, 128, 0.5},
+            {128, 4, 0, 2880, 0, 0}),
+        // Qwen3-235B-A22B: 64 query heads of 128 (width 8,192) over a hidden of 4,096.
+        moe("qwen3-235b-a22b", 94, 4096, 64, 4, 151936, {128}, {128, 8, 0, 1536, 0, 0}),
+        // DeepSeek-V3 (technical report 4.2): MLA, 256 routed experts and one shared, the
+        // first 3 layers dense (FFN 18,432), a token's experts on at most 4 nodes.
+        moe("deepseek-v3", 61, 7168, 128, 128, 129280, {128, 1536, 512, 64},
+            {256, 8, 1, 2048, 3, 4}, 18432),
+        // Mixtral-8x22B: 8 experts of 16,384, two per token.
+        moe("mixtral-8x22b", 56, 6144, 48, 8, 32768, {128}, {8, 2, 0, 16384, 0, 0}),
     };
     return list;
 }

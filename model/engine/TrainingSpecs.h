@@ -13,6 +13,47 @@ namespace cs {
 
 enum class FfnKind { SwiGlu, Gelu };
 
+// Mixture of experts (absent for a dense model: experts 0). A MoE layer replaces the MLP by a
+// router, `experts` routed experts of which each token reaches `activeExperts`, and
+// `sharedExperts` that every token passes through; each expert is a gated MLP of width
+// `expertFfnDim`. The first `firstDenseLayers` layers keep a dense MLP of ffnDim.
+struct MoeSpec {
+    int experts = 0;
+    int activeExperts = 0;
+    int sharedExperts = 0;
+    int expertFfnDim = 0;
+    int firstDenseLayers = 0;
+    // Nodes a token's experts may span (DeepSeek-V3's node-limited routing: 4); 0: no limit.
+    int nodeLimit = 0;
+    // Tokens the busiest expert gets over the balanced share (1: balanced routing, as the
+    // calibration runs force it). The lock-step layer waits for the busiest.
+    double routingSkew = 1;
+    bool present() const { return experts > 0; }
+};
+
+// Attention's projections. Multi-head and grouped-query attention: Q of heads x headDim, K
+// and V of kvHeads x headDim. Multi-head latent attention (DeepSeek-V2/V3, kvLoraRank > 0):
+// queries through a rank-qLoraRank bottleneck, keys and values through a compressed latent of
+// kvLoraRank plus a shared rotary key of ropeHeadDim; per head q.k spans headDim + ropeHeadDim,
+// v spans headDim. `slidingWindow` tokens of context on `slidingLayerFraction` of the layers
+// (GPT-OSS: 128 on every other layer); 0: full causal attention everywhere.
+struct AttentionSpec {
+    int headDim = 0; // 0: hidden / heads
+    int qLoraRank = 0, kvLoraRank = 0, ropeHeadDim = 0;
+    int slidingWindow = 0;
+    double slidingLayerFraction = 0;
+    bool latent() const { return kvLoraRank > 0; }
+};
+
+// One weight matrix: `in` x `out`, and how TP splits it: its outputs (column-parallel), its
+// inputs (row-parallel, the output projection), or not at all (MLA's down-projections, which
+// every TP rank holds).
+struct Projection {
+    enum Split { Column, Row, Replicated };
+    double in, out;
+    Split split = Column;
+};
+
 struct ModelSpec {
     std::string name;
     int layers = 0;
@@ -23,14 +64,42 @@ struct ModelSpec {
     int vocab = 128256;
     FfnKind ffn = FfnKind::SwiGlu;
     bool tiedEmbeddings = false;
+    AttentionSpec attention;
+    MoeSpec moe;
 
-    double kvDim() const { return double(modelDim) * kvHeads / heads; }
+    double headDim() const {
+        return attention.headDim > 0 ? attention.headDim : double(modelDim) / heads;
+    }
+    double kvDim() const { return headDim() * kvHeads; }
+    double qDim() const { return headDim() * heads; }
+    // Per token and layer, summed over heads: the q.k width and the v width of the core.
+    double qkCoreDim() const { return (headDim() + attention.ropeHeadDim) * heads; }
+    double vCoreDim() const { return headDim() * heads; }
+    // K and V activations a token keeps per layer (what CP exchanges): MLA's latent.
+    double kvCacheDim() const {
+        return attention.latent() ? attention.kvLoraRank + attention.ropeHeadDim : 2 * kvDim();
+    }
     // Weight matrices of the MLP: gate, up and down for SwiGLU; up and down for GELU.
     int ffnMatrices() const { return ffn == FfnKind::SwiGlu ? 3 : 2; }
-    // Parameters: attention (Q, K, V, O), the MLP, norms (GELU models: with biases),
-    // embedding and head (once when tied).
+    // Attention's weight matrices in the order a forward runs them.
+    std::vector<Projection> attentionProjections() const;
+    double attentionParameters() const;
+    bool moeLayer(int layer) const { return moe.present() && layer >= moe.firstDenseLayers; }
+    int moeLayers() const { return moe.present() ? layers - moe.firstDenseLayers : 0; }
+    // One expert's weights (gated MLP), and all routed experts of a MoE layer.
+    double expertParameters() const { return 3.0 * modelDim * moe.expertFfnDim; }
+    double routedExpertParameters() const { return moe.experts * expertParameters(); }
+    // Parameters: attention, the MLP (MoE layers: router, routed and shared experts), norms
+    // (GELU models: with biases), embedding and head (once when tied).
     double parameters() const;
+    // A layer whose weights all sit on each TP rank's share: every weight but the routed
+    // experts of a MoE layer (which expert parallelism shards instead).
+    double denseParametersPerLayer(bool moeLayer) const;
+    // The mean layer, every weight counted.
     double parametersPerLayer() const;
+    // What one token's forward multiplies with in a layer (MoE: the active experts only).
+    double activeParametersPerLayer(bool moeLayer) const;
+    double activeParameters() const;
 };
 
 enum class Precision { Bf16, Fp8 };
@@ -65,16 +134,21 @@ enum class ShardedCollective { Auto, Ring, Pat };
 enum class GradReduceDtype { Auto, Bf16, Fp32 };
 
 // Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
-// --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute).
+// --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute; MoE all-to-all
+// beside another micro-batch's compute, as DeepEP and Megatron-Core's overlap do).
 struct OverlapConfig {
     bool dpGradReduce = true;
     bool dpParamGather = true;
     bool tpComm = false;
     bool ppComm = true;
+    bool epComm = false; // MoE all-to-all beside compute
 };
 
 struct ParallelConfig {
     int tp = 8, cp = 1, pp = 16, dp = 64;
+    // Expert parallelism: a stage's TP x CP x DP ranks regroup for the experts into EP x
+    // expert-DP (Megatron-Core's parallel folding, expert TP 1); each EP rank holds experts / EP.
+    int ep = 1;
     // V of the interleaved schedule [assumption: not published]. 0: follows PP
     // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
     // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers

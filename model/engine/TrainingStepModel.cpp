@@ -2,6 +2,7 @@
 
 #include "CollectiveSize.h"
 #include "CollectiveTimer.h"
+#include "ExpertAllToAll.h"
 #include "FabricShare.h"
 #include "KernelModel.h"
 #include "RankPlacement.h"
@@ -51,13 +52,17 @@ int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int ch
     return slot - (first ? 1 : 0) - (last ? 1 : 0);
 }
 
-// Forward FLOPs per token of one layer: the GEMMs (2 per weight) and causal attention
-// scores (QK^T and AV over S/2 positions on average).
-double linearFlopsPerTokenLayer(const ModelSpec& m) {
-    return 2.0 * m.parametersPerLayer();
+// Forward FLOPs per token of one layer: the GEMMs (2 per weight a token meets: MoE layers
+// only their active experts) and causal attention scores (QK^T and AV over S/2 positions on
+// average; a sliding window's layers over the window).
+double linearFlopsPerTokenLayer(const ModelSpec& m, int layer) {
+    return 2.0 * m.activeParametersPerLayer(m.moeLayer(layer));
 }
 double attentionFlopsPerTokenLayer(const ModelSpec& m, int seqLen) {
-    return 2.0 * 2.0 * (seqLen / 2.0) * m.modelDim;
+    double context = seqLen / 2.0;
+    if (m.attention.slidingWindow > 0 && m.attention.slidingWindow < seqLen)
+        context += m.attention.slidingLayerFraction * (m.attention.slidingWindow - context);
+    return 2.0 * context * (m.qkCoreDim() + m.vCoreDim());
 }
 
 // A ring over a group's members: each sends to the next (none for a group of one).
@@ -86,24 +91,35 @@ void addTreeEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
 } // namespace
 
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c) {
-    const double forwardPerToken =
-        m.layers * (linearFlopsPerTokenLayer(m) + attentionFlopsPerTokenLayer(m, c.seqLen)) +
-        2.0 * m.modelDim * m.vocab;
+    double forwardPerToken = 2.0 * m.modelDim * m.vocab;
+    for (int l = 0; l < m.layers; ++l)
+        forwardPerToken +=
+            linearFlopsPerTokenLayer(m, l) + attentionFlopsPerTokenLayer(m, c.seqLen);
     return 3.0 * forwardPerToken * c.tokensPerStep(); // backward = 2 x forward
 }
 
 MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     MemoryEstimate e;
-    const double paramsPerRank = m.parameters() / (double(c.tp) * c.pp);
-    const double shards = double(c.dp) * c.cp; // CP ranks hold the same weights
+    // The routed experts are split EP ways and sharded over expert-DP; every other weight TP
+    // ways and over DP x CP (CP ranks hold the same weights).
+    const double expertParamsPerRank =
+        double(m.moeLayers()) * m.routedExpertParameters() / (double(c.ep) * c.pp);
+    const double paramsPerRank =
+        (m.parameters() - m.moeLayers() * m.routedExpertParameters()) / (double(c.tp) * c.pp);
+    const double shards = double(c.dp) * c.cp;
+    const double expertShards = double(c.tp) * c.cp * c.dp / c.ep;
     // Mixed precision with Adam: bf16 weights (2 bytes), fp32 gradients (4), fp32 master and
     // two moments (12). ZeRO 1 shards the optimizer, 2 also the gradients, 3 also the weights
     // (plus the layer being gathered).
     const double layerParams = m.parametersPerLayer() / c.tp;
-    e.weightsGiB =
-        (c.zeroStage >= 3 ? paramsPerRank / shards + 2 * layerParams : paramsPerRank) * 2 / kGiB;
-    e.gradientsGiB = paramsPerRank * 4 / (c.zeroStage >= 2 ? shards : 1) / kGiB;
-    e.optimizerGiB = paramsPerRank * 12 / (c.zeroStage >= 1 ? shards : 1) / kGiB;
+    auto sharded = [&](int fromStage) {
+        return c.zeroStage >= fromStage
+                   ? paramsPerRank / shards + expertParamsPerRank / expertShards
+                   : paramsPerRank + expertParamsPerRank;
+    };
+    e.weightsGiB = (sharded(3) + (c.zeroStage >= 3 ? 2 * layerParams : 0)) * 2 / kGiB;
+    e.gradientsGiB = sharded(2) * 4 / kGiB;
+    e.optimizerGiB = sharded(1) * 12 / kGiB;
     // Activations per layer and micro-batch (Korthikanti et al.): s b h (34 + 5 a s / h) bytes
     // unsharded; tensor + sequence parallelism divide all of it by t, tensor parallelism alone
     // leaves 10 s b h replicated; fused attention never stores the s x s scores (the 5 a s / h
@@ -112,13 +128,21 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     const double scores = (c.fusedAttention || c.recompute != Recompute::None)
                               ? 0
                               : 5.0 * m.heads * double(c.seqLen) / m.modelDim / c.tp;
+    // A MoE layer also keeps, per token copy its experts process, the permuted input and the
+    // gated MLP's intermediates (bf16: 2 h + 3 x 2 f bytes).
+    const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
+    const double expertBytes = m.moe.present() && c.recompute != Recompute::Full
+                                   ? expertTokensPerRank(m, c, tokensPerMicro) *
+                                         (2.0 * m.modelDim + 6.0 * m.moe.expertFfnDim)
+                                   : 0;
     const double perLayerMicro =
-        c.recompute == Recompute::Full
-            ? 2 * sbh / (c.sequenceParallel ? c.tp : 1)
-            : sbh * ((c.sequenceParallel
-                          ? efficiency::kActivationBytesPerTokenDim / c.tp
-                          : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
-                     scores);
+        expertBytes +
+        (c.recompute == Recompute::Full
+             ? 2 * sbh / (c.sequenceParallel ? c.tp : 1)
+             : sbh * ((c.sequenceParallel
+                           ? efficiency::kActivationBytesPerTokenDim / c.tp
+                           : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
+                      scores));
     // Full recomputation rebuilds one layer's activations at a time during backward.
     const double working =
         c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
@@ -154,6 +178,18 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                             {"parallel.dp", c.dp}})
         if (v < 1 || v > 1'000'000)
             reject(field, "expected a positive integer, got " + std::to_string(v));
+    if (c.ep < 1 || c.ep > 1'000'000)
+        reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
+    if (c.ep > 1 && !m.moe.present())
+        reject("parallel.ep", "expert parallelism needs a mixture-of-experts model; " + m.name +
+                                  " is dense (use 1)");
+    if (m.moe.present() && m.moe.experts % c.ep != 0)
+        reject("parallel.ep", "EP must divide the " + std::to_string(m.moe.experts) +
+                                  " experts of " + m.name + ", got " + std::to_string(c.ep));
+    if ((1LL * c.tp * c.cp * c.dp) % c.ep != 0)
+        reject("parallel.ep",
+               "EP regroups a stage's TP x CP x DP = " + std::to_string(1LL * c.tp * c.cp * c.dp) +
+                   " ranks; it must divide them, got " + std::to_string(c.ep));
     if (m.heads % c.tp != 0 || m.kvHeads % c.tp != 0)
         reject("parallel.tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
                                   ") and KV heads (" + std::to_string(m.kvHeads) + ") of " +
@@ -203,6 +239,9 @@ struct RankGroups {
     std::vector<std::vector<int32_t>> tp, cp, dp;
     std::vector<Edge> ppEdges;
     std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup, stageOfCpGroup;
+    // MoE: each stage's EP groups and the expert-DP groups its experts' gradients reduce over.
+    std::vector<std::vector<int32_t>> ep, expertDp;
+    std::vector<int32_t> stageOfEpGroup, stageOfExpertDpGroup;
 };
 
 // The steps of estimateStep, in the order they run; each fills part of the estimate and what
@@ -221,6 +260,7 @@ public:
         timeComputeOnBusiestStage();
         formRankGroups();
         sizeTpAndTimeCp();
+        timeExpertAllToAll();
         sizeDpCollectives();
         addTransferClasses();
         timeTpPass();
@@ -269,7 +309,8 @@ private:
     // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
     void timeComputeOnBusiestStage() {
         tokensPerMicro_ = double(c_.seqLen) * c_.microBatchSeqs / c_.cp;
-        layer_ = layerTimes(m_, g_, c_, tokensPerMicro_);
+        // A MoE model's busiest stage holds MoE layers (the dense first layers sit on stage 0).
+        layer_ = layerTimes(m_, g_, c_, tokensPerMicro_, m_.moe.present());
         headS_ = headSeconds(m_, g_, c_, tokensPerMicro_);
         // Every collective waits for the slowest GPU of the job: its kernels set the pace.
         const double slow = lockStepSlowdown(c_.gpuSpeedSpreadPct / 100, c_.gpus());
@@ -319,6 +360,54 @@ private:
                 out.dp.push_back(std::move(dg));
                 out.stageOfDpGroup.push_back(p);
             }
+        if (!m_.moe.present()) return;
+        // Parallel folding: a stage's ranks in (t, c, d) order regroup into EP x expert-DP, EP
+        // fastest (Megatron-Core's expert order, expert TP 1).
+        const int stageRanks = c_.tp * c_.cp * c_.dp, edp = stageRanks / c_.ep;
+        auto stageGpu = [&](int p, int i) {
+            return gpu(i % c_.tp, (i / c_.tp) % c_.cp, p, i / (c_.tp * c_.cp));
+        };
+        for (int p = 0; p < c_.pp; ++p) {
+            for (int k = 0; k < edp; ++k) {
+                std::vector<int32_t> eg;
+                for (int e = 0; e < c_.ep; ++e)
+                    eg.push_back(stageGpu(p, k * c_.ep + e));
+                out.ep.push_back(std::move(eg));
+                out.stageOfEpGroup.push_back(p);
+            }
+            for (int e = 0; e < c_.ep; ++e) {
+                std::vector<int32_t> xg;
+                for (int k = 0; k < edp; ++k)
+                    xg.push_back(stageGpu(p, k * c_.ep + e));
+                out.expertDp.push_back(std::move(xg));
+                out.stageOfExpertDpGroup.push_back(p);
+            }
+        }
+    }
+
+    // MoE: one all-to-all of the token copies (the dispatch; the combine sends as many back),
+    // every stage's EP groups at once on the fabric; four per MoE layer and micro-batch, two
+    // in the forward and two in the backward.
+    void timeExpertAllToAll() {
+        if (!m_.moe.present() || c_.ep <= 1) return;
+        AllToAllInput in;
+        in.groups = groups_.ep;
+        in.stageOfGroup = groups_.stageOfEpGroup;
+        in.stages = c_.pp;
+        // Each routed copy of a token (bf16 hidden state) goes to the EP rank of its expert;
+        // balanced routing sends every peer 1 / EP of them; the busiest rank gets the skew.
+        const double copies = expertTokensPerRank(m_, c_, tokensPerMicro_);
+        in.bytesPerPeer = copies * m_.modelDim * 2 / c_.ep;
+        // Node-limited routing: a token's copies for one node cross the fabric once.
+        if (m_.moe.nodeLimit > 0)
+            in.fabricByteFraction = std::min(1.0, double(m_.moe.nodeLimit) / m_.moe.activeExperts);
+        AllToAllResult a = timeAllToAll(t_, timer_, g_, in);
+        epAllToAllS_ = a.seconds;
+        e_.epAllToAllS = epAllToAllS_;
+        e_.epBytesPerAllToAll = in.bytesPerPeer * a.peers;
+        e_.epPeers = a.peers;
+        e_.epCrossesFabric = a.crossesFabric;
+        epLinkBytesPerAllToAll_ = std::move(a.linkBytesByStage);
     }
 
     // TP's ring passes and their bytes; CP's K and V exchange, timed here by one fabric solve
@@ -335,7 +424,7 @@ private:
         // sequence parallelism 2 more (the column-parallel GEMMs' inputs gathered again).
         tpPasses_ = 8 + (fullRecompute_ ? 4 : 0) + (c_.sequenceParallel ? 2 : 0);
         // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
-        cpShard_ = tokensPerMicro_ * 2 * (m_.kvDim() / c_.tp) * 2;
+        cpShard_ = tokensPerMicro_ * (m_.kvCacheDim() / c_.tp) * 2;
         if (c_.cp > 1)
             e_.cpLinkBytes.assign(size_t(c_.pp), std::vector<float>(2 * t_.links.size(), 0.f));
         cpStepS_ = c_.cp > 1
@@ -356,7 +445,10 @@ private:
     // its gradients reduce-scattered after each backward (the bytes here: one pass over the
     // stage's layers). A ring moves (members - 1) shards over each edge per collective.
     void sizeDpCollectives() {
-        paramsPerRank_ = m_.parameters() / (double(c_.tp) * c_.pp);
+        const double routed = m_.moeLayers() * m_.routedExpertParameters();
+        paramsPerRank_ = (m_.parameters() - routed) / (double(c_.tp) * c_.pp);
+        expertParamsPerRank_ = routed / (double(c_.ep) * c_.pp);
+        expertMembers_ = double(c_.tp) * c_.cp * c_.dp / c_.ep;
         members_ = double(c_.dp) * c_.cp;
         ringSteps_ = members_ - 1;
         const GradReduceDtype dtype =
@@ -364,18 +456,28 @@ private:
             : c_.zeroStage == 1 || c_.zeroStage == 2    ? GradReduceDtype::Fp32
                                                         : GradReduceDtype::Bf16;
         const double gradBytes = dtype == GradReduceDtype::Fp32 ? 4 : 2;
-        if (members_ > 1) {
-            if (c_.zeroStage == 0) {
-                reduceBytes_ = 2 * ringSteps_ * paramsPerRank_ * gradBytes / members_; // RS + AG
-                dpCollectives_ = 2;
-            } else {
-                gatherBytes_ = ringSteps_ * paramsPerRank_ * 2 / members_;
-                reduceBytes_ = ringSteps_ * paramsPerRank_ * gradBytes / members_;
-            }
+        // Per ring edge: the dense weights over DP x CP members; a MoE model's routed experts
+        // over their expert-DP members, in buckets of their own after the dense ones on the
+        // same stream (Megatron-Core), so an edge of either ring carries both.
+        auto ring = [&](double members, double params, double bytesPerParam) {
+            return members > 1 ? (members - 1) * params * bytesPerParam / members : 0.0;
+        };
+        denseGatherBytes_ = ring(members_, paramsPerRank_, 2);
+        denseReduceBytes_ = ring(members_, paramsPerRank_, gradBytes);
+        expertGatherBytes_ = ring(expertMembers_, expertParamsPerRank_, 2);
+        expertReduceBytes_ = ring(expertMembers_, expertParamsPerRank_, gradBytes);
+        if (c_.zeroStage == 0) {
+            reduceBytes_ = 2 * (denseReduceBytes_ + expertReduceBytes_); // RS + AG
+            dpCollectives_ = 2;
+        } else {
+            gatherBytes_ = denseGatherBytes_ + expertGatherBytes_;
+            reduceBytes_ = denseReduceBytes_ + expertReduceBytes_;
         }
         // Buckets of whole layers; a layer larger than the bucket goes as several collectives
         // (one per weight matrix at most), each paying its latency.
-        const double layerParams = m_.parametersPerLayer() / c_.tp;
+        const bool moe = m_.moe.present();
+        const double layerParams = m_.denseParametersPerLayer(moe) / c_.tp +
+                                   (moe ? m_.routedExpertParameters() / c_.ep : 0);
         const double bucketParams =
             c_.dpBucketMParams > 0 ? c_.dpBucketMParams * 1e6 : std::max(40e6, 1e6 * members_);
         e_.dpBucketLayers =
@@ -389,9 +491,15 @@ private:
     // The step's transfer classes on the fabric, in the schedule's numbering: each stage's DP
     // gathers and reductions, each boundary's sends both ways, each stage's TP rings.
     void addTransferClasses() {
-        std::vector<std::vector<Edge>> dpEdges(size_t(c_.pp));
+        std::vector<std::vector<Edge>> dpEdges(size_t(c_.pp)), expertEdges(size_t(c_.pp));
         for (size_t i = 0; i < groups_.dp.size(); ++i)
             addRingEdges(groups_.dp[i], dpEdges[size_t(groups_.stageOfDpGroup[i])]);
+        for (size_t i = 0; i < groups_.expertDp.size(); ++i)
+            addRingEdges(groups_.expertDp[i], expertEdges[size_t(groups_.stageOfExpertDpGroup[i])]);
+        const std::vector<std::vector<Edge>> denseEdges = dpEdges;
+        for (int st = 0; st < c_.pp; ++st)
+            dpEdges[size_t(st)].insert(dpEdges[size_t(st)].end(), expertEdges[size_t(st)].begin(),
+                                       expertEdges[size_t(st)].end());
         std::vector<std::vector<Edge>> sendEdges(size_t(classes_.boundaries));
         for (size_t i = 0; i < groups_.ppEdges.size(); ++i)
             sendEdges[size_t(groups_.ppBoundaryOfEdge[i])].push_back(groups_.ppEdges[i]);
@@ -424,6 +532,12 @@ private:
         shareId_.resize(size_t(classes_.count()));
         for (int k = 0; k < classes_.count(); ++k)
             shareId_[size_t(k)] = k;
+        // A MoE model's two DP rings apart, for the bytes each puts on the links (never run).
+        if (!groups_.expertDp.empty())
+            for (int st = 0; st < c_.pp; ++st) {
+                denseDpClass_.push_back(share_.addClass(denseEdges[size_t(st)], c_.flowsPerPair));
+                expertDpClass_.push_back(share_.addClass(expertEdges[size_t(st)], c_.flowsPerPair));
+            }
     }
 
     // One TP ring pass alone, and what it takes besides its bytes: across hosts its ring's
@@ -523,10 +637,34 @@ private:
         const double gathers = c_.zeroStage >= 3 ? 2 * M_ : 1,
                      reductions = c_.zeroStage >= 3 ? M_ : 1;
         for (int st = 0; st < c_.pp; ++st) {
+            if (!denseDpClass_.empty() && !e_.dpTree) { // each ring its own bytes
+                const double both = c_.zeroStage == 0 ? 2 : 1;
+                share_.addLinkBytes(denseDpClass_[size_t(st)],
+                                    denseGatherBytes_ * gathers +
+                                        both * denseReduceBytes_ * reductions,
+                                    bytes, &e_.dpLinkBytes[size_t(st)]);
+                share_.addLinkBytes(expertDpClass_[size_t(st)],
+                                    expertGatherBytes_ * gathers +
+                                        both * expertReduceBytes_ * reductions,
+                                    bytes, &e_.dpLinkBytes[size_t(st)]);
+                continue;
+            }
             share_.addLinkBytes(classes_.gather(st), gatherBytes_ * gathers, bytes,
                                 &e_.dpLinkBytes[size_t(st)]);
             share_.addLinkBytes(shareId_[size_t(classes_.reduce(st))], reduceBytes_ * reductions,
                                 bytes, &e_.dpLinkBytes[size_t(st)]);
+        }
+        // EP: four all-to-alls per MoE layer and micro-batch of the stage.
+        if (!epLinkBytesPerAllToAll_.empty()) {
+            e_.epLinkBytes = std::move(epLinkBytesPerAllToAll_);
+            for (int st = 0; st < c_.pp; ++st) {
+                const double times = 4.0 * moeLayersOfStage(st) * M_;
+                for (size_t l = 0; l < e_.epLinkBytes[size_t(st)].size(); ++l) {
+                    float& b = e_.epLinkBytes[size_t(st)][l];
+                    b = float(b * times);
+                    (*bytes)[l] += b;
+                }
+            }
         }
         e_.ppLinkBytes.assign(size_t(2 * classes_.boundaries), std::vector<float>(directions, 0.f));
         for (int b = 0; b < classes_.boundaries; ++b) {
@@ -597,6 +735,7 @@ private:
         } else {
             in.backwardLayer.push_back({layer_.backwardS});
         }
+        addExpertAllToAll(in);
         in.tpLatencyS = tpLatencyS_;
         e_.forwardLayer = {layer_.forwardS, tpForwardS_, cpPerLayer / 2};
         e_.backwardLayer = {layer_.backwardS + layer_.recomputeS, tpBackwardS_, cpPerLayer / 2};
@@ -604,6 +743,34 @@ private:
         e_.tpBytesForwardLayer = 4 * tpPassBytes_;
         e_.tpBytesBackwardLayer = (tpPasses_ - 4) * tpPassBytes_;
         e_.cpBytesLayer = (c_.cp - 1) * cpShard_;
+    }
+
+    // A MoE layer's two all-to-alls per pass (dispatch and combine) as the exposed phase that
+    // ends its forward and its backward. Overlapped with another micro-batch's compute
+    // (DeepEP-style), only what outlasts the pass's compute stays exposed, and while they run
+    // the communication kernels hold SMs the GEMMs lose.
+    void addExpertAllToAll(ScheduleInput& in) {
+        if (epAllToAllS_ <= 0) return;
+        const double both = 2 * epAllToAllS_;
+        auto add = [&](std::vector<LayerPhase>& pass, double computeS) {
+            double exposed = both;
+            if (c_.overlap.epComm) {
+                exposed = std::max(0.0, both - computeS);
+                const double smTax = efficiency::kEpCommSms / g_.sms;
+                pass.push_back({std::min(both, computeS) * smTax});
+            }
+            if (exposed > 0) pass.push_back({exposed, 0, 0, false, true});
+            return exposed;
+        };
+        e_.epForwardLayerS = add(in.forwardLayer, layer_.forwardS);
+        e_.epBackwardLayerS = add(in.backwardLayer, layer_.backwardS + layer_.recomputeS);
+    }
+
+    // MoE layers of a stage: its layers but the dense first ones (on the first stage).
+    int moeLayersOfStage(int st) const {
+        const int layers = layersOfStage(m_, c_, st);
+        if (!m_.moe.present()) return 0;
+        return st == 0 ? std::max(0, layers - m_.moe.firstDenseLayers) : layers;
     }
 
     // Each stage's chunks: their layers, and the head on the last chunk of the last stage.
@@ -710,6 +877,13 @@ private:
     double paramsPerRank_ = 0, members_ = 0, ringSteps_ = 0;
     double gatherBytes_ = 0, reduceBytes_ = 0, dpCollectives_ = 1, dpLatencyS_ = 0;
     double collectivesPerBucket_ = 1;
+    // MoE: the experts' share of the DP bytes and its ring, and the all-to-all.
+    double expertParamsPerRank_ = 0, expertMembers_ = 1;
+    double denseGatherBytes_ = 0, denseReduceBytes_ = 0;
+    double expertGatherBytes_ = 0, expertReduceBytes_ = 0;
+    std::vector<int> denseDpClass_, expertDpClass_;
+    double epAllToAllS_ = 0;
+    std::vector<std::vector<float>> epLinkBytesPerAllToAll_;
     double dpRateFraction_ = 1; // of a ring's rate on the same edges (PAT: less)
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 // One training step of a GPT-style decoder on a cluster: compute from FLOPs, pipeline
-// bubbles of the interleaved schedule, TP collectives on NVLink, CP all-gathers, PP sends and
-// FSDP all-gather / reduce-scatter as flows over the routed fabric, memory per GPU.
+// bubbles of the interleaved schedule, TP collectives on NVLink, CP all-gathers, PP sends,
+// MoE all-to-alls and FSDP all-gather / reduce-scatter as flows over the routed fabric, memory
+// per GPU.
 #include "InputError.h"
 #include "StepBreakdown.h"
 #include "StepSchedule.h"
@@ -45,6 +46,12 @@ struct StepEstimate {
     double headForwardS = 0, headBackwardS = 0;   // the output layer, on the last chunk
     std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]
     double tpBytesForwardLayer = 0, tpBytesBackwardLayer = 0, cpBytesLayer = 0; // per GPU sent
+    // MoE: one expert all-to-all (dispatch or combine) alone, the bytes one GPU sends in it to
+    // its `epPeers` peers, whether it crosses the fabric, and what a layer's forward and
+    // backward leave exposed of their two.
+    double epAllToAllS = 0, epBytesPerAllToAll = 0, epForwardLayerS = 0, epBackwardLayerS = 0;
+    int epPeers = 0;
+    bool epCrossesFabric = false;
     double ppTransferS = 0;                      // one send between stages, on average
     long long fabricSolves = 0, loadsSolved = 0; // max-min solves of the step, link loads in them
     // Link directions the step's transfers load, and those its solves ran over (the others
@@ -66,6 +73,8 @@ struct StepEstimate {
     // tpLinkBytes per stage, only when TP rings cross the fabric (a placement that spreads
     // a TP group over hosts).
     std::vector<std::vector<float>> dpLinkBytes, ppLinkBytes, cpLinkBytes, tpLinkBytes;
+    // epLinkBytes per stage: its MoE layers' all-to-alls over the step (empty without EP).
+    std::vector<std::vector<float>> epLinkBytes;
 };
 
 // The configuration with its "follows" defaults settled: virtualStages 0 becomes 1 without

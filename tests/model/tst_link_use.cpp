@@ -43,6 +43,7 @@ QMap<QString, double> engineBytes(const StepEstimate& e, size_t l) {
     add("PP", e.ppLinkBytes);
     add("TP", e.tpLinkBytes);
     add("CP", e.cpLinkBytes);
+    add("EP", e.epLinkBytes);
     for (auto it = out.begin(); it != out.end();)
         it = it.value() > 0 ? std::next(it) : out.erase(it);
     return out;

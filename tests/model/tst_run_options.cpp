@@ -83,6 +83,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.cp",
                            "parallel.pp",
                            "parallel.dp",
+                           "parallel.ep",
                            "parallel.virtualStages",
                            "parallel.seq",
                            "parallel.batchTokens",
@@ -103,6 +104,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.overlap.dpGradReduce",
                            "parallel.overlap.dpParamGather",
                            "parallel.overlap.tpComm",
+                           "parallel.overlap.epComm",
                            "parallel.overlap.ppComm",
                            "steps",
                            "span",
@@ -170,6 +172,8 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.overlap.dpParamGather", "off");
         set(s, "parallel.overlap.tpComm", "on");
         set(s, "parallel.overlap.ppComm", "off");
+        set(s, "parallel.overlap.epComm", "on");
+        set(s, "parallel.ep", "4");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");
         set(s, "failures", "on");
@@ -375,7 +379,8 @@ void TestRunOptions::setRunOptionNamesTheKey_data() {
     QTest::newRow("model") << "model"
                            << "gpt-5"
                            << "expected llama3-8b, llama3-70b, llama3-405b, gpt-22b, gpt-175b, "
-                              "gpt-530b or gpt-1t, got \"gpt-5\"";
+                              "gpt-530b, gpt-1t, gpt-oss-120b, qwen3-235b-a22b, deepseek-v3 or "
+                              "mixtral-8x22b, got \"gpt-5\"";
     QTest::newRow("placement")
         << "parallel.placement"
         << "Linear"
@@ -425,7 +430,8 @@ void TestRunOptions::crossFieldChecks_data() {
     QTest::newRow("unknown model")
         << Change([](RunSpec& s) { s.model = "gpt-5"; }) << "model"
         << "unknown model \"gpt-5\"; expected llama3-8b, llama3-70b, llama3-405b, gpt-22b, "
-           "gpt-175b, gpt-530b or gpt-1t";
+           "gpt-175b, gpt-530b, gpt-1t, gpt-oss-120b, qwen3-235b-a22b, deepseek-v3 or "
+           "mixtral-8x22b";
     QTest::newRow("unknown GPU")
         << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
         << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h800, h200, b200, a100 or h100";

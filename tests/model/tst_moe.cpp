@@ -1,0 +1,276 @@
+// Mixtures of experts: the presets' shapes against their published sizes, MoE models and
+// expert parallelism in run files, the expert all-to-all on the routed fabric (inside hosts,
+// across an oversubscribed fabric), and what a step shows of it (breakdown, trace, replay).
+#include "ChromeTrace.h"
+#include "EngineTestSupport.h"
+#include "KernelModel.h"
+#include "RunOptions.h"
+#include "RunReader.h"
+#include "RunSpecJson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace cs;
+using namespace cs::test;
+
+class TestMoe : public QObject {
+    Q_OBJECT
+private slots:
+    void presetsHaveTheirPublishedSizes_data();
+    void presetsHaveTheirPublishedSizes();
+    void moeModelsRoundTripThroughRunFiles();
+    void badMoeFieldsAreRefusedByName_data();
+    void badMoeFieldsAreRefusedByName();
+    void expertParallelismIsChecked_data();
+    void expertParallelismIsChecked();
+    void expertsAreShardedInMemory();
+    void allToAllStaysOnNvlinkInsideAHost();
+    void allToAllSlowsOnAFragmentedOversubscribedFabric();
+    void overlapHidesTheAllToAllBehindCompute();
+    void traceAndReplayShowTheAllToAll();
+};
+
+namespace {
+
+RunSpec gptOss(int ep, Placement placement = Placement::TopologyAware) {
+    RunSpec s;
+    s.model = "gpt-oss-120b";
+    s.gpu = "h100-sxm";
+    s.parallel = config(1, 1, 4, 16, 4096);
+    s.parallel.ep = ep;
+    s.parallel.virtualStages = 1;
+    s.parallel.batchSeqs = 256;
+    s.parallel.zeroStage = 1;
+    s.parallel.placement = placement;
+    s.steps = 1;
+    return s;
+}
+
+} // namespace
+
+void TestMoe::presetsHaveTheirPublishedSizes_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<double>("totalB");
+    QTest::addColumn<double>("activeB");
+    // Published totals and active parameters (resources/reference/models.md). GPT-OSS counts
+    // its 5.1 B active without the input embedding.
+    QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 116.8 << 5.1 + 201088 * 2880e-9;
+    QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 235.0 << 22.0;
+    QTest::newRow("deepseek-v3") << "deepseek-v3" << 671.0 << 37.0;
+    QTest::newRow("mixtral-8x22b") << "mixtral-8x22b" << 141.0 << 39.0;
+}
+
+void TestMoe::presetsHaveTheirPublishedSizes() {
+    QFETCH(QString, model);
+    QFETCH(double, totalB);
+    QFETCH(double, activeB);
+    const ModelSpec m = *findModel(model.toStdString());
+    QVERIFY(m.moe.present());
+    const double total = m.parameters() / 1e9, active = m.activeParameters() / 1e9;
+    qInfo("%s: %.2f B total, %.2f B active", qPrintable(model), total, active);
+    QVERIFY2(std::fabs(total / totalB - 1) < 0.01, qPrintable(QString::number(total)));
+    QVERIFY2(std::fabs(active / activeB - 1) < 0.015, qPrintable(QString::number(active)));
+}
+
+void TestMoe::moeModelsRoundTripThroughRunFiles() {
+    RunSpec s = gptOss(8);
+    s.customModel = *findModel("deepseek-v3");
+    s.customModel->name = "my-deepseek";
+    s.customModel->moe.routingSkew = 1.25;
+    s.model = "my-deepseek";
+    const QByteArray text = QJsonDocument(runSpecToJson(s)).toJson();
+    const RunSpec back = parseRunSpec(text, "run.json");
+    QVERIFY(back.customModel);
+    const ModelSpec& m = *back.customModel;
+    QCOMPARE(m.moe.experts, 256);
+    QCOMPARE(m.moe.activeExperts, 8);
+    QCOMPARE(m.moe.sharedExperts, 1);
+    QCOMPARE(m.moe.expertFfnDim, 2048);
+    QCOMPARE(m.moe.firstDenseLayers, 3);
+    QCOMPARE(m.moe.nodeLimit, 4);
+    QCOMPARE(m.moe.routingSkew, 1.25);
+    QCOMPARE(m.attention.kvLoraRank, 512);
+    QCOMPARE(m.attention.qLoraRank, 1536);
+    QCOMPARE(m.attention.ropeHeadDim, 64);
+    QCOMPARE(m.parameters(), findModel("deepseek-v3")->parameters());
+    QCOMPARE(back.parallel.ep, 8);
+    QCOMPARE(QJsonDocument(runSpecToJson(back)).toJson(), text);
+}
+
+void TestMoe::badMoeFieldsAreRefusedByName_data() {
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QString>("field");
+    const QByteArray base = R"("name": "m", "layers": 4, "hidden": 1024, "heads": 8, )";
+    QTest::newRow("more active than experts")
+        << base + R"("moe": {"experts": 8, "activeExperts": 9, "expertFfnHidden": 512})"
+        << "model.moe.activeExperts";
+    QTest::newRow("skew below 1")
+        << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
+                     "routing": {"skew": 0.5}})"
+        << "model.moe.routing.skew";
+    QTest::newRow("routing unknown")
+        << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
+                     "routing": "random"})"
+        << "model.moe.routing";
+    QTest::newRow("dense layers need their width")
+        << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
+                     "firstDenseLayers": 1})"
+        << "model.ffnHidden";
+    QTest::newRow("unknown attention kind")
+        << base + R"("ffnHidden": 4096, "attention": {"kind": "linear"})"
+        << "model.attention.kind";
+    QTest::newRow("mla without its latent")
+        << base + R"("ffnHidden": 4096, "attention": {"kind": "mla"})"
+        << "model.attention.kvLoraRank";
+}
+
+void TestMoe::badMoeFieldsAreRefusedByName() {
+    QFETCH(QByteArray, model);
+    QFETCH(QString, field);
+    const QByteArray text =
+        R"({"format": "clusterscope-run", "version": 2, "model": {)" + model + R"(}, "steps": 1})";
+    try {
+        parseRunSpec(text, "run.json");
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+    }
+}
+
+void TestMoe::expertParallelismIsChecked_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("ep");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("dense model") << "llama3-8b" << 8 << "is dense";
+    QTest::newRow("EP not dividing the experts") << "gpt-oss-120b" << 48 << "divide the 128";
+    QTest::newRow("EP not dividing the stage's ranks") << "gpt-oss-120b" << 32 << "TP x CP x DP";
+}
+
+void TestMoe::expertParallelismIsChecked() {
+    QFETCH(QString, model);
+    QFETCH(int, ep);
+    QFETCH(QString, message);
+    RunSpec s = gptOss(1);
+    s.model = model.toStdString();
+    s.parallel.ep = ep;
+    const ModelSpec m = *findModel(s.model);
+    try {
+        checkTrainingConfig(m, *findGpu("h100-sxm"), s.parallel);
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.ep"));
+        QVERIFY2(QString::fromStdString(e.error().message).contains(message),
+                 e.error().message.c_str());
+    }
+}
+
+void TestMoe::expertsAreShardedInMemory() {
+    const ModelSpec m = *findModel("gpt-oss-120b");
+    RunSpec one = gptOss(1), eight = gptOss(8);
+    const MemoryEstimate a = estimateMemory(m, one.parallel), b = estimateMemory(m, eight.parallel);
+    // 9 MoE layers per stage, 128 experts of 3 x 2,880^2 each, bf16: EP 8 holds an eighth.
+    const double expertsGiB = 9 * m.routedExpertParameters() * 2 / (1024.0 * 1024 * 1024);
+    QVERIFY(std::fabs((a.weightsGiB - b.weightsGiB) - expertsGiB * 7 / 8) < 0.01 * expertsGiB);
+    QVERIFY(a.totalGiB() > 79.6); // the whole model per stage does not fit an H100
+    QVERIFY(b.totalGiB() < 79.6);
+}
+
+void TestMoe::allToAllStaysOnNvlinkInsideAHost() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunResult r = simulateRun(*doc, gptOss(8), nullptr);
+    QCOMPARE(r.step.epPeers, 7);
+    QVERIFY(!r.step.epCrossesFabric); // EP 8 of TP 1: one host
+    QVERIFY(r.step.epAllToAllS > 0);
+    QVERIFY(r.step.epLinkBytes.empty() || [&] {
+        for (const auto& stage : r.step.epLinkBytes)
+            for (float b : stage)
+                if (b > 0) return false;
+        return true;
+    }());
+    // The same job with EP across 2 hosts: the all-to-all takes the NICs and is slower.
+    const RunResult wide = simulateRun(*doc, gptOss(16), nullptr);
+    QVERIFY(wide.step.epCrossesFabric);
+    QVERIFY2(wide.step.epAllToAllS > 1.5 * r.step.epAllToAllS,
+             qPrintable(QString("%1 vs %2").arg(wide.step.epAllToAllS).arg(r.step.epAllToAllS)));
+}
+
+void TestMoe::allToAllSlowsOnAFragmentedOversubscribedFabric() {
+    // EP 16 spans two hosts. Placed topology-aware on a 1:1 fabric, and fragmented over
+    // racks on a fabric 1:4 oversubscribed between pods.
+    const auto full = smallWithOversubscription(1), thin = smallWithOversubscription(4);
+    const RunResult placed = simulateRun(*full, gptOss(16), nullptr);
+    const RunResult placedThin = simulateRun(*thin, gptOss(16), nullptr);
+    const RunResult scattered = simulateRun(*thin, gptOss(16, Placement::Fragmented), nullptr);
+    qInfo("all-to-all %.2f ms placed, %.2f ms placed on 1:4, %.2f ms fragmented on 1:4",
+          placed.step.epAllToAllS * 1e3, placedThin.step.epAllToAllS * 1e3,
+          scattered.step.epAllToAllS * 1e3);
+    qInfo("step %.3f s, %.3f s, %.3f s", placed.step.stepS, placedThin.step.stepS,
+          scattered.step.stepS);
+    // Inside a pod the oversubscription between pods costs nothing.
+    QVERIFY(std::fabs(placedThin.step.epAllToAllS / placed.step.epAllToAllS - 1) < 0.01);
+    QVERIFY(scattered.step.epAllToAllS > 1.3 * placedThin.step.epAllToAllS);
+    QVERIFY(scattered.step.stepS > placedThin.step.stepS);
+}
+
+void TestMoe::overlapHidesTheAllToAllBehindCompute() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss(16);
+    const RunResult exposed = simulateRun(*doc, s, nullptr);
+    s.parallel.overlap.epComm = true;
+    const RunResult hidden = simulateRun(*doc, s, nullptr);
+    const double exposedEp = exposed.step.breakdown.slowest()[StepPart::ExposedEp];
+    const double hiddenEp = hidden.step.breakdown.slowest()[StepPart::ExposedEp];
+    qInfo("exposed EP %.3f s of %.3f s; overlapped %.3f s of %.3f s", exposedEp, exposed.step.stepS,
+          hiddenEp, hidden.step.stepS);
+    QVERIFY(exposedEp > 0.02 * exposed.step.stepS);
+    QVERIFY(hiddenEp < 0.5 * exposedEp);
+    QVERIFY(hidden.step.stepS < exposed.step.stepS);
+    // The communication's SMs still cost the GEMMs: more compute than without any all-to-all.
+    QVERIFY(hidden.step.breakdown.slowest()[StepPart::Compute] >
+            exposed.step.breakdown.slowest()[StepPart::Compute]);
+}
+
+void TestMoe::traceAndReplayShowTheAllToAll() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunSpec s = gptOss(16);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("moe.sqlite");
+    const RunResult r = simulateToStore(*doc, s, path);
+    const QJsonArray events =
+        QJsonDocument::fromJson(chromeTraceOfStep(r, s)).object().value("traceEvents").toArray();
+    int epSlices = 0;
+    for (const QJsonValue& v : events) {
+        const QJsonObject e = v.toObject();
+        if (e.value("cat").toString() != "ep") continue;
+        ++epSlices;
+        const QJsonObject args = e.value("args").toObject();
+        QCOMPARE(args.value("peers").toInt(), 15);
+        QCOMPARE(args.value("peerGpus").toArray().size(), 15);
+        QVERIFY(args.value("bytes").toDouble() > 0);
+    }
+    // Stage 0 of three replicas: a forward and a backward of 9 MoE layers per micro-batch.
+    const int micro = int(std::llround(r.step.microBatches));
+    QCOMPARE(epSlices, 3 * 4 * 2 * 9 * micro);
+    // The replay: the fabric carries the all-to-all's bytes, named as EP.
+    double epBytes = 0;
+    for (const auto& stage : r.step.epLinkBytes)
+        for (float b : stage)
+            epBytes += b;
+    QVERIFY(epBytes > 0);
+    const QJsonObject summary =
+        QJsonDocument::fromJson(
+            QByteArray::fromStdString(RunReader::runsIn(path).back().summaryJson))
+            .object();
+    QVERIFY(summary.value("trafficSources")
+                .toArray()
+                .contains(QJsonObject{{"kind", "EP"}, {"name", "EP all-to-all of stage 0"}}));
+}
+
+QTEST_GUILESS_MAIN(TestMoe)
+#include "tst_moe.moc"
