@@ -624,6 +624,7 @@ QJsonObject modelToJson(const ModelSpec& m) {
                   {"kvHeads", m.kvHeads},
                   {"vocab", m.vocab},
                   {"tiedEmbeddings", m.tiedEmbeddings}};
+    if (m.mtpDepth > 0) o.insert("mtpDepth", m.mtpDepth);
     const AttentionSpec& a = m.attention;
     if (a.headDim > 0 || a.latent() || a.slidingWindow > 0) {
         QJsonObject attention{{"kind", a.latent() ? "mla" : m.kvHeads < m.heads ? "gqa" : "mha"}};

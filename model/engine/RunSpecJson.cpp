@@ -76,6 +76,7 @@ ModelSpec readModel(JsonObjectReader m) {
     x.layers = int(m.integer("layers", 1, 10000));
     x.modelDim = int(m.integer("hidden", 1, 1 << 20));
     if (m.has("moe")) x.moe = readMoe(m.object("moe"), x.layers);
+    x.mtpDepth = int(m.integer("mtpDepth", 0, 16, 0));
     // A MoE model without dense layers has no dense MLP width.
     const bool needsFfn = !x.moe.present() || x.moe.firstDenseLayers > 0;
     x.ffnDim = int(m.integer("ffnHidden", needsFfn ? 1 : 0, 1 << 22,

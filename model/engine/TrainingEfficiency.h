@@ -32,8 +32,8 @@ constexpr double kOptimizerHbmFraction = 0.8;
 constexpr double kActivationBytesPerTokenDim = 34.0;
 
 // SMs an overlapped expert all-to-all takes from the GEMMs while it runs: DeepSeek-V3 gives
-// 20 of the H800's 132 SMs to communication (technical report 3.2.2; DeepEP's RDMA kernels use
-// 6 to 24). resources/reference/microbenchmarks.md, section 5.
+// 20 of the H800's 132 SMs to communication (technical report 3.2.2).
+// resources/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kEpCommSms = 20;
 
 } // namespace cs::efficiency

@@ -44,7 +44,13 @@ double ModelSpec::denseParametersPerLayer(bool moeLayer) const {
 double ModelSpec::parametersPerLayer() const {
     if (!moe.present()) return denseParametersPerLayer(false);
     const double moeSum = moeLayers() * (denseParametersPerLayer(true) + routedExpertParameters());
-    return (moe.firstDenseLayers * denseParametersPerLayer(false) + moeSum) / layers;
+    return (moe.firstDenseLayers * denseParametersPerLayer(false) + moeSum) / pipelineLayers();
+}
+
+double ModelSpec::mtpParameters() const {
+    const double layer = moe.present() ? denseParametersPerLayer(true) + routedExpertParameters()
+                                       : denseParametersPerLayer(false);
+    return mtpDepth * (layer + 2.0 * modelDim * modelDim + 2.0 * modelDim);
 }
 
 double ModelSpec::activeParametersPerLayer(bool moeLayer) const {
@@ -62,16 +68,19 @@ double ModelSpec::activeParameters() const {
 
 double ModelSpec::parameters() const {
     const double embeddings = (tiedEmbeddings ? 1.0 : 2.0) * vocab * modelDim;
-    return layers * parametersPerLayer() + embeddings + modelDim; // and the final norm
+    // The pipeline's layers, embedding and head, the final norm, the modules' projections.
+    return pipelineLayers() * parametersPerLayer() + embeddings + modelDim +
+           mtpDepth * (2.0 * modelDim * modelDim + 2.0 * modelDim);
 }
 
 namespace {
 
 ModelSpec moe(const char* name, int layers, int hidden, int heads, int kvHeads, int vocab,
-              AttentionSpec attention, MoeSpec experts, int denseFfn = 0) {
+              AttentionSpec attention, MoeSpec experts, int denseFfn = 0, int mtpDepth = 0) {
     ModelSpec m{name, layers, hidden, denseFfn, heads, kvHeads, vocab};
     m.attention = attention;
     m.moe = experts;
+    m.mtpDepth = mtpDepth;
     return m;
 }
 
@@ -97,9 +106,10 @@ const std::vector<ModelSpec>& modelPresets() {
         // Qwen3-235B-A22B: 64 query heads of 128 (width 8,192) over a hidden of 4,096.
         moe("qwen3-235b-a22b", 94, 4096, 64, 4, 151936, {128}, {128, 8, 0, 1536, 0, 0}),
         // DeepSeek-V3 (technical report 4.2): MLA, 256 routed experts and one shared, the
-        // first 3 layers dense (FFN 18,432), a token's experts on at most 4 nodes.
+        // first 3 layers dense (FFN 18,432), a token's experts on at most 4 nodes, one
+        // multi-token prediction module.
         moe("deepseek-v3", 61, 7168, 128, 128, 129280, {128, 1536, 512, 64},
-            {256, 8, 1, 2048, 3, 4}, 18432),
+            {256, 8, 1, 2048, 3, 4}, 18432, 1),
         // Mixtral-8x22B: 8 experts of 16,384, two per token.
         moe("mixtral-8x22b", 56, 6144, 48, 8, 32768, {128}, {8, 2, 0, 16384, 0, 0}),
     };

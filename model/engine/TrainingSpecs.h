@@ -66,6 +66,11 @@ struct ModelSpec {
     bool tiedEmbeddings = false;
     AttentionSpec attention;
     MoeSpec moe;
+    // Multi-token prediction modules (DeepSeek-V3: 1), each a layer after the last one that
+    // predicts one token further through the shared output head; they sit on the last stage.
+    int mtpDepth = 0;
+    // The layers the pipeline splits: the model's and its prediction modules'.
+    int pipelineLayers() const { return layers + mtpDepth; }
 
     double headDim() const {
         return attention.headDim > 0 ? attention.headDim : double(modelDim) / heads;
@@ -85,19 +90,24 @@ struct ModelSpec {
     std::vector<Projection> attentionProjections() const;
     double attentionParameters() const;
     bool moeLayer(int layer) const { return moe.present() && layer >= moe.firstDenseLayers; }
-    int moeLayers() const { return moe.present() ? layers - moe.firstDenseLayers : 0; }
+    // MoE layers of the pipeline (the prediction modules' included).
+    int moeLayers() const { return moe.present() ? pipelineLayers() - moe.firstDenseLayers : 0; }
     // One expert's weights (gated MLP), and all routed experts of a MoE layer.
     double expertParameters() const { return 3.0 * modelDim * moe.expertFfnDim; }
     double routedExpertParameters() const { return moe.experts * expertParameters(); }
     // Parameters: attention, the MLP (MoE layers: router, routed and shared experts), norms
-    // (GELU models: with biases), embedding and head (once when tied).
+    // (GELU models: with biases), embedding and head (once when tied), and the prediction
+    // modules (mtpParameters).
     double parameters() const;
+    // The prediction modules alone: a layer, a 2 h x h projection and two norms each.
+    double mtpParameters() const;
     // A layer whose weights all sit on each TP rank's share: every weight but the routed
     // experts of a MoE layer (which expert parallelism shards instead).
     double denseParametersPerLayer(bool moeLayer) const;
-    // The mean layer, every weight counted.
+    // The mean layer of the pipeline (prediction modules' included), every weight counted.
     double parametersPerLayer() const;
-    // What one token's forward multiplies with in a layer (MoE: the active experts only).
+    // What one token's forward multiplies with in a layer (MoE: the active experts only), and
+    // in the main model (without the prediction modules).
     double activeParametersPerLayer(bool moeLayer) const;
     double activeParameters() const;
 };

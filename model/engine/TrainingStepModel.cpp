@@ -33,20 +33,20 @@ std::string fmt(double v, int decimals = 1) {
 // Whether the first and last stages hold one fewer layer (Llama 3, 3.3.2: it balances
 // memory); used when the layers split that way, else they split evenly.
 bool unevenStages(const ModelSpec& m, const ParallelConfig& c) {
-    return c.pp > 1 && (m.layers + 2) % (c.pp * c.virtualStages) == 0;
+    return c.pp > 1 && (m.pipelineLayers() + 2) % (c.pp * c.virtualStages) == 0;
 }
 
 int layersOfStage(const ModelSpec& m, const ParallelConfig& c, int s) {
-    if (!unevenStages(m, c)) return m.layers / c.pp;
-    const int middle = (m.layers + 2) / c.pp;
+    if (!unevenStages(m, c)) return m.pipelineLayers() / c.pp;
+    const int middle = (m.pipelineLayers() + 2) / c.pp;
     return (s == 0 || s == c.pp - 1) ? middle - 1 : middle;
 }
 
 // Layers of one chunk (virtual stage) of a stage: the first chunk of the first stage holds
 // the embedding in place of a layer, the last chunk of the last stage the head.
 int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int chunk) {
-    if (!unevenStages(m, c)) return m.layers / (c.pp * c.virtualStages);
-    const int slot = (m.layers + 2) / (c.pp * c.virtualStages);
+    if (!unevenStages(m, c)) return m.pipelineLayers() / (c.pp * c.virtualStages);
+    const int slot = (m.pipelineLayers() + 2) / (c.pp * c.virtualStages);
     const bool first = stage == 0 && chunk == 0;
     const bool last = stage == c.pp - 1 && chunk == c.virtualStages - 1;
     return slot - (first ? 1 : 0) - (last ? 1 : 0);
@@ -91,8 +91,11 @@ void addTreeEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
 } // namespace
 
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c) {
-    double forwardPerToken = 2.0 * m.modelDim * m.vocab;
-    for (int l = 0; l < m.layers; ++l)
+    // Multi-token prediction: each module a layer of its own (MoE where the model's are), a
+    // projection of 2 h to h, and one more pass through the shared output head.
+    double forwardPerToken = (1 + m.mtpDepth) * 2.0 * m.modelDim * m.vocab +
+                             m.mtpDepth * 2.0 * 2 * m.modelDim * m.modelDim;
+    for (int l = 0; l < m.pipelineLayers(); ++l)
         forwardPerToken +=
             linearFlopsPerTokenLayer(m, l) + attentionFlopsPerTokenLayer(m, c.seqLen);
     return 3.0 * forwardPerToken * c.tokensPerStep(); // backward = 2 x forward
@@ -162,7 +165,7 @@ ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
         std::fabs(micro - std::round(micro)) < 1e-9 && std::llround(micro) % c.pp == 0;
     for (int v = kMaxAutoVirtualStages; v > 1 && microFit; --v) {
         const int chunks = c.pp * v;
-        if (m.layers % chunks == 0 || (m.layers + 2) % chunks == 0) {
+        if (m.pipelineLayers() % chunks == 0 || (m.pipelineLayers() + 2) % chunks == 0) {
             c.virtualStages = v;
             break;
         }
@@ -201,12 +204,12 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
         reject("parallel.virtualStages",
                "expected 1 without pipeline parallelism, at least 1 with it");
-    if (!unevenStages(m, c) && m.layers % (c.pp * c.virtualStages) != 0)
+    if (!unevenStages(m, c) && m.pipelineLayers() % (c.pp * c.virtualStages) != 0)
         reject("parallel.pp",
-               std::to_string(m.layers) + " layers do not split into " + std::to_string(c.pp) +
-                   " stages x " + std::to_string(c.virtualStages) +
-                   " virtual stages; choose PP x V dividing " + std::to_string(m.layers) + " (or " +
-                   std::to_string(m.layers + 2) +
+               std::to_string(m.pipelineLayers()) + " layers do not split into " +
+                   std::to_string(c.pp) + " stages x " + std::to_string(c.virtualStages) +
+                   " virtual stages; choose PP x V dividing " + std::to_string(m.pipelineLayers()) +
+                   " (or " + std::to_string(m.pipelineLayers() + 2) +
                    ", with one layer fewer on the first and last stage)");
     const double micro = c.microBatches();
     if (micro < 1 || std::fabs(micro - std::round(micro)) > 1e-9)
@@ -311,7 +314,8 @@ private:
         tokensPerMicro_ = double(c_.seqLen) * c_.microBatchSeqs / c_.cp;
         // A MoE model's busiest stage holds MoE layers (the dense first layers sit on stage 0).
         layer_ = layerTimes(m_, g_, c_, tokensPerMicro_, m_.moe.present());
-        headS_ = headSeconds(m_, g_, c_, tokensPerMicro_);
+        // The output head, once more per prediction module.
+        headS_ = (1 + m_.mtpDepth) * headSeconds(m_, g_, c_, tokensPerMicro_);
         // Every collective waits for the slowest GPU of the job: its kernels set the pace.
         const double slow = lockStepSlowdown(c_.gpuSpeedSpreadPct / 100, c_.gpus());
         e_.stragglerSlowdown = slow;

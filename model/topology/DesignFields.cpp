@@ -176,6 +176,11 @@ std::vector<DesignField> buildTable() {
             count("railGroupRacks", "Rail group (racks)", 0, 60000, "racks",
                   "0: one leaf per rack takes its NICs; N: N racks form a rail-optimised unit",
                   "[paper] Meta wires one rack switch per rack (0)")),
+        bind<&C::planesPerRail>(
+            count("planesPerRail", "Planes per rail", 0, 1024, "planes",
+                  "0: every leaf reaches every plane; N: rail k's leaves reach only its N planes "
+                  "(a multi-plane fabric; needs rail wiring and planes = N x GPUs per host)",
+                  "[paper] Meta: every rack switch reaches every plane (0)")),
         bind<&C::coreRadix>(radix("coreRadix", "Core radix", "ports of a core switch",
                                   "[assumption] an Arista 7800 class chassis too")),
         bind<&C::oversubscription>({.name = "oversubscription",

@@ -25,6 +25,17 @@ FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix)
     for (size_t n = 0; n < t.nics.size(); ++n)
         if (t.nics[n].role == NicRole::Backend && t.nics[n].gpu != kNone)
             nicOfGpu_[size_t(t.nics[n].gpu)] = int32_t(n);
+    // Each host's backend NICs, in the order of its GPUs: the relays of PXN.
+    std::vector<int32_t> count(t.hosts.size() + 1, 0);
+    for (size_t g = 0; g < t.gpus.size(); ++g)
+        if (nicOfGpu_[g] != kNone && t.gpus[g].host != kNone) ++count[size_t(t.gpus[g].host) + 1];
+    for (size_t i = 1; i < count.size(); ++i)
+        count[i] += count[i - 1];
+    hostNicOffsets_ = count;
+    hostNics_.resize(size_t(count.back()));
+    for (size_t g = 0; g < t.gpus.size(); ++g)
+        if (nicOfGpu_[g] != kNone && t.gpus[g].host != kNone)
+            hostNics_[size_t(count[size_t(t.gpus[g].host)]++)] = nicOfGpu_[g];
     std::vector<int32_t> degree(t.switches.size() + 1, 0);
     for (size_t l = 0; l < t.links.size(); ++l) {
         const Link& k = t.links[l];
@@ -124,12 +135,14 @@ bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
     if (sn == kNone || dn == kNone || nicLink_[size_t(sn)] == kNone ||
         nicLink_[size_t(dn)] == kNone)
         return false;
-    const int32_t srcLeaf = leafOfNic_[size_t(sn)], dstLeaf = leafOfNic_[size_t(dn)];
-    // NIC -> leaf: the NIC is the link's non-switch end.
-    const int32_t up = nicLink_[size_t(sn)], down = nicLink_[size_t(dn)];
-    out.push_back(2 * up + (t_.links[size_t(up)].a.kind == EntityKind::Nic ? 0 : 1));
+    const int32_t dstLeaf = leafOfNic_[size_t(dn)];
     const Distances d = distancesTo(dstLeaf);
-    if (d[size_t(srcLeaf)] == kFar) return false;
+    const int32_t relay = sendingNic(sn, t_.gpus[size_t(srcGpu)].host, d);
+    if (relay == kNone) return false;
+    const int32_t srcLeaf = leafOfNic_[size_t(relay)];
+    // NIC -> leaf: the NIC is the link's non-switch end.
+    const int32_t up = nicLink_[size_t(relay)], down = nicLink_[size_t(dn)];
+    out.push_back(2 * up + (t_.links[size_t(up)].a.kind == EntityKind::Nic ? 0 : 1));
     int32_t at = srcLeaf;
     for (int hop = 0; at != dstLeaf; ++hop) {
         // Equal-cost next hops: neighbours one step closer; pick one by the flow's hash.
@@ -172,7 +185,7 @@ std::string FabricRouter::whyUnreachable(int32_t srcGpu, int32_t dstGpu) {
     if (nicLink_[size_t(sn)] == kNone) return nicCut(sn, gpu);
     if (nicLink_[size_t(dn)] == kNone) return nicCut(dn, t_.gpuName(dstGpu));
     const int32_t srcLeaf = leafOfNic_[size_t(sn)], dstLeaf = leafOfNic_[size_t(dn)];
-    if (distancesTo(dstLeaf)[size_t(srcLeaf)] != kFar) return {};
+    if (sendingNic(sn, t_.gpus[size_t(srcGpu)].host, distancesTo(dstLeaf)) != kNone) return {};
     // Cut off above the rack: name the leaf's uplinks that failed.
     std::string failed;
     int count = 0;
@@ -186,6 +199,18 @@ std::string FabricRouter::whyUnreachable(int32_t srcGpu, int32_t dstGpu) {
     return gpu + ": its switch " + t_.switches[size_t(srcLeaf)].name + " has no working path to " +
            t_.switches[size_t(dstLeaf)].name +
            (failed.empty() ? std::string() : " (failed: " + failed + ")");
+}
+
+int32_t FabricRouter::sendingNic(int32_t nic, int32_t host, const Distances& d) const {
+    if (d[size_t(leafOfNic_[size_t(nic)])] != kFar) return nic;
+    // Its leaf cannot reach the destination's (another plane of a multi-plane fabric): NCCL's
+    // PXN moves the data over NVLink to the host's GPU whose NIC can, and sends from there.
+    for (int32_t i = hostNicOffsets_[size_t(host)]; i < hostNicOffsets_[size_t(host) + 1]; ++i) {
+        const int32_t other = hostNics_[size_t(i)];
+        if (nicLink_[size_t(other)] != kNone && d[size_t(leafOfNic_[size_t(other)])] != kFar)
+            return other;
+    }
+    return kNone;
 }
 
 double FabricRouter::latencyNs(const std::vector<int32_t>& path) const {

@@ -1,6 +1,8 @@
 #pragma once
 // Routes between GPUs over the backend fabric: GPU -> its NIC -> rack switch -> ... ->
-// rack switch -> NIC -> GPU, along shortest paths, choosing among equal-cost next hops by a
+// rack switch -> NIC -> GPU, along shortest paths (where the GPU's NIC sits on another plane
+// than the destination's, from a NIC of its host on that plane, as NCCL's PXN relays over
+// NVLink), choosing among equal-cost next hops by a
 // hash of the flow (ECMP; with one hash per queue pair this is Meta's "enhanced ECMP").
 // Resources are directed links: 2 x link + (0 for a->b, 1 for b->a). A link that carries
 // nothing (gbps 0: failed, see FabricFaults) is not there for routing.
@@ -54,9 +56,13 @@ private:
     Distances distancesTo(int32_t leaf);
     const std::vector<uint16_t>& bfsFrom(int32_t leaf);
     int32_t resource(int32_t link, int32_t from) const;
+    // The NIC that sends toward the leaf `d` measures from: the GPU's own, or (PXN) another of
+    // its host whose leaf reaches it; kNone if none does.
+    int32_t sendingNic(int32_t nic, int32_t host, const Distances& d) const;
 
     const Topology& t_;
     std::vector<int32_t> nicOfGpu_, nicLink_, leafOfNic_;
+    std::vector<int32_t> hostNicOffsets_, hostNics_; // per host, its backend NICs
     std::vector<int32_t> adjOffsets_;
     std::vector<Hop> adj_;
     // Switches with the same neighbours are the same distance from every other switch (a

@@ -127,6 +127,27 @@ ClusterParams dgxA100SuperPodCluster() {
     return railSuperPod(dgxA100Cluster(), 7, 5, 20, 1, 40, 112);
 }
 
+// DeepSeek's 2,048-GPU fabrics [paper: DeepSeek-AI, "Insights into DeepSeek-V3: Scaling
+// Challenges and Reflections on Hardware for AI Architectures", ISCA 2025, section 5;
+// resources/reference/dgx-superpods.md]: 256 nodes of 8 H800, one 400G InfiniBand NIC (CX7) per
+// GPU, 64-port 400G switches, two layers. Rail wiring: units of 32 nodes (8 racks of 4
+// [assumption]), leaf k of a unit takes NIC k of its 32 nodes and has 32 uplinks [derived].
+// Multi-rail (MRFT): one plane, every leaf one uplink to each of 32 spines. Multi-plane
+// (MPFT): eight planes, NIC k of every node in plane k: rail k's 8 leaves reach only plane
+// k's 4 spines, 8 uplinks to each [derived: 8 leaves x 8 = 64 spine ports].
+ClusterParams deepSeekCluster(bool multiPlane) {
+    ClusterParams c = dgxH100SuperPodCluster();
+    c.name = multiPlane ? "mpft" : "mrft";
+    c.racksPerPod = 64;
+    c.racksPerRow = 8;
+    c.railGroupRacks = 8;
+    c.planes = 32;
+    c.planesPerRail = multiPlane ? 4 : 0;
+    c.leafUplinksPerPlane = multiPlane ? 8 : 1;
+    c.nvlinkGbps = 1600; // H800: NVLink 400 GB/s bidirectional, 200 per direction
+    return c;
+}
+
 } // namespace
 
 const std::vector<PresetInfo>& presets() {
@@ -139,6 +160,10 @@ const std::vector<PresetInfo>& presets() {
         {"dgx-a100-1k", "DGX A100 SuperPOD-like: 1,024 A100 on 8 x 200G HDR per node, fat tree"},
         {"dgx-a100-superpod", "DGX A100 SuperPOD: 140 nodes, 1,120 A100, rail-optimised HDR"},
         {"dgx-h100-superpod", "DGX H100 SuperPOD: 128 nodes, 1,024 H100, rail-optimised NDR"},
+        {"deepseek-mpft-2k",
+         "DeepSeek's multi-plane fat tree: 2,048 H800, 8 planes of 64-port 400G IB, 2 layers"},
+        {"deepseek-mrft-2k",
+         "DeepSeek's multi-rail fat tree: the same 2,048 H800 on one plane of 64-port 400G IB"},
     };
     return list;
 }
@@ -164,6 +189,13 @@ std::optional<SiteParams> presetParams(const std::string& name) {
         p.name = name;
         p.gpuModel = a100 ? "A100-SXM-80GB" : "H100-SXM-80GB";
         p.clusters = {a100 ? dgxA100SuperPodCluster() : dgxH100SuperPodCluster()};
+        p.storage = smallStorage();
+    } else if (name == "deepseek-mpft-2k" || name == "deepseek-mrft-2k") {
+        p.name = name;
+        // H800 boards: an H100 SXM's compute, HBM and power (the power and price tables' H100
+        // row); runs on it take gpu "h800" for the NVLink.
+        p.gpuModel = "H100-SXM-80GB";
+        p.clusters = {deepSeekCluster(name == "deepseek-mpft-2k")};
         p.storage = smallStorage();
     } else if (name == "small-ib-256") {
         p.clusters = {smallCluster("demo-ib", Fabric::InfiniBand)};

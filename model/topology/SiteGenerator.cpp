@@ -137,6 +137,11 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
     const long long leafCount = leavesPerPod(c);
     const long long leavesPerSpine = (leafCount + c.spinesPerPlane - 1) / c.spinesPerPlane;
     int32_t leavesUp = 0; // leaves linked up so far: their blocks of spines
+    // Multi-plane: rail k's leaves reach planes k N .. (k + 1) N - 1 only, each plane's spines
+    // serving blocks of that rail's leaves.
+    const long long leavesPerRailSpine =
+        (leafCount / c.gpusPerHost + c.spinesPerPlane - 1) / c.spinesPerPlane;
+    std::vector<int32_t> railLeavesUp(size_t(c.gpusPerHost), 0);
     auto addLeaf = [&](const std::string& name, int32_t rack) {
         Switch leaf;
         leaf.name = name;
@@ -147,11 +152,15 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
         leaf.ports = uint16_t(c.leafRadix);
         return b.addSwitch(leaf);
     };
-    auto linkLeafUp = [&](int32_t leaf) {
-        for (int pl = 0; pl < c.planes; ++pl)
+    auto linkLeafUp = [&](int32_t leaf, int rail) {
+        const bool planar = c.planesPerRail > 0 && rail >= 0;
+        const int first = planar ? rail * c.planesPerRail : 0;
+        const int last = planar ? first + c.planesPerRail : c.planes;
+        const long long block =
+            planar ? railLeavesUp[size_t(rail)]++ / leavesPerRailSpine : leavesUp / leavesPerSpine;
+        for (int pl = first; pl < last; ++pl)
             for (int u = 0; u < c.leafUplinksPerPlane; ++u)
-                b.link(sw(leaf),
-                       sw(spines[size_t(pl * c.spinesPerPlane + leavesUp / leavesPerSpine)]),
+                b.link(sw(leaf), sw(spines[size_t(pl * c.spinesPerPlane + block)]),
                        LinkMedium::Fibre, c.fabricGbps, c.podFibreLatencyNs);
         ++leavesUp;
     };
@@ -173,7 +182,7 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
             for (int g = 0; g < c.gpusPerHost; ++g) {
                 leafOfNic[size_t(g)] =
                     addLeaf(unit + ".rail" + num(g) + "-" + roles.leafName, railRacks.nextRack());
-                linkLeafUp(leafOfNic[size_t(g)]);
+                linkLeafUp(leafOfNic[size_t(g)], g);
             }
         }
         Switch tor;
@@ -185,7 +194,7 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
         tor.ports = uint16_t(c.hostsPerRack + c.frontendFabricPerPod);
         const int32_t torIndex = b.addSwitch(tor);
         buildComputeRack(b, c, cluster, pod, rack, rackName, leafOfNic, torIndex);
-        if (!rail) linkLeafUp(leafOfNic.front());
+        if (!rail) linkLeafUp(leafOfNic.front(), -1);
         for (int32_t fsw : fsws)
             b.link(sw(torIndex), sw(fsw), LinkMedium::Fibre, c.frontendUplinkGbps,
                    c.podFibreLatencyNs);

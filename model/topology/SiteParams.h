@@ -34,6 +34,10 @@ struct ClusterParams {
     // form a scalable unit with gpusPerHost leaves, and leaf k takes NIC k of every host in
     // the unit, so GPU k of two hosts of a unit is one leaf apart.
     int railGroupRacks = 0;
+    // Multi-plane (DeepSeek's MPFT): 0, every leaf has uplinks to every plane; N > 0 (with rail
+    // wiring), the leaves of rail k reach only planes k N to (k + 1) N - 1, so each rail is a
+    // fabric of its own and traffic between rails crosses inside a host (NCCL's PXN).
+    int planesPerRail = 0;
     int coreRadix = 576;           // [assumption] ATSW also an Arista 7800 class chassis
     double oversubscription = 7.0; // [paper] pod injection : pod uplink bandwidth = 7 : 1
     int spinesPerNetworkRack = 1;  // [assumption] a chassis fills a rack; 1U switches pack 8

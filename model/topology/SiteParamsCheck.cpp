@@ -53,13 +53,23 @@ void checkClusterShape(Checker& ck, const std::string& f, int i) {
                 "expected a divisor of racksPerPod (" + std::to_string(c.racksPerPod) +
                     "): every scalable unit is whole",
                 i, {{"railGroupRacks", -1}, {"railGroupRacks", +1}, {"racksPerPod", +1}});
+    if (c.planesPerRail > 0 &&
+        (c.railGroupRacks == 0 || 1LL * c.planesPerRail * c.gpusPerHost != c.planes))
+        ck.fail(f + "planesPerRail",
+                "a multi-plane fabric needs rail wiring (railGroupRacks > 0) and planes = "
+                "planesPerRail x gpusPerHost (" +
+                    std::to_string(1LL * c.planesPerRail * c.gpusPerHost) + "), has planes " +
+                    std::to_string(c.planes) + " and railGroupRacks " +
+                    std::to_string(c.railGroupRacks),
+                i, {{"planesPerRail", -1}, {"planes", +1}});
 }
 
 void checkClusterPorts(Checker& ck, const std::string& f, int i) {
     // The switches must have the ports the wiring asks of them.
     const ClusterParams& c = ck.p.clusters[size_t(i)];
     const bool rail = c.railGroupRacks > 0;
-    const long long up = 1LL * c.planes * c.leafUplinksPerPlane;
+    const long long up =
+        1LL * (c.planesPerRail > 0 ? c.planesPerRail : c.planes) * c.leafUplinksPerPlane;
     const long long leafPorts = leafDownlinks(c) + up;
     if (leafPorts > c.leafRadix)
         ck.fail(f + "leafRadix",
@@ -71,8 +81,11 @@ void checkClusterPorts(Checker& ck, const std::string& f, int i) {
     const long long spines = 1LL * c.planes * c.spinesPerPlane;
     const long long uplinks = c.coresPerPlane == 0 ? 0 : podUplinkCount(c);
     const long long upPerSpine = (uplinks + spines - 1) / spines;
+    // A plane of a multi-plane fabric serves one rail's leaves.
+    const long long planeLeaves =
+        c.planesPerRail > 0 ? leavesPerPod(c) / c.gpusPerHost : leavesPerPod(c);
     const long long leavesPerSpine =
-        (leavesPerPod(c) + c.spinesPerPlane - 1) / c.spinesPerPlane * c.leafUplinksPerPlane;
+        (planeLeaves + c.spinesPerPlane - 1) / c.spinesPerPlane * c.leafUplinksPerPlane;
     if (leavesPerSpine + upPerSpine > c.spineRadix)
         ck.fail(f + "spineRadix",
                 "a spine switch needs " + std::to_string(leavesPerSpine + upPerSpine) + " ports (" +

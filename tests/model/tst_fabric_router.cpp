@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <deque>
+#include <map>
 #include <set>
 
 using namespace cs;
@@ -69,6 +70,8 @@ class TestFabricRouter : public QObject {
 private slots:
     void routesAreShortestChainsOfWorkingLinks_data();
     void routesAreShortestChainsOfWorkingLinks();
+    void multiPlaneRoutesLeaveFromTheNicOnTheDestinationsPlane_data();
+    void multiPlaneRoutesLeaveFromTheNicOnTheDestinationsPlane();
 };
 
 void TestFabricRouter::routesAreShortestChainsOfWorkingLinks_data() {
@@ -121,6 +124,49 @@ void TestFabricRouter::routesAreShortestChainsOfWorkingLinks() {
         }
     QVERIFY(pairs > 100);
     QVERIFY2(spread > pairs / 4, qPrintable(QString("%1 of %2 pairs").arg(spread).arg(pairs)));
+}
+
+void TestFabricRouter::multiPlaneRoutesLeaveFromTheNicOnTheDestinationsPlane_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("spinesPerLeaf");
+    QTest::addColumn<bool>("relayed"); // GPU 0 to a GPU 3 leaves from its host's NIC 3
+    QTest::newRow("multi-plane") << "deepseek-mpft-2k" << 4 << true;
+    QTest::newRow("multi-rail, one plane") << "deepseek-mrft-2k" << 32 << false;
+}
+
+void TestFabricRouter::multiPlaneRoutesLeaveFromTheNicOnTheDestinationsPlane() {
+    QFETCH(QString, preset);
+    QFETCH(int, spinesPerLeaf);
+    QFETCH(bool, relayed);
+    const Topology t = generateSite(*presetParams(preset.toStdString()));
+    // Each leaf's spines; in the multi-plane fabric only its rail's plane.
+    std::map<int32_t, std::set<int32_t>> spinesOf;
+    for (const Link& k : t.links)
+        if (isBackendSwitch(t, k.a) && isBackendSwitch(t, k.b))
+            spinesOf[k.a.index].insert(k.b.index), spinesOf[k.b.index].insert(k.a.index);
+    for (size_t s = 0; s < t.switches.size(); ++s)
+        if (t.switches[s].role == SwitchRole::IbLeaf)
+            QCOMPARE(int(spinesOf[int32_t(s)].size()), spinesPerLeaf);
+    const TopologyIndex ix(t);
+    FabricRouter router(t, ix);
+    // GPU 0 of host 0 to GPU 3 of host 100 (another scalable unit), and to GPU 0 there.
+    const int32_t src = 0, dst = 100 * 8 + 3, sameRail = 100 * 8;
+    QCOMPARE(int(t.gpus[size_t(dst)].local), 3);
+    for (uint64_t hash = 0; hash < 8; ++hash) {
+        std::vector<int32_t> path;
+        QVERIFY(router.route(src, dst, hash, path));
+        QCOMPARE(path.size(), size_t(4)); // NIC up, leaf to spine, spine to leaf, NIC down
+        const Endpoint from = tail(t, path.front());
+        QVERIFY(from.kind == EntityKind::Nic);
+        QCOMPARE(t.nics[size_t(from.index)].gpu, relayed ? 3 : 0);
+        QCOMPARE(head(t, path.front()).index, relayed ? leafOf(t, 3) : leafOf(t, 0));
+        for (size_t i = 0; i + 1 < path.size(); ++i)
+            QVERIFY(head(t, path[i]) == tail(t, path[i + 1]));
+        path.clear();
+        QVERIFY(router.route(src, sameRail, hash, path));
+        QCOMPARE(t.nics[size_t(tail(t, path.front()).index)].gpu, 0); // its own NIC
+    }
+    QVERIFY(router.whyUnreachable(src, dst).empty());
 }
 
 QTEST_APPLESS_MAIN(TestFabricRouter)

@@ -126,6 +126,11 @@ void TestGenerator::badParametersNameTheField_data() {
                                      << "a rail leaf needs 24 ports";
     QTest::newRow("no cores with 2 pods") << "generator.clusters[0].coresPerPlane"
                                           << "from 1 to 4096";
+    QTest::newRow("planes per rail without rails") << "generator.clusters[0].planesPerRail"
+                                                   << "needs rail wiring";
+    QTest::newRow("planes per rail not filling the planes")
+        << "generator.clusters[0].planesPerRail"
+        << "planes = planesPerRail x gpusPerHost (24)";
 }
 
 void TestGenerator::badParametersNameTheField() {
@@ -142,6 +147,9 @@ void TestGenerator::badParametersNameTheField() {
     if (tag == "rail leaf ports") // 4 racks x 2 hosts down + 16 planes up
         p.clusters[0].railGroupRacks = 4, p.clusters[0].planes = 16, p.clusters[0].leafRadix = 20;
     if (tag == "no cores with 2 pods") p.clusters[0].coresPerPlane = 0;
+    if (tag == "planes per rail without rails") p.clusters[0].planesPerRail = 2;
+    if (tag == "planes per rail not filling the planes")
+        p.clusters[0].railGroupRacks = 4, p.clusters[0].planesPerRail = 3;
     const auto e = checkSiteParams(p);
     QVERIFY(e.has_value());
     QCOMPARE(QString::fromStdString(e->field), field);

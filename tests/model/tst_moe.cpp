@@ -34,6 +34,7 @@ private slots:
     void allToAllSlowsOnAFragmentedOversubscribedFabric();
     void overlapHidesTheAllToAllBehindCompute();
     void traceAndReplayShowTheAllToAll();
+    void deepSeekV3RunsOnBothOfItsFabrics();
 };
 
 namespace {
@@ -62,7 +63,7 @@ void TestMoe::presetsHaveTheirPublishedSizes_data() {
     // its 5.1 B active without the input embedding.
     QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 116.8 << 5.1 + 201088 * 2880e-9;
     QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 235.0 << 22.0;
-    QTest::newRow("deepseek-v3") << "deepseek-v3" << 671.0 << 37.0;
+    QTest::newRow("deepseek-v3") << "deepseek-v3" << 671.0 << 37.0; // without its MTP module
     QTest::newRow("mixtral-8x22b") << "mixtral-8x22b" << 141.0 << 39.0;
 }
 
@@ -72,7 +73,9 @@ void TestMoe::presetsHaveTheirPublishedSizes() {
     QFETCH(double, activeB);
     const ModelSpec m = *findModel(model.toStdString());
     QVERIFY(m.moe.present());
-    const double total = m.parameters() / 1e9, active = m.activeParameters() / 1e9;
+    // The main model: DeepSeek-V3's 671 B leave out its 14 B prediction module.
+    const double total = (m.parameters() - m.mtpParameters()) / 1e9,
+                 active = m.activeParameters() / 1e9;
     qInfo("%s: %.2f B total, %.2f B active", qPrintable(model), total, active);
     QVERIFY2(std::fabs(total / totalB - 1) < 0.01, qPrintable(QString::number(total)));
     QVERIFY2(std::fabs(active / activeB - 1) < 0.015, qPrintable(QString::number(active)));
@@ -270,6 +273,42 @@ void TestMoe::traceAndReplayShowTheAllToAll() {
     QVERIFY(summary.value("trafficSources")
                 .toArray()
                 .contains(QJsonObject{{"kind", "EP"}, {"name", "EP all-to-all of stage 0"}}));
+}
+
+void TestMoe::deepSeekV3RunsOnBothOfItsFabrics() {
+    // DeepSeek-V3 as its report trains it (resources/examples): 2,048 H800, PP 16, EP 64 over
+    // 8 nodes, on the multi-plane and the multi-rail fat tree.
+    RunSpec s = loadRunSpec(CS_SOURCE_DIR "/resources/examples/moe-deepseek-v3-h800.json");
+    const auto mpft = openTopology("deepseek-mpft-2k", {}),
+               mrft = openTopology("deepseek-mrft-2k", {});
+    const RunResult planes = simulateRun(*mpft, s, nullptr);
+    const RunResult rails = simulateRun(*mrft, s, nullptr);
+    qInfo("step %.2f s on MPFT, %.2f s on MRFT; all-to-all %.2f / %.2f ms; %.0f TFLOP/s per GPU",
+          planes.step.stepS, rails.step.stepS, planes.step.epAllToAllS * 1e3,
+          rails.step.epAllToAllS * 1e3, planes.step.tflopsPerGpu);
+    QVERIFY(planes.step.epCrossesFabric && rails.step.epCrossesFabric);
+    QCOMPARE(planes.step.epPeers, 63);
+    // DeepSeek measured the two fabrics' all-to-all within noise of each other.
+    QVERIFY(std::fabs(planes.step.epAllToAllS / rails.step.epAllToAllS - 1) < 0.1);
+    // 61 layers and the prediction module: 3 on the first and last stage, 4 on the others.
+    QCOMPARE(planes.step.layersPerChunk.front().front(), 3);
+    QCOMPARE(planes.step.layersPerChunk[7].front(), 4);
+    QCOMPARE(planes.step.layersPerChunk.back().front(), 3);
+    // Node-limited routing: a token's copies for a node cross the fabric once; without the
+    // limit each of its 8 copies crosses.
+    auto fabricBytes = [](const RunResult& r) {
+        double sum = 0;
+        for (const auto& stage : r.step.epLinkBytes)
+            for (float b : stage)
+                sum += b;
+        return sum;
+    };
+    s.customModel = *findModel("deepseek-v3");
+    s.customModel->moe.nodeLimit = 0;
+    s.customModel->name = "deepseek-v3-any-node";
+    s.model = s.customModel->name;
+    const RunResult unlimited = simulateRun(*mpft, s, nullptr);
+    QCOMPARE(fabricBytes(planes) / fabricBytes(unlimited), 4.0 / 8.0);
 }
 
 QTEST_GUILESS_MAIN(TestMoe)

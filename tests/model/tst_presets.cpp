@@ -122,6 +122,12 @@ void TestPresets::superPodsFollowTheReferenceArchitectures_data() {
     // two tiers here [assumption]: 56 leaves x 20 uplinks.
     QTest::newRow("dgx-a100-superpod")
         << "dgx-a100-superpod" << 140LL << 56LL << 20LL << 1120LL << 200.0 << 20LL;
+    // [paper] DeepSeek ISCA'25: 2,048 H800, a 400G NIC per GPU, two layers of 64-port
+    // switches; 32 nodes per rail leaf, 32 uplinks each [derived].
+    QTest::newRow("deepseek-mrft-2k")
+        << "deepseek-mrft-2k" << 256LL << 64LL << 32LL << 2048LL << 400.0 << 32LL;
+    QTest::newRow("deepseek-mpft-2k")
+        << "deepseek-mpft-2k" << 256LL << 64LL << 32LL << 2048LL << 400.0 << 32LL;
 }
 
 void TestPresets::superPodsFollowTheReferenceArchitectures() {
