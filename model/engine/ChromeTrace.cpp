@@ -141,10 +141,15 @@ private:
         for (const PassRecord& x : sched_.passes[size_t(p.stage)]) {
             out_.slice(p.pid, Compute,
                        QStringLiteral("%1 mb %2 chunk %3")
-                           .arg(x.forward ? "F" : "B")
+                           .arg(x.forward  ? "F"
+                                : x.weight ? "W"
+                                           : "B")
                            .arg(x.micro)
                            .arg(x.chunk),
-                       x.fromS, x.toS - x.fromS, x.forward ? "forward" : "backward",
+                       x.fromS, x.toS - x.fromS,
+                       x.forward  ? "forward"
+                       : x.weight ? "weight-gradient"
+                                  : "backward",
                        {{"microBatch", x.micro}, {"virtualStage", x.chunk}});
             const int layers = e_.layersPerChunk[size_t(p.stage)][size_t(x.chunk)];
             for (int l = 0; l < std::max(1, layers) && layerAt < layerSpans.size(); ++l, ++layerAt)

@@ -283,6 +283,15 @@ std::vector<RunOption> buildTable() {
              .choices = enumChoices<Recompute>(),
              .help = "recompute in backward: nothing, attention, or every layer",
              .source = "[assumption] none"}),
+        bind<ParallelEnum<PipelineSchedule, &P::schedule>>(
+            {.key = "parallel.schedule",
+             .flag = "--schedule",
+             .label = "Pipeline schedule",
+             .type = T::Choice,
+             .choices = enumChoices<PipelineSchedule>(),
+             .help = "1F1B, interleaved (V > 1), or zero bubble ZB-H1 (weight gradients "
+                     "deferred into the bubble); auto: interleaved when V > 1",
+             .source = "[paper] Llama 3 trains with interleaved 1F1B"}),
         bind<ParallelInt<&P::zeroStage>>(
             {.key = "parallel.zeroStage",
              .flag = "--zero-stage",

@@ -14,6 +14,7 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 struct Op {
     bool forward;
     int chunk, micro;
+    bool weight = false; // ZB-H1's deferred weight gradient of a backward
 };
 
 // The order in which one stage runs its passes: warm-up forwards, then one forward and one
@@ -117,6 +118,9 @@ public:
             for (int c = 0; c < v_; ++c)
                 st.gatheredAt[size_t(c)].assign(size_t(layers(s, c)), kNever);
             st.passGatheredAt.resize(st.order.size());
+            // ZB-H1: stage s defers up to s weight gradients, so its backward hands the
+            // gradient on sooner; its activations in flight stay within 1F1B's first stage's p.
+            st.weightCap = size_t(s);
         }
         if (in_.weightsSharded)
             for (Stage& st : stages_)
@@ -149,6 +153,13 @@ private:
         // Sharded weights, [pass][layer in pass order]: -1 not asked, kNever under way, else
         // when gathered.
         std::vector<std::vector<double>> passGatheredAt;
+        // ZB-H1: the pass running (order[next], or a deferred weight gradient), the weight
+        // gradients waiting, how many may wait before one runs ahead of a ready pass, and
+        // whether the running one is the stage's last.
+        Op current{true, 0, 0};
+        std::deque<Op> pendingWeights;
+        size_t weightCap = 0;
+        bool lastWeight = false;
         int reducesPending = 0; // sharded weights without overlap: the layer waits for these
         int bucketFill = 0;     // layers of the last backward not yet in a reduction
         size_t next = 0;
@@ -182,9 +193,11 @@ private:
                           op.chunk < int(in_.layersPerChunk[size_t(s)].size()) &&
                           in_.layersPerChunk[size_t(s)][size_t(op.chunk)] > 0;
         if (!real && !in_.layersPerChunk.empty()) return {};
+        if (op.weight) return in_.weightLayer;
         return op.forward ? in_.forwardLayer : in_.backwardLayer;
     }
     double extraOf(int s, const Op& op) const {
+        if (op.weight) return 0;
         const auto& perStage = op.forward ? in_.forwardS : in_.backwardS;
         if (s >= int(perStage.size()) || op.chunk >= int(perStage[size_t(s)].size())) return 0;
         return perStage[size_t(s)][size_t(op.chunk)] / layers(s, op.chunk);
@@ -284,18 +297,27 @@ private:
         Stage& st = stages_[size_t(s)];
         switch (st.state) {
         case StageState::Idle: {
-            if (st.next >= st.order.size()) {
+            const bool more = st.next < st.order.size();
+            const bool ready = more && inputsReady(s, st.order[st.next]);
+            if (!st.pendingWeights.empty() && (!ready || st.pendingWeights.size() > st.weightCap)) {
+                st.current = st.pendingWeights.front(); // a weight gradient fills the wait
+                st.pendingWeights.pop_front();
+                st.lastWeight = !more && st.pendingWeights.empty();
+            } else if (!more) {
                 st.state = StageState::Done;
                 return true;
+            } else if (!ready) {
+                return false;
+            } else {
+                st.current = st.order[st.next];
             }
-            if (!inputsReady(s, st.order[st.next])) return false;
             st.layer = 0;
             st.state = StageState::LayerStart;
             ++out_.events;
             return true;
         }
         case StageState::LayerStart: {
-            const Op& op = st.order[st.next];
+            const Op& op = st.current;
             if (in_.weightsSharded) {
                 // Without overlap each layer waits for the reduction of the one before.
                 if (!in_.overlapReduce && st.reducesPending > 0) return false;
@@ -311,7 +333,7 @@ private:
             return true;
         }
         case StageState::Phase: {
-            const Op& op = st.order[st.next];
+            const Op& op = st.current;
             const auto program = programOf(s, op);
             for (;;) {
                 if (st.phase >= int(program.size())) return finishLayer(s);
@@ -357,7 +379,7 @@ private:
 
     bool finishLayer(int s) {
         Stage& st = stages_[size_t(s)];
-        const Op& op = st.order[st.next];
+        const Op& op = st.current;
         out_.layers[size_t(s)].push_back({st.layerStartS, now_});
         // Sharded weights: every backward reduce-scatters each layer's gradients. Replicated:
         // the last backward of a chunk hands its gradients to the DP reduction a bucket at a
@@ -365,8 +387,9 @@ private:
         const bool real = !programOf(s, op).empty();
         if (!op.forward && real && in_.weightsSharded) {
             queueReduction(s, op.chunk, modelLayer(s, op, st.layer), 1, op.micro);
-        } else if (!op.forward && !in_.weightsSharded &&
-                   int(st.next) == st.lastBackward[size_t(op.chunk)] && in_.overlapReduce) {
+        } else if (!op.forward && !in_.weightsSharded && in_.overlapReduce &&
+                   (in_.splitWeightGradients ? op.weight && st.lastWeight
+                                             : int(st.next) == st.lastBackward[size_t(op.chunk)])) {
             const bool chunkDone = st.layer + 1 == layers(s, op.chunk);
             if (++st.bucketFill == bucket() || chunkDone) {
                 queueReduction(s, op.chunk, modelLayer(s, op, st.layer), st.bucketFill, 0);
@@ -543,12 +566,20 @@ private:
     // one (backward), or, at the end of the model, the loss to its own backward.
     void completePass(int s) {
         Stage& st = stages_[size_t(s)];
-        const Op op = st.order[st.next++];
+        const Op op = st.current;
+        if (!op.weight) ++st.next;
         ++out_.events;
-        out_.passes[size_t(s)].push_back({st.passStartS, now_, op.forward, op.chunk, op.micro});
+        out_.passes[size_t(s)].push_back(
+            {st.passStartS, now_, op.forward, op.chunk, op.micro, op.weight});
         appendMerged(out_.compute[size_t(s)], st.passStartS, now_);
         st.endS = now_;
         st.state = StageState::Idle;
+        if (in_.splitWeightGradients && !op.forward && !op.weight)
+            st.pendingWeights.push_back({false, op.chunk, op.micro, true});
+        if (op.weight) {
+            reduceWhenDone(s);
+            return;
+        }
         Transfer t{op.forward ? Kind::SendForward : Kind::SendBackward,
                    now_,
                    in_.sendBytes,
@@ -581,9 +612,15 @@ private:
                      t);
             }
         }
-        // Replicated weights without overlap: the stage's gradients go once all its passes
-        // are done, bucket by bucket from the top.
-        if (st.next == st.order.size() && !in_.overlapReduce && !in_.weightsSharded)
+        reduceWhenDone(s);
+    }
+
+    // Replicated weights without overlap: the stage's gradients go once all its passes (and
+    // weight gradients) are done, bucket by bucket from the top.
+    void reduceWhenDone(int s) {
+        const Stage& st = stages_[size_t(s)];
+        if (st.next == st.order.size() && st.pendingWeights.empty() && !in_.overlapReduce &&
+            !in_.weightsSharded && (!in_.splitWeightGradients || st.current.weight))
             for (int c = v_ - 1; c >= 0; --c)
                 for (int top = layers(s, c) - 1; top >= 0; top -= bucket()) {
                     const int span = std::min(bucket(), top + 1);

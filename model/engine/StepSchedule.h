@@ -80,8 +80,13 @@ struct ScheduleInput {
     // over its layers: [stage][chunk], per micro-batch.
     std::vector<std::vector<double>> forwardS, backwardS;
     std::vector<std::vector<int>> layersPerChunk; // [stage][chunk]
-    // Every layer's forward and backward (recomputation included) as phases.
-    std::vector<LayerPhase> forwardLayer, backwardLayer;
+    // Every layer's forward and backward (recomputation included) as phases. With
+    // splitWeightGradients (ZB-H1, one chunk per stage) the backward is the input gradient
+    // alone and weightLayer the weight gradient, run as a pass of its own: a stage runs it
+    // when its next pass's input is not there yet, or when more than `stage` (its index)
+    // are pending, and the DP reduction follows the last of them.
+    std::vector<LayerPhase> forwardLayer, backwardLayer, weightLayer;
+    bool splitWeightGradients = false;
     double tpLatencyS = 0; // per TP ring pass (an all-reduce is two): time besides its bytes
     // Bytes per edge of the class, split evenly over the stage's layers. Replicated weights:
     // the stage's whole step. Sharded weights: one gather of every layer (per pass), one
@@ -101,6 +106,7 @@ struct PassRecord {
     double fromS = 0, toS = 0;
     bool forward = true;
     int chunk = 0, micro = 0;
+    bool weight = false; // a deferred weight-gradient pass (forward false)
 };
 
 // One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer

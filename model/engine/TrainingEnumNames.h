@@ -32,6 +32,12 @@ inline constexpr EnumNames kRecomputeNames{std::to_array<EnumName<Recompute>>({
     {Recompute::Selective, "selective", "Selective"},
     {Recompute::Full, "full", "Full"},
 })};
+inline constexpr EnumNames kPipelineScheduleNames{std::to_array<EnumName<PipelineSchedule>>({
+    {PipelineSchedule::Auto, "auto", "Auto (1F1B, interleaved with V > 1)"},
+    {PipelineSchedule::OneFOneB, "1f1b", "1F1B"},
+    {PipelineSchedule::Interleaved, "interleaved", "Interleaved 1F1B"},
+    {PipelineSchedule::ZbH1, "zb-h1", "Zero bubble (ZB-H1)"},
+})};
 inline constexpr EnumNames kAllReduceNames{std::to_array<EnumName<AllReduceAlgorithm>>({
     {AllReduceAlgorithm::Auto, "auto", "Auto"},
     {AllReduceAlgorithm::Ring, "ring", "Ring"},
@@ -60,6 +66,9 @@ constexpr const auto& namesOf(Placement) {
 }
 constexpr const auto& namesOf(Recompute) {
     return kRecomputeNames;
+}
+constexpr const auto& namesOf(PipelineSchedule) {
+    return kPipelineScheduleNames;
 }
 constexpr const auto& namesOf(AllReduceAlgorithm) {
     return kAllReduceNames;

@@ -140,6 +140,11 @@ enum class AllReduceAlgorithm { Auto, Ring, Tree };
 // The algorithm of DP's all-gathers and reduce-scatters: NCCL's ring, or PAT (parallel
 // aggregated trees: logarithmic steps, one rank per host); auto as NCCL's tuner picks.
 enum class ShardedCollective { Auto, Ring, Pat };
+// The pipeline schedule. Auto: Megatron-LM's 1F1B, interleaved when a stage holds several
+// chunks (V > 1). 1F1B: one chunk. Interleaved: V > 1 chunks. ZB-H1 (zero bubble, Qi et al.
+// 2024): 1F1B with each backward split into the input gradient (B), which the previous stage
+// waits for, and the weight gradient (W), deferred to fill the bubble of the cool-down.
+enum class PipelineSchedule { Auto, OneFOneB, Interleaved, ZbH1 };
 // The dtype DP reduces gradients in; auto follows the framework the ZeRO stage stands for.
 enum class GradReduceDtype { Auto, Bf16, Fp32 };
 
@@ -174,6 +179,7 @@ struct ParallelConfig {
     uint64_t placementSeed = 1;   // which racks a fragmented placement gets
     bool sequenceParallel = true; // [paper] Llama 3 trains with sequence parallelism
     Recompute recompute = Recompute::None;
+    PipelineSchedule schedule = PipelineSchedule::Auto;
     // 0: plain data parallel (gradient all-reduce); 1: optimizer state sharded; 2: and
     // gradients; 3: and weights (FSDP, gathered per layer before forward and backward).
     int zeroStage = 2;

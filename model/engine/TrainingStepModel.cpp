@@ -9,6 +9,7 @@
 #include "StepSchedule.h"
 #include "Stragglers.h"
 #include "TrainingEfficiency.h"
+#include "TrainingEnumNames.h"
 
 #include <algorithm>
 #include <cmath>
@@ -157,6 +158,9 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
 }
 
 ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
+    if (c.virtualStages == 0 &&
+        (c.schedule == PipelineSchedule::OneFOneB || c.schedule == PipelineSchedule::ZbH1))
+        c.virtualStages = 1; // schedules of one chunk per stage
     if (c.virtualStages != 0) return c;
     c.virtualStages = 1;
     if (c.pp <= 1) return c;
@@ -201,6 +205,19 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
         reject("parallel.seq",
                "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
                    " is not divisible by " + std::to_string(2 * c.cp));
+    if (c.virtualStages > 1 &&
+        (c.schedule == PipelineSchedule::OneFOneB || c.schedule == PipelineSchedule::ZbH1))
+        reject("parallel.virtualStages",
+               std::string("the ") + enumName(c.schedule) +
+                   " schedule runs one chunk per stage: expected 1, got " +
+                   std::to_string(c.virtualStages));
+    if (c.schedule == PipelineSchedule::Interleaved && c.virtualStages < 2)
+        reject("parallel.virtualStages",
+               "the interleaved schedule needs at least 2 chunks per stage (and PP > 1), got " +
+                   std::to_string(c.virtualStages));
+    if (c.schedule == PipelineSchedule::ZbH1 && c.zeroStage >= 3)
+        reject("parallel.zeroStage", "the zb-h1 schedule runs with replicated weights (ZeRO 0 to "
+                                     "2); ZeRO 3 gathers weights again for every pass");
     if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
         reject("parallel.virtualStages",
                "expected 1 without pipeline parallelism, at least 1 with it");
@@ -732,13 +749,19 @@ private:
             in.backwardLayer.push_back({layer_.recomputeS});
         // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
         // compute, then sequence parallelism's two re-gathers.
+        // ZB-H1: the weight-gradient GEMMs (as long as the forward's) become a pass of their
+        // own; the input gradient keeps the rest, its TP collectives beside its own GEMMs.
+        const bool split = c_.schedule == PipelineSchedule::ZbH1;
+        const double weightS = split ? layer_.gemmS : 0;
         if (c_.tp > 1) {
             in.backwardLayer.push_back({layer_.gemmS, 4 * tpPassBytes_, 4});
-            in.backwardLayer.push_back({layer_.backwardS - layer_.gemmS});
+            in.backwardLayer.push_back({layer_.backwardS - layer_.gemmS - weightS});
             if (c_.sequenceParallel) in.backwardLayer.push_back({0, 2 * tpPassBytes_, 2});
         } else {
-            in.backwardLayer.push_back({layer_.backwardS});
+            in.backwardLayer.push_back({layer_.backwardS - weightS});
         }
+        in.splitWeightGradients = split;
+        if (split) in.weightLayer.push_back({weightS});
         addExpertAllToAll(in);
         in.tpLatencyS = tpLatencyS_;
         e_.forwardLayer = {layer_.forwardS, tpForwardS_, cpPerLayer / 2};

@@ -96,6 +96,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.sequenceParallel",
                            "parallel.fusedAttention",
                            "parallel.recompute",
+                           "parallel.schedule",
                            "parallel.zeroStage",
                            "parallel.allReduce",
                            "parallel.shardedCollective",
@@ -174,6 +175,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.overlap.ppComm", "off");
         set(s, "parallel.overlap.epComm", "on");
         set(s, "parallel.ep", "4");
+        set(s, "parallel.schedule", "zb-h1");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");
         set(s, "failures", "on");

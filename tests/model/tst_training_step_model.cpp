@@ -28,6 +28,9 @@ private slots:
     void allReduceTreeOrRing();
     void rejectsWhatCannotRun_data();
     void rejectsWhatCannotRun();
+    void zeroBubbleDefersWeightGradientsIntoTheBubble();
+    void schedulesRefuseWhatTheyCannotRun_data();
+    void schedulesRefuseWhatTheyCannotRun();
 };
 
 void TestTrainingStepModel::memoryFollowsTheSwitches() {
@@ -379,6 +382,86 @@ void TestTrainingStepModel::rejectsWhatCannotRun() {
         QCOMPARE(QString::fromStdString(e.error().field), field);
         QVERIFY2(QString(e.what()).contains(message), e.what());
     }
+}
+
+// ZB-H1 (Qi et al., "Zero Bubble Pipeline Parallelism", ICLR 2024): with the backward split
+// into its input gradient B and weight gradient W, 1F1B's bubble (p - 1)(F + B + W) becomes
+// (p - 1)(F + B - W): 2 (p - 1) W less, W measured on the engine's own timeline.
+void TestTrainingStepModel::zeroBubbleDefersWeightGradientsIntoTheBubble() {
+    const auto small = openTopology("small-256", {});
+    ParallelConfig c = config(8, 1, 8, 1, 4096);
+    c.batchSeqs = 32;
+    c.schedule = PipelineSchedule::OneFOneB;
+    const StepEstimate plain = step(*small, "llama3-70b", c);
+    c.schedule = PipelineSchedule::ZbH1;
+    const StepEstimate zb = step(*small, "llama3-70b", c);
+    const int p = 8, m = 32;
+    const ScheduleResult& r = *zb.schedule;
+    for (int s = 0; s < p; ++s) {
+        int forward = 0, backward = 0, weight = 0;
+        for (const PassRecord& x : r.passes[size_t(s)])
+            (x.forward ? forward : x.weight ? weight : backward) += 1;
+        QCOMPARE(forward, m);
+        QCOMPARE(backward, m);
+        QCOMPARE(weight, m);
+    }
+    for (const PassRecord& x : plain.schedule->passes.front())
+        QVERIFY(!x.weight);
+    // W of the slowest stage, as it ran.
+    const int slow = zb.breakdown.slowestStage;
+    double weightS = 0;
+    for (const PassRecord& x : r.passes[size_t(slow)])
+        if (x.weight) weightS += (x.toS - x.fromS) / m;
+    const double bubble1f1b = plain.breakdown.slowest()[StepPart::Bubble],
+                 bubbleZb = zb.breakdown.slowest()[StepPart::Bubble];
+    const double expected = 2 * (p - 1) * weightS;
+    qInfo("bubble 1F1B %.3f s, ZB-H1 %.3f s: %.3f s less, the formula's %.3f s", bubble1f1b,
+          bubbleZb, bubble1f1b - bubbleZb, expected);
+    QVERIFY(std::fabs((bubble1f1b - bubbleZb) / expected - 1) < 0.10);
+    QVERIFY(zb.stepS < plain.stepS);
+    // The same work: compute time per stage does not change.
+    QVERIFY(std::fabs(zb.breakdown.slowest()[StepPart::Compute] /
+                          plain.breakdown.slowest()[StepPart::Compute] -
+                      1) < 0.01);
+}
+
+void TestTrainingStepModel::schedulesRefuseWhatTheyCannotRun_data() {
+    QTest::addColumn<int>("schedule");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addColumn<int>("zeroStage");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("1F1B with chunks")
+        << int(PipelineSchedule::OneFOneB) << 2 << 1 << "parallel.virtualStages";
+    QTest::newRow("ZB-H1 with chunks")
+        << int(PipelineSchedule::ZbH1) << 2 << 1 << "parallel.virtualStages";
+    QTest::newRow("ZB-H1 with ZeRO 3")
+        << int(PipelineSchedule::ZbH1) << 1 << 3 << "parallel.zeroStage";
+    QTest::newRow("interleaved with one chunk")
+        << int(PipelineSchedule::Interleaved) << 1 << 1 << "parallel.virtualStages";
+}
+
+void TestTrainingStepModel::schedulesRefuseWhatTheyCannotRun() {
+    QFETCH(int, schedule);
+    QFETCH(int, virtualStages);
+    QFETCH(int, zeroStage);
+    QFETCH(QString, field);
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.schedule = PipelineSchedule(schedule);
+    c.virtualStages = virtualStages;
+    c.zeroStage = zeroStage;
+    try {
+        step(roce(), "llama3-8b", c);
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+    }
+    // Left to follow the schedule, the chunks fit it.
+    c.virtualStages = 0;
+    c.zeroStage = 1;
+    if (c.schedule != PipelineSchedule::Interleaved)
+        QCOMPARE(withResolvedDefaults(*findModel("llama3-8b"), c).virtualStages, 1);
+    else
+        QVERIFY(withResolvedDefaults(*findModel("llama3-8b"), c).virtualStages > 1);
 }
 
 QTEST_APPLESS_MAIN(TestTrainingStepModel)
