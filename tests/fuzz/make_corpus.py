@@ -67,6 +67,16 @@ custom = dict(run, model={"name": "m", "layers": 4, "hidden": 1024, "ffnHidden":
                           "ffnKind": "gelu", "heads": 16, "kvHeads": 16, "vocab": 32000,
                           "tiedEmbeddings": True})
 put("run_spec", "custom-model.json", json.dumps(custom))
+moe = dict(run, model={"name": "moe", "layers": 7, "hidden": 1024, "heads": 16, "kvHeads": 16,
+                       "vocab": 32000, "mtpDepth": 1,
+                       "moe": {"experts": 16, "activeExperts": 2, "sharedExperts": 1,
+                               "expertFfnHidden": 512, "nodeLimit": 2,
+                               "routing": {"skew": 1.3}},
+                       "attention": {"kind": "mla", "qLoraRank": 256, "kvLoraRank": 128,
+                                     "ropeHeadDim": 32, "headDim": 64,
+                                     "slidingWindow": 128}},
+           parallel=dict(run["parallel"], ep=8, schedule="zb-h1", overlap={"epComm": True}))
+put("run_spec", "moe-model.json", json.dumps(moe))
 put("run_spec", "finding-span-dot.json", json.dumps(dict(run, steps=None, span=".")))
 put("run_spec", "finding-span-1.2.3h.json", json.dumps({**run, "span": "1.2.3h"}))
 put("run_spec", "finding-huge-dp.json", json.dumps(
