@@ -6,6 +6,7 @@
 
 #include "FabricRouter.h"
 #include "MaxMinFairShare.h"
+#include "RunSpecJson.h"
 #include "SimulationMemory.h"
 #include "SimulationRun.h"
 #include "StepSchedule.h"
@@ -41,12 +42,37 @@ void allLinksBaseline(const TopologyDocument& doc, const RunSpec& spec, double f
                   double(e.fabricSolves) / s, e.linksSolved);
     row(what, s, 0, note);
 }
+// A mixture of experts: DeepSeek-V3 as its report trains it (EP 64 over 8 nodes, PP 16,
+// DP 128) on DeepSeek's multi-plane and multi-rail fat trees.
+void moeRows() {
+    const RunSpec deepSeek =
+        loadRunSpec(CS_SOURCE_DIR "/resources/examples/moe-deepseek-v3-h800.json");
+    for (const char* preset : {"deepseek-mpft-2k", "deepseek-mrft-2k"}) {
+        const auto fabric = openTopology(preset, {});
+        bench::releaseFreed();
+        const double before = bench::rssMiB();
+        bench::resetPeak();
+        RunResult d;
+        const double dsS = bench::timeSeconds([&] { d = simulateRun(*fabric, deepSeek, nullptr); });
+        char what[80], note[200];
+        std::snprintf(what, sizeof what, "DeepSeek-V3 step, 2,048 H800 (%s)", preset);
+        std::snprintf(note, sizeof note, "step %.2f s, all-to-all %.2f ms, exposed EP %.2f s",
+                      d.step.stepS, d.step.epAllToAllS * 1e3,
+                      d.step.breakdown.slowest()[StepPart::ExposedEp]);
+        row(what, dsS, bench::peakMiB() - before, note);
+    }
+}
 } // namespace
 
 int main() {
     std::printf("| %-52s | %9s | %8s | notes\n", "case", "seconds", "MiB");
     std::printf(
         "|------------------------------------------------------|-----------|----------|------\n");
+    // CS_BENCH_ONLY=moe: the MoE rows alone (the rest takes minutes).
+    if (qEnvironmentVariable("CS_BENCH_ONLY") == "moe") {
+        moeRows();
+        return 0;
+    }
     const auto doc = openTopology("meta-roce-24k", {});
     RunSpec spec;
     spec.parallel.tp = 8, spec.parallel.cp = 1, spec.parallel.pp = 16, spec.parallel.dp = 128;
@@ -281,5 +307,6 @@ int main() {
                       z.step.stepS, estimate, (estimate / peak - 1) * 100);
         row(what, scaleS, peak, note);
     }
+    moeRows();
     return 0;
 }
