@@ -16,6 +16,7 @@ class TestStepBreakdownChart : public QObject {
 private slots:
     void drawsEachStageAsAStackOfItsParts();
     void aRunWithoutBreakdownSaysSo();
+    void aMixtureOfExpertsShowsItsAllToAll();
 };
 
 void TestStepBreakdownChart::drawsEachStageAsAStackOfItsParts() {
@@ -66,6 +67,34 @@ void TestStepBreakdownChart::aRunWithoutBreakdownSaysSo() {
     QVERIFY(chart.data().empty());
     QCOMPARE(chart.plot()->plottableCount(), 0);
     QVERIFY(chart.title().startsWith("No step breakdown"));
+}
+
+// A MoE run whose all-to-all crosses hosts: "Exposed EP" is in the legend and in every stage's
+// bar, as long as the engine measured it.
+void TestStepBreakdownChart::aMixtureOfExpertsShowsItsAllToAll() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec spec;
+    spec.model = "gpt-oss-120b";
+    spec.parallel.tp = 1, spec.parallel.pp = 4, spec.parallel.dp = 16, spec.parallel.ep = 16;
+    spec.parallel.seqLen = 4096, spec.parallel.batchSeqs = 256, spec.parallel.zeroStage = 1;
+    spec.steps = 1;
+    const RunResult r = simulateRun(*doc, spec, nullptr);
+    StepBreakdownChart chart;
+    chart.resize(640, 360);
+    chart.setSummary(runSummaryJson(r, spec));
+    QCustomPlot* plot = chart.plot();
+    QCPBars* ep = nullptr;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (plot->plottable(i)->name() == "Exposed EP")
+            ep = qobject_cast<QCPBars*>(plot->plottable(i));
+    QVERIFY(ep);
+    QCOMPARE(ep->data()->size(), 4);
+    for (auto it = ep->data()->constBegin(); it != ep->data()->constEnd(); ++it) {
+        const double engineS =
+            r.step.breakdown.stages[size_t(std::lround(it->key))][StepPart::ExposedEp];
+        QVERIFY(engineS > 0);
+        QVERIFY(std::fabs(it->value - engineS) <= 1e-6 + 1e-3 * engineS);
+    }
 }
 
 QTEST_MAIN(TestStepBreakdownChart)
