@@ -16,7 +16,9 @@ CollectiveTimer::CollectiveTimer(const Topology& t, FabricRouter& router, const 
       capacity_(router.capacities(efficiency::kFabricGoodput)) {}
 
 PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double bytesPerEdge,
-                                      std::vector<double>* linkBytes, LinkBytesByClass byClass) {
+                                      std::vector<double>* linkBytes, LinkBytesByClass byClass,
+                                      int flowsPerEdge) {
+    const int flows = flowsPerEdge > 0 ? flowsPerEdge : flowsPerPair_;
     PhaseResult out;
     out.edgeRateBps.assign(edges.size(), nvlinkBps_);
     FlowPaths paths;
@@ -24,7 +26,7 @@ PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double byt
     std::vector<int32_t> route;
     for (size_t e = 0; e < edges.size(); ++e) {
         if (t_.gpus[size_t(edges[e].src)].host == t_.gpus[size_t(edges[e].dst)].host) continue;
-        for (int q = 0; q < flowsPerPair_; ++q) {
+        for (int q = 0; q < flows; ++q) {
             route.clear();
             const uint64_t hash =
                 (uint64_t(uint32_t(edges[e].src)) << 32 | uint32_t(edges[e].dst)) * 31 +

@@ -34,8 +34,11 @@ public:
     // `linkBytes` (per link direction, as the router numbers them) when given.
     // With `byClass`, the bytes of each link direction are also summed per class of edge:
     // the traffic of one pipeline stage, say.
+    // `flowsPerEdge` > 0 overrides the flows per GPU pair (an all-to-all's many pairs spread
+    // over ECMP paths by themselves).
     PhaseResult transfer(const std::vector<Edge>& edges, double bytesPerEdge,
-                         std::vector<double>* linkBytes, LinkBytesByClass byClass = {});
+                         std::vector<double>* linkBytes, LinkBytesByClass byClass = {},
+                         int flowsPerEdge = 0);
     // Ring collectives (all-gather or reduce-scatter) over each group at once: n-1 steps of
     // `shardBytes` per edge. Returns the time of the slowest ring.
     double ring(const std::vector<std::vector<int32_t>>& groups, double shardBytes,

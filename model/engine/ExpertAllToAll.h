@@ -2,8 +2,9 @@
 // Expert parallelism's all-to-all (the token dispatch before the experts and the combine
 // after them): every member of an EP group sends each other member its share of the token
 // copies at once. Inside a host the copies go over the GPU's NVLink, shared by its peers in
-// the host; across hosts as flows over the routed fabric, max-min fair with every other EP
-// group of the step's stages running at the same moment. With node-limited routing (DeepEP)
+// the host; across hosts as flows over the routed fabric, max-min fair with the other EP
+// groups of the same stage (stages run their MoE layers at different moments). With
+// node-limited routing (DeepEP)
 // a token crosses the fabric once per node it reaches and is forwarded over NVLink there.
 #include "CollectiveTimer.h"
 

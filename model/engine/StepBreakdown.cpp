@@ -64,7 +64,8 @@ public:
         arrived_.assign(size(), -1);
         for (int s = 0; s < p_; ++s)
             for (const PassRecord& x : r.passes[size_t(s)])
-                passEnd_[key(s, x.forward, x.chunk, x.micro)] = x.toS;
+                if (!x.weight) // a weight gradient sends nothing
+                    passEnd_[key(s, x.forward, x.chunk, x.micro)] = x.toS;
         for (const TransferRecord& t : r.transfers) {
             const bool forward = t.kind == TransferRecord::Kind::SendForward;
             if ((forward || t.kind == TransferRecord::Kind::SendBackward) && t.target >= 0)

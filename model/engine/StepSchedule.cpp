@@ -382,7 +382,8 @@ private:
         const Op& op = st.current;
         out_.layers[size_t(s)].push_back({st.layerStartS, now_});
         // Sharded weights: every backward reduce-scatters each layer's gradients. Replicated:
-        // the last backward of a chunk hands its gradients to the DP reduction a bucket at a
+        // the last backward of a chunk (ZB-H1: its last weight gradient) hands its gradients to
+        // the DP reduction a bucket at a
         // time (with overlap; else once the stage is done).
         const bool real = !programOf(s, op).empty();
         if (!op.forward && real && in_.weightsSharded) {

@@ -115,7 +115,10 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     // Mixed precision with Adam: bf16 weights (2 bytes), fp32 gradients (4), fp32 master and
     // two moments (12). ZeRO 1 shards the optimizer, 2 also the gradients, 3 also the weights
     // (plus the layer being gathered).
-    const double layerParams = m.parametersPerLayer() / c.tp;
+    // ZeRO 3's gathered layer: its dense weights over TP, its experts over EP.
+    const double layerParams =
+        m.moe.present() ? m.denseParametersPerLayer(true) / c.tp + m.routedExpertParameters() / c.ep
+                        : m.parametersPerLayer() / c.tp;
     auto sharded = [&](int fromStage) {
         return c.zeroStage >= fromStage
                    ? paramsPerRank / shards + expertParamsPerRank / expertShards
@@ -151,8 +154,12 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     const double working =
         c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
     double worst = 0;
-    for (int s = 0; s < c.pp; ++s) // 1F1B: stage s holds up to pp - s micro-batches in flight
-        worst = std::max(worst, double(c.pp - s) * layersOfStage(m, c, s) * perLayerMicro);
+    // 1F1B: stage s holds up to pp - s micro-batches in flight; ZB-H1 keeps s more for their
+    // deferred weight gradients (counted whole).
+    const bool zb = c.schedule == PipelineSchedule::ZbH1;
+    for (int s = 0; s < c.pp; ++s)
+        worst =
+            std::max(worst, double(zb ? c.pp : c.pp - s) * layersOfStage(m, c, s) * perLayerMicro);
     e.activationsGiB = (worst + working) / kGiB;
     return e;
 }
@@ -215,6 +222,9 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
         reject("parallel.virtualStages",
                "the interleaved schedule needs at least 2 chunks per stage (and PP > 1), got " +
                    std::to_string(c.virtualStages));
+    if (c.allReduce == AllReduceAlgorithm::Tree && m.moe.present())
+        reject("parallel.allReduce", "a mixture of experts reduces its gradients in rings (the "
+                                     "experts' over expert-DP); use ring or auto");
     if (c.schedule == PipelineSchedule::ZbH1 && c.zeroStage >= 3)
         reject("parallel.zeroStage", "the zb-h1 schedule runs with replicated weights (ZeRO 0 to "
                                      "2); ZeRO 3 gathers weights again for every pass");
@@ -283,6 +293,7 @@ public:
         timeExpertAllToAll();
         sizeDpCollectives();
         addTransferClasses();
+        foldExpertDpBytes();
         timeTpPass();
         chooseDpAllReduce();
         splitTpExposure();
@@ -329,7 +340,8 @@ private:
     // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
     void timeComputeOnBusiestStage() {
         tokensPerMicro_ = double(c_.seqLen) * c_.microBatchSeqs / c_.cp;
-        // A MoE model's busiest stage holds MoE layers (the dense first layers sit on stage 0).
+        // A MoE model's busiest stage holds MoE layers (the dense first layers, few, sit in the
+        // first chunks).
         layer_ = layerTimes(m_, g_, c_, tokensPerMicro_, m_.moe.present());
         // The output head, once more per prediction module.
         headS_ = (1 + m_.mtpDepth) * headSeconds(m_, g_, c_, tokensPerMicro_);
@@ -479,7 +491,7 @@ private:
         const double gradBytes = dtype == GradReduceDtype::Fp32 ? 4 : 2;
         // Per ring edge: the dense weights over DP x CP members; a MoE model's routed experts
         // over their expert-DP members, in buckets of their own after the dense ones on the
-        // same stream (Megatron-Core), so an edge of either ring carries both.
+        // same stream (Megatron-Core): foldExpertDpBytes puts both on the stream's class.
         auto ring = [&](double members, double params, double bytesPerParam) {
             return members > 1 ? (members - 1) * params * bytesPerParam / members : 0.0;
         };
@@ -488,6 +500,7 @@ private:
         expertGatherBytes_ = ring(expertMembers_, expertParamsPerRank_, 2);
         expertReduceBytes_ = ring(expertMembers_, expertParamsPerRank_, gradBytes);
         if (c_.zeroStage == 0) {
+            denseGatherBytes_ = expertGatherBytes_ = 0; // an all-reduce gathers nothing apart
             reduceBytes_ = 2 * (denseReduceBytes_ + expertReduceBytes_); // RS + AG
             dpCollectives_ = 2;
         } else {
@@ -517,10 +530,10 @@ private:
             addRingEdges(groups_.dp[i], dpEdges[size_t(groups_.stageOfDpGroup[i])]);
         for (size_t i = 0; i < groups_.expertDp.size(); ++i)
             addRingEdges(groups_.expertDp[i], expertEdges[size_t(groups_.stageOfExpertDpGroup[i])]);
+        // The DP stream runs on the dense ring's edges (the experts' ring's when DP x CP is 1).
         const std::vector<std::vector<Edge>> denseEdges = dpEdges;
         for (int st = 0; st < c_.pp; ++st)
-            dpEdges[size_t(st)].insert(dpEdges[size_t(st)].end(), expertEdges[size_t(st)].begin(),
-                                       expertEdges[size_t(st)].end());
+            if (dpEdges[size_t(st)].empty()) dpEdges[size_t(st)] = expertEdges[size_t(st)];
         std::vector<std::vector<Edge>> sendEdges(size_t(classes_.boundaries));
         for (size_t i = 0; i < groups_.ppEdges.size(); ++i)
             sendEdges[size_t(groups_.ppBoundaryOfEdge[i])].push_back(groups_.ppEdges[i]);
@@ -553,12 +566,30 @@ private:
         shareId_.resize(size_t(classes_.count()));
         for (int k = 0; k < classes_.count(); ++k)
             shareId_[size_t(k)] = k;
-        // A MoE model's two DP rings apart, for the bytes each puts on the links (never run).
+        // A MoE model's two DP rings apart, for their rates and the bytes each puts on the links
+        // (never run).
         if (!groups_.expertDp.empty())
             for (int st = 0; st < c_.pp; ++st) {
                 denseDpClass_.push_back(share_.addClass(denseEdges[size_t(st)], c_.flowsPerPair));
                 expertDpClass_.push_back(share_.addClass(expertEdges[size_t(st)], c_.flowsPerPair));
             }
+    }
+
+    // A MoE model's DP stream moves the dense ring's bytes, then the experts' ring's, each at
+    // its own ring's rate; on the stream's class (one ring's edges) they count as the bytes
+    // that take as long at the class's rate.
+    void foldExpertDpBytes() {
+        if (expertDpClass_.empty() || expertGatherBytes_ + expertReduceBytes_ <= 0) return;
+        const double classRate = share_.soloRate(classes_.reduce(0));
+        const double denseRate =
+            denseGatherBytes_ + denseReduceBytes_ > 0 ? share_.soloRate(denseDpClass_[0]) : 1;
+        const double expertRate = share_.soloRate(expertDpClass_[0]);
+        if (!(classRate > 0) || !(denseRate > 0) || !(expertRate > 0)) return;
+        auto onClass = [&](double dense, double expert) {
+            return dense * classRate / denseRate + expert * classRate / expertRate;
+        };
+        gatherBytes_ = onClass(denseGatherBytes_, expertGatherBytes_);
+        reduceBytes_ = (c_.zeroStage == 0 ? 2 : 1) * onClass(denseReduceBytes_, expertReduceBytes_);
     }
 
     // One TP ring pass alone, and what it takes besides its bytes: across hosts its ring's
@@ -589,7 +620,8 @@ private:
             chooseShardedCollective(stepLatencyS);
             return;
         }
-        if (members_ <= 2 || c_.allReduce == AllReduceAlgorithm::Ring) return;
+        // A MoE model's gradients reduce in rings (the experts' over expert-DP).
+        if (members_ <= 2 || c_.allReduce == AllReduceAlgorithm::Ring || m_.moe.present()) return;
         std::vector<std::vector<Edge>> treeEdges(size_t(c_.pp));
         for (size_t i = 0; i < groups_.dp.size(); ++i)
             addTreeEdges(groups_.dp[i], treeEdges[size_t(groups_.stageOfDpGroup[i])]);
@@ -793,11 +825,18 @@ private:
         e_.epBackwardLayerS = add(in.backwardLayer, layer_.backwardS + layer_.recomputeS);
     }
 
-    // MoE layers of a stage: its layers but the dense first ones (on the first stage).
+    // MoE layers of a stage: its chunks' layers but the dense first ones of the model, which
+    // fill the chunks in model order (chunk 0 of every stage, then chunk 1, ...).
     int moeLayersOfStage(int st) const {
-        const int layers = layersOfStage(m_, c_, st);
         if (!m_.moe.present()) return 0;
-        return st == 0 ? std::max(0, layers - m_.moe.firstDenseLayers) : layers;
+        int before = 0, moe = 0; // model layers ahead of the chunk
+        for (int ch = 0; ch < int(V_); ++ch)
+            for (int s = 0; s < c_.pp; ++s) {
+                const int n = layersOfChunk(m_, c_, s, ch);
+                if (s == st) moe += n - std::clamp(m_.moe.firstDenseLayers - before, 0, n);
+                before += n;
+            }
+        return moe;
     }
 
     // Each stage's chunks: their layers, and the head on the last chunk of the last stage.

@@ -202,9 +202,13 @@ std::string FabricRouter::whyUnreachable(int32_t srcGpu, int32_t dstGpu) {
 }
 
 int32_t FabricRouter::sendingNic(int32_t nic, int32_t host, const Distances& d) const {
-    if (d[size_t(leafOfNic_[size_t(nic)])] != kFar) return nic;
-    // Its leaf cannot reach the destination's (another plane of a multi-plane fabric): NCCL's
-    // PXN moves the data over NVLink to the host's GPU whose NIC can, and sends from there.
+    const int32_t leaf = leafOfNic_[size_t(nic)];
+    if (d[size_t(leaf)] != kFar) return nic;
+    // Its leaf cannot reach the destination's. Cut off by failures (no working uplink): no
+    // route, as without relays. Another plane of a multi-plane fabric: NCCL's PXN moves the
+    // data over NVLink (not charged here) to the host's GPU whose NIC reaches it, and sends
+    // from there.
+    if (host == kNone || adjOffsets_[size_t(leaf)] == adjOffsets_[size_t(leaf) + 1]) return kNone;
     for (int32_t i = hostNicOffsets_[size_t(host)]; i < hostNicOffsets_[size_t(host) + 1]; ++i) {
         const int32_t other = hostNics_[size_t(i)];
         if (nicLink_[size_t(other)] != kNone && d[size_t(leafOfNic_[size_t(other)])] != kFar)

@@ -134,7 +134,8 @@ ClusterParams dgxA100SuperPodCluster() {
 // [assumption]), leaf k of a unit takes NIC k of its 32 nodes and has 32 uplinks [derived].
 // Multi-rail (MRFT): one plane, every leaf one uplink to each of 32 spines. Multi-plane
 // (MPFT): eight planes, NIC k of every node in plane k: rail k's 8 leaves reach only plane
-// k's 4 spines, 8 uplinks to each [derived: 8 leaves x 8 = 64 spine ports].
+// k's 4 spines, 8 uplinks to each [derived: 8 leaves x 8 = 64 spine ports]. The generator's
+// "plane" is one spine: DeepSeek's plane k is the generator's planes 4k to 4k + 3.
 ClusterParams deepSeekCluster(bool multiPlane) {
     ClusterParams c = dgxH100SuperPodCluster();
     c.name = multiPlane ? "mpft" : "mrft";

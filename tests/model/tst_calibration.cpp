@@ -206,7 +206,7 @@ void TestCalibration::megatronBridgeMoe() {
     // The model leaves out time these runs spend, never adds it: not slower than published.
     QVERIFY2(got <= publishedStepS * 1.08, qPrintable(QString::number(got)));
     QEXPECT_FAIL("",
-                 "MoE steps come out 22-37 % short of Megatron-Bridge's: a mechanism is "
+                 "MoE steps come out 22-38 % short of Megatron-Bridge's: a mechanism is "
                  "missing (see resources/reference/calibration.md)",
                  Continue);
     QVERIFY2(std::fabs(got / publishedStepS - 1) <= 0.08, qPrintable(QString::number(got)));

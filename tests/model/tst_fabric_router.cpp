@@ -167,6 +167,20 @@ void TestFabricRouter::multiPlaneRoutesLeaveFromTheNicOnTheDestinationsPlane() {
         QCOMPARE(t.nics[size_t(tail(t, path.front()).index)].gpu, 0); // its own NIC
     }
     QVERIFY(router.whyUnreachable(src, dst).empty());
+
+    // A leaf cut off by failures is not relayed around: GPU 0's leaf loses every uplink.
+    Topology cut = t;
+    const int32_t leaf0 = leafOf(cut, 0);
+    for (Link& k : cut.links)
+        if (isBackendSwitch(cut, k.a) && isBackendSwitch(cut, k.b) &&
+            (k.a.index == leaf0 || k.b.index == leaf0))
+            k.gbps = 0;
+    const TopologyIndex cutIx(cut);
+    FabricRouter cutRouter(cut, cutIx);
+    std::vector<int32_t> path;
+    QVERIFY(!cutRouter.route(src, sameRail, 1, path));
+    QVERIFY(!cutRouter.route(src, dst, 1, path));
+    QVERIFY(!cutRouter.whyUnreachable(src, dst).empty());
 }
 
 QTEST_APPLESS_MAIN(TestFabricRouter)

@@ -29,6 +29,7 @@ private slots:
     void badMoeFieldsAreRefusedByName();
     void expertParallelismIsChecked_data();
     void expertParallelismIsChecked();
+    void aTreeAllReduceIsRefusedForExperts();
     void expertsAreShardedInMemory();
     void allToAllStaysOnNvlinkInsideAHost();
     void allToAllSlowsOnAFragmentedOversubscribedFabric();
@@ -171,6 +172,27 @@ void TestMoe::expertParallelismIsChecked() {
         QVERIFY2(QString::fromStdString(e.error().message).contains(message),
                  e.error().message.c_str());
     }
+}
+
+void TestMoe::aTreeAllReduceIsRefusedForExperts() {
+    RunSpec s = gptOss(8);
+    s.customModel = *findModel("gpt-oss-120b");
+    s.customModel->layers = 4; // fits without sharding the optimizer
+    s.model = s.customModel->name = "gpt-oss, 4 layers";
+    s.parallel.zeroStage = 0;
+    s.parallel.allReduce = AllReduceAlgorithm::Tree;
+    try {
+        checkTrainingConfig(*s.customModel, *findGpu(s.gpu), s.parallel);
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.allReduce"));
+    }
+    // Auto reduces both rings as rings: the experts' gradients are not left out.
+    s.parallel.allReduce = AllReduceAlgorithm::Auto;
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunResult r = simulateRun(*doc, s, nullptr);
+    QVERIFY(!r.step.dpTree);
+    QVERIFY(r.step.dpReduceScatterS > 0);
 }
 
 void TestMoe::expertsAreShardedInMemory() {
