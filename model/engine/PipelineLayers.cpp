@@ -1,0 +1,23 @@
+#include "PipelineLayers.h"
+
+namespace cs {
+
+bool unevenStages(const ModelSpec& m, const ParallelConfig& c) {
+    return c.pp > 1 && (m.pipelineLayers() + 2) % (c.pp * c.virtualStages) == 0;
+}
+
+int layersOfStage(const ModelSpec& m, const ParallelConfig& c, int s) {
+    if (!unevenStages(m, c)) return m.pipelineLayers() / c.pp;
+    const int middle = (m.pipelineLayers() + 2) / c.pp;
+    return (s == 0 || s == c.pp - 1) ? middle - 1 : middle;
+}
+
+int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int chunk) {
+    if (!unevenStages(m, c)) return m.pipelineLayers() / (c.pp * c.virtualStages);
+    const int slot = (m.pipelineLayers() + 2) / (c.pp * c.virtualStages);
+    const bool first = stage == 0 && chunk == 0;
+    const bool last = stage == c.pp - 1 && chunk == c.virtualStages - 1;
+    return slot - (first ? 1 : 0) - (last ? 1 : 0);
+}
+
+} // namespace cs

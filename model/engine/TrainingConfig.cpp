@@ -1,0 +1,215 @@
+// The configuration side of TrainingStepModel.h: defaults that follow the rest of the run,
+// what cannot run (refused naming the field), memory per GPU and model FLOPs.
+#include "TrainingStepModel.h"
+
+#include "KernelModel.h"
+#include "PipelineLayers.h"
+#include "TrainingEfficiency.h"
+#include "TrainingEnumNames.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cs {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+[[noreturn]] void reject(const char* field, const std::string& message) {
+    throw InputException({{}, 0, 0, field, message});
+}
+
+std::string fmt(double v, int decimals = 1) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// Forward FLOPs per token of one layer: the GEMMs (2 per weight a token meets: MoE layers
+// only their active experts) and causal attention scores (QK^T and AV over S/2 positions on
+// average; a sliding window's layers over the window).
+double linearFlopsPerTokenLayer(const ModelSpec& m, int layer) {
+    return 2.0 * m.activeParametersPerLayer(m.moeLayer(layer));
+}
+double attentionFlopsPerTokenLayer(const ModelSpec& m, int seqLen) {
+    double context = seqLen / 2.0;
+    if (m.attention.slidingWindow > 0 && m.attention.slidingWindow < seqLen)
+        context += m.attention.slidingLayerFraction * (m.attention.slidingWindow - context);
+    return 2.0 * context * (m.qkCoreDim() + m.vCoreDim());
+}
+
+} // namespace
+
+double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c) {
+    // Multi-token prediction: each module a layer of its own (MoE where the model's are), a
+    // projection of 2 h to h, and one more pass through the shared output head.
+    double forwardPerToken = (1 + m.mtpDepth) * 2.0 * m.modelDim * m.vocab +
+                             m.mtpDepth * 2.0 * 2 * m.modelDim * m.modelDim;
+    for (int l = 0; l < m.pipelineLayers(); ++l)
+        forwardPerToken +=
+            linearFlopsPerTokenLayer(m, l) + attentionFlopsPerTokenLayer(m, c.seqLen);
+    return 3.0 * forwardPerToken * c.tokensPerStep(); // backward = 2 x forward
+}
+
+MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
+    MemoryEstimate e;
+    // The routed experts are split EP ways and sharded over expert-DP; every other weight TP
+    // ways and over DP x CP (CP ranks hold the same weights).
+    const double expertParamsPerRank =
+        double(m.moeLayers()) * m.routedExpertParameters() / (double(c.ep) * c.pp);
+    const double paramsPerRank =
+        (m.parameters() - m.moeLayers() * m.routedExpertParameters()) / (double(c.tp) * c.pp);
+    const double shards = double(c.dp) * c.cp;
+    const double expertShards = double(c.tp) * c.cp * c.dp / c.ep;
+    // Mixed precision with Adam: bf16 weights (2 bytes), fp32 gradients (4), fp32 master and
+    // two moments (12). ZeRO 1 shards the optimizer, 2 also the gradients, 3 also the weights
+    // (plus the layer being gathered).
+    // ZeRO 3's gathered layer: its dense weights over TP, its experts over EP.
+    const double layerParams =
+        m.moe.present() ? m.denseParametersPerLayer(true) / c.tp + m.routedExpertParameters() / c.ep
+                        : m.parametersPerLayer() / c.tp;
+    auto sharded = [&](int fromStage) {
+        return c.zeroStage >= fromStage
+                   ? paramsPerRank / shards + expertParamsPerRank / expertShards
+                   : paramsPerRank + expertParamsPerRank;
+    };
+    e.weightsGiB = (sharded(3) + (c.zeroStage >= 3 ? 2 * layerParams : 0)) * 2 / kGiB;
+    e.gradientsGiB = sharded(2) * 4 / kGiB;
+    e.optimizerGiB = sharded(1) * 12 / kGiB;
+    // Activations per layer and micro-batch (Korthikanti et al.): s b h (34 + 5 a s / h) bytes
+    // unsharded; tensor + sequence parallelism divide all of it by t, tensor parallelism alone
+    // leaves 10 s b h replicated; fused attention never stores the s x s scores (the 5 a s / h
+    // term), nor does selective recomputation; full recomputation keeps the layer input only.
+    const double sbh = double(c.seqLen) * c.microBatchSeqs / c.cp * m.modelDim;
+    const double scores = (c.fusedAttention || c.recompute != Recompute::None)
+                              ? 0
+                              : 5.0 * m.heads * double(c.seqLen) / m.modelDim / c.tp;
+    // A MoE layer also keeps, per token copy its experts process, the permuted input and the
+    // gated MLP's intermediates (bf16: 2 h + 3 x 2 f bytes).
+    const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
+    const double expertBytes = m.moe.present() && c.recompute != Recompute::Full
+                                   ? expertTokensPerRank(m, c, tokensPerMicro) *
+                                         (2.0 * m.modelDim + 6.0 * m.moe.expertFfnDim)
+                                   : 0;
+    const double perLayerMicro =
+        expertBytes +
+        (c.recompute == Recompute::Full
+             ? 2 * sbh / (c.sequenceParallel ? c.tp : 1)
+             : sbh * ((c.sequenceParallel
+                           ? efficiency::kActivationBytesPerTokenDim / c.tp
+                           : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
+                      scores));
+    // Full recomputation rebuilds one layer's activations at a time during backward.
+    const double working =
+        c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
+    double worst = 0;
+    // 1F1B: stage s holds up to pp - s micro-batches in flight; ZB-H1 keeps s more for their
+    // deferred weight gradients (counted whole).
+    const bool zb = c.schedule == PipelineSchedule::ZbH1;
+    for (int s = 0; s < c.pp; ++s)
+        worst =
+            std::max(worst, double(zb ? c.pp : c.pp - s) * layersOfStage(m, c, s) * perLayerMicro);
+    e.activationsGiB = (worst + working) / kGiB;
+    return e;
+}
+
+ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
+    if (c.virtualStages == 0 &&
+        (c.schedule == PipelineSchedule::OneFOneB || c.schedule == PipelineSchedule::ZbH1))
+        c.virtualStages = 1; // schedules of one chunk per stage
+    if (c.virtualStages != 0) return c;
+    c.virtualStages = 1;
+    if (c.pp <= 1) return c;
+    const double micro = c.microBatches();
+    const bool microFit =
+        std::fabs(micro - std::round(micro)) < 1e-9 && std::llround(micro) % c.pp == 0;
+    for (int v = kMaxAutoVirtualStages; v > 1 && microFit; --v) {
+        const int chunks = c.pp * v;
+        if (m.pipelineLayers() % chunks == 0 || (m.pipelineLayers() + 2) % chunks == 0) {
+            c.virtualStages = v;
+            break;
+        }
+    }
+    return c;
+}
+
+void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& given) {
+    const ParallelConfig c = withResolvedDefaults(m, given);
+    for (auto [field, v] : {std::pair{"parallel.tp", c.tp},
+                            {"parallel.cp", c.cp},
+                            {"parallel.pp", c.pp},
+                            {"parallel.dp", c.dp}})
+        if (v < 1 || v > 1'000'000)
+            reject(field, "expected a positive integer, got " + std::to_string(v));
+    if (c.ep < 1 || c.ep > 1'000'000)
+        reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
+    if (c.ep > 1 && !m.moe.present())
+        reject("parallel.ep", "expert parallelism needs a mixture-of-experts model; " + m.name +
+                                  " is dense (use 1)");
+    if (m.moe.present() && m.moe.experts % c.ep != 0)
+        reject("parallel.ep", "EP must divide the " + std::to_string(m.moe.experts) +
+                                  " experts of " + m.name + ", got " + std::to_string(c.ep));
+    if ((1LL * c.tp * c.cp * c.dp) % c.ep != 0)
+        reject("parallel.ep",
+               "EP regroups a stage's TP x CP x DP = " + std::to_string(1LL * c.tp * c.cp * c.dp) +
+                   " ranks; it must divide them, got " + std::to_string(c.ep));
+    if (m.heads % c.tp != 0 || m.kvHeads % c.tp != 0)
+        reject("parallel.tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
+                                  ") and KV heads (" + std::to_string(m.kvHeads) + ") of " +
+                                  m.name);
+    if (c.seqLen < 2 * c.cp || c.seqLen % (2 * c.cp) != 0)
+        reject("parallel.seq",
+               "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
+                   " is not divisible by " + std::to_string(2 * c.cp));
+    if (c.virtualStages > 1 &&
+        (c.schedule == PipelineSchedule::OneFOneB || c.schedule == PipelineSchedule::ZbH1))
+        reject("parallel.virtualStages",
+               std::string("the ") + enumName(c.schedule) +
+                   " schedule runs one chunk per stage: expected 1, got " +
+                   std::to_string(c.virtualStages));
+    if (c.schedule == PipelineSchedule::Interleaved && c.virtualStages < 2)
+        reject("parallel.virtualStages",
+               "the interleaved schedule needs at least 2 chunks per stage (and PP > 1), got " +
+                   std::to_string(c.virtualStages));
+    if (c.allReduce == AllReduceAlgorithm::Tree && m.moe.present())
+        reject("parallel.allReduce", "a mixture of experts reduces its gradients in rings (the "
+                                     "experts' over expert-DP); use ring or auto");
+    if (c.schedule == PipelineSchedule::ZbH1 && c.zeroStage >= 3)
+        reject("parallel.zeroStage", "the zb-h1 schedule runs with replicated weights (ZeRO 0 to "
+                                     "2); ZeRO 3 gathers weights again for every pass");
+    if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
+        reject("parallel.virtualStages",
+               "expected 1 without pipeline parallelism, at least 1 with it");
+    if (!unevenStages(m, c) && m.pipelineLayers() % (c.pp * c.virtualStages) != 0)
+        reject("parallel.pp",
+               std::to_string(m.pipelineLayers()) + " layers do not split into " +
+                   std::to_string(c.pp) + " stages x " + std::to_string(c.virtualStages) +
+                   " virtual stages; choose PP x V dividing " + std::to_string(m.pipelineLayers()) +
+                   " (or " + std::to_string(m.pipelineLayers() + 2) +
+                   ", with one layer fewer on the first and last stage)");
+    const double micro = c.microBatches();
+    if (micro < 1 || std::fabs(micro - std::round(micro)) > 1e-9)
+        reject("parallel.batchTokens",
+               "batch tokens / (seq x DP x micro-batch) must be a whole number "
+               "of micro-batches, got " +
+                   fmt(micro, 3));
+    if (c.virtualStages > 1 && std::llround(micro) % c.pp != 0)
+        reject("parallel.virtualStages",
+               "the interleaved schedule needs micro-batches in multiples of PP (" +
+                   std::to_string(c.pp) + "), got " + fmt(micro, 0) +
+                   "; change the batch or use one virtual stage");
+    if (c.pp > 1 && micro < c.pp)
+        reject("parallel.batchTokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
+                                           " micro-batches per step, got " + fmt(micro, 0));
+    const MemoryEstimate mem = estimateMemory(m, c);
+    if (mem.totalGiB() > g.hbmGiB)
+        reject("parallel.pp", "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +
+                                  fmt(mem.totalGiB()) + " GiB per GPU (weights " +
+                                  fmt(mem.weightsGiB) + ", gradients " + fmt(mem.gradientsGiB) +
+                                  ", optimizer " + fmt(mem.optimizerGiB) + ", activations " +
+                                  fmt(mem.activationsGiB) +
+                                  "); raise TP, PP or CP, or shorten the sequence");
+}
+
+} // namespace cs
