@@ -289,8 +289,10 @@ std::vector<RunOption> buildTable() {
              .label = "Pipeline schedule",
              .type = T::Choice,
              .choices = enumChoices<PipelineSchedule>(),
-             .help = "1F1B, interleaved (V > 1), or zero bubble ZB-H1 (weight gradients "
-                     "deferred into the bubble); auto: interleaved when V > 1",
+             .help = "1F1B, interleaved (V > 1), zero bubble ZB-H1 (weight gradients "
+                     "deferred into the bubble), or DualPipe (fed from both ends, a forward and "
+                     "a backward paired to hide each other's all-to-all); auto: interleaved "
+                     "when V > 1",
              .source = "[paper] Llama 3 trains with interleaved 1F1B"}),
         bind<ParallelInt<&P::zeroStage>>(
             {.key = "parallel.zeroStage",

@@ -54,7 +54,7 @@ void addEnds(std::vector<double>& at, const std::vector<Interval>& list) {
 // When each pass's input was sent (its sender's pass ended) and when it arrived.
 class PassInputs {
 public:
-    explicit PassInputs(const ScheduleResult& r) : p_(r.classes.stages) {
+    explicit PassInputs(const ScheduleResult& r) : p_(r.classes.stages), dualPipe_(r.dualPipe) {
         for (const auto& stage : r.passes)
             for (const PassRecord& x : stage) {
                 v_ = std::max(v_, x.chunk + 1);
@@ -79,7 +79,16 @@ public:
     // The interleaved schedule's data flow (StepSchedule's completePass, read backwards).
     Input of(int s, const PassRecord& q) const {
         size_t sender = 0;
-        if (q.forward) {
+        if (dualPipe_) {
+            // DualPipe: chunk 0 flows up the stages forward, chunk 1 down.
+            const int from = s + ((q.forward == (q.chunk == 0)) ? -1 : 1);
+            if (from >= 0 && from < p_)
+                sender = key(from, q.forward, q.chunk, q.micro);
+            else if (q.forward)
+                return {}; // the data loader's batch
+            else
+                sender = key(s, true, q.chunk, q.micro); // the loss
+        } else if (q.forward) {
             if (s > 0)
                 sender = key(s - 1, true, q.chunk, q.micro);
             else if (q.chunk > 0)
@@ -105,7 +114,9 @@ private:
         return ((size_t(s) * 2 + (forward ? 1 : 0)) * size_t(v_) + size_t(c)) * size_t(m_) +
                size_t(j);
     }
-    int p_, v_ = 1, m_ = 1;
+    int p_;
+    bool dualPipe_;
+    int v_ = 1, m_ = 1;
     std::vector<double> passEnd_, arrived_;
 };
 
@@ -175,7 +186,12 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
                    : reducing.contains(mid)  ? StepPart::ExposedDp // sharded, without overlap
                                              : StepPart::Other;
         } else if (mid < lastPassEndS) { // waiting for the next pass
-            const auto in = inputs.of(s, passes[next]);
+            auto in = inputs.of(s, passes[next]);
+            // A DualPipe pair waits for both its inputs.
+            if (passes[next].paired && passes[next].forward && next + 1 < passes.size()) {
+                const auto other = inputs.of(s, passes[next + 1]);
+                if (other.arrivedS > in.arrivedS) in = other;
+            }
             part = blocked.contains(mid)     ? StepPart::ExposedPp
                    : mid < in.sentS          ? StepPart::Bubble
                    : mid < in.arrivedS       ? StepPart::ExposedPp

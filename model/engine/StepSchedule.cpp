@@ -14,7 +14,10 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 struct Op {
     bool forward;
     int chunk, micro;
-    bool weight = false; // ZB-H1's deferred weight gradient of a backward
+    bool weight = false; // a deferred weight gradient of a backward (ZB-H1, DualPipe)
+    bool split = false;  // DualPipe: a backward whose weight gradient runs later
+    bool paired = false; // DualPipe: a forward run with the backward after it, or that backward
+    int sendAfter = 0;   // DualPipe: its output leaves once this many more passes are done
 };
 
 // The order in which one stage runs its passes: warm-up forwards, then one forward and one
@@ -45,6 +48,78 @@ std::vector<Op> stageOrder(int stage, int stages, int chunks, int micro) {
         ops.push_back({false, chunkOf(b, false), microOf(b)});
         ++b;
     }
+    return ops;
+}
+
+// DualPipe's order for one stage (DeepSeek's reference implementation, dualpipe.py, its eight
+// steps). "Phase 0" is the direction whose micro-batches reach the stage first: chunk 0 on the
+// first half of the stages, chunk 1 on the second. Weight gradients of split backwards wait
+// in a queue and run where a step says, oldest first.
+std::vector<Op> dualPipeOrder(int stage, int stages, int micro) {
+    const int half = stages / 2, halfRank = std::min(stage, stages - 1 - stage);
+    const int halfMicro = micro / 2;
+    const bool middle = halfRank == half - 1;
+    const int flip = stage >= half ? 1 : 0;
+    int nextF[2] = {0, 0}, nextB[2] = {0, 0};
+    std::deque<Op> weights;
+    std::vector<Op> ops;
+    auto forward = [&](int phase, bool paired = false, int sendAfter = 0) {
+        const int c = phase ^ flip;
+        ops.push_back({true, c, nextF[c]++, false, false, paired, sendAfter});
+    };
+    auto backward = [&](int phase, bool split = false, bool paired = false) {
+        const int c = phase ^ flip;
+        ops.push_back({false, c, nextB[c], false, split, paired, 0});
+        if (split) weights.push_back({false, c, nextB[c], true});
+        ++nextB[c];
+    };
+    auto weight = [&] {
+        ops.push_back(weights.front());
+        weights.pop_front();
+    };
+    auto forwardBackward = [&](int f, int b) {
+        forward(f, true);
+        backward(b, false, true);
+    };
+    for (int i = 0; i < (half - halfRank - 1) * 2; ++i) // 1: forwards of phase 0
+        forward(0);
+    // 2: phase 0 and 1 in turn; phase 0's output leaves with phase 1's, and on the middle
+    // stages the last phase 1 output with the next phase 0's.
+    for (int i = 0; i < halfRank + 1; ++i) {
+        forward(0, false, middle ? 0 : 1);
+        forward(1, false, middle && i == halfRank ? 1 : 0);
+    }
+    for (int i = 0; i < half - halfRank - 1; ++i) { // 3: B1 W1 F1, zero bubble
+        backward(1, true);
+        weight();
+        forward(1);
+    }
+    for (int i = 0; i < halfMicro - stages + halfRank + 1; ++i) { // 4: the main part
+        if (i == 0 && middle) { // not overlapped: it would widen the bubble
+            forward(0, false, 1);
+            backward(1);
+        } else {
+            forwardBackward(0, 1);
+        }
+        forwardBackward(1, 0);
+    }
+    for (int i = 0; i < half - halfRank - 1; ++i) { // 5: B1, F1 with B0
+        backward(1);
+        forwardBackward(1, 0);
+    }
+    bool split = false;
+    for (int i = 0; i < halfRank + 1; ++i) { // 6: B1 B0, the later half zero bubble
+        if (i == (halfRank + 1) / 2 && halfRank % 2 == 1) split = true;
+        backward(1, split);
+        if (i == (halfRank + 1) / 2 && halfRank % 2 == 0) split = true;
+        backward(0, split);
+    }
+    for (int i = 0; i < half - halfRank - 1; ++i) { // 7: W, B0 zero bubble
+        weight();
+        backward(0, true);
+    }
+    while (!weights.empty()) // 8: the weight gradients left
+        weight();
     return ops;
 }
 
@@ -83,10 +158,18 @@ enum class StageState { Idle, LayerStart, Phase, Running, Blocked, Done };
 class StepSimulation {
 public:
     explicit StepSimulation(const ScheduleInput& in)
-        : in_(in), p_(in.stages), v_(in.chunks), m_(in.microBatches),
-          classes_(ScheduleClasses::of(p_, v_)) {
+        : in_(in), p_(in.stages), v_(in.chunks),
+          m_(in.dualPipe ? in.microBatches / 2 : in.microBatches),
+          classes_(ScheduleClasses::of(p_, in.dualPipe ? 1 : v_)) {
         if (p_ < 1 || v_ < 1 || m_ < 1) throw std::invalid_argument("empty schedule");
+        if (in_.dualPipe &&
+            (p_ % 2 != 0 || v_ != 2 || in.microBatches % 2 != 0 || in.microBatches < 2 * p_))
+            throw std::invalid_argument("DualPipe needs an even number of stages, two chunks "
+                                        "and an even number of micro-batches, at least 2 x stages");
         out_.classes = classes_;
+        out_.dualPipe = in_.dualPipe;
+        wholeBackward_ = in_.backwardLayer;
+        wholeBackward_.insert(wholeBackward_.end(), in_.weightLayer.begin(), in_.weightLayer.end());
         out_.compute.resize(size_t(p_));
         out_.busy.resize(size_t(p_));
         out_.passes.resize(size_t(p_));
@@ -100,12 +183,15 @@ public:
         out_.rates.resize(size_t(classes_.count()));
         inputFwd_.assign(size_t(p_) * v_ * m_, kNever);
         inputBwd_.assign(size_t(p_) * v_ * m_, kNever);
-        for (int j = 0; j < m_; ++j)
+        for (int j = 0; j < m_; ++j) {
             inputFwd_[index(0, 0, j)] = 0; // the data loader's batch
+            if (in_.dualPipe) inputFwd_[index(p_ - 1, 1, j)] = 0;
+        }
         stages_.resize(size_t(p_));
         for (int s = 0; s < p_; ++s) {
             Stage& st = stages_[size_t(s)];
-            st.order = stageOrder(s, p_, v_, m_);
+            st.order =
+                in_.dualPipe ? dualPipeOrder(s, p_, in.microBatches) : stageOrder(s, p_, v_, m_);
             st.firstForward.assign(size_t(v_), -1);
             st.lastBackward.assign(size_t(v_), -1);
             for (int k = 0; k < int(st.order.size()); ++k) {
@@ -146,8 +232,13 @@ public:
     }
 
 private:
+    struct Held {
+        Transfer t;
+        int cls, releaseAt; // the class it goes on; the position whose end releases it
+    };
     struct Stage {
         std::vector<Op> order;
+        std::vector<Held> held; // DualPipe: outputs that leave with a later pass's
         std::vector<int> firstForward, lastBackward; // per chunk: position in order
         std::vector<std::vector<double>> gatheredAt; // [chunk][layer]
         // Sharded weights, [pass][layer in pass order]: -1 not asked, kNever under way, else
@@ -194,7 +285,13 @@ private:
                           in_.layersPerChunk[size_t(s)][size_t(op.chunk)] > 0;
         if (!real && !in_.layersPerChunk.empty()) return {};
         if (op.weight) return in_.weightLayer;
-        return op.forward ? in_.forwardLayer : in_.backwardLayer;
+        if (op.paired) {
+            const auto& paired = op.forward ? in_.forwardLayerPaired : in_.backwardLayerPaired;
+            if (!paired.empty()) return paired;
+        }
+        if (op.forward) return in_.forwardLayer;
+        return in_.dualPipe && !op.split ? std::span<const LayerPhase>(wholeBackward_)
+                                         : std::span<const LayerPhase>(in_.backwardLayer);
     }
     double extraOf(int s, const Op& op) const {
         if (op.weight) return 0;
@@ -298,7 +395,11 @@ private:
         switch (st.state) {
         case StageState::Idle: {
             const bool more = st.next < st.order.size();
-            const bool ready = more && inputsReady(s, st.order[st.next]);
+            // A DualPipe pair starts once the backward's input is there too.
+            const bool pairFirst = more && st.order[st.next].paired && st.order[st.next].forward &&
+                                   st.next + 1 < st.order.size();
+            const bool ready = more && inputsReady(s, st.order[st.next]) &&
+                               (!pairFirst || inputsReady(s, st.order[st.next + 1]));
             if (!st.pendingWeights.empty() && (!ready || st.pendingWeights.size() > st.weightCap)) {
                 st.current = st.pendingWeights.front(); // a weight gradient fills the wait
                 st.pendingWeights.pop_front();
@@ -568,10 +669,24 @@ private:
     void completePass(int s) {
         Stage& st = stages_[size_t(s)];
         const Op op = st.current;
-        if (!op.weight) ++st.next;
+        const int position = int(st.next);
+        if (!op.weight || in_.dualPipe) ++st.next;
+        // DualPipe's held outputs leave now (their passes were done earlier).
+        for (size_t k = 0; k < st.held.size();)
+            if (st.held[k].releaseAt == position) {
+                Held h = st.held[k];
+                st.held.erase(st.held.begin() + std::ptrdiff_t(k));
+                h.t.readyAtS = now_;
+                if (in_.sendBytes <= 0)
+                    deliver(h.t, now_);
+                else
+                    push(h.cls, h.t);
+            } else {
+                ++k;
+            }
         ++out_.events;
         out_.passes[size_t(s)].push_back(
-            {st.passStartS, now_, op.forward, op.chunk, op.micro, op.weight});
+            {st.passStartS, now_, op.forward, op.chunk, op.micro, op.weight, op.paired});
         appendMerged(out_.compute[size_t(s)], st.passStartS, now_);
         st.endS = now_;
         st.state = StageState::Idle;
@@ -590,7 +705,15 @@ private:
                    op.micro,
                    0};
         int boundary = -1;
-        if (op.forward) {
+        if (in_.dualPipe) {
+            // Chunk 0 flows to higher stages forward, chunk 1 to lower ones; each boundary's
+            // classes carry it the way they point.
+            const int step = (op.forward == (op.chunk == 0)) ? 1 : -1;
+            if (s + step >= 0 && s + step < p_)
+                t.target = s + step, boundary = std::min(s, s + step);
+            else if (op.forward)
+                inputBwd_[index(s, op.chunk, op.micro)] = now_; // the loss
+        } else if (op.forward) {
             if (s < p_ - 1)
                 t.target = s + 1, boundary = s;
             else if (op.chunk < v_ - 1)
@@ -604,13 +727,16 @@ private:
                 t.target = p_ - 1, t.chunk = op.chunk - 1, boundary = p_ - 1;
         }
         if (boundary >= 0) {
-            if (in_.sendBytes <= 0) {
+            const bool up = in_.dualPipe ? t.target > s : op.forward;
+            const int cls = up ? classes_.sendForward(boundary) : classes_.sendBackward(boundary);
+            if (op.sendAfter > 0) {
+                st.held.push_back({t, cls, position + op.sendAfter});
+            } else if (in_.sendBytes <= 0) {
                 deliver(t, now_);
             } else {
                 t.blocksSender = !in_.overlapSend;
                 if (t.blocksSender) st.state = StageState::Blocked;
-                push(op.forward ? classes_.sendForward(boundary) : classes_.sendBackward(boundary),
-                     t);
+                push(cls, t);
             }
         }
         reduceWhenDone(s);
@@ -647,6 +773,7 @@ private:
     std::vector<Stage> stages_;
     std::vector<Stream> streams_;
     std::vector<Transfer> transfers_;
+    std::vector<LayerPhase> wholeBackward_;   // DualPipe: input and weight gradient in one pass
     std::vector<double> inputFwd_, inputBwd_; // when a pass's input is there: [stage][chunk][micro]
     std::vector<int> active_;
     std::vector<double> rates_;

@@ -87,6 +87,15 @@ struct ScheduleInput {
     // are pending, and the DP reduction follows the last of them.
     std::vector<LayerPhase> forwardLayer, backwardLayer, weightLayer;
     bool splitWeightGradients = false;
+    // DualPipe (DeepSeek-V3, 2024): stage s holds the model's stage s for the micro-batches fed
+    // at the first stage (chunk 0) and stage p - 1 - s for those fed at the last (chunk 1),
+    // microBatches / 2 each way. Each stage runs DualPipe's order: some backwards split into
+    // input gradient and a weight gradient (weightLayer) run later at a set place, the others
+    // whole; and forward-backward pairs of the two directions, which start once both inputs
+    // are there and run the paired programs (each one's all-to-all hidden behind the other's
+    // compute; empty: the plain ones). backwardLayerPaired is a whole backward.
+    bool dualPipe = false;
+    std::vector<LayerPhase> forwardLayerPaired, backwardLayerPaired;
     double tpLatencyS = 0; // per TP ring pass (an all-reduce is two): time besides its bytes
     // Bytes per edge of the class, split evenly over the stage's layers. Replicated weights:
     // the stage's whole step. Sharded weights: one gather of every layer (per pass), one
@@ -107,6 +116,7 @@ struct PassRecord {
     bool forward = true;
     int chunk = 0, micro = 0;
     bool weight = false; // a deferred weight-gradient pass (forward false)
+    bool paired = false; // DualPipe: run as a pair with the pass after it (forward) or before
 };
 
 // One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer
@@ -128,6 +138,7 @@ struct RateSegment {
 
 struct ScheduleResult {
     ScheduleClasses classes; // the numbering of `rates`
+    bool dualPipe = false;   // chunk 1 flows from the last stage to the first
     double stepS = 0;
     double computeEndS = 0;                     // the last backward
     std::vector<std::vector<Interval>> compute; // per stage: its passes, in time order

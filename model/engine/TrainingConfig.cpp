@@ -20,6 +20,13 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
     throw InputException({{}, 0, 0, field, message});
 }
 
+// Schedules that run one chunk per stage (DualPipe's second chunk is the reverse direction's
+// stage, not a virtual stage).
+bool oneChunkPerStage(PipelineSchedule s) {
+    return s == PipelineSchedule::OneFOneB || s == PipelineSchedule::ZbH1 ||
+           s == PipelineSchedule::DualPipe;
+}
+
 std::string fmt(double v, int decimals = 1) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -56,10 +63,13 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     MemoryEstimate e;
     // The routed experts are split EP ways and sharded over expert-DP; every other weight TP
     // ways and over DP x CP (CP ranks hold the same weights).
+    // DualPipe: every stage holds two model stages' weights.
+    const double copies = c.schedule == PipelineSchedule::DualPipe ? 2 : 1;
     const double expertParamsPerRank =
-        double(m.moeLayers()) * m.routedExpertParameters() / (double(c.ep) * c.pp);
-    const double paramsPerRank =
-        (m.parameters() - m.moeLayers() * m.routedExpertParameters()) / (double(c.tp) * c.pp);
+        copies * m.moeLayers() * m.routedExpertParameters() / (double(c.ep) * c.pp);
+    const double paramsPerRank = copies *
+                                 (m.parameters() - m.moeLayers() * m.routedExpertParameters()) /
+                                 (double(c.tp) * c.pp);
     const double shards = double(c.dp) * c.cp;
     const double expertShards = double(c.tp) * c.cp * c.dp / c.ep;
     // Mixed precision with Adam: bf16 weights (2 bytes), fp32 gradients (4), fp32 master and
@@ -105,18 +115,20 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
         c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
     double worst = 0;
     // 1F1B: stage s holds up to pp - s micro-batches in flight; ZB-H1 keeps s more for their
-    // deferred weight gradients (counted whole).
-    const bool zb = c.schedule == PipelineSchedule::ZbH1;
+    // deferred weight gradients (counted whole); DualPipe pp + 1 (its paper's Table 2).
+    const bool zb = c.schedule == PipelineSchedule::ZbH1,
+               dual = c.schedule == PipelineSchedule::DualPipe;
     for (int s = 0; s < c.pp; ++s)
-        worst =
-            std::max(worst, double(zb ? c.pp : c.pp - s) * layersOfStage(m, c, s) * perLayerMicro);
+        worst = std::max(worst, double(dual ? c.pp + 1
+                                       : zb ? c.pp
+                                            : c.pp - s) *
+                                    layersOfStage(m, c, s) * perLayerMicro);
     e.activationsGiB = (worst + working) / kGiB;
     return e;
 }
 
 ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
-    if (c.virtualStages == 0 &&
-        (c.schedule == PipelineSchedule::OneFOneB || c.schedule == PipelineSchedule::ZbH1))
+    if (c.virtualStages == 0 && oneChunkPerStage(c.schedule))
         c.virtualStages = 1; // schedules of one chunk per stage
     if (c.virtualStages != 0) return c;
     c.virtualStages = 1;
@@ -162,8 +174,7 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
         reject("parallel.seq",
                "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
                    " is not divisible by " + std::to_string(2 * c.cp));
-    if (c.virtualStages > 1 &&
-        (c.schedule == PipelineSchedule::OneFOneB || c.schedule == PipelineSchedule::ZbH1))
+    if (c.virtualStages > 1 && oneChunkPerStage(c.schedule))
         reject("parallel.virtualStages",
                std::string("the ") + enumName(c.schedule) +
                    " schedule runs one chunk per stage: expected 1, got " +
@@ -175,9 +186,16 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (c.allReduce == AllReduceAlgorithm::Tree && m.moe.present())
         reject("parallel.allReduce", "a mixture of experts reduces its gradients in rings (the "
                                      "experts' over expert-DP); use ring or auto");
-    if (c.schedule == PipelineSchedule::ZbH1 && c.zeroStage >= 3)
-        reject("parallel.zeroStage", "the zb-h1 schedule runs with replicated weights (ZeRO 0 to "
-                                     "2); ZeRO 3 gathers weights again for every pass");
+    const bool splitsBackward =
+        c.schedule == PipelineSchedule::ZbH1 || c.schedule == PipelineSchedule::DualPipe;
+    if (splitsBackward && c.zeroStage >= 3)
+        reject("parallel.zeroStage", std::string("the ") + enumName(c.schedule) +
+                                         " schedule runs with replicated weights (ZeRO 0 to 2); "
+                                         "ZeRO 3 gathers weights again for every pass");
+    if (c.schedule == PipelineSchedule::DualPipe && (c.pp < 2 || c.pp % 2 != 0))
+        reject("parallel.pp", "DualPipe feeds the pipeline from both ends and needs an even "
+                              "number of stages, got " +
+                                  std::to_string(c.pp));
     if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
         reject("parallel.virtualStages",
                "expected 1 without pipeline parallelism, at least 1 with it");
@@ -202,6 +220,12 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (c.pp > 1 && micro < c.pp)
         reject("parallel.batchTokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
                                            " micro-batches per step, got " + fmt(micro, 0));
+    if (c.schedule == PipelineSchedule::DualPipe &&
+        (micro < 2 * c.pp || std::llround(micro) % 2 != 0))
+        reject("parallel.batchTokens",
+               "DualPipe feeds half the micro-batches from each end: it needs an even number, at "
+               "least 2 x PP = " +
+                   std::to_string(2 * c.pp) + ", got " + fmt(micro, 0));
     const MemoryEstimate mem = estimateMemory(m, c);
     if (mem.totalGiB() > g.hbmGiB)
         reject("parallel.pp", "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +

@@ -37,6 +37,7 @@ inline constexpr EnumNames kPipelineScheduleNames{std::to_array<EnumName<Pipelin
     {PipelineSchedule::OneFOneB, "1f1b", "1F1B"},
     {PipelineSchedule::Interleaved, "interleaved", "Interleaved 1F1B"},
     {PipelineSchedule::ZbH1, "zb-h1", "Zero bubble (ZB-H1)"},
+    {PipelineSchedule::DualPipe, "dualpipe", "DualPipe (both directions)"},
 })};
 inline constexpr EnumNames kAllReduceNames{std::to_array<EnumName<AllReduceAlgorithm>>({
     {AllReduceAlgorithm::Auto, "auto", "Auto"},

@@ -144,7 +144,10 @@ enum class ShardedCollective { Auto, Ring, Pat };
 // chunks (V > 1). 1F1B: one chunk. Interleaved: V > 1 chunks. ZB-H1 (zero bubble, Qi et al.
 // 2024): 1F1B with each backward split into the input gradient (B), which the previous stage
 // waits for, and the weight gradient (W), deferred to fill the bubble of the cool-down.
-enum class PipelineSchedule { Auto, OneFOneB, Interleaved, ZbH1 };
+// DualPipe (DeepSeek-V3 technical report, 2024): micro-batches fed from both ends of the
+// pipeline, each stage holding two model stages; a forward and a backward of the two
+// directions run as a pair, each one's all-to-all hidden behind the other's compute.
+enum class PipelineSchedule { Auto, OneFOneB, Interleaved, ZbH1, DualPipe };
 // The dtype DP reduces gradients in; auto follows the framework the ZeRO stage stands for.
 enum class GradReduceDtype { Auto, Bf16, Fp32 };
 

@@ -262,8 +262,10 @@ private:
     // stage's layers). A ring moves (members - 1) shards over each edge per collective.
     void sizeDpCollectives() {
         const double routed = m_.moeLayers() * m_.routedExpertParameters();
-        paramsPerRank_ = (m_.parameters() - routed) / (double(c_.tp) * c_.pp);
-        expertParamsPerRank_ = routed / (double(c_.ep) * c_.pp);
+        // DualPipe: every stage holds two model stages' weights.
+        const double copies = dualPipe() ? 2 : 1;
+        paramsPerRank_ = copies * (m_.parameters() - routed) / (double(c_.tp) * c_.pp);
+        expertParamsPerRank_ = copies * routed / (double(c_.ep) * c_.pp);
         expertMembers_ = double(c_.tp) * c_.cp * c_.dp / c_.ep;
         members_ = double(c_.dp) * c_.cp;
         ringSteps_ = members_ - 1;
@@ -494,7 +496,10 @@ private:
         if (!epLinkBytesPerAllToAll_.empty()) {
             e_.epLinkBytes = std::move(epLinkBytesPerAllToAll_);
             for (int st = 0; st < c_.pp; ++st) {
-                const double times = 4.0 * moeLayersOfStage(st) * M_;
+                const double times =
+                    4.0 * M_ *
+                    (dualPipe() ? (moeLayersOfStage(st) + moeLayersOfStage(c_.pp - 1 - st)) / 2.0
+                                : moeLayersOfStage(st));
                 for (size_t l = 0; l < e_.epLinkBytes[size_t(st)].size(); ++l) {
                     float& b = e_.epLinkBytes[size_t(st)][l];
                     b = float(b * times);
@@ -566,7 +571,8 @@ private:
         // compute, then sequence parallelism's two re-gathers.
         // ZB-H1: the weight-gradient GEMMs (as long as the forward's) become a pass of their
         // own; the input gradient keeps the rest, its TP collectives beside its own GEMMs.
-        const bool split = c_.schedule == PipelineSchedule::ZbH1;
+        const bool split =
+            c_.schedule == PipelineSchedule::ZbH1 || c_.schedule == PipelineSchedule::DualPipe;
         const double weightS = split ? layer_.gemmS : 0;
         if (c_.tp > 1) {
             in.backwardLayer.push_back({layer_.gemmS, 4 * tpPassBytes_, 4});
@@ -575,8 +581,14 @@ private:
         } else {
             in.backwardLayer.push_back({layer_.backwardS - weightS});
         }
-        in.splitWeightGradients = split;
+        in.splitWeightGradients = split && !dualPipe();
         if (split) in.weightLayer.push_back({weightS});
+        if (dualPipe()) { // a pair's backward is a whole one
+            in.forwardLayerPaired = in.forwardLayer;
+            in.backwardLayerPaired = in.backwardLayer;
+            in.backwardLayerPaired.insert(in.backwardLayerPaired.end(), in.weightLayer.begin(),
+                                          in.weightLayer.end());
+        }
         addExpertAllToAll(in);
         in.tpLatencyS = tpLatencyS_;
         e_.forwardLayer = {layer_.forwardS, tpForwardS_, cpPerLayer / 2};
@@ -587,25 +599,33 @@ private:
         e_.cpBytesLayer = (c_.cp - 1) * cpShard_;
     }
 
+    bool dualPipe() const { return c_.schedule == PipelineSchedule::DualPipe; }
+
     // A MoE layer's two all-to-alls per pass (dispatch and combine) as the exposed phase that
     // ends its forward and its backward. Overlapped with another micro-batch's compute
     // (DeepEP-style), only what outlasts the pass's compute stays exposed, and while they run
-    // the communication kernels hold SMs the GEMMs lose.
+    // the communication kernels hold SMs the GEMMs lose. DualPipe's pairs hide each pass's
+    // all-to-all behind the other pass's compute, with or without that overlap.
     void addExpertAllToAll(ScheduleInput& in) {
         if (epAllToAllS_ <= 0) return;
         const double both = 2 * epAllToAllS_;
-        auto add = [&](std::vector<LayerPhase>& pass, double computeS) {
+        auto add = [&](std::vector<LayerPhase>& pass, double besideS) {
             double exposed = both;
-            if (c_.overlap.epComm) {
-                exposed = std::max(0.0, both - computeS);
+            if (besideS > 0) {
+                exposed = std::max(0.0, both - besideS);
                 const double smTax = efficiency::kEpCommSms / g_.sms;
-                pass.push_back({std::min(both, computeS) * smTax});
+                pass.push_back({std::min(both, besideS) * smTax});
             }
             if (exposed > 0) pass.push_back({exposed, 0, 0, false, true});
             return exposed;
         };
-        e_.epForwardLayerS = add(in.forwardLayer, layer_.forwardS);
-        e_.epBackwardLayerS = add(in.backwardLayer, layer_.backwardS + layer_.recomputeS);
+        const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
+        const bool overlap = c_.overlap.epComm;
+        e_.epForwardLayerS = add(in.forwardLayer, overlap ? forwardS : 0);
+        e_.epBackwardLayerS = add(in.backwardLayer, overlap ? backwardS : 0);
+        if (!dualPipe()) return;
+        add(in.forwardLayerPaired, backwardS);
+        add(in.backwardLayerPaired, forwardS);
     }
 
     // MoE layers of a stage: its chunks' layers but the dense first ones of the model, which
@@ -622,27 +642,34 @@ private:
         return moe;
     }
 
-    // Each stage's chunks: their layers, and the head on the last chunk of the last stage.
+    // The model stage that chunk ch of stage st runs: DualPipe's chunk 1 runs the stages in
+    // reverse (stage st holds model stages st and p - 1 - st).
+    int modelStageOf(int st, int ch) const { return dualPipe() && ch == 1 ? c_.pp - 1 - st : st; }
+    int chunksPerStage() const { return dualPipe() ? 2 : int(V_); }
+    int layersOfChunkOnStage(int st, int ch) const {
+        return dualPipe() ? layersOfStage(m_, c_, modelStageOf(st, ch))
+                          : layersOfChunk(m_, c_, st, ch);
+    }
+
+    // Each stage's chunks: their layers, and the head on the last chunk of the last model stage.
     void addChunks(ScheduleInput& in) {
-        for (int st = 0; st < c_.pp; ++st) {
-            e_.layersPerChunk.push_back({});
-            for (int ch = 0; ch < int(V_); ++ch)
-                e_.layersPerChunk.back().push_back(layersOfChunk(m_, c_, st, ch));
-        }
         e_.headForwardS = headS_ / 3;
         e_.headBackwardS = headS_ * 2 / 3;
+        const int chunks = chunksPerStage();
         for (int st = 0; st < c_.pp; ++st) {
-            std::vector<double> fwd(static_cast<size_t>(V_)), bwd(static_cast<size_t>(V_));
-            for (int ch = 0; ch < int(V_); ++ch) {
-                const bool head = st == c_.pp - 1 && ch == int(V_) - 1;
+            std::vector<double> fwd(size_t(chunks), 0.0), bwd(size_t(chunks), 0.0);
+            std::vector<int> layers;
+            for (int ch = 0; ch < chunks; ++ch) {
+                const bool head =
+                    modelStageOf(st, ch) == c_.pp - 1 && (dualPipe() || ch == chunks - 1);
                 fwd[size_t(ch)] = head ? e_.headForwardS : 0; // beside the layers' phases
                 bwd[size_t(ch)] = head ? e_.headBackwardS : 0;
+                layers.push_back(layersOfChunkOnStage(st, ch));
             }
             in.forwardS.push_back(fwd);
             in.backwardS.push_back(bwd);
-            in.layersPerChunk.push_back({});
-            for (int ch = 0; ch < int(V_); ++ch)
-                in.layersPerChunk.back().push_back(layersOfChunk(m_, c_, st, ch));
+            in.layersPerChunk.push_back(layers);
+            e_.layersPerChunk.push_back(layers);
         }
     }
 
@@ -672,8 +699,9 @@ private:
     void runEventSchedule() {
         ScheduleInput in;
         in.stages = c_.pp;
-        in.chunks = int(V_);
+        in.chunks = chunksPerStage();
         in.microBatches = int(std::llround(M_));
+        in.dualPipe = dualPipe();
         addLayerPhases(in);
         addChunks(in);
         addTransfers(in);

@@ -34,6 +34,7 @@ private slots:
     void allToAllStaysOnNvlinkInsideAHost();
     void allToAllSlowsOnAFragmentedOversubscribedFabric();
     void overlapHidesTheAllToAllBehindCompute();
+    void dualPipeHidesOneMicroBatchsAllToAllBehindAnothers();
     void traceAndReplayShowTheAllToAll();
     void deepSeekV3RunsOnBothOfItsFabrics();
 };
@@ -259,6 +260,33 @@ void TestMoe::overlapHidesTheAllToAllBehindCompute() {
     // The communication's SMs still cost the GEMMs: more compute than without any all-to-all.
     QVERIFY(hidden.step.breakdown.slowest()[StepPart::Compute] >
             exposed.step.breakdown.slowest()[StepPart::Compute]);
+}
+
+// DualPipe runs a forward and a backward of the two directions as a pair, each one's
+// all-to-all beside the other's compute: without any other overlap, far less of it is exposed
+// than under 1F1B, and the pairs are in the schedule.
+void TestMoe::dualPipeHidesOneMicroBatchsAllToAllBehindAnothers() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss(16);
+    // Two stages' weights and p + 1 micro-batches per GPU fit with these.
+    s.parallel.zeroStage = 2;
+    s.parallel.recompute = Recompute::Full;
+    s.parallel.schedule = PipelineSchedule::OneFOneB;
+    const RunResult plain = simulateRun(*doc, s, nullptr);
+    s.parallel.schedule = PipelineSchedule::DualPipe;
+    const RunResult dual = simulateRun(*doc, s, nullptr);
+    const double plainEp = plain.step.breakdown.slowest()[StepPart::ExposedEp];
+    const double dualEp = dual.step.breakdown.slowest()[StepPart::ExposedEp];
+    int pairs = 0;
+    for (const PassRecord& x : dual.step.schedule->passes.front())
+        pairs += x.paired && x.forward;
+    qInfo("exposed EP %.3f s of %.3f s with 1F1B, %.3f s of %.3f s with DualPipe (%d pairs on "
+          "stage 0)",
+          plainEp, plain.step.stepS, dualEp, dual.step.stepS, pairs);
+    QVERIFY(pairs > 0);
+    QVERIFY(plainEp > 0.02 * plain.step.stepS);
+    QVERIFY(dualEp < 0.5 * plainEp);
+    QVERIFY(dual.step.stepS < plain.step.stepS);
 }
 
 void TestMoe::traceAndReplayShowTheAllToAll() {

@@ -25,6 +25,8 @@ private slots:
     void shardedWeightsGatherEachLayerBeforeEachPass_data();
     void shardedWeightsGatherEachLayerBeforeEachPass();
     void replicatedWeightsReduceInBuckets();
+    void dualPipeLeavesTheBubbleOfItsFormula_data();
+    void dualPipeLeavesTheBubbleOfItsFormula();
 };
 
 namespace {
@@ -153,3 +155,59 @@ void TestStepSchedule::transfersReshareAtEveryStartAndFinish() {
 
 QTEST_APPLESS_MAIN(TestStepSchedule)
 #include "tst_step_schedule.moc"
+
+void TestStepSchedule::dualPipeLeavesTheBubbleOfItsFormula_data() {
+    QTest::addColumn<int>("stages");
+    QTest::addColumn<int>("micro");
+    QTest::addColumn<double>("inputGrad"); // per forward of 1 s
+    QTest::addColumn<double>("weight");
+    for (auto [p, m] : {std::pair{4, 8}, {4, 20}, {8, 16}, {8, 40}, {16, 32}}) {
+        QTest::addRow("%d stages, %d micro-batches, B = W = F", p, m) << p << m << 1.0 << 1.0;
+        QTest::addRow("%d stages, %d micro-batches, B 1.5 F, W 0.75 F", p, m)
+            << p << m << 1.5 << 0.75;
+    }
+}
+
+// DualPipe's bubble on stages of equal layers with nothing to send (DeepSeek-V3 technical
+// report, Table 2): (p/2 - 1)(F&B + B - 3W), with B a whole backward, W its weight
+// gradient and F&B a forward and a backward run as a pair; 1F1B's is (p - 1)(F + B). The
+// formula is exact where input gradient, weight gradient and forward take equally long (the
+// zero-bubble papers' setting); elsewhere the bubble it takes off 1F1B's is within 10 %.
+void TestStepSchedule::dualPipeLeavesTheBubbleOfItsFormula() {
+    QFETCH(int, stages);
+    QFETCH(int, micro);
+    QFETCH(double, inputGrad);
+    QFETCH(double, weight);
+    const double f = 1.0, w = weight;
+    ScheduleInput in;
+    in.stages = stages, in.chunks = 2, in.microBatches = micro;
+    in.dualPipe = true;
+    in.forwardS = in.backwardS = std::vector<std::vector<double>>(size_t(stages), {0.0, 0.0});
+    in.layersPerChunk = std::vector<std::vector<int>>(size_t(stages), {1, 1});
+    in.forwardLayer = {LayerPhase{f}};
+    in.backwardLayer = {LayerPhase{inputGrad}};
+    in.weightLayer = {LayerPhase{w}};
+    const ScheduleResult r = runSchedule(in);
+    const double b = inputGrad + w, work = micro * (f + b);
+    const double bubble = (stages / 2 - 1) * ((f + b) + b - 3 * w);
+    for (int s = 0; s < stages; ++s) {
+        double busy = 0;
+        for (const Interval& x : r.busy[size_t(s)])
+            busy += x.toS - x.fromS;
+        QCOMPARE(busy, work);
+    }
+    const double dualBubble = r.stepS - work;
+    // Against 1F1B on the same stages.
+    in.dualPipe = false;
+    in.chunks = 1;
+    in.forwardS = in.backwardS = std::vector<std::vector<double>>(size_t(stages), {0.0});
+    in.layersPerChunk = std::vector<std::vector<int>>(size_t(stages), {1});
+    in.backwardLayer = {LayerPhase{b}};
+    in.weightLayer.clear();
+    const double plainBubble = runSchedule(in).stepS - work;
+    QCOMPARE(plainBubble, (stages - 1) * (f + b));
+    qInfo("bubble 1F1B %.2f, DualPipe %.2f (formula %.2f): %.2f less, the formula's %.2f",
+          plainBubble, dualBubble, bubble, plainBubble - dualBubble, plainBubble - bubble);
+    QVERIFY(std::fabs((plainBubble - dualBubble) / (plainBubble - bubble) - 1) < 0.10);
+    if (inputGrad == f && w == f) QVERIFY(std::fabs(dualBubble - bubble) < 1e-9);
+}

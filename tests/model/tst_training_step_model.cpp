@@ -29,6 +29,7 @@ private slots:
     void rejectsWhatCannotRun_data();
     void rejectsWhatCannotRun();
     void zeroBubbleDefersWeightGradientsIntoTheBubble();
+    void dualPipeFeedsBothEndsWithTheBubbleOfItsFormula();
     void schedulesRefuseWhatTheyCannotRun_data();
     void schedulesRefuseWhatTheyCannotRun();
 };
@@ -425,6 +426,72 @@ void TestTrainingStepModel::zeroBubbleDefersWeightGradientsIntoTheBubble() {
                       1) < 0.01);
 }
 
+// DualPipe (DeepSeek-V3 technical report, Table 2): 1F1B's bubble (p - 1)(F + B) becomes
+// (p/2 - 1)(F&B + B - 3W), where B is a whole backward, W its weight gradient and F&B a
+// forward and a backward run as a pair (F + B for a dense model: nothing to hide). F, B and
+// W are measured on the engine's own timeline; the bubbles are the step breakdown's.
+void TestTrainingStepModel::dualPipeFeedsBothEndsWithTheBubbleOfItsFormula() {
+    const auto small = openTopology("small-256", {});
+    // Four stages of 20 layers: the output head (on the last stage, and with DualPipe on the
+    // first too) is a small part of a stage, as the formula's equal stages assume.
+    ParallelConfig c = config(8, 1, 4, 2, 4096);
+    c.batchSeqs = 32;
+    c.schedule = PipelineSchedule::OneFOneB;
+    const StepEstimate plain = step(*small, "llama3-70b", c);
+    c.schedule = PipelineSchedule::DualPipe;
+    const StepEstimate dual = step(*small, "llama3-70b", c);
+    const int p = 4, m = 16;
+    const ScheduleResult& r = *dual.schedule;
+    QVERIFY(r.dualPipe);
+    // Every stage runs each micro-batch once: half of them each way, as chunk 0 and chunk 1.
+    for (int s = 0; s < p; ++s) {
+        int forward[2] = {0, 0}, backward[2] = {0, 0}, weight = 0;
+        for (const PassRecord& x : r.passes[size_t(s)])
+            (x.forward ? forward[x.chunk] : x.weight ? weight : backward[x.chunk]) += 1;
+        for (int ch = 0; ch < 2; ++ch) {
+            QCOMPARE(forward[ch], m / 2);
+            QCOMPARE(backward[ch], m / 2);
+        }
+        QVERIFY(weight > 0);
+        // The first micro-batch of each direction enters at its own end.
+        QCOMPARE(r.passes[size_t(s)].front().forward, true);
+        QCOMPARE(r.passes[size_t(s)].front().chunk, s < p / 2 ? 0 : 1);
+    }
+    // Sends run both ways on every boundary: chunk 1's forwards go to the stage below.
+    int downwards = 0;
+    for (const TransferRecord& t : r.transfers)
+        if (t.kind == TransferRecord::Kind::SendForward && t.chunk == 1)
+            downwards += t.target == t.stage - 1 ? 1 : -1000;
+    QCOMPARE(downwards, (p - 1) * m / 2);
+    // F and B (whole) as 1F1B ran them, W as DualPipe did, on a stage without the head.
+    const int inner = 1;
+    double forwardS = 0, wholeS = 0, weightS = 0;
+    int forwards = 0, wholes = 0, weights = 0;
+    for (const PassRecord& x : plain.schedule->passes[size_t(inner)])
+        (x.forward ? forwardS : wholeS) += x.toS - x.fromS, ++(x.forward ? forwards : wholes);
+    for (const PassRecord& x : r.passes[size_t(inner)])
+        if (x.weight) weightS += x.toS - x.fromS, ++weights;
+    forwardS /= forwards, wholeS /= wholes, weightS /= weights;
+    const double bubble1f1b = plain.breakdown.slowest()[StepPart::Bubble],
+                 bubbleDual = dual.breakdown.slowest()[StepPart::Bubble];
+    const double formula1f1b = (p - 1) * (forwardS + wholeS),
+                 formulaDual = (p / 2 - 1) * (forwardS + 2 * wholeS - 3 * weightS);
+    qInfo("F %.4f B %.4f W %.4f s; bubble 1F1B %.3f s (formula %.3f), DualPipe %.3f s (formula "
+          "%.3f): %.3f s less, the formula's %.3f s",
+          forwardS, wholeS, weightS, bubble1f1b, formula1f1b, bubbleDual, formulaDual,
+          bubble1f1b - bubbleDual, formula1f1b - formulaDual);
+    QVERIFY(std::fabs((bubble1f1b - bubbleDual) / (formula1f1b - formulaDual) - 1) < 0.10);
+    QVERIFY(dual.stepS < plain.stepS);
+    // The same work on every stage; each holds two model stages' weights, and p + 1
+    // micro-batches' activations against 1F1B's p.
+    QVERIFY(std::fabs(dual.breakdown.stages[size_t(inner)][StepPart::Compute] /
+                          plain.breakdown.stages[size_t(inner)][StepPart::Compute] -
+                      1) < 0.01);
+    QVERIFY(std::fabs(dual.memory.weightsGiB / plain.memory.weightsGiB - 2) < 1e-6);
+    QVERIFY(std::fabs(dual.memory.activationsGiB / plain.memory.activationsGiB - (p + 1.0) / p) <
+            1e-6);
+}
+
 void TestTrainingStepModel::schedulesRefuseWhatTheyCannotRun_data() {
     QTest::addColumn<int>("schedule");
     QTest::addColumn<int>("virtualStages");
@@ -436,6 +503,10 @@ void TestTrainingStepModel::schedulesRefuseWhatTheyCannotRun_data() {
         << int(PipelineSchedule::ZbH1) << 2 << 1 << "parallel.virtualStages";
     QTest::newRow("ZB-H1 with ZeRO 3")
         << int(PipelineSchedule::ZbH1) << 1 << 3 << "parallel.zeroStage";
+    QTest::newRow("DualPipe with chunks")
+        << int(PipelineSchedule::DualPipe) << 2 << 1 << "parallel.virtualStages";
+    QTest::newRow("DualPipe with ZeRO 3")
+        << int(PipelineSchedule::DualPipe) << 1 << 3 << "parallel.zeroStage";
     QTest::newRow("interleaved with one chunk")
         << int(PipelineSchedule::Interleaved) << 1 << 1 << "parallel.virtualStages";
 }
