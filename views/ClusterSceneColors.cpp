@@ -92,8 +92,7 @@ void ClusterScene::applyOtherColors() {
     const bool byValue = shading.byValue;
     for (size_t i = 0; i < farSwitchIds_.size(); ++i)
         farSwitches_->setColor(
-            i, byValue ? neutralColor()
-                       : kindColor(classOf(t.switches[size_t(farSwitchIds_[i])].role)));
+            i, byValue ? neutralColor() : kindColor(classOf(t.switches[size_t(farSwitchIds_[i])])));
     for (size_t i = 0; i < hostIds_.size(); ++i)
         hosts_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Host));
     // A NIC shows its cable's load: what its port carries.
@@ -106,9 +105,8 @@ void ClusterScene::applyOtherColors() {
         gpus_->setColor(i, byValue ? shading.color(valueAt(values_.gpu, gpuIds_[i]))
                                    : kindColor(KindClass::Gpu));
     for (size_t i = 0; i < switchIds_.size(); ++i)
-        switches_->setColor(i, byValue
-                                   ? neutralColor()
-                                   : kindColor(classOf(t.switches[size_t(switchIds_[i])].role)));
+        switches_->setColor(i, byValue ? neutralColor()
+                                       : kindColor(classOf(t.switches[size_t(switchIds_[i])])));
     for (size_t i = 0; i < storageIds_.size(); ++i)
         storage_->setColor(i, byValue ? shading.color(valueAt(values_.storage, storageIds_[i]))
                                       : kindColor(KindClass::Storage));

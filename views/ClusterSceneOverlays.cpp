@@ -2,6 +2,8 @@
 
 #include "LabelLayer.h"
 
+#include <algorithm>
+
 #include <vtkCubeSource.h>
 #include <vtkLegendBoxActor.h>
 #include <vtkPolyData.h>
@@ -33,10 +35,10 @@ void ClusterScene::updateLegend() {
     if (byValue) {
         entries = {};
     } else if (state_.layout == LayoutKind::Floor) {
-        entries = {KindClass::ComputeRack, KindClass::NetworkRack,    KindClass::StorageRack,
-                   KindClass::Gpu,         KindClass::Host,           KindClass::Nic,
-                   KindClass::RackSwitch,  KindClass::FrontendSwitch, KindClass::BackendLink,
-                   KindClass::FrontendLink};
+        entries = {KindClass::ComputeRack, KindClass::NetworkRack,  KindClass::StorageRack,
+                   KindClass::Gpu,         KindClass::Host,         KindClass::Nic,
+                   KindClass::RackSwitch,  KindClass::NvlinkSwitch, KindClass::FrontendSwitch,
+                   KindClass::BackendLink, KindClass::FrontendLink};
     } else {
         entries = {KindClass::ComputeRack,    KindClass::StorageRack, KindClass::Gpu,
                    KindClass::RackSwitch,     KindClass::PodSwitch,   KindClass::CoreSwitch,
@@ -60,6 +62,10 @@ void ClusterScene::updateLegend() {
                 return s.hosts > 0;
             case KindClass::Nic:
                 return s.nics > 0;
+            case KindClass::NvlinkSwitch:
+                return std::any_of(
+                    doc_->topology().switches.begin(), doc_->topology().switches.end(),
+                    [](const Switch& w) { return classOf(w) == KindClass::NvlinkSwitch; });
             case KindClass::FrontendLink:
                 k = KindClass::FrontendSwitch;
                 [[fallthrough]];

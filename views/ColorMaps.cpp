@@ -35,6 +35,8 @@ Rgba kindColor(KindClass k) {
         return {200, 190, 90, 255}; // dull yellow
     case KindClass::Nic:
         return {235, 235, 235, 255}; // near white on the grey host
+    case KindClass::NvlinkSwitch:
+        return {120, 94, 240, 255}; // violet (IBM's accessible palette)
     default:
         return {255, 255, 255, 255};
     }
@@ -75,6 +77,8 @@ const char* kindLabel(KindClass k) {
         return "Frontend link";
     case KindClass::Nic:
         return "NIC";
+    case KindClass::NvlinkSwitch:
+        return "NVLink switch tray";
     default:
         return "";
     }
@@ -91,6 +95,11 @@ KindClass classOf(SwitchRole role) {
     default:
         return KindClass::CoreSwitch;
     }
+}
+
+KindClass classOf(const Switch& s) {
+    return s.role == SwitchRole::NvSwitch && s.host == kNone ? KindClass::NvlinkSwitch
+                                                             : classOf(s.role);
 }
 
 KindClass classOf(RackRole role) {

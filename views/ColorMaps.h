@@ -30,12 +30,15 @@ enum class KindClass : uint8_t {
     BackendLink,
     FrontendLink,
     Nic,
+    NvlinkSwitch, // an NVLink switch tray of a rack-wide NVLink domain (GB200 NVL72)
     Count
 };
 
 Rgba kindColor(KindClass k);
 const char* kindLabel(KindClass k);
 KindClass classOf(SwitchRole role);
+// A switch's class: NVLink switch trays outside any host have one of their own.
+KindClass classOf(const Switch& s);
 KindClass classOf(RackRole role);
 KindClass classOfLink(const Topology& t, const Link& l);
 

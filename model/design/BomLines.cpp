@@ -2,6 +2,7 @@
 
 #include "EquipmentPower.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -66,6 +67,10 @@ double switchUsd(Pricer& p, const Switch& s, const SwitchPortUse& u) {
     return usd;
 }
 
+// [paper] NVIDIA's GB200 rack reference design: 8 power shelves of 6 PSUs up to 5.5 kW
+// (resources/reference/dgx-superpods.md).
+constexpr long long kPowerShelvesPerNvlinkRack = 8;
+
 bool backendSwitch(const Topology& t, Endpoint e) {
     return e.kind == EntityKind::Switch &&
            networkOf(t.switches[size_t(e.index)].role) == Network::Backend;
@@ -110,11 +115,27 @@ void addSwitchLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology&
         g.w += switchPowerW(w, ports[s]);
         if (networkOf(w.role) == Network::Backend) b.cost.backendFabricUsd += usd;
     }
-    for (const auto& [key, g] : groups)
+    for (const auto& [key, g] : groups) {
+        // A host's NVSwitch has as many ports as the host's GPUs; an NVL72 switch tray more.
+        const bool nvlink = key.first == SwitchRole::NvSwitch;
+        const bool tray = nvlink && key.second > 16;
         lines.add(BomCategory::Switch,
                   "switch " + std::string(toString(key.first)) + ", " + std::to_string(key.second) +
-                      " ports" + (key.first == SwitchRole::NvSwitch ? " (in its host)" : ""),
+                      " ports" +
+                      (tray     ? " (rack tray)"
+                       : nvlink ? " (in its host)"
+                                : ""),
                   g.count, g.usd, g.w);
+    }
+    // A rack-wide NVLink domain comes as a rack system with power shelves of its own.
+    std::vector<uint8_t> nvlinkRack(t.racks.size(), 0);
+    for (const Switch& w : t.switches)
+        if (w.role == SwitchRole::NvSwitch && w.host == kNone && w.rack != kNone)
+            nvlinkRack[size_t(w.rack)] = 1;
+    const long long racks = std::count(nvlinkRack.begin(), nvlinkRack.end(), uint8_t(1));
+    if (racks > 0)
+        lines.add(BomCategory::Host, "power shelf 33 kW (not priced)",
+                  racks * kPowerShelvesPerNvlinkRack, 0, 0);
 }
 
 void addLinkLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology& t) {

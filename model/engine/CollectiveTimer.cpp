@@ -25,7 +25,7 @@ PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double byt
     std::vector<int32_t> flowEdge;
     std::vector<int32_t> route;
     for (size_t e = 0; e < edges.size(); ++e) {
-        if (t_.gpus[size_t(edges[e].src)].host == t_.gpus[size_t(edges[e].dst)].host) continue;
+        if (t_.sameNvlinkDomain(edges[e].src, edges[e].dst)) continue;
         for (int q = 0; q < flows; ++q) {
             route.clear();
             const uint64_t hash =
@@ -94,8 +94,7 @@ std::vector<double> CollectiveTimer::rings(const std::vector<std::vector<int32_t
     for (size_t e = 0; e < edges.size(); ++e) {
         const auto g = size_t(groupOfEdge[e]);
         slowestRate[g] = std::min(slowestRate[g], phase.edgeRateBps[e]);
-        crossesFabric[g] |=
-            t_.gpus[size_t(edges[e].src)].host != t_.gpus[size_t(edges[e].dst)].host;
+        crossesFabric[g] |= !t_.sameNvlinkDomain(edges[e].src, edges[e].dst);
     }
     for (size_t k = 0; k < shardBytes.size(); ++k)
         for (size_t g = 0; g < groups.size(); ++g) {

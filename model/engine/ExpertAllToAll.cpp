@@ -20,7 +20,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         for (int32_t a : group)
             for (int32_t b : group) {
                 if (a == b) continue;
-                if (t.gpus[size_t(a)].host == t.gpus[size_t(b)].host)
+                if (t.sameNvlinkDomain(a, b))
                     ++inHostPeers[a];
                 else
                     crossing[size_t(in.stageOfGroup[k])].push_back({a, b}), ++fabricPeers[a];

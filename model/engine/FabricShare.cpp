@@ -23,7 +23,7 @@ int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     flowsOn.resize(capacity_.size(), 0.0);
     std::vector<int32_t> touched;
     for (const Edge& e : edges) {
-        if (t_.gpus[size_t(e.src)].host == t_.gpus[size_t(e.dst)].host) {
+        if (t_.sameNvlinkDomain(e.src, e.dst)) {
             c.nvlink = true;
             continue;
         }

@@ -134,6 +134,10 @@ const std::vector<GpuSpec>& gpuPresets() {
         // HGX B200 data sheet, per GPU: BF16 2.25 PF, FP8 4.5 PF dense (half the sparse
         // figures), 180 GB HBM3e at 8 TB/s, NVLink 5 1.8 TB/s, 1,000 W; 148 SMs.
         {"b200", {}, "blackwell", 2250, 4500, 167.6, 8000, 900, 1000, 148},
+        // GB200 NVL72 data sheet, per GPU (the rack's figures / 72): BF16 2.5 PF, FP8 5 PF dense
+        // (half the sparse figures), 186 GB HBM3e at 8 TB/s, NVLink 5 1.8 TB/s; 1,200 W per
+        // GPU (ml-engineering's power table); the B200's 148 SMs.
+        {"gb200", {}, "blackwell", 2500, 5000, 173.2, 8000, 900, 1200, 148},
     };
     return list;
 }

@@ -38,6 +38,10 @@ const std::vector<GpuPowerFigures>& gpuPowerTable() {
         // 1,000 W per GPU in a DGX B200 [paper: DGX B200 data sheet]; idle [assumption: 20 %];
         // host: the DGX B200 is rated 14.3 kW [paper] less 8 GPUs and 8 x 400G NICs [derived].
         {"B200-SXM-180GB", 1000, 200, 14300 - 8 * 1000 - 8 * kNic400W - kNic100W},
+        // 1,200 W per GB200 GPU [2nd: ml-engineering's power table]; idle [assumption: 20 %];
+        // host: a compute tray of 4 GPUs and 2 Grace CPUs draws up to 5.4 kW [2nd] less its
+        // GPUs and 4 x 400G NICs, doubled for 8 GPUs [derived].
+        {"GB200-186GB", 1200, 240, 2 * (5400 - 4 * 1200 - 4 * kNic400W)},
     };
     return table;
 }

@@ -66,12 +66,20 @@ struct Groups {
 };
 
 // Places the members of each rack (hosts, GPUs, switches, storage) once racks stand.
+// NVLink switch trays of a rack-wide NVLink domain (GB200 NVL72) stand apart from the rack's
+// other switches: the floor draws them between the rack's hosts.
 struct RackContents {
-    std::vector<std::vector<int32_t>> switches, storage;
-    RackContents(const Topology& t) : switches(t.racks.size()), storage(t.racks.size()) {
-        for (size_t s = 0; s < t.switches.size(); ++s)
-            if (t.switches[s].rack != kNone && t.switches[s].role != SwitchRole::NvSwitch)
-                switches[size_t(t.switches[s].rack)].push_back(int32_t(s));
+    std::vector<std::vector<int32_t>> switches, storage, nvlinkTrays;
+    RackContents(const Topology& t)
+        : switches(t.racks.size()), storage(t.racks.size()), nvlinkTrays(t.racks.size()) {
+        for (size_t s = 0; s < t.switches.size(); ++s) {
+            const Switch& w = t.switches[s];
+            if (w.rack == kNone) continue;
+            if (w.role != SwitchRole::NvSwitch)
+                switches[size_t(w.rack)].push_back(int32_t(s));
+            else if (w.host == kNone)
+                nvlinkTrays[size_t(w.rack)].push_back(int32_t(s));
+        }
         for (size_t s = 0; s < t.storage.size(); ++s)
             if (t.storage[s].rack != kNone)
                 storage[size_t(t.storage[s].rack)].push_back(int32_t(s));
@@ -111,11 +119,20 @@ void floorRackContents(SceneLayout& L, const Topology& t, const TopologyIndex& i
         const Box& rack = L.racks[r];
         const Vec3 c = rack.center;
         const auto hosts = ix.hostsOfRack(int32_t(r));
-        const float slot = 1.6f / float(std::max<size_t>(1, hosts.size()));
+        // An NVL72 rack: its switch trays between the lower and upper compute trays (8 below,
+        // 10 above in NVIDIA's rack).
+        const auto& trays = rc.nvlinkTrays[r];
+        const size_t lower = trays.empty() ? hosts.size() : hosts.size() * 4 / 9;
+        const float slot = 1.6f / float(std::max<size_t>(1, hosts.size() + trays.size()));
+        const float hh = std::min(0.6f, slot - 0.05f * std::min(1.0f, slot / 0.2f));
+        for (size_t k = 0; k < trays.size(); ++k) {
+            L.switches[size_t(trays[k])] = {{c.x, c.y, 0.2f + slot * (float(lower + k) + 0.5f)},
+                                            {0.52f, 1.0f, hh}};
+        }
         for (size_t k = 0; k < hosts.size(); ++k) {
             const Host& h = t.hosts[size_t(hosts[k])];
-            const float hh = std::min(0.6f, slot - 0.05f);
-            const Box hb{{c.x, c.y, 0.2f + slot * (float(k) + 0.5f)}, {0.52f, 1.0f, hh}};
+            const size_t position = k < lower ? k : k + trays.size();
+            const Box hb{{c.x, c.y, 0.2f + slot * (float(position) + 0.5f)}, {0.52f, 1.0f, hh}};
             L.hosts[size_t(hosts[k])] = hb;
             const int cols = std::max(1, (h.gpuCount + 1) / 2);
             for (int gi = 0; gi < h.gpuCount; ++gi) {

@@ -149,6 +149,17 @@ std::vector<DesignField> buildTable() {
                                      "[paper] 2 Grand Teton servers under one rack switch")),
         bind<&C::gpusPerHost>(count("gpusPerHost", "GPUs per host", 1, 16, "GPUs",
                                     "GPUs in each server, on NVLink", "[paper] 8 x H100")),
+        bind<&C::scaleUp>({.name = "scaleUp",
+                           .label = "NVLink domain",
+                           .help = "which GPUs share NVLink: each host's own (NVSwitch inside the "
+                                   "host), or the whole rack's through NVLink switch trays "
+                                   "(GB200 NVL72)",
+                           .source = "[paper] Grand Teton: 8 GPUs on NVSwitch per server"}),
+        bind<&C::nvlinkSwitchTrays>(
+            count("nvlinkSwitchTrays", "NVLink switch trays", 1, 64, "trays",
+                  "with a rack-wide NVLink domain: the switch trays every GPU of the rack is "
+                  "wired to, an equal share of its NVLink to each",
+                  "[paper] NVIDIA DGX GB200 user guide: 9 NVLink switch trays per 72-GPU rack")),
         bind<&C::cpusPerHost>(count("cpusPerHost", "CPUs per host", 0, 16, "CPUs",
                                     "CPU sockets in each server", "[paper] 2 CPUs per server")),
         bind<&C::racksPerRow>(count("racksPerRow", "Racks per row", 1, 1000, "racks",

@@ -40,6 +40,17 @@ constexpr const auto& namesOf(Fabric) {
     return kFabricNames;
 }
 
+// The NVLink domain: each host's own NVSwitch (HGX, DGX, Grand Teton), or the rack's hosts
+// together through NVLink switch trays (GB200 NVL72).
+enum class ScaleUp : uint8_t { Host, Rack };
+inline constexpr EnumNames kScaleUpNames{std::to_array<EnumName<ScaleUp>>({
+    {ScaleUp::Host, "host", "Each host"},
+    {ScaleUp::Rack, "rack", "The rack (NVL72)"},
+})};
+constexpr const auto& namesOf(ScaleUp) {
+    return kScaleUpNames;
+}
+
 constexpr int kSwitchRoleCount = 11;
 constexpr int kLinkMediumCount = 4;
 

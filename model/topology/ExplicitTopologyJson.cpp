@@ -1,5 +1,7 @@
 #include "ExplicitTopologyJson.h"
 
+#include "NvlinkDomains.h"
+
 #include <QJsonDocument>
 
 #include <unordered_map>
@@ -305,6 +307,7 @@ void explicitTopologyFromJson(const QJsonValue& v, const JsonPath& path, Topolog
         t.links.push_back(l);
     });
     top.finish();
+    assignNvlinkDomains(t); // an NVL72 rack's switch trays join its hosts
 }
 
 } // namespace cs

@@ -130,7 +130,7 @@ const std::vector<uint16_t>& FabricRouter::bfsFrom(int32_t leaf) {
 
 bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
                          std::vector<int32_t>& out) {
-    if (t_.gpus[size_t(srcGpu)].host == t_.gpus[size_t(dstGpu)].host) return true;
+    if (t_.sameNvlinkDomain(srcGpu, dstGpu)) return true;
     const int32_t sn = nicOfGpu_[size_t(srcGpu)], dn = nicOfGpu_[size_t(dstGpu)];
     if (sn == kNone || dn == kNone || nicLink_[size_t(sn)] == kNone ||
         nicLink_[size_t(dn)] == kNone)
@@ -166,7 +166,7 @@ bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
 }
 
 std::string FabricRouter::whyUnreachable(int32_t srcGpu, int32_t dstGpu) {
-    if (t_.gpus[size_t(srcGpu)].host == t_.gpus[size_t(dstGpu)].host) return {};
+    if (t_.sameNvlinkDomain(srcGpu, dstGpu)) return {};
     const std::string gpu = t_.gpuName(srcGpu);
     const int32_t sn = nicOfGpu_[size_t(srcGpu)], dn = nicOfGpu_[size_t(dstGpu)];
     if (sn == kNone) return gpu + " has no backend NIC";

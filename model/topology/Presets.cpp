@@ -149,6 +149,27 @@ ClusterParams deepSeekCluster(bool multiPlane) {
     return c;
 }
 
+// One scalable unit of GB200 NVL72 racks, after NVIDIA's GB200 SuperPOD [paper: NVIDIA DGX
+// GB200 user guide, "Hardware": a 72-GPU rack holds 18 compute trays of 2 Grace CPUs and 4
+// Blackwell GPUs with 4 ConnectX-7 400G NICs each, and 9 NVLink switch trays joining the
+// 72 GPUs in one NVLink domain; resources/reference/dgx-superpods.md]. 8 racks, 576 GPUs
+// [2nd: the SuperPOD's scalable unit]. The compute fabric [assumption: the RA's wiring was not
+// read]: a rail-optimised, non-blocking two-level InfiniBand fat tree of 64-port NDR switches,
+// as the DGX H100 SuperPOD: leaf k of a rack takes NIC k of its 18 trays and has 18 uplinks,
+// one to each of 18 spines.
+ClusterParams gb200Nvl72Cluster() {
+    ClusterParams c = railSuperPod(dgxH100SuperPodCluster(), 8, 1, 18, 1, 64, 64);
+    c.name = "nvl72";
+    c.scaleUp = ScaleUp::Rack;
+    c.nvlinkSwitchTrays = 9;
+    c.hostsPerRack = 18;
+    c.gpusPerHost = 4;
+    c.cpusPerHost = 2;
+    c.racksPerRow = 8;
+    c.nvlinkGbps = 7200; // NVLink 5: 900 GB/s per direction per GPU
+    return c;
+}
+
 } // namespace
 
 const std::vector<PresetInfo>& presets() {
@@ -165,6 +186,8 @@ const std::vector<PresetInfo>& presets() {
          "DeepSeek's multi-plane fat tree: 2,048 H800, 8 planes of 64-port 400G IB, 2 layers"},
         {"deepseek-mrft-2k",
          "DeepSeek's multi-rail fat tree: the same 2,048 H800 on one plane of 64-port 400G IB"},
+        {"gb200-nvl72-su",
+         "GB200 NVL72 scalable unit: 8 racks of 72 GPUs, each rack one NVLink domain, NDR rails"},
     };
     return list;
 }
@@ -197,6 +220,11 @@ std::optional<SiteParams> presetParams(const std::string& name) {
         // row); runs on it take gpu "h800" for the NVLink.
         p.gpuModel = "H100-SXM-80GB";
         p.clusters = {deepSeekCluster(name == "deepseek-mpft-2k")};
+        p.storage = smallStorage();
+    } else if (name == "gb200-nvl72-su") {
+        p.name = name;
+        p.gpuModel = "GB200-186GB";
+        p.clusters = {gb200Nvl72Cluster()};
         p.storage = smallStorage();
     } else if (name == "small-ib-256") {
         p.clusters = {smallCluster("demo-ib", Fabric::InfiniBand)};

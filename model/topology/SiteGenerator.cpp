@@ -1,5 +1,6 @@
 #include "SiteGenerator.h"
 
+#include "NvlinkDomains.h"
 #include "TopologyBuilder.h"
 
 #include <algorithm>
@@ -52,26 +53,42 @@ ClusterRoles rolesOf(Fabric f) {
 }
 
 // Hosts of one rack with their GPUs, NVSwitch, NICs and the links inside the rack.
-// leafOfNic[g]: the leaf NIC g of each host plugs into (the rack's, or rail g's).
+// leafOfNic[g]: the leaf NIC g of each host plugs into (the rack's, or rail g's). A rack-wide
+// NVLink domain has switch trays of its own, each taking an equal share of every GPU's NVLink.
 void buildComputeRack(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int32_t pod,
                       int32_t rack, const std::string& rackName,
                       const std::vector<int32_t>& leafOfNic, int32_t tor) {
-    for (int h = 0; h < c.hostsPerRack; ++h) {
-        const std::string hostName = rackName + ".host" + num(h);
-        const int32_t host = b.addHost(hostName, rack, c.gpusPerHost, c.cpusPerHost, h);
+    const bool rackDomain = c.scaleUp == ScaleUp::Rack;
+    auto nvSwitch = [&](const std::string& name, int32_t host, int ports) {
         Switch nvs;
-        nvs.name = hostName + ".nvswitch";
+        nvs.name = name;
         nvs.role = SwitchRole::NvSwitch;
         nvs.rack = rack;
         nvs.host = host;
         nvs.cluster = cluster;
         nvs.pod = pod;
-        nvs.ports = uint16_t(c.gpusPerHost);
-        const int32_t nvswitch = b.addSwitch(nvs);
+        nvs.ports = uint16_t(std::min(65535, ports));
+        return b.addSwitch(nvs);
+    };
+    std::vector<int32_t> trays;
+    if (rackDomain)
+        for (int k = 0; k < c.nvlinkSwitchTrays; ++k)
+            trays.push_back(
+                nvSwitch(rackName + ".nvlsw" + num(k), kNone, c.hostsPerRack * c.gpusPerHost));
+    for (int h = 0; h < c.hostsPerRack; ++h) {
+        const std::string hostName = rackName + ".host" + num(h);
+        const int32_t host = b.addHost(hostName, rack, c.gpusPerHost, c.cpusPerHost, h);
+        const int32_t nvswitch =
+            rackDomain ? kNone : nvSwitch(hostName + ".nvswitch", host, c.gpusPerHost);
         const int32_t firstGpu = b.topology().hosts[size_t(host)].firstGpu;
         for (int g = 0; g < c.gpusPerHost; ++g) {
             const Endpoint gpu{EntityKind::Gpu, firstGpu + g};
-            b.link(gpu, sw(nvswitch), LinkMedium::NvLink, c.nvlinkGbps, c.nvlinkLatencyNs);
+            if (rackDomain)
+                for (int32_t tray : trays)
+                    b.link(gpu, sw(tray), LinkMedium::NvLink, c.nvlinkGbps / double(trays.size()),
+                           c.nvlinkLatencyNs);
+            else
+                b.link(gpu, sw(nvswitch), LinkMedium::NvLink, c.nvlinkGbps, c.nvlinkLatencyNs);
             const int32_t nic =
                 b.addNic(hostName + ".be" + num(g), host, gpu.index, NicRole::Backend, c.nicGbps);
             b.link(gpu, {EntityKind::Nic, nic}, LinkMedium::Pcie, c.pcieGbps, c.pcieLatencyNs);
@@ -311,7 +328,9 @@ Topology generateSite(const SiteParams& p) {
     for (const ClusterParams& c : p.clusters)
         buildCluster(b, c, spines);
     buildStorage(b, p, spines);
-    return b.take();
+    Topology t = b.take();
+    assignNvlinkDomains(t);
+    return t;
 }
 
 } // namespace cs

@@ -19,7 +19,11 @@ struct ClusterParams {
     int hostsPerRack = 2;         // [paper] 16 GPUs = 2 Grand Teton servers under one RTSW
     int gpusPerHost = 8;          // [paper] Grand Teton: 8 x H100
     int cpusPerHost = 2;          // [paper] 2 CPUs per server
-    int racksPerRow = 16;         // [assumption] 12 rows of 16 racks per pod
+    // The NVLink domain: a host (its own NVSwitch) or the rack, whose GPUs all reach each other
+    // through nvlinkSwitchTrays switch trays outside the hosts (GB200 NVL72: 9 trays).
+    ScaleUp scaleUp = ScaleUp::Host;
+    int nvlinkSwitchTrays = 9;
+    int racksPerRow = 16; // [assumption] 12 rows of 16 racks per pod
     // Backend fabric. Each rack switch has one uplink per plane; a plane holds spinesPerPlane
     // spine switches per pod, each serving a contiguous block of the pod's racks.
     int planes = 16;        // [2nd] 16 RTSW uplinks: 16 down + 16 up = full bisection in the pod

@@ -48,6 +48,9 @@ struct Host {
     uint8_t gpuCount = 0;
     uint8_t cpuCount = 0;
     uint8_t slot = 0; // position inside the rack, from the bottom
+    // The lowest host index of the NVLink domain it shares with other hosts (a GB200 NVL72
+    // rack); kNone: its GPUs reach only each other over NVLink. Set by assignNvlinkDomains.
+    int32_t nvlinkDomain = kNone;
     bool operator==(const Host&) const = default;
 };
 struct Gpu {
@@ -112,6 +115,16 @@ struct Topology {
     int32_t podOfRack(int32_t rack) const;
     int32_t clusterOfRack(int32_t rack) const;
     int32_t podOfHost(int32_t host) const { return podOfRack(hosts[size_t(host)].rack); }
+    // The NVLink domain of a host: its nvlinkDomain, or the host itself.
+    int32_t nvlinkDomainOf(int32_t host) const {
+        const int32_t d = hosts[size_t(host)].nvlinkDomain;
+        return d != kNone ? d : host;
+    }
+    // Whether two GPUs reach each other over NVLink (one host, or one NVL72 rack).
+    bool sameNvlinkDomain(int32_t gpuA, int32_t gpuB) const {
+        const int32_t a = gpus[size_t(gpuA)].host, b = gpus[size_t(gpuB)].host;
+        return a == b || (a != kNone && b != kNone && nvlinkDomainOf(a) == nvlinkDomainOf(b));
+    }
     // The rack an entity sits in (a GPU's or NIC's host's, a host's, a switch's, a storage
     // server's, a rack itself); kNone for the rest or an index out of range.
     int32_t rackHolding(Endpoint e) const;

@@ -52,6 +52,7 @@ private slots:
     void portsUsedAndFree();
     void unlinkedSwitchTakesItsRolesSpeed();
     void userPricesReplaceShippedOnes();
+    void nvl72RacksComeWithPowerShelves();
     void badPriceFilesAreLocated_data();
     void badPriceFilesAreLocated();
     void missingPriceNamesTheKey();
@@ -134,6 +135,7 @@ void TestBillOfMaterials::powerAndCostAddUpByLine_data() {
     QTest::newRow("small-256") << "small-256";
     QTest::newRow("meta-roce-24k") << "meta-roce-24k";
     QTest::newRow("dgx-a100-1k") << "dgx-a100-1k";
+    QTest::newRow("gb200-nvl72-su") << "gb200-nvl72-su";
 }
 
 void TestBillOfMaterials::powerAndCostAddUpByLine() {
@@ -347,6 +349,27 @@ void TestBillOfMaterials::unknownGpuModelIsRefused() {
         QVERIFY2(QString(e.what()).contains("MI300X") && QString(e.what()).contains("H100"),
                  e.what());
     }
+}
+
+// GB200 NVL72 [paper: NVIDIA's GB200 rack reference design]: 8 power shelves per rack, counted;
+// the 9 NVLink switch trays per rack are part of the rack system, not priced apart.
+void TestBillOfMaterials::nvl72RacksComeWithPowerShelves() {
+    const auto doc = openTopology("gb200-nvl72-su", {});
+    const BillOfMaterials b = bomOf(*doc);
+    const BomLine* shelves = nullptr;
+    const BomLine* trays = nullptr;
+    for (const BomLine& l : b.lines) {
+        if (l.item.starts_with("power shelf")) shelves = &l;
+        if (l.item.find("(rack tray)") != std::string::npos) trays = &l;
+    }
+    QVERIFY(shelves && trays);
+    QCOMPARE(shelves->count, 8LL * 8);
+    QCOMPARE(trays->count, 8LL * 9);
+    QCOMPARE(trays->costUsd, 0.0);
+    // An HGX design has neither.
+    const BillOfMaterials hgx = bomOf(*openTopology("dgx-h100-superpod", {}));
+    for (const BomLine& l : hgx.lines)
+        QVERIFY(!l.item.starts_with("power shelf"));
 }
 
 QTEST_APPLESS_MAIN(TestBillOfMaterials)

@@ -4,9 +4,11 @@
 #include "ChromeTrace.h"
 #include "EngineTestSupport.h"
 #include "KernelModel.h"
+#include "Presets.h"
 #include "RunOptions.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "SiteGenerator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,6 +36,7 @@ private slots:
     void allToAllStaysOnNvlinkInsideAHost();
     void allToAllSlowsOnAFragmentedOversubscribedFabric();
     void overlapHidesTheAllToAllBehindCompute();
+    void allToAllStaysInsideAnNvl72Rack();
     void dualPipeHidesOneMicroBatchsAllToAllBehindAnothers();
     void traceAndReplayShowTheAllToAll();
     void deepSeekV3RunsOnBothOfItsFabrics();
@@ -242,6 +245,35 @@ void TestMoe::allToAllSlowsOnAFragmentedOversubscribedFabric() {
     QVERIFY(std::fabs(placedThin.step.epAllToAllS / placed.step.epAllToAllS - 1) < 0.01);
     QVERIFY(scattered.step.epAllToAllS > 1.3 * placedThin.step.epAllToAllS);
     QVERIFY(scattered.step.stepS > placedThin.step.stepS);
+}
+
+// GB200 NVL72: EP 8 placed topology-aware stays inside a rack's NVLink domain (its 72 GPUs
+// through the switch trays, across compute trays of 4), so a fabric oversubscribed 3:1 costs
+// it nothing; placed fragmented over racks, it crosses the fabric and slows with it.
+void TestMoe::allToAllStaysInsideAnNvl72Rack() {
+    SiteParams thinParams = *presetParams("gb200-nvl72-su");
+    thinParams.clusters.front().planes = 6; // 18 NICs under a leaf, 6 uplinks
+    const auto full = openTopology("gb200-nvl72-su", {});
+    const auto thin =
+        std::make_unique<TopologyDocument>(generateSite(thinParams), thinParams, "3:1");
+    RunSpec s = gptOss(8);
+    s.gpu = "gb200";
+    s.parallel.dp = 64;
+    s.parallel.batchSeqs = 1024;
+    const RunResult placed = simulateRun(*full, s, nullptr);
+    const RunResult placedThin = simulateRun(*thin, s, nullptr);
+    s.parallel.placement = Placement::Fragmented;
+    const RunResult scattered = simulateRun(*full, s, nullptr);
+    const RunResult scatteredThin = simulateRun(*thin, s, nullptr);
+    qInfo("step %.3f s placed, %.3f s placed on 3:1; fragmented %.3f s, %.3f s on 3:1",
+          placed.step.stepS, placedThin.step.stepS, scattered.step.stepS, scatteredThin.step.stepS);
+    // EP 8 spans two compute trays: NVLink all the same.
+    QVERIFY(!placed.step.epCrossesFabric);
+    QCOMPARE(placed.step.epAllToAllS, placedThin.step.epAllToAllS);
+    QVERIFY(std::fabs(placedThin.step.stepS / placed.step.stepS - 1) < 0.01);
+    QVERIFY(scattered.step.epCrossesFabric);
+    QVERIFY(scatteredThin.step.stepS > scattered.step.stepS);
+    QVERIFY(scattered.step.stepS > 1.3 * placed.step.stepS);
 }
 
 void TestMoe::overlapHidesTheAllToAllBehindCompute() {

@@ -20,6 +20,7 @@ private slots:
     void publishedNumbers();
     void everyPresetIsConsistent_data();
     void everyPresetIsConsistent();
+    void nvl72RacksAreOneNvlinkDomainEach();
     void unknownPresetIsRejected();
     void superPodsFollowTheReferenceArchitectures_data();
     void superPodsFollowTheReferenceArchitectures();
@@ -100,10 +101,53 @@ void TestPresets::everyPresetIsConsistent() {
     add(t.clusters), add(t.pods), add(t.rows), add(t.racks), add(t.hosts), add(t.nics),
         add(t.switches), add(t.storage);
     QCOMPARE(names.size(), total);
-    // Each GPU has one backend NIC, one NVLink and one PCIe link.
+    // Each GPU has one backend NIC and one PCIe link, and as many NVLinks as its domain has
+    // NVLink switches: its host's NVSwitch, or each switch tray of an NVL72 rack.
     const TopologyStats s = computeStats(t);
-    QCOMPARE(s.linksByMedium[size_t(LinkMedium::NvLink)], s.gpus);
     QCOMPARE(s.linksByMedium[size_t(LinkMedium::Pcie)], s.gpus);
+    std::vector<int> nvlinks(t.gpus.size(), 0);
+    for (const Link& l : t.links)
+        if (l.medium == LinkMedium::NvLink) {
+            QVERIFY(l.a.kind == EntityKind::Gpu && l.b.kind == EntityKind::Switch);
+            QVERIFY(t.switches[size_t(l.b.index)].role == SwitchRole::NvSwitch);
+            ++nvlinks[size_t(l.a.index)];
+        }
+    for (size_t g = 0; g < t.gpus.size(); ++g) {
+        const Host& h = t.hosts[size_t(t.gpus[g].host)];
+        QCOMPARE(nvlinks[g], h.nvlinkDomain == kNone ? 1 : nvlinks.front());
+    }
+}
+
+// GB200 NVL72 [paper: NVIDIA DGX GB200 user guide]: 18 compute trays of 4 GPUs and 9 NVLink
+// switch trays per rack, the rack's 72 GPUs one NVLink domain; a scalable unit of 8 racks.
+void TestPresets::nvl72RacksAreOneNvlinkDomainEach() {
+    const Topology t = generatePreset("gb200-nvl72-su");
+    const TopologyStats s = computeStats(t);
+    QCOMPARE(s.gpus, 576LL);
+    QCOMPARE(s.hosts, 144LL);
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::NvSwitch)], 8LL * 9);
+    QCOMPARE(s.linksByMedium[size_t(LinkMedium::NvLink)], 576LL * 9);
+    std::set<int32_t> domains;
+    for (size_t h = 0; h < t.hosts.size(); ++h) {
+        const Host& host = t.hosts[h];
+        QCOMPARE(host.gpuCount, uint8_t(4));
+        // The domain is the rack's first host.
+        QCOMPARE(t.hosts[size_t(host.nvlinkDomain)].rack, host.rack);
+        QCOMPARE(t.hosts[size_t(host.nvlinkDomain)].slot, uint8_t(0));
+        domains.insert(host.nvlinkDomain);
+    }
+    QCOMPARE(domains.size(), size_t(8));
+    // GPUs of two trays of a rack share NVLink; of two racks they do not.
+    const int32_t firstOfRack0 = 0, lastOfRack0 = 71, firstOfRack1 = 72;
+    QVERIFY(t.sameNvlinkDomain(firstOfRack0, lastOfRack0));
+    QVERIFY(!t.sameNvlinkDomain(lastOfRack0, firstOfRack1));
+    QCOMPARE(t.hosts[size_t(t.gpus[71].host)].rack, t.hosts[size_t(t.gpus[0].host)].rack);
+    // An HGX preset's hosts are domains of their own.
+    const Topology hgx = generatePreset("dgx-h100-superpod");
+    for (const Host& host : hgx.hosts)
+        QCOMPARE(host.nvlinkDomain, kNone);
+    QVERIFY(hgx.sameNvlinkDomain(0, 7));
+    QVERIFY(!hgx.sameNvlinkDomain(7, 8));
 }
 
 void TestPresets::superPodsFollowTheReferenceArchitectures_data() {

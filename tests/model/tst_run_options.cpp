@@ -434,9 +434,9 @@ void TestRunOptions::crossFieldChecks_data() {
         << "unknown model \"gpt-5\"; expected llama3-8b, llama3-70b, llama3-405b, gpt-22b, "
            "gpt-175b, gpt-530b, gpt-1t, gpt-oss-120b, qwen3-235b-a22b, deepseek-v3 or "
            "mixtral-8x22b";
-    QTest::newRow("unknown GPU")
-        << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
-        << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h800, h200, b200, a100 or h100";
+    QTest::newRow("unknown GPU") << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
+                                 << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h800, "
+                                    "h200, b200, gb200, a100 or h100";
     QTest::newRow("tp out of range")
         << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
         << "expected an integer from 1 to 1024, got \"2000\"";

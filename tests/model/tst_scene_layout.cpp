@@ -55,6 +55,7 @@ private slots:
     void cablesRunBehindTheRacks();
     void sharedStretchesDrawOnceAndShowTheHottest();
     void nicsStandOnTheirHostsFront();
+    void nvl72SwitchTraysStandBetweenTheComputeTrays();
     void labelsNeitherCollideNorCrowd();
     void aggregatesFollowTheMode();
     void outliersAreAMinorityFarFromTheirRack();
@@ -473,6 +474,39 @@ void TestSceneLayout::sharedStretchesDrawOnceAndShowTheHottest() {
             QCOMPARE(out[k], 0.2f);
         else
             QVERIFY(std::isnan(out[k]));
+    }
+}
+
+// An NVL72 rack as NVIDIA builds it: 8 compute trays, the 9 NVLink switch trays, then 10
+// compute trays, each inside the rack and none overlapping another.
+void TestSceneLayout::nvl72SwitchTraysStandBetweenTheComputeTrays() {
+    const Topology t = generatePreset("gb200-nvl72-su");
+    const TopologyIndex ix(t);
+    const SceneLayout L = computeLayout(t, ix, LayoutKind::Floor);
+    const int32_t rack = t.hosts.front().rack;
+    std::vector<std::pair<float, bool>> stack; // (height, is a switch tray)
+    std::vector<Box> boxes;
+    for (int32_t h : ix.hostsOfRack(rack))
+        stack.push_back({L.hosts[size_t(h)].center.z, false}), boxes.push_back(L.hosts[size_t(h)]);
+    for (size_t s = 0; s < t.switches.size(); ++s)
+        if (t.switches[s].rack == rack && t.switches[s].role == SwitchRole::NvSwitch) {
+            QVERIFY(L.switches[s].drawn());
+            QCOMPARE(L.rackOfSwitch[s], rack);
+            stack.push_back({L.switches[s].center.z, true}), boxes.push_back(L.switches[s]);
+        }
+    QCOMPARE(stack.size(), size_t(18 + 9));
+    std::sort(stack.begin(), stack.end());
+    for (size_t k = 0; k < stack.size(); ++k)
+        QCOMPARE(stack[k].second, k >= 8 && k < 17);
+    const Box& r = L.racks[size_t(rack)];
+    std::sort(boxes.begin(), boxes.end(),
+              [](const Box& a, const Box& b) { return a.center.z < b.center.z; });
+    for (size_t k = 0; k < boxes.size(); ++k) {
+        QVERIFY(boxes[k].center.z - boxes[k].size.z / 2 >= r.center.z - r.size.z / 2);
+        QVERIFY(boxes[k].center.z + boxes[k].size.z / 2 <= r.center.z + r.size.z / 2);
+        if (k > 0)
+            QVERIFY(boxes[k - 1].center.z + boxes[k - 1].size.z / 2 <
+                    boxes[k].center.z - boxes[k].size.z / 2);
     }
 }
 

@@ -78,6 +78,8 @@ void TestTopologyFile::explicitRoundTripIsExact_data() {
     QTest::newRow("small-256") << "small-256";
     QTest::newRow("small-ib-256") << "small-ib-256";
     QTest::newRow("meta-roce-24k") << "meta-roce-24k";
+    // NVL72 racks: the NVLink domains come back from the switch trays' links.
+    QTest::newRow("gb200-nvl72-su") << "gb200-nvl72-su";
 }
 
 void TestTopologyFile::explicitRoundTripIsExact() {

@@ -64,6 +64,12 @@ void TestRender::matchesBaseline_data() {
                                        << "rack:roce.pod2.rack40"
                                        << ""
                                        << "roce.pod2.rack40.host1.gpu3";
+    // GB200 NVL72 racks: the NVLink switch trays between the compute trays, in the legend.
+    QTest::newRow("nvl72-rack-closeup") << "gb200-nvl72-su"
+                                        << "floor"
+                                        << "rack:nvl72.pod0.rack3"
+                                        << ""
+                                        << "nvl72.pod0.rack3.nvlsw4";
     // A fabric from another tool's file: the title says so, the legend lists only what it holds.
     QTest::newRow("ibsim-fabric") << "file:ibsim-net-examples-net.txt"
                                   << "fabric"
