@@ -24,6 +24,9 @@ small = {"format": "clusterscope-topology", "version": 1, "name": "tiny", "gener
     "name": "tiny", "clusters": [{"name": "c", "pods": 1, "racksPerPod": 2, "hostsPerRack": 2,
                                   "gpusPerHost": 8}]}}
 put("topology", "params-tiny.json", json.dumps(small))
+nvl72 = json.loads(json.dumps(small))
+nvl72["generator"]["clusters"][0].update(scaleUp="rack", nvlinkSwitchTrays=3, gpusPerHost=4)
+put("topology", "params-nvl-rack.json", json.dumps(nvl72))
 put("topology", "custom-clos.json", (root / "resources/examples/custom-clos.json").read_bytes())
 huge = json.loads(json.dumps(small))
 huge["generator"]["clusters"][0].update(pods=1562, racksPerPod=16, hostsPerRack=10)
@@ -77,6 +80,8 @@ moe = dict(run, model={"name": "moe", "layers": 7, "hidden": 1024, "heads": 16, 
                                      "slidingWindow": 128}},
            parallel=dict(run["parallel"], ep=8, schedule="zb-h1", overlap={"epComm": True}))
 put("run_spec", "moe-model.json", json.dumps(moe))
+put("run_spec", "dualpipe.json", json.dumps(
+    dict(run, parallel=dict(run["parallel"], schedule="dualpipe", batchSeqs=128))))
 put("run_spec", "finding-span-dot.json", json.dumps(dict(run, steps=None, span=".")))
 put("run_spec", "finding-span-1.2.3h.json", json.dumps({**run, "span": "1.2.3h"}))
 put("run_spec", "finding-huge-dp.json", json.dumps(
