@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace cs {
 
@@ -31,51 +32,47 @@ struct Tile {
     double m, n, reach;
 };
 constexpr Tile kTiles[] = {{128, 256, 1.0}, {256, 128, 1.0}, {128, 128, 0.95}, {64, 128, 0.85}};
+constexpr Tile kSquareTile[] = {{128, 128, 0.95}};
+
+// `groups` GEMMs of one shape in one launch (one group: a plain GEMM) at `rate` of peak: the
+// library picks the tile shape that best fills the SMs in whole waves across every group's
+// tiles (smaller tiles reuse less data: they reach less of peak), each group computing the
+// padding of its own edge tiles; a thin inner dimension fills less. Or, if longer, the time
+// to stream each group's operands and result once.
+double tiledGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n, double k,
+                        double rate, std::span<const Tile> tiles) {
+    if (groups <= 0 || m <= 0 || n <= 0 || k <= 0) return 0;
+    double best = 0;
+    for (const auto& [tm, tn, reach] : tiles) {
+        const double count = groups * std::ceil(m / tm) * std::ceil(n / tn);
+        const double waves = std::ceil(count / g.sms);
+        best = std::max(best, reach * groups * m * n / (waves * g.sms * tm * tn));
+    }
+    const double inner = k / (k + kernelConstants(g).innerHalfK);
+    const double computeS = groups * 2 * m * n * k / (g.peakTflops(p) * 1e12 * rate * best * inner);
+    const double bytes =
+        groups * ((p == Precision::Fp8 ? 1.0 : 2.0) * (m * k + k * n) + 2.0 * m * n);
+    return std::max(computeS, streamSeconds(g, bytes));
+}
+
+double inTrainingRate(const GpuSpec& g) {
+    const KernelConstants& c = kernelConstants(g);
+    return c.gemmPeakFraction * c.inTrainingFraction;
+}
 
 // `batch` independent GEMMs of one shape in one launch (BF16), in 128 x 128 tiles.
 double batchedGemmSeconds(const GpuSpec& g, double batch, double m, double n, double k) {
-    const KernelConstants& c = kernelConstants(g);
-    const double tiles = batch * std::ceil(m / 128) * std::ceil(n / 128);
-    const double waves = std::ceil(tiles / g.sms);
-    const double fill = 0.95 * tiles / (waves * g.sms) * k / (k + c.innerHalfK);
-    const double computeS =
-        batch * 2 * m * n * k /
-        (g.peakBf16Tflops * 1e12 * c.gemmPeakFraction * c.inTrainingFraction * fill);
-    return std::max(computeS, streamSeconds(g, batch * 2 * (m * k + k * n + m * n)));
-}
-
-} // namespace
-
-namespace {
-
-double gemmAtFraction(const GpuSpec& g, Precision p, double m, double n, double k, double rate) {
-    if (m <= 0 || n <= 0 || k <= 0) return 0;
-    const KernelConstants& c = kernelConstants(g);
-    // The library picks the tile shape that best fills the SMs (smaller tiles reuse less
-    // data: they reach less of peak).
-    // A tile past the matrix's edge computes its padding too.
-    double best = 0;
-    for (const auto& [tm, tn, reach] : kTiles) {
-        const double tiles = std::ceil(m / tm) * std::ceil(n / tn);
-        const double waves = std::ceil(tiles / g.sms);
-        best = std::max(best, reach * m * n / (waves * g.sms * tm * tn));
-    }
-    const double inner = k / (k + c.innerHalfK);
-    const double flops = 2 * m * n * k;
-    const double computeS = flops / (g.peakTflops(p) * 1e12 * rate * best * inner);
-    const double bytes = (p == Precision::Fp8 ? 1.0 : 2.0) * (m * k + k * n) + 2.0 * m * n;
-    return std::max(computeS, streamSeconds(g, bytes));
+    return tiledGemmSeconds(g, Precision::Bf16, batch, m, n, k, inTrainingRate(g), kSquareTile);
 }
 
 } // namespace
 
 double gemmSeconds(const GpuSpec& g, Precision p, double m, double n, double k) {
-    const KernelConstants& c = kernelConstants(g);
-    return gemmAtFraction(g, p, m, n, k, c.gemmPeakFraction * c.inTrainingFraction);
+    return tiledGemmSeconds(g, p, 1, m, n, k, inTrainingRate(g), kTiles);
 }
 
 double gemmKernelSeconds(const GpuSpec& g, Precision p, double m, double n, double k) {
-    return gemmAtFraction(g, p, m, n, k, kernelConstants(g).gemmPeakFraction);
+    return tiledGemmSeconds(g, p, 1, m, n, k, kernelConstants(g).gemmPeakFraction, kTiles);
 }
 
 double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes) {
@@ -90,24 +87,7 @@ double streamSeconds(const GpuSpec& g, double bytes) {
 
 double groupedGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n,
                           double k) {
-    if (groups <= 0 || m <= 0 || n <= 0 || k <= 0) return 0;
-    const KernelConstants& c = kernelConstants(g);
-    // One launch over every group's tiles: the waves fill the SMs across groups; each group
-    // pads its own last row of tiles.
-    double best = 0;
-    for (const auto& [tm, tn, reach] : kTiles) {
-        const double tiles = groups * std::ceil(m / tm) * std::ceil(n / tn);
-        const double waves = std::ceil(tiles / g.sms);
-        best = std::max(best, reach * groups * m * n / (waves * g.sms * tm * tn));
-    }
-    const double inner = k / (k + c.innerHalfK);
-    const double computeS =
-        groups * 2 * m * n * k /
-        (g.peakTflops(p) * 1e12 * c.gemmPeakFraction * c.inTrainingFraction * best * inner);
-    // Every group's weights are read once.
-    const double bytes =
-        groups * ((p == Precision::Fp8 ? 1.0 : 2.0) * (m * k + k * n) + 2.0 * m * n);
-    return std::max(computeS, streamSeconds(g, bytes));
+    return tiledGemmSeconds(g, p, groups, m, n, k, inTrainingRate(g), kTiles);
 }
 
 double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens) {
