@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace cs {
@@ -105,26 +106,26 @@ void addSwitchLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology&
         long long count = 0;
         double usd = 0, w = 0;
     };
-    std::map<std::pair<SwitchRole, int>, Sum> groups;
+    // By role, radix, and for NVLink switches whether a host holds it or its rack (a tray).
+    std::map<std::tuple<SwitchRole, int, bool>, Sum> groups;
     for (size_t s = 0; s < t.switches.size(); ++s) {
         const Switch& w = t.switches[s];
         const double usd = switchUsd(p, w, ports[s]);
-        Sum& g = groups[{w.role, w.ports}];
+        const bool tray = w.role == SwitchRole::NvSwitch && w.host == kNone;
+        Sum& g = groups[{w.role, w.ports, tray}];
         ++g.count;
         g.usd += usd;
         g.w += switchPowerW(w, ports[s]);
         if (networkOf(w.role) == Network::Backend) b.cost.backendFabricUsd += usd;
     }
     for (const auto& [key, g] : groups) {
-        // A host's NVSwitch has as many ports as the host's GPUs; an NVL72 switch tray more.
-        const bool nvlink = key.first == SwitchRole::NvSwitch;
-        const bool tray = nvlink && key.second > 16;
+        const auto& [role, radix, tray] = key;
         lines.add(BomCategory::Switch,
-                  "switch " + std::string(toString(key.first)) + ", " + std::to_string(key.second) +
+                  "switch " + std::string(toString(role)) + ", " + std::to_string(radix) +
                       " ports" +
-                      (tray     ? " (rack tray)"
-                       : nvlink ? " (in its host)"
-                                : ""),
+                      (tray                           ? " (rack tray)"
+                       : role == SwitchRole::NvSwitch ? " (in its host)"
+                                                      : ""),
                   g.count, g.usd, g.w);
     }
     // A rack-wide NVLink domain comes as a rack system with power shelves of its own.

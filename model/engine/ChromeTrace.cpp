@@ -106,10 +106,12 @@ private:
         for (int k = 0; k < c_.cp && p.dpPeers.size() < 8; ++k)
             for (int r = 0; r < c_.dp && p.dpPeers.size() < 8; ++r)
                 if (r != d || k != 0) p.dpPeers.push_back(gpuOf({0, k, s, r}));
-        // The EP group: the stage's ranks in (t, c, d) order, EP at a time (parallel folding).
+        // The EP group: the stage's ranks in (t, c, d) order, ETP x EP at a time, every ETP-th
+        // from the rank's own (parallel folding, ETP fastest).
         if (c_.ep > 1) {
-            const int first = (c_.tp * c_.cp * d) / c_.ep * c_.ep;
-            for (int i = first; i < first + c_.ep; ++i) {
+            const int block = c_.ep * c_.etp, own = c_.tp * c_.cp * d;
+            const int first = own / block * block + own % c_.etp;
+            for (int i = first; i < first + block; i += c_.etp) {
                 const RankCoord x{i % c_.tp, (i / c_.tp) % c_.cp, s, i / (c_.tp * c_.cp)};
                 if (x.d != d || x.t != 0 || x.c != 0) p.epPeers.push_back(gpuOf(x));
             }

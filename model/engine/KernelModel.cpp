@@ -109,11 +109,13 @@ MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, dou
     const double local = tokens / t; // tokens this rank routes
     const double assigned = expertTokensPerRank(m, c, tokens);
     const double localExperts = double(m.moe.experts) / c.ep;
-    const double perExpert = assigned / localExperts;
+    // Expert TP: the ETP ranks of an expert group gather each other's tokens and each computes
+    // its slice of the experts' width.
+    const double etp = c.etp, perExpert = assigned * etp / localExperts;
     MoeMlp out;
     out.gemmS = gemmSeconds(g, Precision::Bf16, local, m.moe.experts, h) + // router, in BF16
-                groupedGemmSeconds(g, p, localExperts, perExpert, 2 * fe, h) +
-                groupedGemmSeconds(g, p, localExperts, perExpert, h, fe);
+                groupedGemmSeconds(g, p, localExperts, perExpert, 2 * fe / etp, h) +
+                groupedGemmSeconds(g, p, localExperts, perExpert, h, fe / etp);
     if (m.moe.sharedExperts > 0) {
         const double fs = m.moe.sharedExperts * fe;
         out.gemmS +=

@@ -55,13 +55,14 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
         const int32_t pod = t.podOfHost(t.gpus[g].host);
         if (pod != kNone) podGpus[size_t(pod)].push_back(int32_t(g));
     }
-    // With expert parallelism wider than TP x CP, `q` replicas' stages interleave so that each
-    // stage's EP group sits on consecutive GPUs (inside a host where it fits), as Megatron-Core
-    // orders EP inside DP and PP outermost.
-    const int q =
-        c.ep > c.tp * c.cp && c.ep % (c.tp * c.cp) == 0 && c.dp % (c.ep / (c.tp * c.cp)) == 0
-            ? c.ep / (c.tp * c.cp)
-            : 1;
+    // With expert parallelism (ETP x EP ranks) wider than TP x CP, `q` replicas' stages
+    // interleave so that each stage's expert group sits on consecutive GPUs (inside a host
+    // where it fits), as Megatron-Core orders EP inside DP and PP outermost.
+    const int experts = c.ep * c.etp;
+    const int q = experts > c.tp * c.cp && experts % (c.tp * c.cp) == 0 &&
+                          c.dp % (experts / (c.tp * c.cp)) == 0
+                      ? experts / (c.tp * c.cp)
+                      : 1;
     const long long block = 1LL * c.tp * c.cp * c.pp * q;
     std::vector<int32_t> order; // whole replicas, pod after pod
     for (const auto& pod : podGpus) {

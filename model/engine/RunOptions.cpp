@@ -199,6 +199,17 @@ std::vector<RunOption> buildTable() {
              .help = "MoE: GPUs a layer's experts are split over, regrouped from the stage's "
                      "TP x CP x DP ranks; 1 for dense models",
              .source = "[assumption] 1: no expert parallelism"}),
+        bind<ParallelInt<&P::etp>>(
+            {.key = "parallel.etp",
+             .flag = "--etp",
+             .label = "Expert tensor parallel (ETP)",
+             .min = 1,
+             .max = 1024,
+             .unit = "GPUs",
+             .help = "MoE: GPUs each expert's matrices are split over (column then row "
+                     "parallel), inside its EP rank's group; ETP x EP regroup from the stage's "
+                     "TP x CP x DP ranks",
+             .source = "[paper] Megatron-Bridge's MoE rows and DeepSeek-V3: 1"}),
         bind<ParallelInt<&P::virtualStages>>(
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",

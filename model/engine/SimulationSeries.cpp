@@ -225,10 +225,18 @@ private:
             const int next = (b + 1) % classes.stages; // the last boundary wraps to stage 0
             sources_.push_back(transferSource(t_, e_.ppLinkBytes[size_t(b)],
                                               {&rates[size_t(classes.sendForward(b))]}));
-            nameSource("PP", QStringLiteral("PP activations, stage %1 to %2").arg(b).arg(next));
+            // DualPipe: each way carries one direction's activations and the other's gradients.
+            const bool dual = sched_.dualPipe;
+            nameSource("PP", (dual ? QStringLiteral("PP sends, stage %1 to %2")
+                                   : QStringLiteral("PP activations, stage %1 to %2"))
+                                 .arg(b)
+                                 .arg(next));
             sources_.push_back(transferSource(t_, e_.ppLinkBytes[size_t(classes.boundaries + b)],
                                               {&rates[size_t(classes.sendBackward(b))]}));
-            nameSource("PP", QStringLiteral("PP gradients, stage %1 to %2").arg(next).arg(b));
+            nameSource("PP", (dual ? QStringLiteral("PP sends, stage %1 to %2")
+                                   : QStringLiteral("PP gradients, stage %1 to %2"))
+                                 .arg(next)
+                                 .arg(b));
         }
         // TP rings that cross the fabric (a placement spreading TP groups over hosts).
         for (int st = 0; st < int(e_.tpLinkBytes.size()) && st < classes.stages; ++st) {

@@ -65,7 +65,7 @@ public:
         for (int s = 0; s < p_; ++s)
             for (const PassRecord& x : r.passes[size_t(s)])
                 if (!x.weight) // a weight gradient sends nothing
-                    passEnd_[key(s, x.forward, x.chunk, x.micro)] = x.toS;
+                    passEnd_[key(s, x.forward, x.chunk, x.micro)] = std::max(x.toS, x.sentS);
         for (const TransferRecord& t : r.transfers) {
             const bool forward = t.kind == TransferRecord::Kind::SendForward;
             if ((forward || t.kind == TransferRecord::Kind::SendBackward) && t.target >= 0)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 
@@ -235,6 +236,7 @@ private:
     struct Held {
         Transfer t;
         int cls, releaseAt; // the class it goes on; the position whose end releases it
+        size_t record;      // its pass in out_.passes of the stage
     };
     struct Stage {
         std::vector<Op> order;
@@ -308,11 +310,19 @@ private:
 
     int bucket() const { return std::max(1, in_.bucketLayers); }
 
-    // Replicated weights: every bucket's gather is due at the start, in chunk and layer order.
+    // Replicated weights: every bucket's gather is due at the start, chunk by chunk in the
+    // order the stage first runs them (DualPipe's second half starts with chunk 1), layer by
+    // layer.
     void queueGathers() {
         for (int s = 0; s < p_; ++s) {
             const double perLayer = bytesOf(in_.gatherBytes, s) / layersOfStage(s);
-            for (int c = 0; c < v_; ++c)
+            const Stage& st = stages_[size_t(s)];
+            std::vector<int> chunks(static_cast<size_t>(v_));
+            std::iota(chunks.begin(), chunks.end(), 0);
+            std::stable_sort(chunks.begin(), chunks.end(), [&](int a, int b) {
+                return unsigned(st.firstForward[size_t(a)]) < unsigned(st.firstForward[size_t(b)]);
+            });
+            for (int c : chunks)
                 for (int l = 0; l < layers(s, c); l += bucket()) {
                     const int span = std::min(bucket(), layers(s, c) - l);
                     if (perLayer <= 0) {
@@ -677,6 +687,7 @@ private:
                 Held h = st.held[k];
                 st.held.erase(st.held.begin() + std::ptrdiff_t(k));
                 h.t.readyAtS = now_;
+                out_.passes[size_t(s)][h.record].sentS = now_;
                 if (in_.sendBytes <= 0)
                     deliver(h.t, now_);
                 else
@@ -729,8 +740,9 @@ private:
         if (boundary >= 0) {
             const bool up = in_.dualPipe ? t.target > s : op.forward;
             const int cls = up ? classes_.sendForward(boundary) : classes_.sendBackward(boundary);
-            if (op.sendAfter > 0) {
-                st.held.push_back({t, cls, position + op.sendAfter});
+            if (op.sendAfter > 0) { // posted with a later pass's, never blocking the stage
+                st.held.push_back(
+                    {t, cls, position + op.sendAfter, out_.passes[size_t(s)].size() - 1});
             } else if (in_.sendBytes <= 0) {
                 deliver(t, now_);
             } else {

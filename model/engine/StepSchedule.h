@@ -117,6 +117,7 @@ struct PassRecord {
     int chunk = 0, micro = 0;
     bool weight = false; // a deferred weight-gradient pass (forward false)
     bool paired = false; // DualPipe: run as a pair with the pass after it (forward) or before
+    double sentS = -1;   // when its output left, if later than toS (DualPipe holds some)
 };
 
 // One transfer as it ran: what, between which stages, for which chunk, micro-batch and layer

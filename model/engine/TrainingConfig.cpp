@@ -66,19 +66,20 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     // DualPipe: every stage holds two model stages' weights.
     const double copies = c.schedule == PipelineSchedule::DualPipe ? 2 : 1;
     const double expertParamsPerRank =
-        copies * m.moeLayers() * m.routedExpertParameters() / (double(c.ep) * c.pp);
+        copies * m.moeLayers() * m.routedExpertParameters() / (double(c.ep) * c.etp * c.pp);
     const double paramsPerRank = copies *
                                  (m.parameters() - m.moeLayers() * m.routedExpertParameters()) /
                                  (double(c.tp) * c.pp);
     const double shards = double(c.dp) * c.cp;
-    const double expertShards = double(c.tp) * c.cp * c.dp / c.ep;
+    const double expertShards = double(c.tp) * c.cp * c.dp / (double(c.ep) * c.etp);
     // Mixed precision with Adam: bf16 weights (2 bytes), fp32 gradients (4), fp32 master and
     // two moments (12). ZeRO 1 shards the optimizer, 2 also the gradients, 3 also the weights
     // (plus the layer being gathered).
     // ZeRO 3's gathered layer: its dense weights over TP, its experts over EP.
-    const double layerParams =
-        m.moe.present() ? m.denseParametersPerLayer(true) / c.tp + m.routedExpertParameters() / c.ep
-                        : m.parametersPerLayer() / c.tp;
+    const double layerParams = m.moe.present()
+                                   ? m.denseParametersPerLayer(true) / c.tp +
+                                         m.routedExpertParameters() / (double(c.ep) * c.etp)
+                                   : m.parametersPerLayer() / c.tp;
     auto sharded = [&](int fromStage) {
         return c.zeroStage >= fromStage
                    ? paramsPerRank / shards + expertParamsPerRank / expertShards
@@ -166,6 +167,20 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
         reject("parallel.ep",
                "EP regroups a stage's TP x CP x DP = " + std::to_string(1LL * c.tp * c.cp * c.dp) +
                    " ranks; it must divide them, got " + std::to_string(c.ep));
+    if (c.etp < 1 || c.etp > 1024)
+        reject("parallel.etp", "expected an integer from 1 to 1024, got " + std::to_string(c.etp));
+    if (c.etp > 1 && !m.moe.present())
+        reject("parallel.etp", "expert tensor parallelism needs a mixture-of-experts model; " +
+                                   m.name + " is dense (use 1)");
+    if ((1LL * c.tp * c.cp * c.dp) % (1LL * c.ep * c.etp) != 0)
+        reject("parallel.etp", "ETP x EP regroups a stage's TP x CP x DP = " +
+                                   std::to_string(1LL * c.tp * c.cp * c.dp) +
+                                   " ranks; it must divide them, got " +
+                                   std::to_string(1LL * c.ep * c.etp));
+    if (m.moe.present() && m.moe.expertFfnDim % c.etp != 0)
+        reject("parallel.etp", "ETP must divide the experts' FFN width " +
+                                   std::to_string(m.moe.expertFfnDim) + ", got " +
+                                   std::to_string(c.etp));
     if (m.heads % c.tp != 0 || m.kvHeads % c.tp != 0)
         reject("parallel.tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
                                   ") and KV heads (" + std::to_string(m.kvHeads) + ") of " +
@@ -177,7 +192,10 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (c.virtualStages > 1 && oneChunkPerStage(c.schedule))
         reject("parallel.virtualStages",
                std::string("the ") + enumName(c.schedule) +
-                   " schedule runs one chunk per stage: expected 1, got " +
+                   (c.schedule == PipelineSchedule::DualPipe
+                        ? " schedule gives each stage two model stages, not virtual stages: "
+                          "expected 1, got "
+                        : " schedule runs one chunk per stage: expected 1, got ") +
                    std::to_string(c.virtualStages));
     if (c.schedule == PipelineSchedule::Interleaved && c.virtualStages < 2)
         reject("parallel.virtualStages",

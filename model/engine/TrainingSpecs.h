@@ -164,9 +164,12 @@ struct OverlapConfig {
 
 struct ParallelConfig {
     int tp = 8, cp = 1, pp = 16, dp = 64;
-    // Expert parallelism: a stage's TP x CP x DP ranks regroup for the experts into EP x
-    // expert-DP (Megatron-Core's parallel folding, expert TP 1); each EP rank holds experts / EP.
+    // Expert parallelism: a stage's TP x CP x DP ranks regroup for the experts into ETP x EP x
+    // expert-DP (Megatron-Core's parallel folding, ETP fastest); each EP rank holds experts /
+    // EP, each expert's GEMMs split over its ETP ranks (column then row parallel), the tokens
+    // dispatched to them gathered over ETP before and reduce-scattered after.
     int ep = 1;
+    int etp = 1;
     // V of the interleaved schedule [assumption: not published]. 0: follows PP
     // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
     // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers

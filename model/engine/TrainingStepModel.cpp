@@ -53,7 +53,7 @@ struct RankGroups {
     std::vector<Edge> ppEdges;
     std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup, stageOfCpGroup;
     // MoE: each stage's EP groups and the expert-DP groups its experts' gradients reduce over.
-    std::vector<std::vector<int32_t>> ep, expertDp;
+    std::vector<std::vector<int32_t>> ep, expertDp, expertTp;
     std::vector<int32_t> stageOfEpGroup, stageOfExpertDpGroup;
 };
 
@@ -72,6 +72,7 @@ public:
         requireReachable();
         timeComputeOnBusiestStage();
         formRankGroups();
+        requireExpertTpOnNvlink();
         sizeTpAndTimeCp();
         timeExpertAllToAll();
         sizeDpCollectives();
@@ -177,35 +178,65 @@ private:
                 out.stageOfDpGroup.push_back(p);
             }
         if (!m_.moe.present()) return;
-        // Parallel folding: a stage's ranks in (t, c, d) order regroup into EP x expert-DP, EP
-        // fastest (Megatron-Core's expert order, expert TP 1).
-        const int stageRanks = c_.tp * c_.cp * c_.dp, edp = stageRanks / c_.ep;
-        auto stageGpu = [&](int p, int i) {
+        // Parallel folding: a stage's ranks in (t, c, d) order regroup into ETP x EP x
+        // expert-DP, ETP fastest, then EP (Megatron-Core's expert order): rank (k EP + e) ETP + j
+        // is ETP rank j of EP rank e in expert-DP replica k.
+        const int etp = c_.etp, stageRanks = c_.tp * c_.cp * c_.dp,
+                  edp = stageRanks / (c_.ep * etp);
+        auto stageGpu = [&](int p, int k, int e, int j) {
+            const int i = (k * c_.ep + e) * etp + j;
             return gpu(i % c_.tp, (i / c_.tp) % c_.cp, p, i / (c_.tp * c_.cp));
         };
-        for (int p = 0; p < c_.pp; ++p) {
-            for (int k = 0; k < edp; ++k) {
-                std::vector<int32_t> eg;
-                for (int e = 0; e < c_.ep; ++e)
-                    eg.push_back(stageGpu(p, k * c_.ep + e));
-                out.ep.push_back(std::move(eg));
-                out.stageOfEpGroup.push_back(p);
+        for (int p = 0; p < c_.pp; ++p)
+            for (int j = 0; j < etp; ++j) {
+                for (int k = 0; k < edp; ++k) {
+                    std::vector<int32_t> eg;
+                    for (int e = 0; e < c_.ep; ++e)
+                        eg.push_back(stageGpu(p, k, e, j));
+                    out.ep.push_back(std::move(eg));
+                    out.stageOfEpGroup.push_back(p);
+                }
+                for (int e = 0; e < c_.ep; ++e) {
+                    std::vector<int32_t> xg;
+                    for (int k = 0; k < edp; ++k)
+                        xg.push_back(stageGpu(p, k, e, j));
+                    out.expertDp.push_back(std::move(xg));
+                    out.stageOfExpertDpGroup.push_back(p);
+                }
             }
-            for (int e = 0; e < c_.ep; ++e) {
-                std::vector<int32_t> xg;
+        if (etp > 1)
+            for (int p = 0; p < c_.pp; ++p)
                 for (int k = 0; k < edp; ++k)
-                    xg.push_back(stageGpu(p, k * c_.ep + e));
-                out.expertDp.push_back(std::move(xg));
-                out.stageOfExpertDpGroup.push_back(p);
-            }
-        }
+                    for (int e = 0; e < c_.ep; ++e) {
+                        std::vector<int32_t> tg;
+                        for (int j = 0; j < etp; ++j)
+                            tg.push_back(stageGpu(p, k, e, j));
+                        out.expertTp.push_back(std::move(tg));
+                    }
+    }
+
+    // Expert TP gathers and reduce-scatters the dispatched tokens on every MoE layer: its groups
+    // are placed inside an NVLink domain (consecutive GPUs), as frameworks place them.
+    void requireExpertTpOnNvlink() const {
+        for (const auto& group : groups_.expertTp)
+            for (int32_t gpu : group)
+                if (!t_.sameNvlinkDomain(gpu, group.front()))
+                    throw InputException(
+                        {{},
+                         0,
+                         0,
+                         "parallel.etp",
+                         "ETP " + std::to_string(c_.etp) + " puts GPU " +
+                             t_.gpuName(group.front()) + " and GPU " + t_.gpuName(gpu) +
+                             " in one expert TP group across NVLink domains; use an ETP that "
+                             "fits a host (or an NVL72 rack) with the GPUs before it"});
     }
 
     // MoE: one all-to-all of the token copies (the dispatch; the combine sends as many back),
     // every stage's EP groups at once on the fabric; four per MoE layer and micro-batch, two
     // in the forward and two in the backward.
     void timeExpertAllToAll() {
-        if (!m_.moe.present() || c_.ep <= 1) return;
+        if (!m_.moe.present() || (c_.ep <= 1 && c_.etp <= 1)) return;
         AllToAllInput in;
         in.groups = groups_.ep;
         in.stageOfGroup = groups_.stageOfEpGroup;
@@ -218,7 +249,10 @@ private:
         if (m_.moe.nodeLimit > 0)
             in.fabricByteFraction = std::min(1.0, double(m_.moe.nodeLimit) / m_.moe.activeExperts);
         AllToAllResult a = timeAllToAll(t_, timer_, g_, in);
-        epAllToAllS_ = a.seconds;
+        // Expert TP: the dispatch's tokens all-gathered over the ETP ranks after it, the
+        // combine's reduce-scattered before it, on NVLink (ETP groups stay in a domain).
+        const double etpS = nvlinkRingSeconds(g_, c_.etp, copies * m_.modelDim * 2);
+        epAllToAllS_ = a.seconds + etpS;
         e_.epAllToAllS = epAllToAllS_;
         e_.epBytesPerAllToAll = in.bytesPerPeer * a.peers;
         e_.epPeers = a.peers;
@@ -265,8 +299,9 @@ private:
         // DualPipe: every stage holds two model stages' weights.
         const double copies = dualPipe() ? 2 : 1;
         paramsPerRank_ = copies * (m_.parameters() - routed) / (double(c_.tp) * c_.pp);
-        expertParamsPerRank_ = copies * routed / (double(c_.ep) * c_.pp);
-        expertMembers_ = double(c_.tp) * c_.cp * c_.dp / c_.ep;
+        const double expertRanks = double(c_.ep) * c_.etp; // the experts split over them
+        expertParamsPerRank_ = copies * routed / (expertRanks * c_.pp);
+        expertMembers_ = double(c_.tp) * c_.cp * c_.dp / expertRanks;
         members_ = double(c_.dp) * c_.cp;
         ringSteps_ = members_ - 1;
         const GradReduceDtype dtype =
@@ -295,8 +330,9 @@ private:
         // Buckets of whole layers; a layer larger than the bucket goes as several collectives
         // (one per weight matrix at most), each paying its latency.
         const bool moe = m_.moe.present();
-        const double layerParams = m_.denseParametersPerLayer(moe) / c_.tp +
-                                   (moe ? m_.routedExpertParameters() / c_.ep : 0);
+        const double layerParams =
+            m_.denseParametersPerLayer(moe) / c_.tp +
+            (moe ? m_.routedExpertParameters() / (double(c_.ep) * c_.etp) : 0);
         const double bucketParams =
             c_.dpBucketMParams > 0 ? c_.dpBucketMParams * 1e6 : std::max(40e6, 1e6 * members_);
         e_.dpBucketLayers =
@@ -416,7 +452,7 @@ private:
         const double treeBytes = paramsPerRank_ * 2 / 2; // per edge: half the gradients
         const double treeLatencyS =
             collectivesPerBucket_ * 2 * std::ceil(std::log2(members_)) * stepLatencyS;
-        const double buckets = std::max(1, layersOfStage(m_, c_, 0)) / double(e_.dpBucketLayers);
+        const double buckets = std::max(1, layersHeldByStage(0)) / double(e_.dpBucketLayers);
         const double ringS =
             reduceBytes_ / buckets / share_.soloRate(classes_.reduce(0)) + dpLatencyS_;
         const double treeS = treeBytes / buckets / share_.soloRate(treeId.front()) + treeLatencyS;
@@ -442,7 +478,7 @@ private:
             collectivesPerBucket_ * dpCollectives_ *
             (std::ceil(std::log2(members_)) * stepLatencyS / efficiency::kPatLogStepDivisor +
              members_ * efficiency::kPatPerRankLatencyS);
-        const double layers = std::max(1, layersOfStage(m_, c_, 0));
+        const double layers = std::max(1, layersHeldByStage(0));
         const double bucketBytes = reduceBytes_ / layers * e_.dpBucketLayers;
         const double rate = share_.soloRate(classes_.reduce(0));
         const double ringS = bucketBytes / rate + dpLatencyS_;
@@ -496,10 +532,7 @@ private:
         if (!epLinkBytesPerAllToAll_.empty()) {
             e_.epLinkBytes = std::move(epLinkBytesPerAllToAll_);
             for (int st = 0; st < c_.pp; ++st) {
-                const double times =
-                    4.0 * M_ *
-                    (dualPipe() ? (moeLayersOfStage(st) + moeLayersOfStage(c_.pp - 1 - st)) / 2.0
-                                : moeLayersOfStage(st));
+                const double times = 4.0 * layerPassesOfStage(st, true);
                 for (size_t l = 0; l < e_.epLinkBytes[size_t(st)].size(); ++l) {
                     float& b = e_.epLinkBytes[size_t(st)][l];
                     b = float(b * times);
@@ -520,7 +553,7 @@ private:
         if (tpOnFabric) e_.tpLinkBytes.assign(size_t(c_.pp), std::vector<float>(directions, 0.f));
         for (int st = 0; st < c_.pp; ++st)
             share_.addLinkBytes(classes_.tp(st),
-                                tpPasses_ * tpPassBytes_ * layersOfStage(m_, c_, st) * M_, bytes,
+                                tpPasses_ * tpPassBytes_ * layerPassesOfStage(st, false), bytes,
                                 tpOnFabric ? &e_.tpLinkBytes[size_t(st)] : nullptr);
     }
 
@@ -646,6 +679,19 @@ private:
     // reverse (stage st holds model stages st and p - 1 - st).
     int modelStageOf(int st, int ch) const { return dualPipe() && ch == 1 ? c_.pp - 1 - st : st; }
     int chunksPerStage() const { return dualPipe() ? 2 : int(V_); }
+    // Layer passes (forward and backward each) a stage runs per step, of every layer or of the
+    // MoE ones: DualPipe runs half the micro-batches through each of its two model stages.
+    double layerPassesOfStage(int st, bool moeOnly) const {
+        auto layers = [&](int s) {
+            return double(moeOnly ? moeLayersOfStage(s) : layersOfStage(m_, c_, s));
+        };
+        return dualPipe() ? (layers(st) + layers(c_.pp - 1 - st)) * M_ / 2 : layers(st) * M_;
+    }
+    // The layers whose weights a stage holds: DualPipe's two model stages.
+    int layersHeldByStage(int st) const {
+        return dualPipe() ? layersOfStage(m_, c_, st) + layersOfStage(m_, c_, c_.pp - 1 - st)
+                          : layersOfStage(m_, c_, st);
+    }
     int layersOfChunkOnStage(int st, int ch) const {
         return dualPipe() ? layersOfStage(m_, c_, modelStageOf(st, ch))
                           : layersOfChunk(m_, c_, st, ch);

@@ -152,14 +152,28 @@ QByteArray networkxDocument(const Topology& t) {
 
 QByteArray ns3Document(const Topology& t) {
     const BackendFabric f = backendFabric(t);
-    const int perServer = t.hosts.empty() ? 0 : t.hosts.front().gpuCount;
-    for (const Host& h : t.hosts)
-        if (h.gpuCount != perServer || perServer == 0)
-            throw std::invalid_argument("the ns-3 topology has one GPU count per server; " +
-                                        h.name + " has " + std::to_string(h.gpuCount) +
-                                        ", the first host " + std::to_string(perServer));
+    // The format's "server" is an NVLink domain behind one NVSwitch: a host, or an NVL72 rack
+    // (its hosts' GPUs are contiguous).
+    std::vector<size_t> serverOfGpu(t.gpus.size(), 0);
+    std::vector<int> gpusOfServer;
+    for (size_t h = 0, last = 0; h < t.hosts.size(); ++h) {
+        const int32_t domain = t.nvlinkDomainOf(int32_t(h));
+        if (gpusOfServer.empty() || int32_t(last) != domain) gpusOfServer.push_back(0);
+        last = size_t(domain);
+        const Host& host = t.hosts[h];
+        for (int g = 0; g < host.gpuCount; ++g)
+            serverOfGpu[size_t(host.firstGpu + g)] = gpusOfServer.size() - 1;
+        gpusOfServer.back() += host.gpuCount;
+    }
+    const int perServer = gpusOfServer.empty() ? 0 : gpusOfServer.front();
+    for (size_t k = 0; k < gpusOfServer.size(); ++k)
+        if (gpusOfServer[k] != perServer || perServer == 0)
+            throw std::invalid_argument(
+                "the ns-3 topology has one GPU count per server (NVLink domain); domain " +
+                std::to_string(k) + " has " + std::to_string(gpusOfServer[k]) + ", the first " +
+                std::to_string(perServer));
     // Ids: GPUs, then one NVSwitch per server, then the backend switches.
-    const size_t gpus = t.gpus.size(), servers = t.hosts.size(), nvFirst = gpus,
+    const size_t gpus = t.gpus.size(), servers = gpusOfServer.size(), nvFirst = gpus,
                  swFirst = gpus + servers;
     const size_t nodes = swFirst + f.switches.size();
     const size_t links = gpus + f.nics.size() + f.links.size();
@@ -169,15 +183,17 @@ QByteArray ns3Document(const Topology& t) {
                          links, gpuType.c_str());
     for (size_t i = nvFirst; i < nodes; ++i)
         out += fmt(i + 1 < nodes ? "%zu " : "%zu\n", i);
-    double nvGbps = 3600, nvNs = 250;
+    // A GPU's NVLink: all of its links to NVLink switches (one, or one per NVL72 switch tray).
+    double nvGbps = 0, nvNs = 250;
     for (const Link& l : t.links)
-        if (l.medium == LinkMedium::NvLink) {
-            nvGbps = l.gbps;
+        if (l.medium == LinkMedium::NvLink &&
+            (l.a == Endpoint{EntityKind::Gpu, 0} || l.b == Endpoint{EntityKind::Gpu, 0})) {
+            nvGbps += l.gbps;
             nvNs = l.latencyNs;
-            break;
         }
+    if (nvGbps <= 0) nvGbps = 3600;
     for (size_t g = 0; g < gpus; ++g)
-        out += fmt("%zu %zu %gGbps %gns 0\n", g, nvFirst + g / size_t(perServer), nvGbps, nvNs);
+        out += fmt("%zu %zu %gGbps %gns 0\n", g, nvFirst + serverOfGpu[g], nvGbps, nvNs);
     for (const auto& n : f.nics)
         out +=
             fmt("%zu %zu %gGbps %gns 0\n", size_t(t.hosts[size_t(n.host)].firstGpu + n.gpuLocal),

@@ -15,7 +15,8 @@
 namespace cs {
 namespace {
 
-constexpr int kMaxGpusPerHost = 64;
+constexpr int kMaxGpusPerHost =
+    255; // a Host counts its GPUs in a byte (an NVL72 rack read as one: 72)
 constexpr int kRacksPerInferredRow = 16;
 constexpr int kSwitchesPerNetworkRack = 8;
 

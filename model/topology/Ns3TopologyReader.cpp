@@ -84,13 +84,15 @@ FabricGraph readNs3Topology(const QByteArray& text, const std::string& file,
                  std::to_string(links) + " links; at most " + std::to_string(o.maxNodes) + " and " +
                  std::to_string(o.maxLinks) + " are read");
     const long long gpus = nodes - nvswitches - switches;
-    if (perServer < 1 || perServer > 64 || gpus < 1 || gpus % perServer != 0)
+    // A server is an NVLink domain: 8 GPUs in a host, 72 in a GB200 NVL72 rack; a host holds
+    // at most 255.
+    if (perServer < 1 || perServer > 255 || gpus < 1 || gpus % perServer != 0)
         fail(lines.number(), 1,
              "the header gives " + std::to_string(gpus) +
                  " GPUs (nodes - NVSwitches - switches) "
                  "and " +
                  std::to_string(perServer) +
-                 " per server; expected a whole number of servers of 1 to 64 GPUs");
+                 " per server; expected a whole number of servers of 1 to 255 GPUs");
 
     // The switch line: which ids are switches, NVSwitches first.
     if (!nextLine()) fail(lines.number() + 1, 1, "expected the line of switch ids");

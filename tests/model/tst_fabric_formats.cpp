@@ -79,6 +79,7 @@ private slots:
     void guessesKindsAndPlacesStraySwitchesInTheCore();
     void exportedPresetsReadBackTheSame_data();
     void exportedPresetsReadBackTheSame();
+    void ns3ExportsAnNvl72RackAsOneServer();
     void locatesErrorsInCutAndCorruptedFiles_data();
     void locatesErrorsInCutAndCorruptedFiles();
     void sidecarStatesWhatWouldBeInferred();
@@ -334,6 +335,23 @@ void TestFabricFormats::exportedPresetsReadBackTheSame_data() {
     // Pods the file names are kept: meta-ib-24k's pods hold six leaf-spine blocks each, joined
     // only through the cores, which a format without pod names reads as 48 pods.
     QTest::addRow("meta-ib-24k networkx") << "meta-ib-24k" << int(ExportFormat::NetworkX) << true;
+}
+
+// SimAI's ns-3 format has one NVSwitch per "server": an NVL72 rack is one, of 72 GPUs, each
+// GPU with all of its NVLink (9 trays x 800 Gb/s); read back, the rack's GPUs share NVLink.
+void TestFabricFormats::ns3ExportsAnNvl72RackAsOneServer() {
+    const Topology original = generatePreset("gb200-nvl72-su");
+    const QByteArray text = ns3Document(original);
+    const QList<QByteArray> lines = text.split('\n');
+    const QList<QByteArray> head = lines[0].split(' ');
+    QCOMPARE(head[1], QByteArray("72")); // GPUs per server
+    QCOMPARE(head[2], QByteArray("8"));  // servers
+    QCOMPARE(lines[2], QByteArray("0 576 7200Gbps 250ns 0"));
+    QCOMPARE(lines[2 + 72], QByteArray("72 577 7200Gbps 250ns 0"));
+    const LoadedTopology back = parseTopologyText(text, "nvl72.txt");
+    QCOMPARE(back.topology.gpus.size(), size_t(576));
+    QVERIFY(back.topology.sameNvlinkDomain(0, 71));
+    QVERIFY(!back.topology.sameNvlinkDomain(71, 72));
 }
 
 void TestFabricFormats::exportedPresetsReadBackTheSame() {

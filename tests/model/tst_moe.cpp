@@ -31,6 +31,9 @@ private slots:
     void badMoeFieldsAreRefusedByName();
     void expertParallelismIsChecked_data();
     void expertParallelismIsChecked();
+    void expertTensorParallelismIsChecked_data();
+    void expertTensorParallelismIsChecked();
+    void expertTensorParallelismSplitsEachExpert();
     void aTreeAllReduceIsRefusedForExperts();
     void expertsAreShardedInMemory();
     void allToAllStaysOnNvlinkInsideAHost();
@@ -174,6 +177,75 @@ void TestMoe::expertParallelismIsChecked() {
     } catch (const InputException& e) {
         QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.ep"));
         QVERIFY2(QString::fromStdString(e.error().message).contains(message),
+                 e.error().message.c_str());
+    }
+}
+
+void TestMoe::expertTensorParallelismIsChecked_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("expertFfn"); // 0: the model's own
+    QTest::addColumn<int>("ep");
+    QTest::addColumn<int>("etp");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("dense model") << "llama3-8b" << 0 << 1 << 2 << "is dense";
+    QTest::newRow("ETP x EP not dividing the stage's ranks")
+        << "gpt-oss-120b" << 0 << 8 << 3 << "ETP x EP";
+    QTest::newRow("ETP not dividing the experts' width")
+        << "gpt-oss-120b" << 2884 << 2 << 8 << "FFN width 2884";
+    QTest::newRow("zero") << "gpt-oss-120b" << 0 << 8 << 0 << "from 1 to 1024";
+}
+
+void TestMoe::expertTensorParallelismIsChecked() {
+    QFETCH(QString, model);
+    QFETCH(int, expertFfn);
+    QFETCH(int, ep);
+    QFETCH(int, etp);
+    QFETCH(QString, message);
+    RunSpec s = gptOss(ep);
+    ModelSpec m = *findModel(model.toStdString());
+    if (expertFfn > 0) m.moe.expertFfnDim = expertFfn;
+    s.parallel.etp = etp;
+    try {
+        checkTrainingConfig(m, *findGpu("h100-sxm"), s.parallel);
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.etp"));
+        QVERIFY2(QString::fromStdString(e.error().message).contains(message),
+                 e.error().message.c_str());
+    }
+}
+
+// Expert TP (Megatron-Core's parallel folding): EP 8 x ETP 2 on the same 64 GPUs as EP 8
+// alone splits each expert in two, so a GPU holds half the experts' weights and computes the
+// same work in GEMMs half as wide, and each dispatch gathers its tokens over the ETP pair on
+// NVLink; an ETP group that would leave its host is refused.
+void TestMoe::expertTensorParallelismSplitsEachExpert() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss(8);
+    const RunResult one = simulateRun(*doc, s, nullptr);
+    s.parallel.etp = 2;
+    const RunResult two = simulateRun(*doc, s, nullptr);
+    const ModelSpec m = *findModel(s.model);
+    const double expertsGiB = 9 * m.routedExpertParameters() * 2 / 8 / (1024.0 * 1024 * 1024);
+    qInfo("weights %.2f / %.2f GiB; all-to-all %.3f / %.3f ms; compute %.3f / %.3f s",
+          one.step.memory.weightsGiB, two.step.memory.weightsGiB, one.step.epAllToAllS * 1e3,
+          two.step.epAllToAllS * 1e3, one.step.breakdown.slowest()[StepPart::Compute],
+          two.step.breakdown.slowest()[StepPart::Compute]);
+    QVERIFY(std::fabs((one.step.memory.weightsGiB - two.step.memory.weightsGiB) - expertsGiB / 2) <
+            0.01 * expertsGiB);
+    QVERIFY(two.step.epAllToAllS > one.step.epAllToAllS);
+    QVERIFY(std::fabs(two.step.breakdown.slowest()[StepPart::Compute] /
+                          one.step.breakdown.slowest()[StepPart::Compute] -
+                      1) < 0.15);
+    // EP 8 x ETP 2 = 16 GPUs per expert group; with ETP 16 a group spans two hosts.
+    s.parallel.ep = 1;
+    s.parallel.etp = 16;
+    try {
+        simulateRun(*doc, s, nullptr);
+        QFAIL("accepted");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.etp"));
+        QVERIFY2(QString::fromStdString(e.error().message).contains("NVLink"),
                  e.error().message.c_str());
     }
 }

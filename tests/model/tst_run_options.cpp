@@ -84,6 +84,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.pp",
                            "parallel.dp",
                            "parallel.ep",
+                           "parallel.etp",
                            "parallel.virtualStages",
                            "parallel.seq",
                            "parallel.batchTokens",
@@ -175,6 +176,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.overlap.ppComm", "off");
         set(s, "parallel.overlap.epComm", "on");
         set(s, "parallel.ep", "4");
+        set(s, "parallel.etp", "2");
         set(s, "parallel.schedule", "zb-h1");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");

@@ -1,6 +1,7 @@
 // The step's event schedule (StepSchedule): transfers re-share the fabric at every start and
 // finish, passes wait for what they depend on, and DP runs as frameworks run it (buckets for
 // replicated weights, per-layer gathers before every pass for sharded ones).
+#include "StepBreakdown.h"
 #include "StepSchedule.h"
 
 #include <QTest>
@@ -197,6 +198,13 @@ void TestStepSchedule::dualPipeLeavesTheBubbleOfItsFormula() {
         QCOMPARE(busy, work);
     }
     const double dualBubble = r.stepS - work;
+    // The breakdown calls every idle moment bubble: the sends held for a later pass's count
+    // from when they left, not when their pass ended.
+    const StepBreakdown parts = breakdownOfStep(r);
+    for (int s = 0; s < stages; ++s) {
+        QCOMPARE(parts.stages[size_t(s)][StepPart::Other], 0.0);
+        QVERIFY(std::fabs(parts.stages[size_t(s)][StepPart::Bubble] - dualBubble) < 1e-9);
+    }
     // Against 1F1B on the same stages.
     in.dualPipe = false;
     in.chunks = 1;
