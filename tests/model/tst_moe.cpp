@@ -234,6 +234,9 @@ void TestMoe::expertTensorParallelismSplitsEachExpert() {
     QVERIFY(std::fabs((one.step.memory.weightsGiB - two.step.memory.weightsGiB) - expertsGiB / 2) <
             0.01 * expertsGiB);
     QVERIFY(two.step.epAllToAllS > one.step.epAllToAllS);
+    // ETP fastest: EP 8's ranks are every other GPU of 16, over two hosts.
+    QVERIFY(!one.step.epCrossesFabric);
+    QVERIFY(two.step.epCrossesFabric);
     QVERIFY(std::fabs(two.step.breakdown.slowest()[StepPart::Compute] /
                           one.step.breakdown.slowest()[StepPart::Compute] -
                       1) < 0.15);
