@@ -138,6 +138,10 @@ const std::vector<GpuSpec>& gpuPresets() {
         // (half the sparse figures), 186 GB HBM3e at 8 TB/s, NVLink 5 1.8 TB/s; 1,200 W per
         // GPU (ml-engineering's power table); the B200's 148 SMs.
         {"gb200", {}, "blackwell", 2500, 5000, 173.2, 8000, 900, 1200, 148},
+        // GB300 (Blackwell Ultra) in a GB300 NVL72 rack, per GPU: BF16 2.5 PF, FP8 5 PF dense
+        // (the rack's 360 PF FP8 / 72), 279 GB of its 288 GB HBM3e usable, 8 TB/s, NVLink 5
+        // 1.8 TB/s, 1,400 W; 160 SMs. Secondary sources (resources/reference/gpus.md).
+        {"gb300", {}, "blackwell", 2500, 5000, 259.8, 8000, 900, 1400, 160},
     };
     return list;
 }

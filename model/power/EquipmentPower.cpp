@@ -42,6 +42,9 @@ const std::vector<GpuPowerFigures>& gpuPowerTable() {
         // host: a compute tray of 4 GPUs and 2 Grace CPUs draws up to 5.4 kW [2nd] less its
         // GPUs and 4 x 400G NICs, doubled for 8 GPUs [derived].
         {"GB200-186GB", 1200, 240, 2 * (5400 - 4 * 1200 - 4 * kNic400W)},
+        // 1,400 W per GB300 GPU [2nd: Verda's GB300 NVL72 article]; idle [assumption: 20 %];
+        // host: the GB200 tray's figure [assumption: the same Grace CPUs and board].
+        {"GB300-288GB", 1400, 280, 2 * (5400 - 4 * 1200 - 4 * kNic400W)},
     };
     return table;
 }

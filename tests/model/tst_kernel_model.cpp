@@ -61,6 +61,12 @@ void TestKernelModel::precisionAndGpuGenerations() {
     QVERIFY(f8.stepS > bf16.stepS * 0.5);
     QVERIFY(stepOn("b200", c).stepS < bf16.stepS * 0.6); // 2.25 PF against 0.99
     QVERIFY(stepOn("a100", c).stepS > bf16.stepS * 2);   // the old name still reads
+    // GB200 and GB300: 2.5 PF BF16 against the B200's 2.25, the same HBM bandwidth; compute a
+    // tenth faster at most (the GEMMs' share of it).
+    const StepEstimate b200 = stepOn("b200", c), gb200 = stepOn("gb200", c);
+    QVERIFY(gb200.computePerMicroS < b200.computePerMicroS);
+    QVERIFY(gb200.computePerMicroS > b200.computePerMicroS * 2250 / 2500 * 0.99);
+    QVERIFY(std::fabs(stepOn("gb300", c).computePerMicroS / gb200.computePerMicroS - 1) < 0.1);
     // H800: H100's compute with NVLink at 200 GB/s a direction instead of 450. TP 8 inside a
     // host pays for it; the kernels do not change.
     const StepEstimate h800 = stepOn("h800", c);

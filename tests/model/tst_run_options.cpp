@@ -438,7 +438,7 @@ void TestRunOptions::crossFieldChecks_data() {
            "mixtral-8x22b";
     QTest::newRow("unknown GPU") << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
                                  << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h800, "
-                                    "h200, b200, gb200, a100 or h100";
+                                    "h200, b200, gb200, gb300, a100 or h100";
     QTest::newRow("tp out of range")
         << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
         << "expected an integer from 1 to 1024, got \"2000\"";
