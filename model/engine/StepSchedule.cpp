@@ -1,5 +1,7 @@
 #include "StepSchedule.h"
 
+#include "PassOrder.h"
+
 #include <algorithm>
 #include <deque>
 #include <limits>
@@ -11,118 +13,6 @@ namespace cs {
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
-
-struct Op {
-    bool forward;
-    int chunk, micro;
-    bool weight = false; // a deferred weight gradient of a backward (ZB-H1, DualPipe)
-    bool split = false;  // DualPipe: a backward whose weight gradient runs later
-    bool paired = false; // DualPipe: a forward run with the backward after it, or that backward
-    int sendAfter = 0;   // DualPipe: its output leaves once this many more passes are done
-};
-
-// The order in which one stage runs its passes: warm-up forwards, then one forward and one
-// backward in turn, then the remaining backwards (Megatron-LM's interleaved 1F1B; plain 1F1B
-// with one chunk).
-std::vector<Op> stageOrder(int stage, int stages, int chunks, int micro) {
-    const int total = micro * chunks;
-    int warmup =
-        chunks == 1 ? stages - stage - 1 : (stages - stage - 1) * 2 + (chunks - 1) * stages;
-    warmup = std::clamp(warmup, 0, total);
-    // The k-th forward (backward) of the stage: micro-batches in groups of `stages`, chunk by
-    // chunk (backwards from the last chunk).
-    auto chunkOf = [&](int k, bool forward) {
-        const int c = (k / stages) % chunks;
-        return forward ? c : chunks - 1 - c;
-    };
-    auto microOf = [&](int k) { return (k / (stages * chunks)) * stages + k % stages; };
-    std::vector<Op> ops;
-    ops.reserve(size_t(2 * total));
-    int f = 0, b = 0;
-    for (; f < warmup; ++f)
-        ops.push_back({true, chunkOf(f, true), microOf(f)});
-    while (b < total) {
-        if (f < total) {
-            ops.push_back({true, chunkOf(f, true), microOf(f)});
-            ++f;
-        }
-        ops.push_back({false, chunkOf(b, false), microOf(b)});
-        ++b;
-    }
-    return ops;
-}
-
-// DualPipe's order for one stage (DeepSeek's reference implementation, dualpipe.py, its eight
-// steps). "Phase 0" is the direction whose micro-batches reach the stage first: chunk 0 on the
-// first half of the stages, chunk 1 on the second. Weight gradients of split backwards wait
-// in a queue and run where a step says, oldest first.
-std::vector<Op> dualPipeOrder(int stage, int stages, int micro) {
-    const int half = stages / 2, halfRank = std::min(stage, stages - 1 - stage);
-    const int halfMicro = micro / 2;
-    const bool middle = halfRank == half - 1;
-    const int flip = stage >= half ? 1 : 0;
-    int nextF[2] = {0, 0}, nextB[2] = {0, 0};
-    std::deque<Op> weights;
-    std::vector<Op> ops;
-    auto forward = [&](int phase, bool paired = false, int sendAfter = 0) {
-        const int c = phase ^ flip;
-        ops.push_back({true, c, nextF[c]++, false, false, paired, sendAfter});
-    };
-    auto backward = [&](int phase, bool split = false, bool paired = false) {
-        const int c = phase ^ flip;
-        ops.push_back({false, c, nextB[c], false, split, paired, 0});
-        if (split) weights.push_back({false, c, nextB[c], true});
-        ++nextB[c];
-    };
-    auto weight = [&] {
-        ops.push_back(weights.front());
-        weights.pop_front();
-    };
-    auto forwardBackward = [&](int f, int b) {
-        forward(f, true);
-        backward(b, false, true);
-    };
-    for (int i = 0; i < (half - halfRank - 1) * 2; ++i) // 1: forwards of phase 0
-        forward(0);
-    // 2: phase 0 and 1 in turn; phase 0's output leaves with phase 1's, and on the middle
-    // stages the last phase 1 output with the next phase 0's.
-    for (int i = 0; i < halfRank + 1; ++i) {
-        forward(0, false, middle ? 0 : 1);
-        forward(1, false, middle && i == halfRank ? 1 : 0);
-    }
-    for (int i = 0; i < half - halfRank - 1; ++i) { // 3: B1 W1 F1, zero bubble
-        backward(1, true);
-        weight();
-        forward(1);
-    }
-    for (int i = 0; i < halfMicro - stages + halfRank + 1; ++i) { // 4: the main part
-        if (i == 0 && middle) { // not overlapped: it would widen the bubble
-            forward(0, false, 1);
-            backward(1);
-        } else {
-            forwardBackward(0, 1);
-        }
-        forwardBackward(1, 0);
-    }
-    for (int i = 0; i < half - halfRank - 1; ++i) { // 5: B1, F1 with B0
-        backward(1);
-        forwardBackward(1, 0);
-    }
-    bool split = false;
-    for (int i = 0; i < halfRank + 1; ++i) { // 6: B1 B0, the later half zero bubble
-        if (i == (halfRank + 1) / 2 && halfRank % 2 == 1) split = true;
-        backward(1, split);
-        if (i == (halfRank + 1) / 2 && halfRank % 2 == 0) split = true;
-        backward(0, split);
-    }
-    for (int i = 0; i < half - halfRank - 1; ++i) { // 7: W, B0 zero bubble
-        weight();
-        backward(0, true);
-    }
-    while (!weights.empty()) // 8: the weight gradients left
-        weight();
-    return ops;
-}
 
 void appendMerged(std::vector<Interval>& list, double from, double to) {
     if (!list.empty() && list.back().toS >= from - 1e-12)
@@ -196,7 +86,7 @@ public:
             st.firstForward.assign(size_t(v_), -1);
             st.lastBackward.assign(size_t(v_), -1);
             for (int k = 0; k < int(st.order.size()); ++k) {
-                const Op& op = st.order[size_t(k)];
+                const PassOp& op = st.order[size_t(k)];
                 if (op.forward && st.firstForward[size_t(op.chunk)] < 0)
                     st.firstForward[size_t(op.chunk)] = k;
                 if (!op.forward) st.lastBackward[size_t(op.chunk)] = k;
@@ -239,7 +129,7 @@ private:
         size_t record;      // its pass in out_.passes of the stage
     };
     struct Stage {
-        std::vector<Op> order;
+        std::vector<PassOp> order;
         std::vector<Held> held; // DualPipe: outputs that leave with a later pass's
         std::vector<int> firstForward, lastBackward; // per chunk: position in order
         std::vector<std::vector<double>> gatheredAt; // [chunk][layer]
@@ -249,8 +139,8 @@ private:
         // ZB-H1: the pass running (order[next], or a deferred weight gradient), the weight
         // gradients waiting, how many may wait before one runs ahead of a ready pass, and
         // whether the running one is the stage's last.
-        Op current{true, 0, 0};
-        std::deque<Op> pendingWeights;
+        PassOp current{true, 0, 0};
+        std::deque<PassOp> pendingWeights;
         size_t weightCap = 0;
         bool lastWeight = false;
         int reducesPending = 0; // sharded weights without overlap: the layer waits for these
@@ -281,7 +171,7 @@ private:
     }
     // A layer's phases: its share of the pass's extra compute first, then the layer's own
     // (none in a chunk that holds only the embedding or the head).
-    std::span<const LayerPhase> programOf(int s, const Op& op) const {
+    std::span<const LayerPhase> programOf(int s, const PassOp& op) const {
         const bool real = s < int(in_.layersPerChunk.size()) &&
                           op.chunk < int(in_.layersPerChunk[size_t(s)].size()) &&
                           in_.layersPerChunk[size_t(s)][size_t(op.chunk)] > 0;
@@ -295,7 +185,7 @@ private:
         return in_.dualPipe && !op.split ? std::span<const LayerPhase>(wholeBackward_)
                                          : std::span<const LayerPhase>(in_.backwardLayer);
     }
-    double extraOf(int s, const Op& op) const {
+    double extraOf(int s, const PassOp& op) const {
         if (op.weight) return 0;
         const auto& perStage = op.forward ? in_.forwardS : in_.backwardS;
         if (s >= int(perStage.size()) || op.chunk >= int(perStage[size_t(s)].size())) return 0;
@@ -340,7 +230,7 @@ private:
     // Sharded weights: the gather of pass k's layer l (pass order), asked for once.
     void askPassGather(int s, size_t k, int l) {
         Stage& st = stages_[size_t(s)];
-        const Op& op = st.order[k];
+        const PassOp& op = st.order[k];
         auto& at = st.passGatheredAt[k];
         if (at.empty()) at.assign(size_t(layers(s, op.chunk)), -1.0);
         if (at[size_t(l)] >= 0) return;
@@ -357,7 +247,7 @@ private:
         push(classes_.gather(s), t);
     }
     // A pass runs its chunk's layers upwards forward, downwards backward.
-    int modelLayer(int s, const Op& op, int l) const {
+    int modelLayer(int s, const PassOp& op, int l) const {
         return op.forward ? l : layers(s, op.chunk) - 1 - l;
     }
     // Sharded weights: layer l of the stage's current pass may start once its weights are
@@ -384,7 +274,7 @@ private:
         if (in_.weightsSharded && !in_.overlapReduce) ++stages_[size_t(s)].reducesPending;
     }
 
-    bool inputsReady(int s, const Op& op) const {
+    bool inputsReady(int s, const PassOp& op) const {
         const double at = op.forward ? inputFwd_[index(s, op.chunk, op.micro)]
                                      : inputBwd_[index(s, op.chunk, op.micro)];
         return at <= now_;
@@ -428,7 +318,7 @@ private:
             return true;
         }
         case StageState::LayerStart: {
-            const Op& op = st.current;
+            const PassOp& op = st.current;
             if (in_.weightsSharded) {
                 // Without overlap each layer waits for the reduction of the one before.
                 if (!in_.overlapReduce && st.reducesPending > 0) return false;
@@ -444,7 +334,7 @@ private:
             return true;
         }
         case StageState::Phase: {
-            const Op& op = st.current;
+            const PassOp& op = st.current;
             const auto program = programOf(s, op);
             for (;;) {
                 if (st.phase >= int(program.size())) return finishLayer(s);
@@ -490,7 +380,7 @@ private:
 
     bool finishLayer(int s) {
         Stage& st = stages_[size_t(s)];
-        const Op& op = st.current;
+        const PassOp& op = st.current;
         out_.layers[size_t(s)].push_back({st.layerStartS, now_});
         // Sharded weights: every backward reduce-scatters each layer's gradients. Replicated:
         // the last backward of a chunk (ZB-H1: its last weight gradient) hands its gradients to
@@ -678,7 +568,7 @@ private:
     // one (backward), or, at the end of the model, the loss to its own backward.
     void completePass(int s) {
         Stage& st = stages_[size_t(s)];
-        const Op op = st.current;
+        const PassOp op = st.current;
         const int position = int(st.next);
         if (!op.weight || in_.dualPipe) ++st.next;
         // DualPipe's held outputs leave now (their passes were done earlier).

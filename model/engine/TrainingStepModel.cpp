@@ -6,6 +6,7 @@
 #include "FabricShare.h"
 #include "KernelModel.h"
 #include "PipelineLayers.h"
+#include "RankGroups.h"
 #include "RankPlacement.h"
 #include "StepSchedule.h"
 #include "Stragglers.h"
@@ -46,16 +47,6 @@ void addTreeEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
 } // namespace
 
 namespace {
-
-// Groups of ranks as GPUs, with the stage (or boundary) each belongs to.
-struct RankGroups {
-    std::vector<std::vector<int32_t>> tp, cp, dp;
-    std::vector<Edge> ppEdges;
-    std::vector<int32_t> ppBoundaryOfEdge, stageOfDpGroup, stageOfCpGroup;
-    // MoE: each stage's EP groups and the expert-DP groups its experts' gradients reduce over.
-    std::vector<std::vector<int32_t>> ep, expertDp, expertTp;
-    std::vector<int32_t> stageOfEpGroup, stageOfExpertDpGroup;
-};
 
 // The steps of estimateStep, in the order they run; each fills part of the estimate and what
 // the steps after it need.
@@ -143,77 +134,7 @@ private:
         busiestLayers_ = middle * perLayerS >= last * perLayerS + headS_ ? middle : last;
     }
 
-    // TP groups and PP edges, CP groups and DP groups, as GPUs.
-    void formRankGroups() {
-        RankGroups& out = groups_;
-        for (int d = 0; d < c_.dp; ++d)
-            for (int p = 0; p < c_.pp; ++p)
-                for (int cc = 0; cc < c_.cp; ++cc) {
-                    std::vector<int32_t> tg;
-                    for (int tt = 0; tt < c_.tp; ++tt)
-                        tg.push_back(gpu(tt, cc, p, d));
-                    out.tp.push_back(std::move(tg));
-                    if (p + 1 < c_.pp)
-                        for (int tt = 0; tt < c_.tp; ++tt) {
-                            out.ppEdges.push_back({gpu(tt, cc, p, d), gpu(tt, cc, p + 1, d)});
-                            out.ppBoundaryOfEdge.push_back(p);
-                        }
-                }
-        for (int d = 0; d < c_.dp; ++d)
-            for (int p = 0; p < c_.pp; ++p)
-                for (int tt = 0; tt < c_.tp; ++tt) {
-                    std::vector<int32_t> cg;
-                    for (int cc = 0; cc < c_.cp; ++cc)
-                        cg.push_back(gpu(tt, cc, p, d));
-                    out.cp.push_back(std::move(cg));
-                    out.stageOfCpGroup.push_back(p);
-                }
-        for (int p = 0; p < c_.pp; ++p)
-            for (int tt = 0; tt < c_.tp; ++tt) {
-                std::vector<int32_t> dg; // CP ranks hold the same weights: they join DP
-                for (int d = 0; d < c_.dp; ++d)
-                    for (int cc = 0; cc < c_.cp; ++cc)
-                        dg.push_back(gpu(tt, cc, p, d));
-                out.dp.push_back(std::move(dg));
-                out.stageOfDpGroup.push_back(p);
-            }
-        if (!m_.moe.present()) return;
-        // Parallel folding: a stage's ranks in (t, c, d) order regroup into ETP x EP x
-        // expert-DP, ETP fastest, then EP (Megatron-Core's expert order): rank (k EP + e) ETP + j
-        // is ETP rank j of EP rank e in expert-DP replica k.
-        const int etp = c_.etp, stageRanks = c_.tp * c_.cp * c_.dp,
-                  edp = stageRanks / (c_.ep * etp);
-        auto stageGpu = [&](int p, int k, int e, int j) {
-            const int i = (k * c_.ep + e) * etp + j;
-            return gpu(i % c_.tp, (i / c_.tp) % c_.cp, p, i / (c_.tp * c_.cp));
-        };
-        for (int p = 0; p < c_.pp; ++p)
-            for (int j = 0; j < etp; ++j) {
-                for (int k = 0; k < edp; ++k) {
-                    std::vector<int32_t> eg;
-                    for (int e = 0; e < c_.ep; ++e)
-                        eg.push_back(stageGpu(p, k, e, j));
-                    out.ep.push_back(std::move(eg));
-                    out.stageOfEpGroup.push_back(p);
-                }
-                for (int e = 0; e < c_.ep; ++e) {
-                    std::vector<int32_t> xg;
-                    for (int k = 0; k < edp; ++k)
-                        xg.push_back(stageGpu(p, k, e, j));
-                    out.expertDp.push_back(std::move(xg));
-                    out.stageOfExpertDpGroup.push_back(p);
-                }
-            }
-        if (etp > 1)
-            for (int p = 0; p < c_.pp; ++p)
-                for (int k = 0; k < edp; ++k)
-                    for (int e = 0; e < c_.ep; ++e) {
-                        std::vector<int32_t> tg;
-                        for (int j = 0; j < etp; ++j)
-                            tg.push_back(stageGpu(p, k, e, j));
-                        out.expertTp.push_back(std::move(tg));
-                    }
-    }
+    void formRankGroups() { groups_ = cs::formRankGroups(m_, c_, e_.gpuOfRank); }
 
     // Expert TP gathers and reduce-scatters the dispatched tokens on every MoE layer: its groups
     // are placed inside an NVLink domain (consecutive GPUs), as frameworks place them.
