@@ -9,12 +9,19 @@ namespace cs::app {
 
 const std::vector<CliCommand>& cliCommands() {
     static const std::vector<CliCommand> table{
-        {statsSpec(), statsCommand},     {bomSpec(), bomCommand},
-        {exportSpec(), exportCommand},   {renderSpec(), renderCommand},
-        {movieSpec(), movieCommand},     {simulateSpec(), simulateCommand},
-        {frameSpec(), frameCommand},     {compareSpec(), compareCommand},
-        {importSpec(), importCommand},   {generateTelemetrySpec(), generateTelemetryCommand},
-        {studySpec(), studyCommand},     {presetsSpec(), presetsCommand},
+        {statsSpec(), statsCommand},
+        {bomSpec(), bomCommand},
+        {exportSpec(), exportCommand},
+        {renderSpec(), renderCommand},
+        {movieSpec(), movieCommand},
+        {simulateSpec(), simulateCommand},
+        {simulateClusterSpec(), simulateClusterCommand},
+        {frameSpec(), frameCommand},
+        {compareSpec(), compareCommand},
+        {importSpec(), importCommand},
+        {generateTelemetrySpec(), generateTelemetryCommand},
+        {studySpec(), studyCommand},
+        {presetsSpec(), presetsCommand},
     };
     return table;
 }

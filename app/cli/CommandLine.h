@@ -33,6 +33,8 @@ CommandSpec movieSpec();
 int movieCommand(const CommandArgs& a);
 CommandSpec simulateSpec();
 int simulateCommand(const CommandArgs& a);
+CommandSpec simulateClusterSpec();
+int simulateClusterCommand(const CommandArgs& a);
 CommandSpec frameSpec();
 int frameCommand(const CommandArgs& a);
 CommandSpec importSpec();

@@ -18,28 +18,37 @@ RankCoord coordOf(const ParallelConfig& c, int rank) {
 
 std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const ParallelConfig& c) {
     const long long n = c.gpus();
+    // The GPUs the job may use, ascending: its scheduler's share, or every GPU.
+    std::vector<int32_t> pool;
+    if (c.gpuPool) {
+        pool = *c.gpuPool;
+    } else {
+        pool.resize(t.gpus.size());
+        for (size_t g = 0; g < pool.size(); ++g)
+            pool[g] = int32_t(g);
+    }
     // Named as DP: the factor that sizes a job to its cluster.
-    if (n > (long long)t.gpus.size())
+    if (n > (long long)pool.size())
         throw InputException({{},
                               0,
                               0,
                               "parallel.dp",
-                              "the job needs " + std::to_string(n) +
-                                  " GPUs (TP x CP x PP x DP); the topology has " +
-                                  std::to_string(t.gpus.size())});
+                              "the job needs " + std::to_string(n) + " GPUs (TP x CP x PP x DP); " +
+                                  (c.gpuPool ? "its scheduler gave it " : "the topology has ") +
+                                  std::to_string(pool.size())});
     std::vector<int32_t> gpuOf(size_t(n), kNone);
     if (c.placement == Placement::Linear) {
         for (int r = 0; r < n; ++r) {
             const RankCoord x = coordOf(c, r);
-            gpuOf[size_t(r)] = int32_t(x.d + c.dp * (x.p + c.pp * (x.c + c.cp * x.t)));
+            gpuOf[size_t(r)] = pool[size_t(x.d + c.dp * (x.p + c.pp * (x.c + c.cp * x.t)))];
         }
         return gpuOf;
     }
     if (c.placement == Placement::Fragmented) {
         // What a busy scheduler hands out: whole racks, scattered over every pod (seeded).
         std::vector<std::vector<int32_t>> rackGpus(t.racks.size());
-        for (size_t g = 0; g < t.gpus.size(); ++g)
-            rackGpus[size_t(t.hosts[size_t(t.gpus[g].host)].rack)].push_back(int32_t(g));
+        for (int32_t g : pool)
+            rackGpus[size_t(t.hosts[size_t(t.gpus[size_t(g)].host)].rack)].push_back(g);
         std::erase_if(rackGpus, [](const auto& r) { return r.empty(); });
         std::mt19937_64 rng(c.placementSeed);
         std::shuffle(rackGpus.begin(), rackGpus.end(), rng);
@@ -51,9 +60,9 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
     }
     // GPUs pod by pod, in index order (a host's GPUs are consecutive).
     std::vector<std::vector<int32_t>> podGpus(t.pods.size());
-    for (size_t g = 0; g < t.gpus.size(); ++g) {
-        const int32_t pod = t.podOfHost(t.gpus[g].host);
-        if (pod != kNone) podGpus[size_t(pod)].push_back(int32_t(g));
+    for (int32_t g : pool) {
+        const int32_t pod = t.podOfHost(t.gpus[size_t(g)].host);
+        if (pod != kNone) podGpus[size_t(pod)].push_back(g);
     }
     // With expert parallelism (ETP x EP ranks) wider than TP x CP, `q` replicas' stages
     // interleave so that each stage's expert group sits on consecutive GPUs (inside a host
@@ -71,9 +80,7 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
     }
     if ((long long)order.size() < n) {
         // Replicas do not fit whole into pods: they straddle pods, in GPU index order.
-        order.resize(t.gpus.size());
-        for (size_t g = 0; g < order.size(); ++g)
-            order[g] = int32_t(g);
+        order = pool;
     }
     for (int r = 0; r < n; ++r) {
         const RankCoord x = coordOf(c, r);

@@ -5,6 +5,7 @@
 // Data, not code: presets are tables, and any shape is described by the same numbers.
 // Sources: resources/reference/models.md, resources/reference/gpus.md.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -182,7 +183,10 @@ struct ParallelConfig {
     int microBatchSeqs = 1; // sequences per micro-batch
     int flowsPerPair = 16;  // [paper] the collective library opens 16 flows per GPU pair
     Placement placement = Placement::TopologyAware;
-    uint64_t placementSeed = 1;   // which racks a fragmented placement gets
+    uint64_t placementSeed = 1; // which racks a fragmented placement gets
+    // The GPUs a cluster's scheduler gave the job (ClusterScheduler.h), ascending; the
+    // placement puts its ranks on these alone. Null: the whole topology is the job's.
+    std::shared_ptr<const std::vector<int32_t>> gpuPool;
     bool sequenceParallel = true; // [paper] Llama 3 trains with sequence parallelism
     Recompute recompute = Recompute::None;
     PipelineSchedule schedule = PipelineSchedule::Auto;

@@ -53,8 +53,8 @@ namespace {
 class StepEstimator {
 public:
     StepEstimator(const Topology& t, const TopologyIndex& ix, const ModelSpec& m, const GpuSpec& g,
-                  const ParallelConfig& c, ShareSolver solver)
-        : t_(t), ix_(ix), m_(m), g_(g), c_(c), router_(t, ix),
+                  const ParallelConfig& c, ShareSolver solver, std::vector<double> capacityLeft)
+        : t_(t), ix_(ix), m_(m), g_(g), c_(c), router_(t, ix, std::move(capacityLeft)),
           timer_(t, router_, g, c.flowsPerPair), share_(t, router_, g, solver),
           classes_(ScheduleClasses::of(c.pp, c.virtualStages)) {}
 
@@ -734,10 +734,11 @@ private:
 } // namespace
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
-                          const GpuSpec& g, const ParallelConfig& given, ShareSolver solver) {
+                          const GpuSpec& g, const ParallelConfig& given, ShareSolver solver,
+                          std::vector<double> capacityLeft) {
     const ParallelConfig c = withResolvedDefaults(m, given);
     checkTrainingConfig(m, g, c); // before anything is placed or routed
-    return StepEstimator(t, ix, m, g, c, solver).run();
+    return StepEstimator(t, ix, m, g, c, solver, std::move(capacityLeft)).run();
 }
 
 } // namespace cs

@@ -88,10 +88,12 @@ ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c);
 void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c);
 MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c);
 // `solver`: how transfers share the fabric (the baselines for benchmarks: solved per link, or
-// never slowing each other).
+// never slowing each other). `capacityLeft`: per link direction, the fraction of its capacity
+// left to this job by the others on the fabric (SharedFabric.h); empty: the fabric is its own.
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
                           const GpuSpec& g, const ParallelConfig& c,
-                          ShareSolver solver = ShareSolver::BindingLinks);
+                          ShareSolver solver = ShareSolver::BindingLinks,
+                          std::vector<double> capacityLeft = {});
 // Model FLOPs of one step (forward + backward, attention included, no recomputation).
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c);
 

@@ -19,9 +19,10 @@ bool backendSwitch(const Topology& t, Endpoint e) {
 }
 } // namespace
 
-FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix)
-    : t_(t), nicOfGpu_(t.gpus.size(), kNone), nicLink_(t.nics.size(), kNone),
-      leafOfNic_(t.nics.size(), kNone) {
+FabricRouter::FabricRouter(const Topology& t, const TopologyIndex& ix,
+                           std::vector<double> capacityLeft)
+    : capacityLeft_(std::move(capacityLeft)), t_(t), nicOfGpu_(t.gpus.size(), kNone),
+      nicLink_(t.nics.size(), kNone), leafOfNic_(t.nics.size(), kNone) {
     for (size_t n = 0; n < t.nics.size(); ++n)
         if (t.nics[n].role == NicRole::Backend && t.nics[n].gpu != kNone)
             nicOfGpu_[size_t(t.nics[n].gpu)] = int32_t(n);
@@ -228,6 +229,9 @@ std::vector<double> FabricRouter::capacities(double goodputFraction) const {
     std::vector<double> c(2 * t_.links.size());
     for (size_t l = 0; l < t_.links.size(); ++l)
         c[2 * l] = c[2 * l + 1] = t_.links[l].gbps * 1e9 / 8 * goodputFraction;
+    if (capacityLeft_.size() == c.size())
+        for (size_t r = 0; r < c.size(); ++r)
+            c[r] *= capacityLeft_[r];
     return c;
 }
 

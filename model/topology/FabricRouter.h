@@ -17,7 +17,9 @@ namespace cs {
 
 class FabricRouter {
 public:
-    FabricRouter(const Topology& t, const TopologyIndex& ix);
+    // `capacityLeft`: per resource, the fraction of its capacity that is this job's where the
+    // fabric is shared with others (empty: all of it); routes do not change with it.
+    FabricRouter(const Topology& t, const TopologyIndex& ix, std::vector<double> capacityLeft = {});
 
     // Appends the directed links from GPU src to GPU dst for flow `flowHash`; empty when both
     // sit in one host (NVLink, outside the fabric). False if no route exists.
@@ -28,10 +30,12 @@ public:
     // One-way latency of the path in nanoseconds (sum of its links).
     double latencyNs(const std::vector<int32_t>& path) const;
     size_t resourceCount() const { return 2 * t_.links.size(); }
-    // Bytes per second each direction of a link carries at most, after protocol overhead.
+    // Bytes per second each direction of a link carries at most, after protocol overhead and
+    // others' share.
     std::vector<double> capacities(double goodputFraction) const;
 
 private:
+    std::vector<double> capacityLeft_;
     struct Hop {
         int32_t link;
         int32_t next; // switch

@@ -1,8 +1,11 @@
 // Simulator benchmark: wall time and memory of one 405B step on 16,384 GPUs of
 // meta-roce-24k through the event engine (its events and re-shares per second), of a 54-day
 // span with failures, and of the max-min solvers on one set of flows: heap-based progressive
-// filling beside the naive rescan, and the engine's solve over paced transfers.
+// filling beside the naive rescan, and the engine's solve over paced transfers; MoE steps; a
+// two-day mix of jobs sharing one cluster.
 #include "BenchUtil.h"
+
+#include "ClusterSimulation.h"
 
 #include "FabricRouter.h"
 #include "MaxMinFairShare.h"
@@ -62,6 +65,37 @@ void moeRows() {
         row(what, dsS, bench::peakMiB() - before, note);
     }
 }
+// Many jobs on one cluster: the two-day mix of about 100 jobs on meta-roce-24k under each
+// scheduler policy, the jobs sharing the fabric.
+void clusterRows() {
+    const auto doc = openTopology("meta-roce-24k", {});
+    Workload w = loadWorkload(CS_SOURCE_DIR "/resources/workloads/meta-mix-2d.json");
+    for (SchedulerPolicy policy :
+         {SchedulerPolicy::TopologyAware, SchedulerPolicy::FirstFit, SchedulerPolicy::Fragmented}) {
+        w.scheduler = policy;
+        bench::releaseFreed();
+        const double before = bench::rssMiB();
+        bench::resetPeak();
+        ClusterRunResult r;
+        const double s = bench::timeSeconds([&] { r = simulateCluster(*doc, w, 2 * 86400.0); });
+        int done = 0, slowed = 0;
+        double worst = 1, waitS = 0;
+        for (const ClusterJobResult& j : r.jobs) {
+            done += j.state == ClusterJobState::Done;
+            slowed += j.slowdown() > 1.001;
+            worst = std::max(worst, j.slowdown());
+            waitS += j.waitS;
+        }
+        char what[80], note[240];
+        std::snprintf(what, sizeof what, "2-day mix, %zu jobs, meta-roce-24k (%s)", r.jobs.size(),
+                      std::string(kSchedulerPolicyNames.name(policy)).c_str());
+        std::snprintf(note, sizeof note,
+                      "%d done, %d slowed by others (worst x%.3f), mean wait %.2f h, %lld engine "
+                      "runs",
+                      done, slowed, worst, waitS / double(r.jobs.size()) / 3600, r.stepEstimates);
+        row(what, s, bench::peakMiB() - before, note);
+    }
+}
 } // namespace
 
 int main() {
@@ -71,6 +105,11 @@ int main() {
     // CS_BENCH_ONLY=moe: the MoE rows alone (the rest takes minutes).
     if (qEnvironmentVariable("CS_BENCH_ONLY") == "moe") {
         moeRows();
+        return 0;
+    }
+    // CS_BENCH_ONLY=cluster: the many-jobs rows alone.
+    if (qEnvironmentVariable("CS_BENCH_ONLY") == "cluster") {
+        clusterRows();
         return 0;
     }
     const auto doc = openTopology("meta-roce-24k", {});
@@ -308,5 +347,6 @@ int main() {
         row(what, scaleS, peak, note);
     }
     moeRows();
+    clusterRows();
     return 0;
 }

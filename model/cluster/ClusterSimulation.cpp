@@ -1,0 +1,476 @@
+#include "ClusterSimulation.h"
+
+#include "FabricFaults.h"
+#include "FabricRouter.h"
+#include "RunOptions.h"
+#include "SharedFabric.h"
+#include "TrainingEfficiency.h"
+#include "TrainingStepModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace cs {
+namespace {
+
+constexpr double kEpsS = 1e-6;
+constexpr int kMaxShareRounds = 8;
+constexpr double kShareTolerance = 0.002; // relative change of any job's step
+constexpr int kShareLevels = 16; // the fractions of capacity a job's step is run at (stepOf)
+
+struct Job {
+    const WorkloadJob* spec = nullptr;
+    ModelSpec model;
+    GpuSpec gpu;
+    ParallelConfig parallel; // with the scheduler's GPUs once started
+    ClusterJobResult r;
+    bool submitted = false, queued = false, running = false;
+    JobLinkLoad load;               // bytes per step alone; stepS: its step now
+    std::vector<uint8_t> shareable; // per entry of load: a link between two switches
+    // Failures: no progress until pausedUntilS (detection and restart); the steps at its last
+    // checkpoint and the run time since.
+    double pausedUntilS = 0, checkpointSteps = 0, sinceCheckpointS = 0;
+    std::map<int, double> stepAtLevel; // its step with those at level / kShareLevels
+    std::map<int32_t, ClusterJobResult::Meeting> meetings; // by link
+};
+
+class ClusterSimulator {
+public:
+    ClusterSimulator(const TopologyDocument& doc, const Workload& w, double spanS,
+                     const ClusterProgressFn& progress)
+        : doc_(doc), w_(w), spanS_(spanS), progress_(progress),
+          scheduler_(doc.topology(), w.scheduler, w.podCrossing, w.seed) {
+        applyFaults();
+    }
+
+    ClusterRunResult run() {
+        prepareJobs();
+        std::vector<size_t> order(jobs_.size()); // by submission
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return jobs_[a].spec->submitS < jobs_[b].spec->submitS;
+        });
+        size_t nextSubmit = 0;
+        double t = 0;
+        // Each event submits, starts or ends a job, or ends the span.
+        const size_t maxEvents = 6 * jobs_.size() + 3 * w_.failures.size() + 4;
+        for (size_t event = 0; event < maxEvents; ++event) {
+            while (nextSubmit < order.size() &&
+                   jobs_[order[nextSubmit]].spec->submitS <= t + kEpsS) {
+                Job& j = jobs_[order[nextSubmit++]];
+                j.submitted = j.queued = true;
+            }
+            const bool changed = schedule(t);
+            if (changed) share(t);
+            sample(t);
+            if (progress_) progress_(double(nextSubmit + ended_) / double(2 * jobs_.size() + 1));
+            const bool busy = std::any_of(jobs_.begin(), jobs_.end(),
+                                          [](const Job& j) { return j.running || j.queued; });
+            if (!busy && nextSubmit == order.size() && spanS_ <= 0) break; // all ended
+            double next = std::numeric_limits<double>::infinity();
+            if (nextSubmit < order.size()) next = jobs_[order[nextSubmit]].spec->submitS;
+            if (nextFailure_ < w_.failures.size())
+                next = std::min(next, w_.failures[nextFailure_].atS);
+            for (const auto& [repairAt, part] : down_)
+                next = std::min(next, repairAt);
+            for (const Job& j : jobs_)
+                if (j.running) next = std::min(next, endOf(j, t));
+            if (spanS_ > 0) next = std::min(next, spanS_);
+            if (!std::isfinite(next)) break; // nothing runs, nothing comes
+            advance(t, next);
+            t = next;
+            endDue(t);
+            repairDue(t);
+            failDue(t);
+            if (spanS_ > 0 && t >= spanS_ - kEpsS) break;
+        }
+        return result(t);
+    }
+
+private:
+    // The fabric as the design's faults and the failures now unrepaired leave it, its
+    // capacities, and the hosts it cuts off.
+    void applyFaults() {
+        FabricFaults now;
+        for (const auto& [repairAt, part] : down_)
+            now.failed.push_back(part);
+        const FabricFaults faults =
+            mergedFaults(doc_.params() ? doc_.params()->faults : FabricFaults{}, now);
+        faulty_ =
+            faults.empty() ? nullptr : std::make_unique<Topology>(topologyWithFaults(doc_, faults));
+        t_ = faulty_ ? faulty_.get() : &doc_.topology();
+        capacity_ = FabricRouter(*t_, doc_.index()).capacities(efficiency::kFabricGoodput);
+        // A host is cut off when none of its backend NICs has a working link.
+        std::vector<uint8_t> nicUp(t_->nics.size(), 0);
+        for (const Link& l : t_->links) {
+            if (l.gbps <= 0) continue;
+            if (l.a.kind == EntityKind::Nic && l.b.kind == EntityKind::Switch)
+                nicUp[size_t(l.a.index)] = 1;
+            if (l.b.kind == EntityKind::Nic && l.a.kind == EntityKind::Switch)
+                nicUp[size_t(l.b.index)] = 1;
+        }
+        std::vector<uint8_t> hasNic(t_->hosts.size(), 0), reachable(t_->hosts.size(), 0);
+        for (size_t n = 0; n < t_->nics.size(); ++n) {
+            const Nic& nic = t_->nics[n];
+            if (nic.role != NicRole::Backend || nic.host == kNone) continue;
+            hasNic[size_t(nic.host)] = 1;
+            if (nicUp[n]) reachable[size_t(nic.host)] = 1;
+        }
+        std::vector<uint8_t> cutOff(t_->hosts.size(), 0);
+        for (size_t h = 0; h < cutOff.size(); ++h)
+            cutOff[h] = hasNic[h] && !reachable[h];
+        scheduler_.setDown(std::move(cutOff));
+    }
+
+    void failDue(double t) {
+        while (nextFailure_ < w_.failures.size() && w_.failures[nextFailure_].atS <= t + kEpsS) {
+            const WorkloadFailure& f = w_.failures[nextFailure_++];
+            down_.emplace(t + f.repairS, f.part);
+            FabricFaults one;
+            one.failed.push_back(f.part);
+            const std::vector<int32_t> links = failedLinks(doc_, one);
+            applyFaults();
+            for (Job& j : jobs_)
+                if (j.running && crosses(j, links)) restart(j, t);
+            changed_ = true;
+        }
+    }
+
+    void repairDue(double t) {
+        bool repaired = false;
+        while (!down_.empty() && down_.begin()->first <= t + kEpsS) {
+            down_.erase(down_.begin());
+            repaired = true;
+        }
+        if (!repaired) return;
+        applyFaults();
+        // Jobs that restarted around a failed part get their routes back.
+        for (Job& j : jobs_)
+            if (j.running && j.r.restarts > 0) estimateAlone(j, t);
+        changed_ = true;
+    }
+
+    static bool crosses(const Job& j, const std::vector<int32_t>& links) {
+        for (const auto& [r, bytes] : j.load.bytesPerStep)
+            if (std::binary_search(links.begin(), links.end(), r / 2)) return true;
+        return false;
+    }
+
+    // The job loses what it did since its last checkpoint and restarts on the fabric left;
+    // where that cuts its GPUs off it goes back to the queue, first in line.
+    void restart(Job& j, double t) {
+        ++j.r.restarts;
+        j.r.lostSteps += j.r.steps - j.checkpointSteps;
+        j.r.steps = j.checkpointSteps;
+        j.sinceCheckpointS = 0;
+        j.pausedUntilS =
+            t + j.spec->run.failureTimes.detectionS + j.spec->run.failureTimes.restartS;
+        if (estimateAlone(j, t)) return;
+        j.running = false;
+        j.queued = true;
+        scheduler_.release(j.r.hosts);
+        applyFaults(); // its hosts may be among those cut off
+    }
+
+    // Each job's model, GPU and configuration, checked before anything runs: a job that cannot
+    // run on this cluster whatever the others do is an error in the workload.
+    void prepareJobs() {
+        jobs_.resize(w_.jobs.size());
+        for (size_t i = 0; i < jobs_.size(); ++i) {
+            Job& j = jobs_[i];
+            j.spec = &w_.jobs[i];
+            const std::string at = "jobs[" + std::to_string(i) + "].run.";
+            if (const std::optional<InputError> e = jobRunError(j.spec->run))
+                throw InputException({w_.fileName, 0, 0, at + e->field,
+                                      "job \"" + j.spec->name + "\": " + e->message});
+            j.model = *modelOf(j.spec->run);
+            j.gpu = *findGpu(j.spec->run.gpu);
+            j.parallel = withResolvedDefaults(j.model, j.spec->run.parallel);
+            if (j.parallel.gpus() > scheduler_.totalGpus())
+                throw InputException({w_.fileName, 0, 0, at + "parallel.dp",
+                                      "job \"" + j.spec->name + "\" needs " +
+                                          std::to_string(j.parallel.gpus()) +
+                                          " GPUs (TP x CP x PP x DP); the cluster has " +
+                                          std::to_string(scheduler_.totalGpus())});
+            j.r.name = j.spec->name;
+            j.r.model = j.model.name;
+            j.r.gpus = j.parallel.gpus();
+            j.r.priority = j.spec->priority;
+            j.r.submitS = j.spec->submitS;
+        }
+        for (const WorkloadFailure& f : w_.failures) {
+            FabricFaults one;
+            one.failed.push_back(f.part);
+            try {
+                checkFaultIds(doc_, one);
+            } catch (const InputException& e) {
+                throw InputException({w_.fileName, 0, 0,
+                                      "failures[" + std::to_string(f.index) + "].part",
+                                      e.error().message});
+            }
+        }
+    }
+
+    // Starts the queued jobs that fit, highest priority first, then first submitted; without
+    // backfill the first that does not fit holds the rest. True when any started.
+    bool schedule(double t) {
+        std::vector<size_t> queue;
+        for (size_t i = 0; i < jobs_.size(); ++i)
+            if (jobs_[i].queued) queue.push_back(i);
+        std::stable_sort(queue.begin(), queue.end(), [&](size_t a, size_t b) {
+            if (jobs_[a].spec->priority != jobs_[b].spec->priority)
+                return jobs_[a].spec->priority > jobs_[b].spec->priority;
+            return jobs_[a].spec->submitS < jobs_[b].spec->submitS;
+        });
+        bool changed = ended_ != endedSeen_ || changed_;
+        endedSeen_ = ended_;
+        changed_ = false;
+        for (size_t i : queue) {
+            Job& j = jobs_[i];
+            const auto hosts = scheduler_.place(j.r.gpus, uint64_t(i));
+            if (!hosts) {
+                if (!w_.backfill) break;
+                continue;
+            }
+            j.queued = false;
+            start(j, *hosts, t);
+            changed = true;
+        }
+        return changed;
+    }
+
+    void start(Job& j, const std::vector<int32_t>& hosts, double t) {
+        j.r.hosts = hosts;
+        if (j.r.startS < 0) j.r.startS = t;
+        std::set<int> pods, racks;
+        for (int32_t h : hosts)
+            pods.insert(scheduler_.podOf(h)), racks.insert(scheduler_.rackOf(h));
+        j.r.pods = int(pods.size());
+        j.r.racks = int(racks.size());
+        j.parallel.gpuPool = std::make_shared<const std::vector<int32_t>>(scheduler_.gpusOf(hosts));
+        if (!estimateAlone(j, t)) {
+            if (j.r.restarts > 0) {
+                // Cut off again: it waits for the repair.
+                j.queued = true;
+                return;
+            }
+            j.r.state = ClusterJobState::Refused;
+            j.r.endS = t;
+            ++ended_;
+            return;
+        }
+        scheduler_.take(hosts);
+        j.running = true;
+    }
+
+    // The job's step alone on its hosts and the fabric as it is now, and the bytes it puts on
+    // each link. False when it cannot run there (an expert group across NVLink domains, a GPU
+    // cut off): the error is kept.
+    bool estimateAlone(Job& j, double) {
+        try {
+            const StepEstimate e = estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel);
+            ++estimates_;
+            j.r.aloneStepS = e.stepS;
+            j.r.error.clear();
+            j.load = {};
+            j.load.stepS = e.stepS;
+            j.shareable.clear();
+            j.stepAtLevel.clear();
+            for (size_t r = 0; r < e.linkBytesPerStep.size(); ++r)
+                if (e.linkBytesPerStep[r] > 0) {
+                    j.load.bytesPerStep.emplace_back(int32_t(r), float(e.linkBytesPerStep[r]));
+                    const Link& l = t_->links[r / 2];
+                    j.shareable.push_back(l.a.kind == EntityKind::Switch &&
+                                          l.b.kind == EntityKind::Switch);
+                }
+            return true;
+        } catch (const InputException& e) {
+            j.r.error = e.error().field.empty() ? e.error().message
+                                                : e.error().field + ": " + e.error().message;
+            return false;
+        }
+    }
+
+    // The step of each running job on the fabric the others leave it, to a fixed point.
+    void share(double t) {
+        std::vector<Job*> running;
+        for (Job& j : jobs_)
+            if (j.running) running.push_back(&j);
+        std::vector<const JobLinkLoad*> loads;
+        for (Job* j : running)
+            loads.push_back(&j->load);
+        std::vector<CapacityLeft> left;
+        for (int round = 0; round < kMaxShareRounds; ++round) {
+            left = capacityLeft(loads, capacity_);
+            double change = 0;
+            std::vector<double> next(running.size());
+            for (size_t k = 0; k < running.size(); ++k) {
+                next[k] = stepOf(*running[k], left[k]);
+                change = std::max(change, std::abs(next[k] / running[k]->load.stepS - 1));
+            }
+            // Later rounds damped: two jobs on one link otherwise swing between turns.
+            const double keep = round < 2 ? 0.0 : 0.5;
+            for (size_t k = 0; k < running.size(); ++k)
+                running[k]->load.stepS = keep * running[k]->load.stepS + (1 - keep) * next[k];
+            if (change < kShareTolerance) break;
+        }
+        for (size_t k = 0; k < running.size(); ++k) {
+            Job& j = *running[k];
+            auto& timeline = j.r.stepTimeline;
+            if (timeline.empty() || std::abs(timeline.back().second / j.load.stepS - 1) > 1e-9)
+                timeline.emplace_back(t, j.load.stepS);
+            for (const CapacityLeft::Meeting& m : left[k].meetings) {
+                ClusterJobResult::Meeting& kept = j.meetings[m.direction / 2];
+                kept.link = m.direction / 2;
+                kept.othersBusy = std::max(kept.othersBusy, m.othersBusy);
+                for (int other : m.jobs) {
+                    const std::string& name = running[size_t(other)]->r.name;
+                    if (std::find(kept.jobs.begin(), kept.jobs.end(), name) == kept.jobs.end())
+                        kept.jobs.push_back(name);
+                }
+            }
+        }
+    }
+
+    // The job's step on what the others leave it. Its links between switches (those it can
+    // share: its hosts and NICs are its own) all run at one fraction of their capacity: the
+    // fraction that moves its bytes there in the same time as the shares it has link by link
+    // (bytes over the sum of bytes / share), to 1/16. So a job costs at most 16 engine runs
+    // whatever the others do, where one per set of shares would cost one per event.
+    double stepOf(Job& j, const CapacityLeft& left) {
+        double bytes = 0, timeAtShare = 0;
+        size_t k = 0;
+        for (size_t i = 0; i < j.load.bytesPerStep.size(); ++i) {
+            if (!j.shareable[i]) continue;
+            const auto [r, b] = j.load.bytesPerStep[i];
+            while (k < left.fraction.size() && left.fraction[k].first < r)
+                ++k;
+            const bool met = k < left.fraction.size() && left.fraction[k].first == r;
+            bytes += b;
+            timeAtShare += b / (met ? left.fraction[k].second : 1.0);
+        }
+        if (timeAtShare <= 0) return j.r.aloneStepS;
+        const int level = std::max(1, int(std::lround(bytes / timeAtShare * kShareLevels)));
+        if (level >= kShareLevels) return j.r.aloneStepS;
+        if (const auto hit = j.stepAtLevel.find(level); hit != j.stepAtLevel.end())
+            return hit->second;
+        std::vector<double> fraction(capacity_.size(), 1.0);
+        for (size_t i = 0; i < j.load.bytesPerStep.size(); ++i)
+            if (j.shareable[i])
+                fraction[size_t(j.load.bytesPerStep[i].first)] = double(level) / kShareLevels;
+        const double stepS = estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel,
+                                          ShareSolver::BindingLinks, std::move(fraction))
+                                 .stepS;
+        ++estimates_;
+        j.stepAtLevel.emplace(level, stepS);
+        return stepS;
+    }
+
+    double endOf(const Job& j, double t) const {
+        if (j.spec->run.steps > 0)
+            return std::max(t, j.pausedUntilS) +
+                   std::max(0.0, double(j.spec->run.steps) - j.r.steps) * j.load.stepS;
+        return j.r.startS + j.spec->durationS;
+    }
+
+    // Progress from `from` to `to`, and the checkpoints taken on the way.
+    void advance(double from, double to) {
+        for (Job& j : jobs_) {
+            if (!j.running) continue;
+            const double dt = to - std::max(from, j.pausedUntilS);
+            if (dt <= 0) continue;
+            j.r.runS += dt;
+            j.r.steps += dt / j.load.stepS;
+            j.sinceCheckpointS += dt;
+            const double interval = j.spec->run.checkpointIntervalS;
+            if (interval > 0 && j.sinceCheckpointS >= interval) {
+                j.sinceCheckpointS = std::fmod(j.sinceCheckpointS, interval);
+                j.checkpointSteps = j.r.steps - j.sinceCheckpointS / j.load.stepS;
+            }
+        }
+    }
+
+    void endDue(double t) {
+        for (Job& j : jobs_) {
+            if (!j.running || endOf(j, t) > t + kEpsS) continue;
+            if (j.spec->run.steps > 0) j.r.steps = double(j.spec->run.steps);
+            j.running = false;
+            j.r.state = ClusterJobState::Done;
+            j.r.endS = t;
+            scheduler_.release(j.r.hosts);
+            ++ended_;
+        }
+    }
+
+    void sample(double t) {
+        FragmentationSample s;
+        s.atS = t;
+        s.freeGpus = scheduler_.freeGpus();
+        s.largestFreeBlock = scheduler_.largestFreeBlock();
+        s.freeGpusPerPod = scheduler_.freeGpusPerPod();
+        for (const Job& j : jobs_) {
+            s.queued += j.queued;
+            s.running += j.running;
+        }
+        s.idleWhileWaiting = s.queued > 0 ? s.freeGpus : 0;
+        fragmentation_.push_back(std::move(s));
+    }
+
+    ClusterRunResult result(double endS) {
+        ClusterRunResult out;
+        out.scheduler = w_.scheduler;
+        out.simulatedS = endS;
+        out.totalGpus = scheduler_.totalGpus();
+        out.stepEstimates = estimates_;
+        out.fragmentation = std::move(fragmentation_);
+        for (Job& j : jobs_) {
+            ClusterJobResult r = std::move(j.r);
+            if (j.running) r.state = ClusterJobState::Running;
+            if (r.state == ClusterJobState::Waiting && !j.submitted)
+                r.waitS = 0;
+            else if (r.startS >= 0)
+                r.waitS = r.startS - r.submitS;
+            else
+                r.waitS = std::max(0.0, endS - r.submitS);
+            const double stepped = r.steps + r.lostSteps;
+            r.stepS = stepped > 0 ? r.runS / stepped : r.aloneStepS;
+            for (auto& [link, m] : j.meetings)
+                r.meetings.push_back(std::move(m));
+            std::stable_sort(
+                r.meetings.begin(), r.meetings.end(),
+                [](const auto& a, const auto& b) { return a.othersBusy > b.othersBusy; });
+            if (r.meetings.size() > kMaxMeetings) r.meetings.resize(kMaxMeetings);
+            out.jobs.push_back(std::move(r));
+        }
+        return out;
+    }
+
+    const TopologyDocument& doc_;
+    const Workload& w_;
+    double spanS_;
+    const ClusterProgressFn& progress_;
+    ClusterScheduler scheduler_;
+    std::unique_ptr<Topology> faulty_;
+    const Topology* t_ = nullptr;             // the fabric now: faulty_ or the document's
+    std::multimap<double, std::string> down_; // failed parts by repair time
+    size_t nextFailure_ = 0;
+    bool changed_ = false; // a failure or repair changed what runs where
+    std::vector<double> capacity_;
+    std::vector<Job> jobs_;
+    std::vector<FragmentationSample> fragmentation_;
+    size_t ended_ = 0, endedSeen_ = 0;
+    long long estimates_ = 0;
+};
+
+} // namespace
+
+ClusterRunResult simulateCluster(const TopologyDocument& doc, const Workload& w, double spanS,
+                                 const ClusterProgressFn& progress) {
+    return ClusterSimulator(doc, w, spanS, progress).run();
+}
+
+} // namespace cs

@@ -1,0 +1,77 @@
+#pragma once
+// A workload run on one cluster: jobs arrive, wait in the queue, get hosts from the scheduler,
+// and run on the fabric they share, each job's step time following what the others running at
+// the time do (SharedFabric.h). Between two events (an arrival, an end) the running set is
+// fixed and each job runs at its step time for that set.
+#include "ClusterScheduler.h"
+#include "TopologyDocument.h"
+#include "Workload.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+enum class ClusterJobState { Done, Running, Waiting, Refused };
+inline constexpr EnumNames<ClusterJobState, 4> kClusterJobStateNames{
+    {{{ClusterJobState::Done, "done", "Done"},
+      {ClusterJobState::Running, "running", "Running"},
+      {ClusterJobState::Waiting, "waiting", "Waiting"},
+      {ClusterJobState::Refused, "refused", "Refused"}}}};
+
+struct ClusterJobResult {
+    std::string name, model;
+    long long gpus = 0;
+    int priority = 0;
+    ClusterJobState state = ClusterJobState::Waiting;
+    std::string error; // why a refused job could not run
+    double submitS = 0, startS = -1, endS = -1, waitS = 0;
+    std::vector<int32_t> hosts; // ascending
+    int pods = 0, racks = 0;    // that its hosts span
+    // Step time alone on the cluster (the same hosts, the fabric its own as it was when the job
+    // last started), and on average as it ran (time stepping over steps stepped, lost ones too).
+    double aloneStepS = 0, stepS = 0;
+    double steps = 0, runS = 0; // kept steps; time spent stepping (not restarting)
+    int restarts = 0;           // fabric failures it crossed
+    double lostSteps = 0;       // done since a checkpoint when a failure hit
+    double slowdown() const { return aloneStepS > 0 && stepS > 0 ? stepS / aloneStepS : 1; }
+    // Its step time from each time it changed: {at, step}.
+    std::vector<std::pair<double, double>> stepTimeline;
+    // The links where it met others, busiest first: who, and how busy they kept it.
+    struct Meeting {
+        int32_t link = 0;
+        double othersBusy = 0; // the most over the run
+        std::vector<std::string> jobs;
+    };
+    std::vector<Meeting> meetings;
+};
+
+// The cluster after each event.
+struct FragmentationSample {
+    double atS = 0;
+    long long freeGpus = 0;
+    long long largestFreeBlock = 0; // most free GPUs in one pod
+    long long idleWhileWaiting = 0; // free GPUs while some job waits
+    int queued = 0, running = 0;
+    std::vector<long long> freeGpusPerPod;
+};
+
+struct ClusterRunResult {
+    SchedulerPolicy scheduler = SchedulerPolicy::TopologyAware;
+    double simulatedS = 0; // to the span's end, or the last job's
+    long long totalGpus = 0;
+    std::vector<ClusterJobResult> jobs; // in the workload's order
+    std::vector<FragmentationSample> fragmentation;
+    long long stepEstimates = 0; // engine runs it took (alone and shared)
+};
+
+using ClusterProgressFn = std::function<void(double fraction)>;
+
+// `spanS` 0: until every job ends. Throws InputException for a job that cannot run on this
+// cluster whatever the others do (too many GPUs, a bad configuration), naming it as
+// "jobs[i].run.<field>", and for a failure naming no part of the fabric ("failures[i].part").
+ClusterRunResult simulateCluster(const TopologyDocument& doc, const Workload& w, double spanS,
+                                 const ClusterProgressFn& progress = {});
+
+} // namespace cs
