@@ -2,16 +2,20 @@
 // on the fabric they share; per job its wait, its step time against the same job alone, and
 // the links where it met others.
 #include "ClusterRunJson.h"
+#include "ClusterRunRecorder.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "Duration.h"
+#include "NewStoreFile.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"
 #include "Workload.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 
 #include <cstdio>
+#include <optional>
 
 namespace cs::app {
 
@@ -23,6 +27,8 @@ CommandSpec simulateClusterSpec() {
         {"--span", "DURATION", "simulate this long (2d, 12h); default: until every job has ended"});
     c.options.push_back({"--scheduler", "topology-aware|first-fit|fragmented",
                          "place the jobs by this policy instead of the workload's"});
+    c.options.push_back({"--out", "run.sqlite",
+                         "store the run for the replay: GPU busy and link traffic over time"});
     c.options.push_back({"--json", "", "one JSON object instead of text"});
     return c;
 }
@@ -59,7 +65,20 @@ int simulateClusterCommand(const CommandArgs& a) {
         w.scheduler = *p;
     }
     const auto doc = openTopology(src.preset, src.file, src.read);
-    const ClusterRunResult r = simulateCluster(*doc, w, spanS, terminalProgress(a.flag("--json")));
+    NewStoreFile created(a.value("--out"));
+    std::optional<RunStore> store;
+    if (a.has("--out")) store.emplace(RunStore::openForWriting(a.value("--out")));
+    ClusterRunRecorder recorder(
+        doc->topology(), "cluster: " + QFileInfo(a.positionals().back()).fileName().toStdString());
+    ClusterFrameFn onFrame;
+    if (store)
+        onFrame = [&](double atS, const std::vector<ClusterFrameJob>& running) {
+            recorder.frame(atS, running);
+        };
+    const ClusterRunResult r =
+        simulateCluster(*doc, w, spanS, terminalProgress(a.flag("--json")), onFrame);
+    if (store) recorder.write(*store, r);
+    created.keep();
     if (a.flag("--json")) {
         const QByteArray json =
             QJsonDocument(clusterRunJson(r, doc->topology())).toJson(QJsonDocument::Compact);

@@ -4,6 +4,7 @@
 #include "FabricRouter.h"
 #include "RunOptions.h"
 #include "SharedFabric.h"
+#include "StepBreakdown.h"
 #include "TrainingEfficiency.h"
 #include "TrainingStepModel.h"
 
@@ -30,6 +31,10 @@ struct Job {
     bool submitted = false, queued = false, running = false;
     JobLinkLoad load;               // bytes per step alone; stepS: its step now
     std::vector<uint8_t> shareable; // per entry of load: a link between two switches
+    double computeS = 0;            // of its step alone, on its slowest stage
+    // What a stored run's frames need, shared with them.
+    std::shared_ptr<const std::vector<int32_t>> gpus;
+    std::shared_ptr<const std::vector<std::pair<int32_t, float>>> bytesShared;
     // Failures: no progress until pausedUntilS (detection and restart); the steps at its last
     // checkpoint and the run time since.
     double pausedUntilS = 0, checkpointSteps = 0, sinceCheckpointS = 0;
@@ -40,8 +45,8 @@ struct Job {
 class ClusterSimulator {
 public:
     ClusterSimulator(const TopologyDocument& doc, const Workload& w, double spanS,
-                     const ClusterProgressFn& progress)
-        : doc_(doc), w_(w), spanS_(spanS), progress_(progress),
+                     const ClusterProgressFn& progress, const ClusterFrameFn& onFrame)
+        : doc_(doc), w_(w), spanS_(spanS), progress_(progress), onFrame_(onFrame),
           scheduler_(doc.topology(), w.scheduler, w.podCrossing, w.seed) {
         applyFaults();
     }
@@ -57,7 +62,8 @@ public:
         size_t nextSubmit = 0;
         double t = 0;
         // Each event submits, starts or ends a job, or ends the span.
-        const size_t maxEvents = 6 * jobs_.size() + 3 * w_.failures.size() + 4;
+        // (A restart adds the moment its job resumes.)
+        const size_t maxEvents = 6 * jobs_.size() + 3 * w_.failures.size() * (jobs_.size() + 1) + 4;
         for (size_t event = 0; event < maxEvents; ++event) {
             while (nextSubmit < order.size() &&
                    jobs_[order[nextSubmit]].spec->submitS <= t + kEpsS) {
@@ -67,6 +73,7 @@ public:
             const bool changed = schedule(t);
             if (changed) share(t);
             sample(t);
+            frame(t);
             if (progress_) progress_(double(nextSubmit + ended_) / double(2 * jobs_.size() + 1));
             const bool busy = std::any_of(jobs_.begin(), jobs_.end(),
                                           [](const Job& j) { return j.running || j.queued; });
@@ -81,6 +88,9 @@ public:
                 if (j.running) next = std::min(next, endOf(j, t));
             if (spanS_ > 0) next = std::min(next, spanS_);
             if (!std::isfinite(next)) break; // nothing runs, nothing comes
+            // A job resuming after a restart starts computing again: a frame of its own.
+            for (const Job& j : jobs_)
+                if (j.running && j.pausedUntilS > t + kEpsS) next = std::min(next, j.pausedUntilS);
             advance(t, next);
             t = next;
             endDue(t);
@@ -275,6 +285,8 @@ private:
             const StepEstimate e = estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel);
             ++estimates_;
             j.r.aloneStepS = e.stepS;
+            j.computeS = e.breakdown.slowest()[StepPart::Compute];
+            j.gpus = j.parallel.gpuPool;
             j.r.error.clear();
             j.load = {};
             j.load.stepS = e.stepS;
@@ -287,6 +299,8 @@ private:
                     j.shareable.push_back(l.a.kind == EntityKind::Switch &&
                                           l.b.kind == EntityKind::Switch);
                 }
+            j.bytesShared =
+                std::make_shared<const std::vector<std::pair<int32_t, float>>>(j.load.bytesPerStep);
             return true;
         } catch (const InputException& e) {
             j.r.error = e.error().field.empty() ? e.error().message
@@ -406,6 +420,24 @@ private:
         }
     }
 
+    void frame(double t) {
+        if (!onFrame_) return;
+        std::vector<ClusterFrameJob> running;
+        for (size_t i = 0; i < jobs_.size(); ++i) {
+            const Job& j = jobs_[i];
+            if (!j.running) continue;
+            ClusterFrameJob f;
+            f.job = int(i);
+            f.gpus = j.gpus;
+            f.stepS = j.load.stepS;
+            const bool paused = j.pausedUntilS > t + kEpsS;
+            f.computeFraction = paused ? 0 : std::min(1.0, j.computeS / j.load.stepS);
+            if (!paused) f.bytesPerStep = j.bytesShared;
+            running.push_back(std::move(f));
+        }
+        onFrame_(t, running);
+    }
+
     void sample(double t) {
         FragmentationSample s;
         s.atS = t;
@@ -453,6 +485,7 @@ private:
     const Workload& w_;
     double spanS_;
     const ClusterProgressFn& progress_;
+    const ClusterFrameFn& onFrame_;
     ClusterScheduler scheduler_;
     std::unique_ptr<Topology> faulty_;
     const Topology* t_ = nullptr;             // the fabric now: faulty_ or the document's
@@ -469,8 +502,8 @@ private:
 } // namespace
 
 ClusterRunResult simulateCluster(const TopologyDocument& doc, const Workload& w, double spanS,
-                                 const ClusterProgressFn& progress) {
-    return ClusterSimulator(doc, w, spanS, progress).run();
+                                 const ClusterProgressFn& progress, const ClusterFrameFn& onFrame) {
+    return ClusterSimulator(doc, w, spanS, progress, onFrame).run();
 }
 
 } // namespace cs

@@ -8,6 +8,7 @@
 #include "Workload.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,10 +69,24 @@ struct ClusterRunResult {
 
 using ClusterProgressFn = std::function<void(double fraction)>;
 
+// A running job as it is from one event to the next, for a stored run.
+struct ClusterFrameJob {
+    int job = 0; // index into the workload's jobs
+    std::shared_ptr<const std::vector<int32_t>> gpus;
+    double computeFraction = 0; // of its step, its GPUs compute (0 while it restarts)
+    // Bytes per step on each link direction it loads, and its step now.
+    std::shared_ptr<const std::vector<std::pair<int32_t, float>>> bytesPerStep;
+    double stepS = 0;
+};
+using ClusterFrameFn = std::function<void(double atS, const std::vector<ClusterFrameJob>&)>;
+
 // `spanS` 0: until every job ends. Throws InputException for a job that cannot run on this
 // cluster whatever the others do (too many GPUs, a bad configuration), naming it as
 // "jobs[i].run.<field>", and for a failure naming no part of the fabric ("failures[i].part").
+// `onFrame` sees the running jobs after each event (a restarting job computes nothing until
+// it resumes, a frame of its own).
 ClusterRunResult simulateCluster(const TopologyDocument& doc, const Workload& w, double spanS,
-                                 const ClusterProgressFn& progress = {});
+                                 const ClusterProgressFn& progress = {},
+                                 const ClusterFrameFn& onFrame = {});
 
 } // namespace cs

@@ -245,6 +245,7 @@ private:
             }
             ++report_.mappedSeries;
             ++report_.mappedByMetric[s.metric];
+            if (target->kind == EntityKind::Gpu) jobs_.add(s.labels, target->index, s.samples);
             mapped_.push_back(
                 {*target, target->counter ? countersToRates(s.samples) : s.samples, s.metric});
         }
@@ -253,6 +254,7 @@ private:
     // A counter read once has no rate: a scrape is one sample, a rate needs two. Every
     // mapped series such: refuse, saying so; some: import the rest and warn.
     void checkCountersHaveRates() {
+        report_.jobs = jobs_.jobs(t_);
         if (append_) return; // a live recording's poll may bring one new sample: the next has more
         std::map<std::string, long long> single; // metric -> series
         long long withValues = 0;
@@ -452,6 +454,7 @@ private:
     const ImportOptions& options_;
     const std::optional<ImportAppend>& append_;
     ImportReport report_;
+    RecordedJobs jobs_;
     // Read from the texts.
     std::unordered_map<std::string, Series> series_;
     std::vector<std::string> counterTypes_; // metrics their text declares counters
@@ -533,7 +536,8 @@ QJsonObject ImportReport::toJson() const {
                        {"duplicateSamples", double(duplicateSamples)},
                        {"impossibleValues", double(impossibleValues)},
                        {"warnings", warningsJson},
-                       {"rejected", rej}};
+                       {"rejected", rej},
+                       {"jobs", recordedJobsJson(jobs, firstNs)}};
 }
 
 std::string ImportReport::toText() const {
@@ -551,6 +555,13 @@ std::string ImportReport::toText() const {
     s += "rejected lines " + std::to_string(rejectedCount) + "\n";
     for (const RejectedLine& r : rejected)
         s += "  " + r.file + ":" + std::to_string(r.line) + ": " + r.reason + "\n";
+    if (!jobs.empty()) {
+        s += "jobs " + std::to_string(jobs.size()) + ":";
+        for (size_t k = 0; k < jobs.size() && k < 20; ++k)
+            s += (k ? ", " : " ") + jobs[k].name + " (" + std::to_string(jobs[k].gpus.size()) +
+                 " GPUs)";
+        s += jobs.size() > 20 ? ", ...\n" : "\n";
+    }
     if (duplicateSamples > 0) s += "duplicate samples " + std::to_string(duplicateSamples) + "\n";
     if (impossibleValues > 0)
         s += "impossible values " + std::to_string(impossibleValues) + " (dropped)\n";

@@ -5,6 +5,7 @@
 // handled), treats DCGM's blank / not-supported sentinels as missing, aligns samples to
 // ticks and writes one frame per tick. One transaction: an interrupted import leaves the
 // store as it was. Unmapped series are counted and reported, not dropped silently.
+#include "RecordedJobs.h"
 #include "RunWriter.h"
 #include "TelemetryParsers.h"
 #include "TopologyDocument.h"
@@ -49,6 +50,7 @@ struct ImportReport {
     std::map<std::string, std::map<std::string, long long>> unmappedWhy;
     long long rejectedCount = 0;
     std::vector<RejectedLine> rejected; // the first 100
+    std::vector<RecordedJob> jobs;      // the jobs its GPU series name (RecordedJobs.h)
     long long untimedSamples = 0, duplicateSamples = 0;
     long long impossibleValues = 0;    // infinite or outside what a device reports: dropped
     std::vector<std::string> warnings; // untimed files, duplicate samples, impossible values

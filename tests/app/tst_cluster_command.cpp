@@ -47,6 +47,7 @@ private slots:
     void textNamesTheJobsAndWhereTheyMet();
     void schedulerFlagReplacesTheWorkloadsPolicy();
     void aSpanEndsWithJobsStillRunning();
+    void theStoredRunReplaysTheJobsOnTheirGpus();
     void badInputExitsTwo_data();
     void badInputExitsTwo();
 };
@@ -124,6 +125,32 @@ void TestClusterCommand::aSpanEndsWithJobsStillRunning() {
     QVERIFY(a["steps"].toDouble() > 0 && a["steps"].toDouble() < 1000);
     QCOMPARE(c["state"].toString(), QString("waiting"));
     QCOMPARE(c["waitS"].toDouble(), 50.0);
+}
+
+void TestClusterCommand::theStoredRunReplaysTheJobsOnTheirGpus() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("cluster.sqlite");
+    const Result r = run({"simulate-cluster", "--preset", "small-256",
+                          workload("pod-crossing.json"), "--out", store, "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = jsonOf(r);
+    const double aEndS = jobNamed(o, "a")["endS"].toDouble();
+    // As the GUI reads it: at 5 s a and b (96 GPUs each) compute, the rest is idle; once a
+    // has ended, b and c (64) do.
+    auto frame = [&](double atS, const char* metric) {
+        return jsonOf(run({"frame", "--preset", "small-256", store, "--at",
+                           QString::number(atS, 'f', 3) + "s", "--metric", metric, "--json"}));
+    };
+    const QJsonObject early = frame(5, "gpu_busy");
+    QCOMPARE(early["count"].toInt(), 256);
+    QCOMPARE(early["min"].toDouble(), 0.0);
+    QVERIFY(early["max"].toDouble() > 0.3 && early["max"].toDouble() <= 1);
+    // Every busy GPU computes the same fraction (a and b are the same job): mean = 192/256 max.
+    QVERIFY(qAbs(early["mean"].toDouble() * 256 / early["max"].toDouble() - 192) < 1e-3);
+    const QJsonObject later = frame(aEndS + 1, "gpu_busy");
+    QVERIFY(later["mean"].toDouble() * 256 / later["max"].toDouble() < 160 + 1e-3);
+    QVERIFY(later["mean"].toDouble() * 256 / later["max"].toDouble() > 96);
+    QVERIFY(frame(5, "link_bytes_per_s")["max"].toDouble() > 0);
 }
 
 void TestClusterCommand::badInputExitsTwo_data() {

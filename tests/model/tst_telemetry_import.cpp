@@ -58,6 +58,8 @@ int32_t linkOfNic(const TopologyDocument& doc, const char* nic) {
 class TestTelemetryImport : public QObject {
     Q_OBJECT
 private slots:
+    void jobLabelsNameTheJobs_data();
+    void jobLabelsNameTheJobs();
     void initTestCase() { doc_ = openTopology("small-256", {}); }
     void singleCounterScrapeHasNoRate();
     void detectsFormats_data();
@@ -1008,6 +1010,73 @@ void TestTelemetryImport::impossibleValuesAreDroppedAndSaid() {
     const std::vector<float> power = r.reader->frame(Metric::GpuPowerW, 0);
     QCOMPARE(power[gpu(2)], 650.f);
     QVERIFY(std::isnan(power[gpu(3)]));
+}
+
+void TestTelemetryImport::jobLabelsNameTheJobs_data() {
+    QTest::addColumn<QString>("labelA"); // the labels of the first job's series, then the second's
+    QTest::addColumn<QString>("labelB");
+    QTest::addColumn<QStringList>("jobs"); // expected, by name
+    QTest::newRow("hpc_job beside the scrape job")
+        << R"(hpc_job="4101",job="dcgm-exporter")"
+        << R"(hpc_job="4102",job="dcgm-exporter")" << QStringList{"4101", "4102"};
+    QTest::newRow("Slurm ids as job") << R"(job="4101")"
+                                      << R"(job="4102")" << QStringList{"4101", "4102"};
+    QTest::newRow("slurm_job_id") << R"(slurm_job_id="77")"
+                                  << R"(slurm_job_id="78")" << QStringList{"77", "78"};
+    QTest::newRow("only the scrape job") << R"(job="dcgm-exporter")"
+                                         << R"(job="dcgm-exporter")" << QStringList{};
+}
+
+void TestTelemetryImport::jobLabelsNameTheJobs() {
+    QFETCH(QString, labelA);
+    QFETCH(QString, labelB);
+    QFETCH(QStringList, jobs);
+    // Job A on two hosts of pod 0 from 0 to 60 s, job B on one host of pod 1 from 30 to 90 s,
+    // a sample every 15 s.
+    QTemporaryDir dir;
+    QFile f(dir.filePath("two-jobs.prom"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
+    const qint64 t0 = 1717200000000;
+    for (int k = 0; k <= 6; ++k)
+        for (int g = 0; g < 8; ++g) {
+            const QString ts = QString::number(t0 + k * 15000);
+            for (int h = 0; h < 2 && k <= 4; ++h)
+                f.write(
+                    QString("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"demo.pod0.rack0.host%2\","
+                            "%3} 95 %4\n")
+                        .arg(g)
+                        .arg(h)
+                        .arg(labelA, ts)
+                        .toUtf8());
+            if (k >= 2)
+                f.write(
+                    QString("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"demo.pod1.rack0.host0\","
+                            "%2} 80 %3\n")
+                        .arg(g)
+                        .arg(labelB, ts)
+                        .toUtf8());
+        }
+    f.close();
+    const Imported r = importFiles(*doc_, {f.fileName()}, dir.path());
+    QCOMPARE(int(r.report.jobs.size()), int(jobs.size()));
+    // As the stored run's summary gives them to the views.
+    const RunInfo info = RunReader::runsIn(dir.path() + "/run.sqlite").back();
+    const QJsonArray stored =
+        QJsonDocument::fromJson(QByteArray::fromStdString(info.summaryJson))["jobs"].toArray();
+    QCOMPARE(stored.size(), jobs.size());
+    if (jobs.isEmpty()) return;
+    QCOMPARE(stored[0]["name"].toString(), jobs[0]);
+    QCOMPARE(stored[0]["gpus"].toInt(), 16);
+    QCOMPARE(stored[0]["hosts"].toArray(),
+             (QJsonArray{"demo.pod0.rack0.host0", "demo.pod0.rack0.host1"}));
+    QCOMPARE(stored[0]["startS"].toDouble(), 0.0);
+    QCOMPARE(stored[0]["endS"].toDouble(), 60.0);
+    QCOMPARE(stored[1]["name"].toString(), jobs[1]);
+    QCOMPARE(stored[1]["gpus"].toInt(), 8);
+    QCOMPARE(stored[1]["hosts"].toArray(), (QJsonArray{"demo.pod1.rack0.host0"}));
+    QCOMPARE(stored[1]["startS"].toDouble(), 30.0);
+    QCOMPARE(stored[1]["endS"].toDouble(), 90.0);
 }
 
 QTEST_GUILESS_MAIN(TestTelemetryImport)
