@@ -34,12 +34,13 @@ inline constexpr EnumNames kValueMetricNames{std::to_array<EnumName<ValueMetric>
     {ValueMetric::Difference, "difference", "Difference A - B"},
 })};
 // With a simulated run: GPUs coloured by their role in the job instead of a metric.
-enum class GpuRole : uint8_t { None, Stage, DpReplica, TpRank };
+enum class GpuRole : uint8_t { None, Stage, DpReplica, TpRank, Job };
 inline constexpr EnumNames kGpuRoleNames{std::to_array<EnumName<GpuRole>>({
     {GpuRole::None, "none", "None"},
     {GpuRole::Stage, "stage", "Pipeline stage"},
     {GpuRole::DpReplica, "dp", "DP replica"},
     {GpuRole::TpRank, "tp", "TP rank"},
+    {GpuRole::Job, "job", "Job"},
 })};
 // The colour bar's title for a metric: "Busy / load, %".
 std::string_view valueTitle(ValueMetric m);

@@ -2,6 +2,7 @@
 
 #include "FrameValues.h"
 #include "HotLinksModel.h"
+#include "JobsModel.h"
 #include "RunCaption.h"
 #include "RunChartsWidget.h"
 #include "RunEventsModel.h"
@@ -58,7 +59,8 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     : QObject(window), window_(window), view_(view), controls_(controls),
       clock_(new PlaybackClock(this)), reader_(new RunReaderThread(this)),
       timeline_(new views::TimelineWidget(clock_)), charts_(new views::RunChartsWidget(clock_)),
-      events_(new views::RunEventsModel(this)), hotLinks_(new views::HotLinksModel(this)) {
+      events_(new views::RunEventsModel(this)), hotLinks_(new views::HotLinksModel(this)),
+      jobs_(new views::JobsModel(this)) {
     timelineDock_ = new QDockWidget(tr("Timeline"), window);
     timelineDock_->setObjectName("timelineDock");
     timelineDock_->setWidget(timeline_);
@@ -88,6 +90,7 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     if (auto* topology = window->findChild<QDockWidget*>("topologyDock"))
         window->tabifyDockWidget(topology, eventsDock_);
     buildHotLinksDock();
+    buildJobsDock();
     timelineDock_->raise();
     timelineDock_->hide();
     chartsDock_->hide();
@@ -185,6 +188,28 @@ void ReplayController::buildHotLinksDock() {
     window_->tabifyDockWidget(eventsDock_, hotLinksDock_);
 }
 
+void ReplayController::buildJobsDock() {
+    QTableView* table = rowList(jobs_, "jobsTable", this, [this](int row) { goToJob(row); });
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    jobsDock_ = new QDockWidget(tr("Jobs"), window_);
+    jobsDock_->setObjectName("jobsDock");
+    jobsDock_->setWidget(table);
+    window_->addDockWidget(Qt::LeftDockWidgetArea, jobsDock_);
+    window_->tabifyDockWidget(eventsDock_, jobsDock_);
+}
+
+void ReplayController::goToJob(int row) {
+    if (!overview_ || row < 0 || row >= jobs_->rowCount()) return;
+    const RunJob& j = jobs_->job(row);
+    const double nowS = double(clock_->nowNs()) / 1e9;
+    if (!j.runsAt(nowS) && !std::isnan(j.startS)) {
+        clock_->pause();
+        clock_->seek(int64_t(std::llround(j.startS * 1e9)));
+    }
+    if (!j.hosts.empty()) emit entityChosen(Endpoint{EntityKind::Host, j.hosts.front()});
+}
+
 void ReplayController::goToHotLink(int row) {
     if (!overview_ || row < 0 || row >= hotLinks_->rowCount()) return;
     emit entityChosen(Endpoint{EntityKind::Link, hotLinks_->heat(row).link});
@@ -260,8 +285,15 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     }
     roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);
     findGantt();
+    jobs_->setJobs(runJobsOf(summary_, doc.topology(), doc.index()));
+    if (jobs_->rowCount() > 0) {
+        jobsDock_->show();
+        jobsDock_->raise();
+    } else {
+        jobsDock_->hide();
+    }
     controls_->showRun(tr("Run: %1").arg(QString::fromStdString(overview_->info.name)),
-                       overview_->metrics, roles_.has_value());
+                       overview_->metrics, roles_.has_value(), jobs_->rowCount() > 0);
     reader_->requestFrame(clock_->nowNs());
     linkLines_.clear();
     if (selected_.kind == EntityKind::Link && selected_.index >= 0)
@@ -314,6 +346,8 @@ void ReplayController::close() {
     timeline_->setSteps({}, {});
     hotLinks_->setLinks({}, nullptr);
     hotLinksDock_->hide();
+    jobs_->setJobs({});
+    jobsDock_->hide();
     linkLines_.clear();
     roles_.reset();
     gantt_.reset();
@@ -378,7 +412,20 @@ void ReplayController::showFrame(std::shared_ptr<const FrameResult> f) {
 void ReplayController::applyFrame() {
     if (!frame_ || !doc_ || view_->scene().metric() != views::ValueMetric::Run) return;
     const views::ViewState shown = view_->scene().state();
-    if (shown.role != views::GpuRole::None && roles_) { // GPUs by their place in the job
+    if (shown.role == views::GpuRole::Job && jobs_->rowCount() > 0) { // GPUs by the job on them
+        FrameValues byJob;
+        byJob.gpu = jobFractionsAt(jobs_->jobs(), doc_->topology(), double(clock_->nowNs()) / 1e9);
+        byJob.link.assign(doc_->topology().links.size(), std::nanf(""));
+        byJob.storage.assign(doc_->topology().storage.size(), std::nanf(""));
+        view_->scene().setRoleCount(jobs_->rowCount());
+        view_->scene().setValues(std::move(byJob));
+        view_->scene().setMarked(frame_->failed);
+        view_->scene().setFlagged({});
+        view_->update();
+        return;
+    }
+    if (shown.role != views::GpuRole::None && shown.role != views::GpuRole::Job &&
+        roles_) { // GPUs by their place in the job
         const auto axis = shown.role == views::GpuRole::Stage       ? GpuRoles::Axis::Stage
                           : shown.role == views::GpuRole::DpReplica ? GpuRoles::Axis::DpReplica
                                                                     : GpuRoles::Axis::TpRank;

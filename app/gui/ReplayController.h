@@ -20,6 +20,7 @@ namespace cs::views {
 class RunChartsWidget;
 class RunEventsModel;
 class HotLinksModel;
+class JobsModel;
 class TimelineWidget;
 class VtkViewWidget;
 } // namespace cs::views
@@ -105,6 +106,12 @@ private:
     QDockWidget* hotLinksDock_;
     HotBy hotBy_ = HotBy::Peak;
     void buildHotLinksDock();
+    // A run of many jobs: their list; a click selects the job's first host and, when the job
+    // does not run at the time shown, seeks to its start.
+    views::JobsModel* jobs_;
+    QDockWidget* jobsDock_;
+    void buildJobsDock();
+    void goToJob(int row);
 };
 
 } // namespace cs::app

@@ -160,7 +160,8 @@ int ViewControls::colourItem(views::ValueMetric m) const {
     return colour_->findData(colourCode(m));
 }
 
-void ViewControls::showRun(const QString& title, const std::vector<Metric>& metrics, bool roles) {
+void ViewControls::showRun(const QString& title, const std::vector<Metric>& metrics, bool roles,
+                           bool jobs) {
     removeRunItems();
     colour_->addItem(title, colourCode(views::ValueMetric::Run));
     // The GPU metrics the run holds besides busy: power, temperature, memory, clock.
@@ -174,6 +175,10 @@ void ViewControls::showRun(const QString& title, const std::vector<Metric>& metr
         if (roles)
             colour_->addItem(tr("Run: %1").arg(label(views::kGpuRoleNames.label(r))),
                              colourCode(views::ValueMetric::Run, Metric::GpuBusy, r));
+    // A run of many jobs: each GPU in the colour of the job on it at the time shown.
+    if (jobs)
+        colour_->addItem(tr("Run: %1").arg(label(views::kGpuRoleNames.label(views::GpuRole::Job))),
+                         colourCode(views::ValueMetric::Run, Metric::GpuBusy, views::GpuRole::Job));
     edit([](views::ViewState& s) {
         s = views::coloredBy(s, views::ValueMetric::Run);
         s.gpuMetric = Metric::GpuBusy;

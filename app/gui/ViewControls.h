@@ -40,7 +40,8 @@ public:
     // A run is open: the colour box lists it as `title` and the view colours by it.
     // A run opened: its item ("Run: NAME", GPUs by busy) and one per other GPU metric it holds.
     // With roles (a simulated run): items for the GPUs' stage, DP replica and TP rank.
-    void showRun(const QString& title, const std::vector<Metric>& metrics = {}, bool roles = false);
+    void showRun(const QString& title, const std::vector<Metric>& metrics = {}, bool roles = false,
+                 bool jobs = false);
     void clearRun();
     // A second run is compared with the open one: the colour box offers their difference.
     void showComparison();

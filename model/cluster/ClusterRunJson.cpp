@@ -110,13 +110,12 @@ std::string clusterRunText(const ClusterRunResult& r, const Topology& t) {
             met = std::to_string(j.restarts) + " restart(s) on fabric failures" +
                   (met.empty() ? "" : "; " + met);
         if (!j.error.empty()) met = j.error;
-        std::snprintf(line, sizeof line,
-                      "%-16.16s %-12.12s %6lld %-8s %14s %14s %9.3f %9.3f %8.3f %5d %6d  %s\n",
-                      j.name.c_str(), j.model.c_str(), j.gpus,
-                      std::string(kClusterJobStateNames.name(j.state)).c_str(),
-                      seconds(j.waitS).c_str(), seconds(j.startS).c_str(), j.aloneStepS, j.stepS,
-                      j.slowdown(), j.pods, j.racks, met.c_str());
-        out += line;
+        std::snprintf(
+            line, sizeof line, "%-16.16s %-12.12s %6lld %-8s %14s %14s %9.3f %9.3f %8.3f %5d %6d  ",
+            j.name.c_str(), j.model.c_str(), j.gpus,
+            std::string(kClusterJobStateNames.name(j.state)).c_str(), seconds(j.waitS).c_str(),
+            seconds(j.startS).c_str(), j.aloneStepS, j.stepS, j.slowdown(), j.pods, j.racks);
+        out += line + met + "\n"; // the last column as long as it is
     }
     long long mostIdle = 0;
     double idleGpuS = 0;

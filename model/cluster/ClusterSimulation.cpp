@@ -38,7 +38,10 @@ struct Job {
     // Failures: no progress until pausedUntilS (detection and restart); the steps at its last
     // checkpoint and the run time since.
     double pausedUntilS = 0, checkpointSteps = 0, sinceCheckpointS = 0;
-    std::map<int, double> stepAtLevel; // its step with those at level / kShareLevels
+    double runLeftS = 0;                // a job given a duration: its stepping time left
+    bool estimatedUnderFailure = false; // its step was found with some part down
+    bool refusedAtStart = false;        // too large for the cluster: never queued
+    std::map<int, double> stepAtLevel;  // its step with those at level / kShareLevels
     std::map<int32_t, ClusterJobResult::Meeting> meetings; // by link
 };
 
@@ -65,10 +68,14 @@ public:
         // (A restart adds the moment its job resumes.)
         const size_t maxEvents = 6 * jobs_.size() + 3 * w_.failures.size() * (jobs_.size() + 1) + 4;
         for (size_t event = 0; event < maxEvents; ++event) {
+            // At each moment: ends (above), repairs, failures, arrivals, then the scheduler.
+            repairDue(t);
+            failDue(t);
             while (nextSubmit < order.size() &&
                    jobs_[order[nextSubmit]].spec->submitS <= t + kEpsS) {
                 Job& j = jobs_[order[nextSubmit++]];
-                j.submitted = j.queued = true;
+                j.submitted = true;
+                j.queued = !j.refusedAtStart;
             }
             const bool changed = schedule(t);
             if (changed) share(t);
@@ -94,8 +101,8 @@ public:
             advance(t, next);
             t = next;
             endDue(t);
-            repairDue(t);
-            failDue(t);
+            for (const Job& j : jobs_) // a restarted job resumes: the shares change
+                if (j.running && std::abs(j.pausedUntilS - t) <= kEpsS) changed_ = true;
             if (spanS_ > 0 && t >= spanS_ - kEpsS) break;
         }
         return result(t);
@@ -114,7 +121,8 @@ private:
             faults.empty() ? nullptr : std::make_unique<Topology>(topologyWithFaults(doc_, faults));
         t_ = faulty_ ? faulty_.get() : &doc_.topology();
         capacity_ = FabricRouter(*t_, doc_.index()).capacities(efficiency::kFabricGoodput);
-        // A host is cut off when none of its backend NICs has a working link.
+        // A host is cut off when a GPU's backend NIC has no working link to a switch (its
+        // traffic goes out through its own NIC).
         std::vector<uint8_t> nicUp(t_->nics.size(), 0);
         for (const Link& l : t_->links) {
             if (l.gbps <= 0) continue;
@@ -123,16 +131,12 @@ private:
             if (l.b.kind == EntityKind::Nic && l.a.kind == EntityKind::Switch)
                 nicUp[size_t(l.b.index)] = 1;
         }
-        std::vector<uint8_t> hasNic(t_->hosts.size(), 0), reachable(t_->hosts.size(), 0);
+        std::vector<uint8_t> cutOff(t_->hosts.size(), 0);
         for (size_t n = 0; n < t_->nics.size(); ++n) {
             const Nic& nic = t_->nics[n];
-            if (nic.role != NicRole::Backend || nic.host == kNone) continue;
-            hasNic[size_t(nic.host)] = 1;
-            if (nicUp[n]) reachable[size_t(nic.host)] = 1;
+            if (nic.role == NicRole::Backend && nic.host != kNone && nic.gpu != kNone && !nicUp[n])
+                cutOff[size_t(nic.host)] = 1;
         }
-        std::vector<uint8_t> cutOff(t_->hosts.size(), 0);
-        for (size_t h = 0; h < cutOff.size(); ++h)
-            cutOff[h] = hasNic[h] && !reachable[h];
         scheduler_.setDown(std::move(cutOff));
     }
 
@@ -158,9 +162,9 @@ private:
         }
         if (!repaired) return;
         applyFaults();
-        // Jobs that restarted around a failed part get their routes back.
+        // Jobs whose routes went around a failed part get them back.
         for (Job& j : jobs_)
-            if (j.running && j.r.restarts > 0) estimateAlone(j, t);
+            if (j.running && j.estimatedUnderFailure) estimateAlone(j, t);
         changed_ = true;
     }
 
@@ -171,7 +175,8 @@ private:
     }
 
     // The job loses what it did since its last checkpoint and restarts on the fabric left;
-    // where that cuts its GPUs off it goes back to the queue, first in line.
+    // where that cuts its GPUs off it goes back to the queue (in its place by priority and
+    // submission).
     void restart(Job& j, double t) {
         ++j.r.restarts;
         j.r.lostSteps += j.r.steps - j.checkpointSteps;
@@ -193,19 +198,27 @@ private:
         for (size_t i = 0; i < jobs_.size(); ++i) {
             Job& j = jobs_[i];
             j.spec = &w_.jobs[i];
-            const std::string at = "jobs[" + std::to_string(i) + "].run.";
+            const std::string at = j.spec->generated ? "mix (" + j.spec->name + ").run."
+                                                     : "jobs[" + std::to_string(i) + "].run.";
             if (const std::optional<InputError> e = jobRunError(j.spec->run))
                 throw InputException({w_.fileName, 0, 0, at + e->field,
                                       "job \"" + j.spec->name + "\": " + e->message});
             j.model = *modelOf(j.spec->run);
             j.gpu = *findGpu(j.spec->run.gpu);
             j.parallel = withResolvedDefaults(j.model, j.spec->run.parallel);
-            if (j.parallel.gpus() > scheduler_.totalGpus())
-                throw InputException({w_.fileName, 0, 0, at + "parallel.dp",
-                                      "job \"" + j.spec->name + "\" needs " +
-                                          std::to_string(j.parallel.gpus()) +
-                                          " GPUs (TP x CP x PP x DP); the cluster has " +
-                                          std::to_string(scheduler_.totalGpus())});
+            // The GPUs no fault of the design cuts off.
+            if (j.parallel.gpus() > scheduler_.freeGpus()) {
+                const std::string why = "job \"" + j.spec->name + "\" needs " +
+                                        std::to_string(j.parallel.gpus()) +
+                                        " GPUs (TP x CP x PP x DP); the cluster has " +
+                                        std::to_string(scheduler_.freeGpus());
+                // A listed job is the user's error; a drawn one is refused and the rest run.
+                if (!j.spec->generated)
+                    throw InputException({w_.fileName, 0, 0, at + "parallel.dp", why});
+                j.r.state = ClusterJobState::Refused;
+                j.r.error = "mix.sizes: " + why;
+                j.refusedAtStart = true;
+            }
             j.r.name = j.spec->name;
             j.r.model = j.model.name;
             j.r.gpus = j.parallel.gpus();
@@ -255,7 +268,10 @@ private:
 
     void start(Job& j, const std::vector<int32_t>& hosts, double t) {
         j.r.hosts = hosts;
-        if (j.r.startS < 0) j.r.startS = t;
+        if (j.r.startS < 0) {
+            j.r.startS = t;
+            j.runLeftS = j.spec->durationS;
+        }
         std::set<int> pods, racks;
         for (int32_t h : hosts)
             pods.insert(scheduler_.podOf(h)), racks.insert(scheduler_.rackOf(h));
@@ -263,11 +279,12 @@ private:
         j.r.racks = int(racks.size());
         j.parallel.gpuPool = std::make_shared<const std::vector<int32_t>>(scheduler_.gpusOf(hosts));
         if (!estimateAlone(j, t)) {
-            if (j.r.restarts > 0) {
-                // Cut off again: it waits for the repair.
+            if (j.r.restarts > 0 || !down_.empty()) {
+                // Cut off by a failed part: it waits for the repair.
                 j.queued = true;
                 return;
             }
+            j.r.hosts.clear();
             j.r.state = ClusterJobState::Refused;
             j.r.endS = t;
             ++ended_;
@@ -285,6 +302,7 @@ private:
             const StepEstimate e = estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel);
             ++estimates_;
             j.r.aloneStepS = e.stepS;
+            j.estimatedUnderFailure = !down_.empty();
             j.computeS = e.breakdown.slowest()[StepPart::Compute];
             j.gpus = j.parallel.gpuPool;
             j.r.error.clear();
@@ -311,9 +329,10 @@ private:
 
     // The step of each running job on the fabric the others leave it, to a fixed point.
     void share(double t) {
+        // A job restarting sends nothing until it resumes (an event of its own).
         std::vector<Job*> running;
         for (Job& j : jobs_)
-            if (j.running) running.push_back(&j);
+            if (j.running && j.pausedUntilS <= t + kEpsS) running.push_back(&j);
         std::vector<const JobLinkLoad*> loads;
         for (Job* j : running)
             loads.push_back(&j->load);
@@ -388,7 +407,7 @@ private:
         if (j.spec->run.steps > 0)
             return std::max(t, j.pausedUntilS) +
                    std::max(0.0, double(j.spec->run.steps) - j.r.steps) * j.load.stepS;
-        return j.r.startS + j.spec->durationS;
+        return std::max(t, j.pausedUntilS) + std::max(0.0, j.runLeftS);
     }
 
     // Progress from `from` to `to`, and the checkpoints taken on the way.
@@ -396,8 +415,9 @@ private:
         for (Job& j : jobs_) {
             if (!j.running) continue;
             const double dt = to - std::max(from, j.pausedUntilS);
-            if (dt <= 0) continue;
+            if (dt <= 0 || j.load.stepS <= 0) continue;
             j.r.runS += dt;
+            j.runLeftS -= dt;
             j.r.steps += dt / j.load.stepS;
             j.sinceCheckpointS += dt;
             const double interval = j.spec->run.checkpointIntervalS;
@@ -462,7 +482,7 @@ private:
         for (Job& j : jobs_) {
             ClusterJobResult r = std::move(j.r);
             if (j.running) r.state = ClusterJobState::Running;
-            if (r.state == ClusterJobState::Waiting && !j.submitted)
+            if ((r.state == ClusterJobState::Waiting && !j.submitted) || j.refusedAtStart)
                 r.waitS = 0;
             else if (r.startS >= 0)
                 r.waitS = r.startS - r.submitS;

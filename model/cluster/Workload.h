@@ -39,10 +39,11 @@ inline constexpr EnumNames<PodCrossing, 2> kPodCrossingNames{
 
 struct WorkloadJob {
     std::string name;
-    RunSpec run;          // run.steps: the job's steps, or 0 with durationS
-    double submitS = 0;   // since the workload starts
-    double durationS = 0; // run time when steps are not given
-    int priority = 0;     // higher first; equal: earlier submitted first
+    RunSpec run;            // run.steps: the job's steps, or 0 with durationS
+    double submitS = 0;     // since the workload starts
+    double durationS = 0;   // run time when steps are not given
+    int priority = 0;       // higher first; equal: earlier submitted first
+    bool generated = false; // drawn by the workload's "mix", not listed in its "jobs"
 };
 
 // A part of the fabric that fails while the jobs run, until its repair. The jobs whose traffic

@@ -80,6 +80,7 @@ std::vector<WorkloadJob> generateJobs(const WorkloadMix& mix) {
     for (int i = 0; i < mix.jobs; ++i) {
         WorkloadJob j;
         j.name = "mix-" + std::to_string(i + 1);
+        j.generated = true;
         j.submitS = arrivals[size_t(i)];
         j.run = mixJobRun(mix.sizes[size(rng)].gpus);
         j.run.steps = 0;

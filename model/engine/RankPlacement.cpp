@@ -46,9 +46,12 @@ std::vector<int32_t> placeRanks(const Topology& t, const TopologyIndex&, const P
     }
     if (c.placement == Placement::Fragmented) {
         // What a busy scheduler hands out: whole racks, scattered over every pod (seeded).
-        std::vector<std::vector<int32_t>> rackGpus(t.racks.size());
-        for (int32_t g : pool)
-            rackGpus[size_t(t.hosts[size_t(t.gpus[size_t(g)].host)].rack)].push_back(g);
+        // (GPUs of hosts outside any rack: one group of their own.)
+        std::vector<std::vector<int32_t>> rackGpus(t.racks.size() + 1);
+        for (int32_t g : pool) {
+            const int32_t rack = t.hosts[size_t(t.gpus[size_t(g)].host)].rack;
+            rackGpus[rack == kNone ? t.racks.size() : size_t(rack)].push_back(g);
+        }
         std::erase_if(rackGpus, [](const auto& r) { return r.empty(); });
         std::mt19937_64 rng(c.placementSeed);
         std::shuffle(rackGpus.begin(), rackGpus.end(), rng);

@@ -50,7 +50,7 @@ void RecordedJobs::add(const Labels& labels, int32_t gpu,
             note(scrapeJob_[*v], gpu, samples);
 }
 
-std::vector<RecordedJob> RecordedJobs::jobs(const Topology& t) const {
+std::vector<RecordedJob> RecordedJobs::jobs(const Topology& t, int64_t originNs) const {
     const std::map<std::string, Seen>* from = &named_;
     if (named_.empty()) {
         // `job` names jobs where its values are Slurm ids or split the GPUs between them.
@@ -68,14 +68,14 @@ std::vector<RecordedJob> RecordedJobs::jobs(const Topology& t) const {
             if (size_t(g) < t.gpus.size()) hosts.insert(t.gpus[size_t(g)].host);
         for (int32_t h : hosts)
             if (h != kNone) j.hosts.push_back(t.hosts[size_t(h)].name);
-        j.firstNs = seen.firstNs;
-        j.lastNs = seen.lastNs;
+        j.startS = double(seen.firstNs - originNs) / 1e9;
+        j.endS = double(seen.lastNs - originNs) / 1e9;
         out.push_back(std::move(j));
     }
     return out;
 }
 
-QJsonArray recordedJobsJson(const std::vector<RecordedJob>& jobs, int64_t startNs) {
+QJsonArray recordedJobsJson(const std::vector<RecordedJob>& jobs) {
     QJsonArray out;
     for (const RecordedJob& j : jobs) {
         QJsonArray hosts;
@@ -84,8 +84,8 @@ QJsonArray recordedJobsJson(const std::vector<RecordedJob>& jobs, int64_t startN
         out.append(QJsonObject{{"name", QString::fromStdString(j.name)},
                                {"gpus", double(j.gpus.size())},
                                {"hosts", hosts},
-                               {"startS", double(j.firstNs - startNs) / 1e9},
-                               {"endS", double(j.lastNs - startNs) / 1e9}});
+                               {"startS", j.startS},
+                               {"endS", j.endS}});
     }
     return out;
 }

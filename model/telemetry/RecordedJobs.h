@@ -22,7 +22,7 @@ struct RecordedJob {
     std::string name;
     std::vector<int32_t> gpus; // ascending
     std::vector<std::string> hosts;
-    int64_t firstNs = 0, lastNs = 0;
+    double startS = 0, endS = 0; // its first and last sample, from the run's start
 };
 
 class RecordedJobs {
@@ -30,8 +30,8 @@ public:
     // A series on `gpu` and its samples (time, value).
     void add(const Labels& labels, int32_t gpu,
              const std::vector<std::pair<int64_t, double>>& samples);
-    // By name; hosts named from the topology.
-    std::vector<RecordedJob> jobs(const Topology& t) const;
+    // By name; hosts named from the topology, times from `originNs` (the run's t = 0).
+    std::vector<RecordedJob> jobs(const Topology& t, int64_t originNs) const;
 
 private:
     struct Seen {
@@ -43,7 +43,7 @@ private:
     std::map<std::string, Seen> scrapeJob_; // by `job`, kept if it names jobs
 };
 
-// [{"name", "gpus", "hosts": [...], "startS", "endS"}], times from `startNs`.
-QJsonArray recordedJobsJson(const std::vector<RecordedJob>& jobs, int64_t startNs);
+// [{"name", "gpus", "hosts": [...], "startS", "endS"}].
+QJsonArray recordedJobsJson(const std::vector<RecordedJob>& jobs);
 
 } // namespace cs

@@ -254,7 +254,8 @@ private:
     // A counter read once has no rate: a scrape is one sample, a rate needs two. Every
     // mapped series such: refuse, saying so; some: import the rest and warn.
     void checkCountersHaveRates() {
-        report_.jobs = jobs_.jobs(t_);
+        // Times from the run's t = 0: the run appended to, or this recording's first sample.
+        report_.jobs = jobs_.jobs(t_, append_ ? append_->wallStartNs : report_.firstNs);
         if (append_) return; // a live recording's poll may bring one new sample: the next has more
         std::map<std::string, long long> single; // metric -> series
         long long withValues = 0;
@@ -537,7 +538,7 @@ QJsonObject ImportReport::toJson() const {
                        {"impossibleValues", double(impossibleValues)},
                        {"warnings", warningsJson},
                        {"rejected", rej},
-                       {"jobs", recordedJobsJson(jobs, firstNs)}};
+                       {"jobs", recordedJobsJson(jobs)}};
 }
 
 std::string ImportReport::toText() const {

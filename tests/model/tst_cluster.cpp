@@ -65,6 +65,9 @@ private slots:
     void aFailedSwitchRestartsTheJobOnItAndTheOthersGoOn();
     void aCutOffJobWaitsAndItsHostsTakeNoJobUntilTheRepair();
     void withoutBackfillTheFirstInLineHoldsTheRest();
+    void aJobGivenADurationStepsThatLongAcrossARestart();
+    void aFailedNicKeepsItsHostFromJobsUntilTheRepair();
+    void drawnJobsTooLargeForTheClusterAreRefusedAndTheRestRun();
     void higherPriorityStartsFirstAndDurationsEndOnTime();
     void schedulerPoliciesPlaceAsTheySay();
     void theMixIsSeededAndWithinItsBounds();
@@ -237,6 +240,69 @@ void TestCluster::withoutBackfillTheFirstInLineHoldsTheRest() {
         else
             QCOMPARE(job(r, "d").startS, job(r, "c").startS);
     }
+}
+
+void TestCluster::aJobGivenADurationStepsThatLongAcrossARestart() {
+    // a (700 s of stepping) is cut off at 600 s by its rack switch, waits for b's pod, and
+    // steps its last 100 s after its restart time: time never runs backwards.
+    const auto doc = openTopology("small-256", {});
+    Workload w = workload("switch-failure.json");
+    w.failures.front().part = "demo.pod0.rack1.rtsw";
+    w.jobs[0].run.steps = 0;
+    w.jobs[0].durationS = 700;
+    const ClusterRunResult r = simulateCluster(*doc, w, 0);
+    const ClusterJobResult &a = job(r, "a"), &b = job(r, "b");
+    const FailureParams& p = w.jobs[0].run.failureTimes;
+    QVERIFY(b.endS < 600 + p.detectionS + p.restartS);
+    QVERIFY(qAbs(a.endS - (600 + p.detectionS + p.restartS + 100)) < 1e-6);
+    QVERIFY(qAbs(a.runS - 700) < 1e-6);
+    QCOMPARE(a.state, ClusterJobState::Done);
+    for (size_t k = 1; k < r.fragmentation.size(); ++k)
+        QVERIFY(r.fragmentation[k].atS >= r.fragmentation[k - 1].atS);
+}
+
+void TestCluster::aFailedNicKeepsItsHostFromJobsUntilTheRepair() {
+    // Host 0's first NIC fails before two one-host jobs arrive: first fit skips host 0 (its GPU
+    // 0 cannot reach the fabric) and neither job is refused.
+    const auto doc = openTopology("small-256", {});
+    Workload w = workload("switch-failure.json");
+    w.scheduler = SchedulerPolicy::FirstFit;
+    w.failures.front() = {0, "demo.pod0.rack0.host0.be0", 3600, 0};
+    for (WorkloadJob& j : w.jobs) {
+        j.submitS = 1;
+        j.run.steps = 10;
+        j.run.parallel.dp = 1;
+        j.run.parallel.batchSeqs = 4;
+    }
+    const ClusterRunResult r = simulateCluster(*doc, w, 0);
+    for (const ClusterJobResult& j : r.jobs) {
+        QCOMPARE(j.state, ClusterJobState::Done);
+        QCOMPARE(j.hosts.size(), size_t(1));
+        QVERIFY(j.hosts.front() != 0);
+    }
+    QCOMPARE(r.fragmentation.front().freeGpus, 256LL - 8);
+}
+
+void TestCluster::drawnJobsTooLargeForTheClusterAreRefusedAndTheRestRun() {
+    const auto doc = openTopology("small-256", {});
+    Workload w;
+    WorkloadMix mix;
+    mix.jobs = 20;
+    mix.sizes = {{64, 1}, {512, 1}};
+    w.jobs = generateJobs(mix);
+    const ClusterRunResult r = simulateCluster(*doc, w, 0);
+    int refused = 0;
+    for (const ClusterJobResult& j : r.jobs)
+        if (j.gpus == 512) {
+            QCOMPARE(j.state, ClusterJobState::Refused);
+            QVERIFY(j.error.find("needs 512 GPUs") != std::string::npos);
+            QVERIFY(j.hosts.empty());
+            QCOMPARE(j.waitS, 0.0);
+            ++refused;
+        } else {
+            QCOMPARE(j.state, ClusterJobState::Done);
+        }
+    QVERIFY(refused > 0 && refused < 20);
 }
 
 void TestCluster::higherPriorityStartsFirstAndDurationsEndOnTime() {

@@ -1,0 +1,40 @@
+#pragma once
+// The jobs a stored run's summary lists (a cluster run's, or a recording's whose series name
+// their jobs): each job's name, hosts and time, as the Jobs dock and "colour by job" show
+// them. Read leniently and bounded: entries that are not objects with a name are left out, at
+// most kMaxRunJobs are read, hosts the topology does not have are skipped.
+#include "Topology.h"
+#include "TopologyIndex.h"
+
+#include <QJsonObject>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+struct RunJob {
+    std::string name, state, model; // state and model: empty where the run does not say
+    long long gpus = 0;
+    std::vector<int32_t> hosts; // ascending host indices
+    // Seconds from the run's start; endS NaN: still running at the run's end. waitS and
+    // slowdown (its step over its step alone): NaN where the run does not say.
+    double submitS = NAN, startS = NAN, endS = NAN, waitS = NAN, slowdown = NAN;
+    bool runsAt(double tS) const {
+        return !std::isnan(startS) && tS >= startS && (std::isnan(endS) || tS < endS);
+    }
+};
+
+constexpr size_t kMaxRunJobs = 100000;
+
+std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
+                              const TopologyIndex& ix);
+// Job k's place on the colour scale: the golden ratio's multiples modulo 1, so that jobs next
+// to each other in the list (often running side by side) get colours far apart.
+double jobColourFraction(size_t k);
+// Per GPU, the colour fraction of the job running on it at `tS`, NaN where none runs: the
+// view's colours by job.
+std::vector<float> jobFractionsAt(const std::vector<RunJob>& jobs, const Topology& t, double tS);
+
+} // namespace cs

@@ -1,0 +1,170 @@
+// The Jobs dock and colour by job, as a user sees them: a stored cluster run lists its jobs
+// with their waits and slowdowns, colours each GPU by the job on it at the time shown (each
+// job's colour beside its name), and a click on a job goes to it; a recording whose series name
+// their jobs lists both jobs.
+#include "ClusterRunRecorder.h"
+#include "ClusterSimulation.h"
+#include "Duration.h"
+#include "JobsModel.h"
+#include "MainWindow.h"
+#include "ReplayController.h"
+#include "RunJobs.h"
+#include "TelemetryImporter.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QFile>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cs;
+using cs::app::MainWindow;
+
+class TestJobsDock : public QObject {
+    Q_OBJECT
+private slots:
+    void aClusterRunListsItsJobsAndColoursGpusByJob();
+    void aRecordingWithJobLabelsListsBothJobs();
+};
+
+namespace {
+
+QTableView* jobsTable(MainWindow& w) {
+    return w.findChild<QTableView*>("jobsTable");
+}
+
+float gpuValue(MainWindow& w, int32_t gpu) {
+    const auto& v = w.view()->scene().values().gpu;
+    return size_t(gpu) < v.size() ? v[size_t(gpu)] : -2.f;
+}
+
+} // namespace
+
+void TestJobsDock::aClusterRunListsItsJobsAndColoursGpusByJob() {
+    // a and b start at once in a pod each; c waits for a pod with room.
+    const auto doc = openTopology("small-256", {});
+    const Workload workload = loadWorkload(CS_SOURCE_DIR "/resources/workloads/pod-crossing.json");
+    ClusterRunRecorder recorder(doc->topology(), "cluster: pod-crossing.json");
+    const ClusterRunResult r = simulateCluster(
+        *doc, workload, 0, {}, [&](double atS, const std::vector<ClusterFrameJob>& running) {
+            recorder.frame(atS, running);
+        });
+    QTemporaryDir dir;
+    const QString path = dir.filePath("cluster.sqlite");
+    {
+        RunStore store = RunStore::openForWriting(path);
+        recorder.write(store, r);
+    }
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(w.openSource("preset:small-256", false));
+    QVERIFY(w.openRun(path, false));
+    QTableView* table = jobsTable(w);
+    QVERIFY(table);
+    QVERIFY(table->isVisibleTo(&w));
+    QAbstractItemModelTester tester(table->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModel* m = table->model();
+    QCOMPARE(m->rowCount(), 3);
+    const ClusterJobResult& c = r.jobs[2];
+    QCOMPARE(m->index(0, views::JobsModel::NameColumn).data().toString(), QString("a"));
+    QCOMPARE(m->index(2, views::JobsModel::NameColumn).data().toString(), QString("c"));
+    QCOMPARE(m->index(0, views::JobsModel::GpusColumn).data().toString(), QString("96"));
+    QCOMPARE(m->index(2, views::JobsModel::StateColumn).data().toString(), QString("done"));
+    QCOMPARE(m->index(2, views::JobsModel::WaitColumn).data().toString(),
+             QString::fromStdString(formatElapsed(int64_t(std::llround(c.waitS * 1e9)))));
+    QCOMPARE(m->index(0, views::JobsModel::SlowdownColumn).data().toString(), QString("×1.000"));
+    // Each job's colour beside its name.
+    QCOMPARE(m->index(1, views::JobsModel::NameColumn).data(Qt::DecorationRole).value<QColor>(),
+             [] {
+                 const views::Rgba x = views::valueColor(float(jobColourFraction(1)));
+                 return QColor(x[0], x[1], x[2]);
+             }());
+
+    // Colour by job: at the start a's and b's GPUs take their jobs' colours, c's none.
+    QComboBox* colour = w.viewControls()->colourBox();
+    const int byJob = colour->findText("Run: Job");
+    QVERIFY(byJob >= 0);
+    colour->setCurrentIndex(byJob);
+    QCOMPARE(w.view()->scene().state().role, views::GpuRole::Job);
+    const Topology& t = doc->topology();
+    auto firstGpu = [&](const ClusterJobResult& j) {
+        return t.hosts[size_t(j.hosts.front())].firstGpu;
+    };
+    QTRY_COMPARE(gpuValue(w, firstGpu(r.jobs[0])), float(jobColourFraction(0)));
+    QCOMPARE(gpuValue(w, firstGpu(r.jobs[1])), float(jobColourFraction(1)));
+    // c runs on hosts a held (it took a's pod when a ended): in a's colour for now. A host no
+    // job holds has none.
+    QCOMPARE(gpuValue(w, firstGpu(c)), float(jobColourFraction(0)));
+    int32_t unheld = -1;
+    for (int32_t h = 0; h < int32_t(t.hosts.size()) && unheld < 0; ++h)
+        if (t.hosts[size_t(h)].gpuCount > 0 &&
+            std::none_of(r.jobs.begin(), r.jobs.begin() + 2, [&](const ClusterJobResult& j) {
+                return std::count(j.hosts.begin(), j.hosts.end(), h) > 0;
+            }))
+            unheld = h;
+    QVERIFY(unheld >= 0);
+    QVERIFY(std::isnan(gpuValue(w, t.hosts[size_t(unheld)].firstGpu)));
+
+    // A click on c: the replay goes to c's start and selects its first host, now in c's colour.
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                      table->visualRect(m->index(2, 0)).center());
+    QVERIFY(w.view()->scene().selection().has_value());
+    QCOMPARE(w.view()->scene().selection()->entity, (Endpoint{EntityKind::Host, c.hosts.front()}));
+    QTRY_VERIFY(w.replay()->shownNs().has_value() &&
+                std::abs(double(*w.replay()->shownNs()) / 1e9 - c.startS) < 0.01);
+    QTRY_COMPARE(gpuValue(w, firstGpu(c)), float(jobColourFraction(2)));
+}
+
+void TestJobsDock::aRecordingWithJobLabelsListsBothJobs() {
+    // A DCGM capture whose series carry hpc_job: 4101 on two hosts, 4102 on one.
+    const auto doc = openTopology("small-256", {});
+    QTemporaryDir dir;
+    QFile f(dir.filePath("two-jobs.prom"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
+    for (int k = 0; k <= 4; ++k)
+        for (int g = 0; g < 8; ++g) {
+            const QString ts = QString::number(1717200000000LL + k * 15000);
+            for (const char* host : {"demo.pod0.rack0.host0", "demo.pod0.rack0.host1"})
+                f.write(QString("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"%2\",hpc_job=\"4101\"} "
+                                "95 %3\n")
+                            .arg(g)
+                            .arg(host, ts)
+                            .toUtf8());
+            f.write(QString("DCGM_FI_DEV_GPU_UTIL{gpu=\"%1\",Hostname=\"demo.pod1.rack0.host0\","
+                            "hpc_job=\"4102\"} 60 %2\n")
+                        .arg(g)
+                        .arg(ts)
+                        .toUtf8());
+        }
+    f.close();
+    const QString path = dir.filePath("recorded.sqlite");
+    {
+        RunStore store = RunStore::openForWriting(path);
+        importTelemetry(*doc, {f.fileName()}, {}, store);
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openSource("preset:small-256", false));
+    QVERIFY(w.openRun(path, false));
+    QTableView* table = jobsTable(w);
+    QVERIFY(table && table->isVisibleTo(&w));
+    QAbstractItemModelTester tester(table->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(table->model()->rowCount(), 2);
+    QCOMPARE(table->model()->index(0, 0).data().toString(), QString("4101"));
+    QCOMPARE(table->model()->index(0, views::JobsModel::GpusColumn).data().toString(),
+             QString("16"));
+    QCOMPARE(table->model()->index(1, 0).data().toString(), QString("4102"));
+    QCOMPARE(table->model()->index(1, views::JobsModel::GpusColumn).data().toString(),
+             QString("8"));
+    QVERIFY(w.viewControls()->colourBox()->findText("Run: Job") >= 0);
+}
+
+QTEST_MAIN(TestJobsDock)
+#include "tst_jobs_dock.moc"
