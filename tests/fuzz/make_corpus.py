@@ -202,3 +202,23 @@ put("session", "finding-camera-nan.clusterscope",
 put("session", "finding-paths.clusterscope", json.dumps(
     {"format": "clusterscope-session", "version": 2, "topology": "../../../../../../etc/passwd",
      "run": "a/./b/../../../c.sqlite", "structure": "\u0000nul", "docks": "!!not base64!!"}))
+
+# Cluster workloads: the shipped examples, and hostile ones.
+for name in ("two-dp-jobs.json", "pod-crossing.json", "switch-failure.json", "meta-mix-2d.json"):
+    put("workload", name, (root / "resources/workloads" / name).read_bytes())
+tiny_job = {"model": "llama3-8b", "parallel": {"tp": 8, "pp": 1, "dp": 1, "batchSeqs": 4}}
+put("workload", "duration-and-failures.json", json.dumps(
+    {"format": "clusterscope-workload", "version": 1, "scheduler": "first-fit",
+     "jobs": [{"name": "a", "run": tiny_job, "durationS": 600},
+              {"name": "b", "run": tiny_job, "steps": 50, "submitS": 30, "priority": 3}],
+     "failures": [{"atS": 10, "part": "demo.pod0.rack0.rtsw", "repairS": 100},
+                  {"atS": 0, "part": "demo.pod0.rack0.host1.be3"}]}))
+put("workload", "finding-no-jobs.json", json.dumps(
+    {"format": "clusterscope-workload", "version": 1, "jobs": []}))
+put("workload", "finding-too-big.json", json.dumps(
+    {"format": "clusterscope-workload", "version": 1,
+     "jobs": [{"name": "x", "run": {"parallel": {"dp": 1000000}}, "steps": 1}]}))
+put("workload", "finding-small-mix.json", json.dumps(
+    {"format": "clusterscope-workload", "version": 1,
+     "mix": {"jobs": 4, "sizes": [{"gpus": 8}, {"gpus": 8192}], "minDurationS": 1,
+             "maxDurationS": 2}}))
