@@ -2,6 +2,8 @@
 // DeepSeek's published fat-tree counts and cost per endpoint (resources/reference/
 // network-cost.md), its CSV adds up, a user's prices replace the shipped ones, a stored run
 // gives the site's power swing, and bad input exits 2 naming the place.
+#include "CliProcess.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,23 +14,14 @@
 
 namespace {
 
-struct Result {
-    int code;
-    QByteArray out, err;
-};
+using Result = cs::test::CliResult;
 
 Result run(const QStringList& args) {
-    QProcess p;
-    p.start(CS_BINARY, args);
-    if (!p.waitForFinished(300000)) return {-1, {}, "timeout"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return cs::test::runCli(CS_BINARY, args);
 }
 
 QJsonObject jsonOf(const Result& r) {
-    QJsonParseError err;
-    const QJsonObject o = QJsonDocument::fromJson(r.out, &err).object();
-    return err.error == QJsonParseError::NoError ? o : QJsonObject();
+    return cs::test::jsonOfOutput(r);
 }
 
 QString design(const char* name) {

@@ -1,6 +1,8 @@
 // `clusterscope simulate-cluster` run as a user would: per job its wait, step time against the
 // same job alone and slowdown, the fragmentation over time; the policy flag; a span that ends
 // with jobs still running; bad input exits 2 naming the place.
+#include "CliProcess.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,21 +13,14 @@
 
 namespace {
 
-struct Result {
-    int code;
-    QByteArray out, err;
-};
+using Result = cs::test::CliResult;
 
 Result run(const QStringList& args) {
-    QProcess p;
-    p.start(CS_BINARY, args);
-    if (!p.waitForFinished(300000)) return {-1, {}, "timeout"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return cs::test::runCli(CS_BINARY, args);
 }
 
 QJsonObject jsonOf(const Result& r) {
-    return QJsonDocument::fromJson(r.out).object();
+    return cs::test::jsonOfOutput(r);
 }
 
 QString workload(const char* name) {
