@@ -2,6 +2,7 @@
 
 #include "FrameValues.h"
 #include "HotLinksModel.h"
+#include "JobsGanttWidget.h"
 #include "JobsModel.h"
 #include "RunCaption.h"
 #include "RunChartsWidget.h"
@@ -23,6 +24,7 @@
 #include <QJsonObject>
 #include <QMainWindow>
 #include <QShortcut>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTimer>
@@ -98,6 +100,7 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     hotLinksDock_->hide();
     connect(clock_, &PlaybackClock::nowChanged, this, [this] {
         if (overview_) reader_->requestFrame(clock_->nowNs());
+        if (jobs_->rowCount() > 0) jobsGantt_->setNow(double(clock_->nowNs()) / 1e9);
         // The user went back in a live recording: stop following the newest frame.
         if (!followingEnd_ && timeline_->followsNow() && clock_->nowNs() < clock_->endNs())
             timeline_->liveButton()->setChecked(false);
@@ -192,9 +195,20 @@ void ReplayController::buildJobsDock() {
     QTableView* table = rowList(jobs_, "jobsTable", this, [this](int row) { goToJob(row); });
     table->horizontalHeader()->setStretchLastSection(false);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The jobs over the run's time above their list; a click on a row goes to the job too.
+    jobsGantt_ = new views::JobsGanttWidget;
+    connect(jobsGantt_, &views::JobsGanttWidget::jobClicked, this, [this, table](int row) {
+        table->selectRow(row);
+        goToJob(row);
+    });
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(jobsGantt_);
+    split->addWidget(table);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
     jobsDock_ = new QDockWidget(tr("Jobs"), window_);
     jobsDock_->setObjectName("jobsDock");
-    jobsDock_->setWidget(table);
+    jobsDock_->setWidget(split);
     window_->addDockWidget(Qt::LeftDockWidgetArea, jobsDock_);
     window_->tabifyDockWidget(eventsDock_, jobsDock_);
 }
@@ -286,6 +300,8 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);
     findGantt();
     jobs_->setJobs(runJobsOf(summary_, doc.topology(), doc.index()));
+    jobsGantt_->setJobs(jobs_->jobs(), double(overview_->info.endNs) / 1e9);
+    jobsGantt_->setNow(0.0);
     if (jobs_->rowCount() > 0) {
         jobsDock_->show();
         jobsDock_->raise();
@@ -347,6 +363,8 @@ void ReplayController::close() {
     hotLinks_->setLinks({}, nullptr);
     hotLinksDock_->hide();
     jobs_->setJobs({});
+    jobsGantt_->setJobs({}, 1);
+    jobsGantt_->setNow(std::nullopt);
     jobsDock_->hide();
     linkLines_.clear();
     roles_.reset();

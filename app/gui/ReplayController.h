@@ -21,6 +21,7 @@ class RunChartsWidget;
 class RunEventsModel;
 class HotLinksModel;
 class JobsModel;
+class JobsGanttWidget;
 class TimelineWidget;
 class VtkViewWidget;
 } // namespace cs::views
@@ -109,6 +110,7 @@ private:
     // A run of many jobs: their list; a click selects the job's first host and, when the job
     // does not run at the time shown, seeks to its start.
     views::JobsModel* jobs_;
+    views::JobsGanttWidget* jobsGantt_;
     QDockWidget* jobsDock_;
     void buildJobsDock();
     void goToJob(int row);

@@ -5,6 +5,7 @@
 #include "ClusterRunRecorder.h"
 #include "ClusterSimulation.h"
 #include "Duration.h"
+#include "JobsGanttWidget.h"
 #include "JobsModel.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
@@ -118,6 +119,21 @@ void TestJobsDock::aClusterRunListsItsJobsAndColoursGpusByJob() {
     QTRY_VERIFY(w.replay()->shownNs().has_value() &&
                 std::abs(double(*w.replay()->shownNs()) / 1e9 - c.startS) < 0.01);
     QTRY_COMPARE(gpuValue(w, firstGpu(c)), float(jobColourFraction(2)));
+
+    // The Gantt above the list: c's bar starts where a's ends (c took a's pod), after its wait;
+    // a click on b's row goes to b.
+    auto* gantt = w.findChild<views::JobsGanttWidget*>("jobsGantt");
+    QVERIFY(gantt && gantt->isVisibleTo(&w));
+    const QRect barA = gantt->barRect(0), barC = gantt->barRect(2);
+    QVERIFY(!barA.isEmpty() && !barC.isEmpty());
+    QVERIFY(qAbs(barA.right() - barC.left()) <= 2);
+    QVERIFY(barC.left() > barA.left() + barA.width() / 2);
+    QVERIFY2(gantt->describe(2).startsWith("c: 64 GPUs") && gantt->describe(2).contains("waited"),
+             qPrintable(gantt->describe(2)));
+    QTest::mouseClick(gantt, Qt::LeftButton, {}, gantt->barRect(1).center());
+    QCOMPARE(table->currentIndex().row(), 1);
+    QCOMPARE(w.view()->scene().selection()->entity,
+             (Endpoint{EntityKind::Host, r.jobs[1].hosts.front()}));
 }
 
 void TestJobsDock::aRecordingWithJobLabelsListsBothJobs() {
