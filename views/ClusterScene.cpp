@@ -312,9 +312,9 @@ void ClusterScene::fillScale() {
     // By role: the bar numbers the stages (replicas, TP ranks) from first to last.
     const bool role = state_.metric == ValueMetric::Run && state_.role != GpuRole::None;
     if (role) lut_->SetRange(0, std::max(1, roleCount_ - 1));
-    // Ranks are numbers, not percentages; jobs have no order on the bar (each job's colour is
-    // in the Jobs list), so it names no values.
-    scalarBar_->SetLabelFormat(role ? "%.0f" : "%.0f%%");
+    // Ranks (and watts, degrees, ...) are not percentages; jobs have no order on the bar (each
+    // job's colour is in the Jobs list), so it names no values.
+    scalarBar_->SetLabelFormat(role || gpuMetric ? "%.0f" : "%.0f%%");
     scalarBar_->SetDrawTickLabels(
         state_.metric == ValueMetric::Run && state_.role == GpuRole::Job ? 0 : 1);
     scalarBar_->SetTitle(role        ? std::string(kGpuRoleNames.label(state_.role)).c_str()

@@ -62,6 +62,9 @@ CommandSpec importSpec() {
          {"-o", "run.sqlite", "the same as --out", {}, false},
          {"--format", kTelemetryFormatNames.alternatives(), "the files' format (default auto)"},
          {"--map", "MAP.json", "how series and labels map onto entities"},
+         {"--jobs", "SACCT.txt",
+          "the jobs, from Slurm's accounting (sacct --parsable2 with JobID, NodeList, Start, End; "
+          "times in UTC)"},
          {"--tick", "DURATION", "the run's frame interval (default: the scrapes' median)"},
          {"--at",
           "T",
@@ -94,6 +97,7 @@ int importCommand(const CommandArgs& a) {
     ImportOptions o;
     o.format = choiceArgument(a, "--format", kTelemetryFormatNames, TelemetryFormat::Auto);
     o.mapFile = a.value("--map");
+    o.jobsFile = a.value("--jobs");
     if (a.has("--tick")) {
         const auto tick = parseDurationS(a.value("--tick").toStdString());
         if (!tick || *tick <= 0) throw UsageError("--tick: expected a duration such as 15s");

@@ -115,6 +115,8 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     views::ViewState view = s.view;
     if (view.metric == views::ValueMetric::Run && s.run.isEmpty())
         view = views::coloredBy(view, views::ValueMetric::None); // no run to colour by
+    if (view.role == views::GpuRole::Job && !replay_->hasJobs())
+        view.role = views::GpuRole::None; // the run lists no jobs to colour by
     if (view.metric == views::ValueMetric::Difference && !compare_->isOpen())
         view = views::coloredBy(view, views::ValueMetric::Run);
     if (!s.selection.isEmpty()) {

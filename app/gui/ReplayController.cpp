@@ -213,6 +213,10 @@ void ReplayController::buildJobsDock() {
     window_->tabifyDockWidget(eventsDock_, jobsDock_);
 }
 
+bool ReplayController::hasJobs() const {
+    return jobs_->rowCount() > 0;
+}
+
 void ReplayController::goToJob(int row) {
     if (!overview_ || row < 0 || row >= jobs_->rowCount()) return;
     const RunJob& j = jobs_->job(row);
@@ -341,6 +345,15 @@ void ReplayController::extend(std::shared_ptr<const RunOverview> overview) {
     timeline_->setEvents(overview_->events);
     events_->setEvents(overview_->events, &doc_->topology());
     charts_->extendOverview(overview_);
+    // A live recording's summary lists the jobs its latest poll saw.
+    summary_ =
+        QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson)).object();
+    if (std::vector<RunJob> jobs = runJobsOf(summary_, doc_->topology(), doc_->index());
+        !jobs.empty()) {
+        jobs_->setJobs(std::move(jobs));
+        jobsGantt_->setJobs(jobs_->jobs(), double(overview_->info.endNs) / 1e9);
+        jobsDock_->show();
+    }
     if (selected_.index >= 0) reader_->requestHistory(selected_);
     if (timeline_->followsNow()) followEnd();
     emit runExtended();
@@ -432,7 +445,8 @@ void ReplayController::applyFrame() {
     const views::ViewState shown = view_->scene().state();
     if (shown.role == views::GpuRole::Job && jobs_->rowCount() > 0) { // GPUs by the job on them
         FrameValues byJob;
-        byJob.gpu = jobFractionsAt(jobs_->jobs(), doc_->topology(), double(clock_->nowNs()) / 1e9);
+        byJob.gpu =
+            jobFractionsAt(jobs_->jobs(), doc_->topology(), double(frame_->frame.tsNs) / 1e9);
         byJob.link.assign(doc_->topology().links.size(), std::nanf(""));
         byJob.storage.assign(doc_->topology().storage.size(), std::nanf(""));
         view_->scene().setRoleCount(jobs_->rowCount());

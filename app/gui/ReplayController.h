@@ -54,6 +54,7 @@ public:
     const RunOverview* overview() const { return overview_.get(); }
     const QJsonObject& summary() const { return summary_; } // the open run's, parsed at open
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
+    bool hasJobs() const;          // the open run lists jobs (the Jobs dock, colour by job)
     // The selected entity's values in the frame shown (empty without a replay).
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
     // The time of the frame the view shows, once one arrived.

@@ -41,6 +41,7 @@ struct Job {
     double runLeftS = 0;                // a job given a duration: its stepping time left
     bool estimatedUnderFailure = false; // its step was found with some part down
     bool refusedAtStart = false;        // too large for the cluster: never queued
+    bool waitsForRepair = false;        // cut off by a failed part: tried again after a repair
     std::map<int, double> stepAtLevel;  // its step with those at level / kShareLevels
     std::map<int32_t, ClusterJobResult::Meeting> meetings; // by link
 };
@@ -162,6 +163,8 @@ private:
         }
         if (!repaired) return;
         applyFaults();
+        for (Job& j : jobs_)
+            j.waitsForRepair = false;
         // Jobs whose routes went around a failed part get them back.
         for (Job& j : jobs_)
             if (j.running && j.estimatedUnderFailure) estimateAlone(j, t);
@@ -188,7 +191,8 @@ private:
         j.running = false;
         j.queued = true;
         scheduler_.release(j.r.hosts);
-        applyFaults(); // its hosts may be among those cut off
+        j.r.hosts.clear(); // it gets hosts again when it starts again
+        applyFaults();     // its hosts may be among those cut off
     }
 
     // Each job's model, GPU and configuration, checked before anything runs: a job that cannot
@@ -218,6 +222,7 @@ private:
                 j.r.state = ClusterJobState::Refused;
                 j.r.error = "mix.sizes: " + why;
                 j.refusedAtStart = true;
+                ++ended_;
             }
             j.r.name = j.spec->name;
             j.r.model = j.model.name;
@@ -254,6 +259,7 @@ private:
         changed_ = false;
         for (size_t i : queue) {
             Job& j = jobs_[i];
+            if (j.waitsForRepair) continue;
             const auto hosts = scheduler_.place(j.r.gpus, uint64_t(i));
             if (!hosts) {
                 if (!w_.backfill) break;
@@ -267,6 +273,20 @@ private:
     }
 
     void start(Job& j, const std::vector<int32_t>& hosts, double t) {
+        j.parallel.gpuPool = std::make_shared<const std::vector<int32_t>>(scheduler_.gpusOf(hosts));
+        if (!estimateAlone(j, t)) {
+            // Cut off by a failed part (it runs on the fabric without the failures): it waits
+            // for a repair. Otherwise it cannot run on these hosts at all.
+            if (!down_.empty() && runsWithoutFailures(j)) {
+                j.queued = true;
+                j.waitsForRepair = true;
+                return;
+            }
+            j.r.state = ClusterJobState::Refused;
+            j.r.endS = t;
+            ++ended_;
+            return;
+        }
         j.r.hosts = hosts;
         if (j.r.startS < 0) {
             j.r.startS = t;
@@ -277,21 +297,24 @@ private:
             pods.insert(scheduler_.podOf(h)), racks.insert(scheduler_.rackOf(h));
         j.r.pods = int(pods.size());
         j.r.racks = int(racks.size());
-        j.parallel.gpuPool = std::make_shared<const std::vector<int32_t>>(scheduler_.gpusOf(hosts));
-        if (!estimateAlone(j, t)) {
-            if (j.r.restarts > 0 || !down_.empty()) {
-                // Cut off by a failed part: it waits for the repair.
-                j.queued = true;
-                return;
-            }
-            j.r.hosts.clear();
-            j.r.state = ClusterJobState::Refused;
-            j.r.endS = t;
-            ++ended_;
-            return;
-        }
         scheduler_.take(hosts);
         j.running = true;
+    }
+
+    // Whether the job runs on its hosts with only the design's faults.
+    bool runsWithoutFailures(const Job& j) {
+        if (!designOnly_) {
+            const FabricFaults design = doc_.params() ? doc_.params()->faults : FabricFaults{};
+            designOnly_ = std::make_unique<Topology>(
+                design.empty() ? doc_.topology() : topologyWithFaults(doc_, design));
+        }
+        try {
+            (void)estimateStep(*designOnly_, doc_.index(), j.model, j.gpu, j.parallel);
+            ++estimates_;
+            return true;
+        } catch (const InputException&) {
+            return false;
+        }
     }
 
     // The job's step alone on its hosts and the fabric as it is now, and the bytes it puts on
@@ -415,9 +438,10 @@ private:
         for (Job& j : jobs_) {
             if (!j.running) continue;
             const double dt = to - std::max(from, j.pausedUntilS);
-            if (dt <= 0 || j.load.stepS <= 0) continue;
+            if (dt <= 0) continue;
             j.r.runS += dt;
             j.runLeftS -= dt;
+            if (j.load.stepS <= 0) continue;
             j.r.steps += dt / j.load.stepS;
             j.sinceCheckpointS += dt;
             const double interval = j.spec->run.checkpointIntervalS;
@@ -508,6 +532,7 @@ private:
     const ClusterFrameFn& onFrame_;
     ClusterScheduler scheduler_;
     std::unique_ptr<Topology> faulty_;
+    std::unique_ptr<Topology> designOnly_;    // the fabric with no failure down, made when asked
     const Topology* t_ = nullptr;             // the fabric now: faulty_ or the document's
     std::multimap<double, std::string> down_; // failed parts by repair time
     size_t nextFailure_ = 0;

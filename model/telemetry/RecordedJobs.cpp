@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace cs {
 namespace {
@@ -81,11 +82,12 @@ QJsonArray recordedJobsJson(const std::vector<RecordedJob>& jobs) {
         QJsonArray hosts;
         for (const std::string& h : j.hosts)
             hosts.append(QString::fromStdString(h));
-        out.append(QJsonObject{{"name", QString::fromStdString(j.name)},
-                               {"gpus", double(j.gpus.size())},
-                               {"hosts", hosts},
-                               {"startS", j.startS},
-                               {"endS", j.endS}});
+        QJsonObject o{{"name", QString::fromStdString(j.name)},
+                      {"gpus", double(j.gpus.size())},
+                      {"hosts", hosts},
+                      {"startS", j.startS}};
+        if (std::isfinite(j.endS)) o.insert("endS", j.endS); // none: still running
+        out.append(o);
     }
     return out;
 }

@@ -22,7 +22,7 @@ struct RecordedJob {
     std::string name;
     std::vector<int32_t> gpus; // ascending
     std::vector<std::string> hosts;
-    double startS = 0, endS = 0; // its first and last sample, from the run's start
+    double startS = 0, endS = 0; // its first and last sample, from the run's start (NaN: on)
 };
 
 class RecordedJobs {

@@ -1,5 +1,7 @@
 #include "TelemetryImporter.h"
 
+#include "SlurmAccounting.h"
+
 #include "BoundedFileRead.h"
 
 #include "InputError.h"
@@ -255,7 +257,19 @@ private:
     // mapped series such: refuse, saying so; some: import the rest and warn.
     void checkCountersHaveRates() {
         // Times from the run's t = 0: the run appended to, or this recording's first sample.
-        report_.jobs = jobs_.jobs(t_, append_ ? append_->wallStartNs : report_.firstNs);
+        const int64_t originNs = append_ ? append_->wallStartNs : report_.firstNs;
+        report_.jobs = jobs_.jobs(t_, originNs);
+        if (!options_.jobsFile.isEmpty()) {
+            const SlurmJobsRead slurm = loadSacct(
+                options_.jobsFile, t_, doc_.index(),
+                options_.mapFile.isEmpty() ? SeriesMapping{} : loadSeriesMapping(options_.mapFile),
+                originNs);
+            report_.jobs = slurm.jobs;
+            for (const std::string& h : slurm.unknownHosts)
+                if (report_.warnings.size() < 50)
+                    report_.warnings.push_back(options_.jobsFile.toStdString() + ": host \"" + h +
+                                               "\" is not in the topology; left out of its job");
+        }
         if (append_) return; // a live recording's poll may bring one new sample: the next has more
         std::map<std::string, long long> single; // metric -> series
         long long withValues = 0;

@@ -30,6 +30,7 @@ struct ImportAppend {
 struct ImportOptions {
     TelemetryFormat format = TelemetryFormat::Auto;
     QString mapFile;    // {"names": {"name in the telemetry": "topology id", ...}}
+    QString jobsFile;   // Slurm's accounting (SlurmAccounting.h): the jobs, instead of labels
     int64_t tickNs = 0; // 0: the median scrape interval of the data
     // Where samples without a time go: this instant, else each file's modification time.
     std::optional<int64_t> untimedAtNs;
