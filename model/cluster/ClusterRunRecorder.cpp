@@ -3,10 +3,13 @@
 #include "ClusterRunJson.h"
 #include "RunWriter.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace cs {
 
@@ -26,30 +29,54 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
     RunWriter w(store, t_, h);
     const int64_t endNs = std::max<int64_t>(1, int64_t(std::llround(result.simulatedS * 1e9)));
     const int32_t pattern = w.addPattern("cluster", endNs);
-    std::vector<float> busy(t_.gpus.size()), perDirection(2 * t_.links.size()),
-        perLink(t_.links.size());
+    // Link traffic as one source per job and route (a restart may route it anew), each at its
+    // bytes per step over its step when first seen, weighted per frame by that step over its
+    // step then: the link's transfer list names the jobs on it.
+    ComposedTraffic traffic;
+    std::map<const void*, size_t> sourceOf;
+    std::vector<double> baseStepS;
+    QJsonArray sourceNames;
+    std::map<int, int> routesOfJob;
+    for (const auto& [atS, running] : frames_)
+        for (const ClusterFrameJob& j : running) {
+            if (!j.bytesPerStep || j.stepS <= 0 || sourceOf.count(j.bytesPerStep.get())) continue;
+            sourceOf.emplace(j.bytesPerStep.get(), traffic.sources.size());
+            baseStepS.push_back(j.stepS);
+            TrafficSource src;
+            for (const auto& [r, bytes] : *j.bytesPerStep)
+                src.rates.emplace_back(uint32_t(r), float(bytes / j.stepS));
+            traffic.sources.push_back(std::move(src));
+            const std::string& job = result.jobs[size_t(j.job)].name;
+            const int route = ++routesOfJob[j.job];
+            sourceNames.append(QJsonObject{
+                {"kind", "job"},
+                {"name",
+                 QString::fromStdString(
+                     "job " + job +
+                     (route > 1 ? " (after restart " + std::to_string(route - 1) + ")" : ""))}});
+        }
+    w.setComposedTraffic(pattern, Metric::LinkBytesPerS, traffic);
+    std::vector<float> busy(t_.gpus.size()), weights(traffic.sources.size());
     for (const auto& [atS, running] : frames_) {
         const int64_t offsetNs = int64_t(std::llround(atS * 1e9));
         if (offsetNs >= endNs) break;
         std::fill(busy.begin(), busy.end(), 0.0f);
-        std::fill(perDirection.begin(), perDirection.end(), 0.0f);
+        std::fill(weights.begin(), weights.end(), 0.0f);
         for (const ClusterFrameJob& j : running) {
             if (j.gpus)
                 for (int32_t g : *j.gpus)
                     busy[size_t(g)] = float(j.computeFraction);
-            if (j.bytesPerStep && j.stepS > 0)
-                for (const auto& [r, bytes] : *j.bytesPerStep)
-                    perDirection[size_t(r)] += float(bytes / j.stepS);
+            if (!j.bytesPerStep || j.stepS <= 0) continue;
+            const size_t k = sourceOf.at(j.bytesPerStep.get());
+            weights[k] = float(baseStepS[k] / j.stepS);
         }
-        for (size_t l = 0; l < perLink.size(); ++l)
-            perLink[l] = std::max(perDirection[2 * l], perDirection[2 * l + 1]);
         w.addFrame(pattern, Metric::GpuBusy, offsetNs, busy);
-        w.addFrame(pattern, Metric::LinkBytesPerS, offsetNs, perLink);
+        w.addComposedFrame(pattern, Metric::LinkBytesPerS, offsetNs, weights);
     }
     w.addSegment(0, endNs, pattern, 0);
-    const QByteArray summary =
-        QJsonDocument(clusterRunJson(result, t_)).toJson(QJsonDocument::Compact);
-    w.finish(endNs, summary.toStdString());
+    QJsonObject summary = clusterRunJson(result, t_);
+    summary.insert("trafficSources", sourceNames);
+    w.finish(endNs, QJsonDocument(summary).toJson(QJsonDocument::Compact).toStdString());
     return w.run();
 }
 

@@ -2,7 +2,8 @@
 // A cluster run as a stored run, so that the replay plays it: one pattern over the whole run
 // with a frame at each event (a value holds until the next), each GPU's busy (the fraction of
 // its job's step it computes; 0 when no job holds it) and each link's traffic (the busier
-// direction of the sum over the jobs on it of bytes per step over their step), and the run's
+// direction of the sum over the jobs on it of bytes per step over their step, stored as one
+// traffic source per job and route, named in the summary's "trafficSources"), and the run's
 // summary as `simulate-cluster --json` gives it.
 #include "ClusterSimulation.h"
 #include "RunStore.h"

@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::string>> linkUseLines(const LinkUse& use
                          printf1("%.3f s of %.3f s", use.aboveS, use.patternS));
     }
     const QJsonArray names =
-        use.pattern == "step" ? summary.value("trafficSources").toArray() : QJsonArray();
+        use.pattern != "checkpoint" ? summary.value("trafficSources").toArray() : QJsonArray();
     for (const LinkSourceUse& s : use.sources) {
         const QString name = names.at(s.source).toObject().value("name").toString();
         const std::string label = !name.isEmpty() ? name.toStdString()
@@ -46,6 +46,8 @@ std::vector<std::pair<std::string, std::string>> linkUseLines(const LinkUse& use
     }
     if (use.sources.empty() && use.pattern == "step")
         out.emplace_back("crossing" + of, "nothing: no traffic of the step uses this link");
+    if (use.sources.empty() && use.pattern == "cluster")
+        out.emplace_back("crossing" + of, "nothing: no job's traffic uses this link");
     return out;
 }
 

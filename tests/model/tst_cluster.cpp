@@ -1,16 +1,21 @@
 // Many jobs on one cluster (model/cluster): the workload file, the scheduler's policies, the
 // jobs sharing the fabric, failures that restart the jobs on them, and the generated mix.
+#include "ClusterRunRecorder.h"
 #include "ClusterScheduler.h"
 #include "ClusterSimulation.h"
 #include "EngineTestSupport.h"
+#include "LinkUse.h"
 #include "Presets.h"
 #include "RankPlacement.h"
+#include "RunReader.h"
 #include "SharedFabric.h"
 #include "TrainingStepModel.h"
 #include "Workload.h"
 #include "WorkloadMix.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -74,6 +79,7 @@ private slots:
     void badWorkloadsAreRefusedWithTheirPlace_data();
     void badWorkloadsAreRefusedWithTheirPlace();
     void jobsThatCannotRunOnTheClusterAreRefusedByName();
+    void aStoredRunNamesTheJobsOnALink();
 };
 
 void TestCluster::sharedLinksLeaveTheFairShareAtLeast_data() {
@@ -484,6 +490,38 @@ void TestCluster::jobsThatCannotRunOnTheClusterAreRefusedByName() {
     Workload noSuchPart = workload("switch-failure.json");
     noSuchPart.failures[0].part = "demo.pod9.ctsw0";
     QVERIFY(QString::fromStdString(errorRunning(noSuchPart)).contains("failures[0].part"));
+}
+
+void TestCluster::aStoredRunNamesTheJobsOnALink() {
+    // Two jobs scattered over both pods meet on links: stored, the link they meet on most lists
+    // both jobs among what crosses it, as the inspector shows a selected link.
+    const auto doc = openTopology("small-256", {});
+    const Workload w = workload("two-dp-jobs.json");
+    ClusterRunRecorder recorder(doc->topology(), "cluster");
+    const ClusterRunResult r =
+        simulateCluster(*doc, w, 0, {}, [&](double atS, const std::vector<ClusterFrameJob>& on) {
+            recorder.frame(atS, on);
+        });
+    QTemporaryDir dir;
+    {
+        RunStore store = RunStore::openForWriting(dir.filePath("c.sqlite"));
+        recorder.write(store, r);
+    }
+    QVERIFY(!r.jobs[0].meetings.empty());
+    const int32_t link = r.jobs[0].meetings.front().link;
+    RunReader reader(dir.filePath("c.sqlite"), doc->topology());
+    const auto use = reader.linkUse(link, int64_t(1e9));
+    QVERIFY(use.has_value());
+    const QJsonObject summary =
+        QJsonDocument::fromJson(QByteArray::fromStdString(reader.info().summaryJson)).object();
+    std::set<std::string> named;
+    for (const auto& [label, value] : linkUseLines(*use, summary))
+        named.insert(label);
+    QVERIFY2(named.count("job a") && named.count("job b"),
+             qPrintable(QString::number(named.size())));
+    // Its traffic in the frame: the two jobs' bytes per step over their steps.
+    const std::vector<float> frame = reader.frame(Metric::LinkBytesPerS, int64_t(1e9));
+    QVERIFY(frame[size_t(link)] > 0);
 }
 
 QTEST_GUILESS_MAIN(TestCluster)
