@@ -213,6 +213,12 @@ void ReplayController::buildJobsDock() {
     window_->tabifyDockWidget(eventsDock_, jobsDock_);
 }
 
+void ReplayController::showJobs(std::vector<RunJob> jobs) {
+    jobs_->setJobs(std::move(jobs));
+    jobsGantt_->setJobs(jobs_->jobs(),
+                        overview_ ? double(overview_->info.endNs) / 1e9 : 1.0); // the run's span
+}
+
 bool ReplayController::hasJobs() const {
     return jobs_->rowCount() > 0;
 }
@@ -303,8 +309,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     }
     roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);
     findGantt();
-    jobs_->setJobs(runJobsOf(summary_, doc.topology(), doc.index()));
-    jobsGantt_->setJobs(jobs_->jobs(), double(overview_->info.endNs) / 1e9);
+    showJobs(runJobsOf(summary_, doc.topology(), doc.index()));
     jobsGantt_->setNow(0.0);
     if (jobs_->rowCount() > 0) {
         jobsDock_->show();
@@ -350,8 +355,7 @@ void ReplayController::extend(std::shared_ptr<const RunOverview> overview) {
         QJsonDocument::fromJson(QByteArray::fromStdString(overview_->info.summaryJson)).object();
     if (std::vector<RunJob> jobs = runJobsOf(summary_, doc_->topology(), doc_->index());
         !jobs.empty()) {
-        jobs_->setJobs(std::move(jobs));
-        jobsGantt_->setJobs(jobs_->jobs(), double(overview_->info.endNs) / 1e9);
+        showJobs(std::move(jobs));
         jobsDock_->show();
     }
     if (selected_.index >= 0) reader_->requestHistory(selected_);
@@ -375,8 +379,7 @@ void ReplayController::close() {
     timeline_->setSteps({}, {});
     hotLinks_->setLinks({}, nullptr);
     hotLinksDock_->hide();
-    jobs_->setJobs({});
-    jobsGantt_->setJobs({}, 1);
+    showJobs({});
     jobsGantt_->setNow(std::nullopt);
     jobsDock_->hide();
     linkLines_.clear();

@@ -4,6 +4,7 @@
 // frame: clock -> reader thread (RunReader) -> frameReady -> scene colours.
 #include "GpuRoles.h"
 #include "PlaybackClock.h"
+#include "RunJobs.h"
 #include "RunReaderThread.h"
 #include "StageGantt.h"
 #include "TopologyDocument.h"
@@ -115,6 +116,7 @@ private:
     QDockWidget* jobsDock_;
     void buildJobsDock();
     void goToJob(int row);
+    void showJobs(std::vector<RunJob> jobs); // in the list and the Gantt
 };
 
 } // namespace cs::app

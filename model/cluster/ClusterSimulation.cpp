@@ -192,7 +192,6 @@ private:
         j.queued = true;
         scheduler_.release(j.r.hosts);
         j.r.hosts.clear(); // it gets hosts again when it starts again
-        applyFaults();     // its hosts may be among those cut off
     }
 
     // Each job's model, GPU and configuration, checked before anything runs: a job that cannot
