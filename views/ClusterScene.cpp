@@ -95,6 +95,16 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     flaggedActor_->GetProperty()->SetLighting(false);
     flaggedActor_->SetVisibility(false);
     renderer_->AddActor(flaggedActor_);
+    vtkNew<vtkPolyDataMapper> highlightedMapper;
+    highlightedMapper->SetInputData(highlightedPoly_);
+    highlightedActor_->SetMapper(highlightedMapper);
+    // Okabe-Ito's sky blue: a selected job, apart from the white selection and the outlines
+    // of failed and outlying parts.
+    highlightedActor_->GetProperty()->SetColor(86 / 255.0, 180 / 255.0, 233 / 255.0);
+    highlightedActor_->GetProperty()->SetLineWidth(3);
+    highlightedActor_->GetProperty()->SetLighting(false);
+    highlightedActor_->SetVisibility(false);
+    renderer_->AddActor(highlightedActor_);
 
     styleText(legend_->GetEntryTextProperty(), 13);
     legend_->SetBorder(false);
@@ -142,6 +152,7 @@ ClusterScene::~ClusterScene() {
     renderer_->RemoveActor(selectionActor_);
     renderer_->RemoveActor(markedActor_);
     renderer_->RemoveActor(flaggedActor_);
+    renderer_->RemoveActor(highlightedActor_);
     panel_->RemoveActor2D(legend_);
     panel_->RemoveActor2D(scalarBar_);
     renderer_->RemoveActor2D(title_);
@@ -157,6 +168,7 @@ void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
     state_.selection.reset();
     state_.marked.clear();
     flagged_.clear();
+    highlighted_.clear();
     fillMetricValues(0);
     linkClass_.clear();
     if (doc_)
@@ -183,6 +195,7 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     updateSelectionActor();
     updateMarkedActor();
     outlineWithRacks(flagged_, flaggedPoly_, flaggedActor_);
+    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_);
     viewOverview();
 }
 

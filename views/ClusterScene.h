@@ -74,6 +74,9 @@ public:
     // replay's GPUs far from their rack's mean. Not part of the view state: each frame says.
     void setFlagged(std::vector<Endpoint> entities);
     const std::vector<Endpoint>& flagged() const { return flagged_; }
+    // A selected job's GPUs and links (sky-blue outlines, their racks too); empty: none.
+    void setHighlighted(std::vector<Endpoint> entities);
+    const std::vector<Endpoint>& highlighted() const { return highlighted_; }
     // GPUs by role: how many stages (replicas, TP ranks) the colour bar numbers.
     void setRoleCount(int count);
     void setLabelsShown(bool on);
@@ -190,6 +193,9 @@ private:
     vtkNew<vtkPolyData> flaggedPoly_;
     vtkNew<vtkActor> flaggedActor_;
     std::vector<Endpoint> flagged_;
+    vtkNew<vtkPolyData> highlightedPoly_;
+    vtkNew<vtkActor> highlightedActor_;
+    std::vector<Endpoint> highlighted_;
     int roleCount_ = 1;
     vtkNew<vtkLegendBoxActor> legend_;
     vtkNew<vtkScalarBarActor> scalarBar_;

@@ -1,5 +1,6 @@
-// The scene's outlines: the selection (white), failed entities (vermillion) and outliers
-// (reddish purple), each a box around the entity, and around its rack when it sits in one.
+// The scene's outlines: the selection (white), failed entities (vermillion), outliers
+// (reddish purple) and a selected job (sky blue), each a box around the entity, and around its rack
+// when it sits in one.
 #include "ClusterScene.h"
 
 #include <vtkActor.h>
@@ -88,6 +89,12 @@ void ClusterScene::outlineWithRacks(const std::vector<Endpoint>& entities, vtkPo
 
 void ClusterScene::updateMarkedActor() {
     outlineWithRacks(state_.marked, markedPoly_, markedActor_);
+}
+
+void ClusterScene::setHighlighted(std::vector<Endpoint> entities) {
+    if (entities == highlighted_) return;
+    highlighted_ = std::move(entities);
+    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_);
 }
 
 void ClusterScene::setFlagged(std::vector<Endpoint> entities) {

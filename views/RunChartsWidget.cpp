@@ -188,6 +188,7 @@ void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
     overview_ = std::move(overview);
     selected_ = {EntityKind::Cluster, -1};
     selectedSeries_ = {};
+    jobSeries_ = {};
     rebuild();
 }
 
@@ -230,6 +231,12 @@ void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Ser
     selected_ = e;
     selectedName_ = name;
     selectedSeries_ = s;
+    rebuild();
+}
+
+void RunChartsWidget::setJobSeries(const QString& name, const Series& s) {
+    jobName_ = name;
+    jobSeries_ = s;
     rebuild();
 }
 
@@ -310,6 +317,10 @@ void RunChartsWidget::rebuild() {
     const RunOverview* b = other_.get();
     auto dashed = [](QColor c) { return QPen(c, 1.5, Qt::DashLine); };
     if (b) graph(busy, tr("B: mean"), "%", b->busyMean, 100, dashed(kVermillion));
+    if (!jobSeries_.tsNs.empty()) {
+        graph(busy, jobName_, "%", jobSeries_, 100, QPen(kSky, 2));
+        busy.primary = int(busy.series.size()) - 1;
+    }
     if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {
         graph(busy, selectedName_, "%", selectedSeries_, 100, QPen(kBlue, 1.5));
         busy.primary = int(busy.series.size()) - 1; // the crosshair follows what the user picked

@@ -114,6 +114,11 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
         if (!doc_ || !(e == selected_)) return;
         charts_->setEntitySeries(e, QString::fromStdString(doc_->topology().nameOf(e)), s);
     });
+    connect(reader_, &RunReaderThread::jobHistoryReady, this, [this](int job, const Series& s) {
+        if (job != selectedJob_ || job >= jobs_->rowCount()) return;
+        charts_->setJobSeries(tr("job %1: mean").arg(QString::fromStdString(jobs_->job(job).name)),
+                              s);
+    });
     connect(reader_, &RunReaderThread::linkUseReady, this, [this](qint32 link, const LinkUse& use) {
         if (!overview_ || selected_.kind != EntityKind::Link || selected_.index != link) return;
         linkLines_ = linkUseLines(use, summary_);
@@ -214,7 +219,12 @@ void ReplayController::buildJobsDock() {
 }
 
 void ReplayController::showJobs(std::vector<RunJob> jobs) {
+    // A live recording relists its jobs: the job selected stays so while it keeps its row.
+    const bool keep = selectedJob_ >= 0 && size_t(selectedJob_) < jobs.size() &&
+                      selectedJob_ < jobs_->rowCount() &&
+                      jobs[size_t(selectedJob_)].name == jobs_->job(selectedJob_).name;
     jobs_->setJobs(std::move(jobs));
+    if (selectedJob_ >= 0 && !keep) selectJob(-1);
     jobsGantt_->setJobs(jobs_->jobs(),
                         overview_ ? double(overview_->info.endNs) / 1e9 : 1.0); // the run's span
 }
@@ -232,6 +242,34 @@ void ReplayController::goToJob(int row) {
         clock_->seek(int64_t(std::llround(j.startS * 1e9)));
     }
     if (!j.hosts.empty()) emit entityChosen(Endpoint{EntityKind::Host, j.hosts.front()});
+    selectJob(row);
+}
+
+void ReplayController::selectJob(int row) {
+    selectedJob_ = row;
+    charts_->setJobSeries({}, {});
+    if (row < 0 || row >= jobs_->rowCount() || !doc_) {
+        view_->scene().setHighlighted({});
+        view_->update();
+        return;
+    }
+    const RunJob& job = jobs_->job(row);
+    std::vector<Endpoint> lit = jobEntities(job, doc_->topology(), doc_->index());
+    std::vector<int32_t> gpus;
+    for (const Endpoint& e : lit)
+        if (e.kind == EntityKind::Gpu) gpus.push_back(e.index);
+    view_->scene().setHighlighted(std::move(lit));
+    view_->update();
+    // Its GPUs over the time it ran (held by other jobs before and after).
+    auto ns = [](double s, int64_t otherwise) {
+        return std::isnan(s) ? otherwise : int64_t(std::llround(s * 1e9));
+    };
+    if (!gpus.empty())
+        reader_->requestJobHistory(row, std::move(gpus), ns(job.startS, 0), ns(job.endS, -1));
+}
+
+int ReplayController::selectedJob() const {
+    return selectedJob_;
 }
 
 void ReplayController::goToHotLink(int row) {
@@ -410,7 +448,8 @@ void ReplayController::selectEntity(Endpoint e) {
                            roles_->of(selected_.index) &&
                            roles_->of(e.index)->p == roles_->of(selected_.index)->p;
     selected_ = e;
-    if (!sameStage) findGantt(); // GPUs of one stage share its Gantt
+    if (selectedJob_ >= 0) selectJob(-1); // a job chosen in the Jobs dock selects it after
+    if (!sameStage) findGantt();          // GPUs of one stage share its Gantt
     if (!overview_) return;
     charts_->setEntitySeries(e, {}, {});
     reader_->requestHistory(e);

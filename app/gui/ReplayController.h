@@ -56,6 +56,10 @@ public:
     const QJsonObject& summary() const { return summary_; } // the open run's, parsed at open
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
     bool hasJobs() const;          // the open run lists jobs (the Jobs dock, colour by job)
+    // Selects the job in the Jobs dock's row (-1: none): its GPUs and links outlined in the
+    // view, its GPUs' mean busy in the GPU chart.
+    void selectJob(int row);
+    int selectedJob() const;
     // The selected entity's values in the frame shown (empty without a replay).
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
     // The time of the frame the view shows, once one arrived.
@@ -109,13 +113,14 @@ private:
     QDockWidget* hotLinksDock_;
     HotBy hotBy_ = HotBy::Peak;
     void buildHotLinksDock();
-    // A run of many jobs: their list; a click selects the job's first host and, when the job
-    // does not run at the time shown, seeks to its start.
+    // A run of many jobs: their list; a click selects the job's first host and the job, and,
+    // when the job does not run at the time shown, seeks to its start.
     views::JobsModel* jobs_;
     views::JobsGanttWidget* jobsGantt_;
     QDockWidget* jobsDock_;
     void buildJobsDock();
     void goToJob(int row);
+    int selectedJob_ = -1; // its GPUs and links outlined, its GPUs' mean in the busy chart
     void showJobs(std::vector<RunJob> jobs); // in the list and the Gantt
 };
 

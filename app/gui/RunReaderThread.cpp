@@ -146,6 +146,23 @@ void RunReaderThread::requestHistory(Endpoint e) {
     });
 }
 
+void RunReaderThread::requestJobHistory(int job, std::vector<int32_t> gpus, int64_t fromNs,
+                                        int64_t toNs) {
+    post([this, job, gpus = std::move(gpus), fromNs, toNs](int generation) {
+        if (!reader_) return;
+        Series s;
+        try {
+            s = reader_->meanHistory(Metric::GpuBusy, gpus, fromNs,
+                                     toNs < 0 ? reader_->info().endNs : toNs, 2000);
+        } catch (const std::exception&) {
+            s = {}; // a damaged history shows no line; frames report the damage
+        }
+        QMetaObject::invokeMethod(this, [this, job, s, generation] {
+            if (generation == generation_) emit jobHistoryReady(job, s);
+        });
+    });
+}
+
 void RunReaderThread::requestLinkUse(int32_t link, int64_t tsNs) {
     post([this, link, tsNs](int generation) {
         if (!reader_) return;

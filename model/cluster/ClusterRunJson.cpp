@@ -33,6 +33,14 @@ QJsonObject jobJson(const ClusterJobResult& j, const Topology& t) {
         o.insert("slowdown", j.slowdown());
         o.insert("pods", j.pods);
         o.insert("racks", j.racks);
+        o.insert("checkpoints", j.checkpoints);
+        o.insert("checkpointS", j.checkpointS());
+        o.insert("aloneCheckpointS", j.aloneCheckpointS);
+        o.insert("checkpointsShared", j.checkpointsShared);
+        QJsonArray with;
+        for (const std::string& n : j.checkpointMet)
+            with.append(text(n));
+        o.insert("checkpointedWith", with);
     }
     QJsonArray hosts;
     for (int32_t h : j.hosts)

@@ -56,13 +56,18 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
                      (route > 1 ? " (after restart " + std::to_string(route - 1) + ")" : ""))}});
         }
     w.setComposedTraffic(pattern, Metric::LinkBytesPerS, traffic);
-    std::vector<float> busy(t_.gpus.size()), weights(traffic.sources.size());
+    std::vector<float> busy(t_.gpus.size()), weights(traffic.sources.size()),
+        storage(t_.storage.size());
     for (const auto& [atS, running] : frames_) {
         const int64_t offsetNs = int64_t(std::llround(atS * 1e9));
         if (offsetNs >= endNs) break;
         std::fill(busy.begin(), busy.end(), 0.0f);
         std::fill(weights.begin(), weights.end(), 0.0f);
+        std::fill(storage.begin(), storage.end(), 0.0f);
         for (const ClusterFrameJob& j : running) {
+            if (j.checkpointServerBps && j.checkpointServerBps->size() == storage.size())
+                for (size_t s = 0; s < storage.size(); ++s)
+                    storage[s] += float(j.checkpointWeight) * (*j.checkpointServerBps)[s];
             if (j.gpus)
                 for (int32_t g : *j.gpus)
                     busy[size_t(g)] = float(j.computeFraction);
@@ -72,6 +77,7 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
         }
         w.addFrame(pattern, Metric::GpuBusy, offsetNs, busy);
         w.addComposedFrame(pattern, Metric::LinkBytesPerS, offsetNs, weights);
+        if (!storage.empty()) w.addFrame(pattern, Metric::StorageBytesPerS, offsetNs, storage);
     }
     w.addSegment(0, endNs, pattern, 0);
     QJsonObject summary = clusterRunJson(result, t_);

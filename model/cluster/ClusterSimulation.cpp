@@ -5,6 +5,7 @@
 #include "RunOptions.h"
 #include "SharedFabric.h"
 #include "StepBreakdown.h"
+#include "StorageTraffic.h"
 #include "TrainingEfficiency.h"
 #include "TrainingStepModel.h"
 
@@ -21,6 +22,7 @@ constexpr double kEpsS = 1e-6;
 constexpr int kMaxShareRounds = 8;
 constexpr double kShareTolerance = 0.002; // relative change of any job's step
 constexpr int kShareLevels = 16; // the fractions of capacity a job's step is run at (stepOf)
+constexpr long long kMaxCheckpointEvents = 20'000'000;
 
 struct Job {
     const WorkloadJob* spec = nullptr;
@@ -38,11 +40,19 @@ struct Job {
     // Failures: no progress until pausedUntilS (detection and restart); the steps at its last
     // checkpoint and the run time since.
     double pausedUntilS = 0, checkpointSteps = 0, sinceCheckpointS = 0;
-    double runLeftS = 0;                // a job given a duration: its stepping time left
-    bool estimatedUnderFailure = false; // its step was found with some part down
-    bool refusedAtStart = false;        // too large for the cluster: never queued
-    bool waitsForRepair = false;        // cut off by a failed part: tried again after a repair
-    std::map<int, double> stepAtLevel;  // its step with those at level / kShareLevels
+    // Checkpoints: what one writes, how long it takes alone on its hosts, the storage
+    // servers' write rates then; the write under way: bytes left, its rate now, and whether it
+    // shared the storage with another job's.
+    double checkpointBytes = 0, checkpointAloneS = 0;
+    std::shared_ptr<const std::vector<float>> checkpointServerBps;
+    bool writing = false, writeShared = false;
+    double writeLeftBytes = 0, writeBps = 0;
+    std::set<std::string> checkpointMet; // jobs it wrote a checkpoint with
+    double runLeftS = 0;                 // a job given a duration: its run time left
+    bool estimatedUnderFailure = false;  // its step was found with some part down
+    bool refusedAtStart = false;         // too large for the cluster: never queued
+    bool waitsForRepair = false;         // cut off by a failed part: tried again after a repair
+    std::map<int, double> stepAtLevel;   // its step with those at level / kShareLevels
     std::map<int32_t, ClusterJobResult::Meeting> meetings; // by link
 };
 
@@ -79,29 +89,35 @@ public:
                 j.queued = !j.refusedAtStart;
             }
             const bool changed = schedule(t);
-            if (changed) share(t);
+            if (changed) {
+                share(t);
+                shareStorage();
+            }
             sample(t);
             frame(t);
             if (progress_) progress_(double(nextSubmit + ended_) / double(2 * jobs_.size() + 1));
             const bool busy = std::any_of(jobs_.begin(), jobs_.end(),
                                           [](const Job& j) { return j.running || j.queued; });
             if (!busy && nextSubmit == order.size() && spanS_ <= 0) break; // all ended
-            double next = std::numeric_limits<double>::infinity();
-            if (nextSubmit < order.size()) next = jobs_[order[nextSubmit]].spec->submitS;
-            if (nextFailure_ < w_.failures.size())
-                next = std::min(next, w_.failures[nextFailure_].atS);
-            for (const auto& [repairAt, part] : down_)
-                next = std::min(next, repairAt);
-            for (const Job& j : jobs_)
-                if (j.running) next = std::min(next, endOf(j, t));
-            if (spanS_ > 0) next = std::min(next, spanS_);
+            // Checkpoints start and end between the events above, without a frame of their own
+            // (they change no job's GPUs or fabric share).
+            double next =
+                nextEvent(t, nextSubmit < order.size() ? jobs_[order[nextSubmit]].spec->submitS
+                                                       : std::numeric_limits<double>::infinity());
+            for (double write = nextCheckpointEvent(t); write < next - kEpsS;
+                 write = nextCheckpointEvent(t)) {
+                advance(t, write);
+                t = write;
+                checkpointsDue(t);
+                next = nextEvent(t, nextSubmit < order.size()
+                                        ? jobs_[order[nextSubmit]].spec->submitS
+                                        : std::numeric_limits<double>::infinity());
+            }
             if (!std::isfinite(next)) break; // nothing runs, nothing comes
-            // A job resuming after a restart starts computing again: a frame of its own.
-            for (const Job& j : jobs_)
-                if (j.running && j.pausedUntilS > t + kEpsS) next = std::min(next, j.pausedUntilS);
             advance(t, next);
             t = next;
             endDue(t);
+            checkpointsDue(t);
             for (const Job& j : jobs_) // a restarted job resumes: the shares change
                 if (j.running && std::abs(j.pausedUntilS - t) <= kEpsS) changed_ = true;
             if (spanS_ > 0 && t >= spanS_ - kEpsS) break;
@@ -110,6 +126,54 @@ public:
     }
 
 private:
+    // The next arrival (given), failure, repair, job end, restarted job resuming or the
+    // span's end.
+    double nextEvent(double t, double nextArrival) const {
+        double next = nextArrival;
+        if (nextFailure_ < w_.failures.size()) next = std::min(next, w_.failures[nextFailure_].atS);
+        for (const auto& [repairAt, part] : down_)
+            next = std::min(next, repairAt);
+        for (const Job& j : jobs_)
+            if (j.running) next = std::min(next, endOf(j, t));
+        if (spanS_ > 0) next = std::min(next, spanS_);
+        // A job resuming after a restart starts computing again: a frame of its own.
+        for (const Job& j : jobs_)
+            if (j.running && j.pausedUntilS > t + kEpsS) next = std::min(next, j.pausedUntilS);
+        return next;
+    }
+
+    // The next checkpoint to start (a job's stepping reaches its interval) or to be written.
+    double nextCheckpointEvent(double t) {
+        double next = std::numeric_limits<double>::infinity();
+        for (const Job& j : jobs_) {
+            if (!j.running || j.load.stepS <= 0) continue;
+            const double from = std::max(t, j.pausedUntilS);
+            if (j.writing && j.writeBps > 0)
+                next = std::min(next, from + j.writeLeftBytes / j.writeBps);
+            else if (!j.writing && j.spec->run.checkpointIntervalS > 0)
+                next = std::min(next, from + std::max(0.0, j.spec->run.checkpointIntervalS -
+                                                               j.sinceCheckpointS));
+        }
+        if (std::isfinite(next) && ++checkpointEvents_ > kMaxCheckpointEvents) {
+            // A hostile interval (a millisecond over days): refused rather than run for hours.
+            size_t worst = 0;
+            for (size_t i = 0; i < jobs_.size(); ++i)
+                if (jobs_[i].running && jobs_[i].spec->run.checkpointIntervalS > 0 &&
+                    (!jobs_[worst].running || jobs_[i].spec->run.checkpointIntervalS <
+                                                  jobs_[worst].spec->run.checkpointIntervalS))
+                    worst = i;
+            throw InputException(
+                {w_.fileName, 0, 0,
+                 (jobs_[worst].spec->generated ? "mix (" + jobs_[worst].spec->name + ")"
+                                               : "jobs[" + std::to_string(worst) + "]") +
+                     ".run.checkpointInterval",
+                 "checkpoints every " + std::to_string(jobs_[worst].spec->run.checkpointIntervalS) +
+                     " s make more than " + std::to_string(kMaxCheckpointEvents) +
+                     " checkpoint events over the run; give a longer interval"});
+        }
+        return next;
+    }
+
     // The fabric as the design's faults and the failures now unrepaired leave it, its
     // capacities, and the hosts it cuts off.
     void applyFaults() {
@@ -185,6 +249,7 @@ private:
         j.r.lostSteps += j.r.steps - j.checkpointSteps;
         j.r.steps = j.checkpointSteps;
         j.sinceCheckpointS = 0;
+        j.writing = false; // a checkpoint being written is lost with the rest
         j.pausedUntilS =
             t + j.spec->run.failureTimes.detectionS + j.spec->run.failureTimes.restartS;
         if (estimateAlone(j, t)) return;
@@ -287,6 +352,7 @@ private:
             return;
         }
         j.r.hosts = hosts;
+        checkpointAlone(j);
         if (j.r.startS < 0) {
             j.r.startS = t;
             j.runLeftS = j.spec->durationS;
@@ -426,28 +492,92 @@ private:
     }
 
     double endOf(const Job& j, double t) const {
-        if (j.spec->run.steps > 0)
-            return std::max(t, j.pausedUntilS) +
-                   std::max(0.0, double(j.spec->run.steps) - j.r.steps) * j.load.stepS;
+        if (j.spec->run.steps > 0) {
+            // Its steps left after the checkpoint it writes now; a checkpoint it starts on the
+            // way comes first, an event of its own.
+            const double stepsS =
+                std::max(0.0, double(j.spec->run.steps) - j.r.steps) * j.load.stepS;
+            const double writeS = j.writing ? j.writeLeftBytes / std::max(j.writeBps, 1e-9) : 0.0;
+            return std::max(t, j.pausedUntilS) + writeS + stepsS;
+        }
         return std::max(t, j.pausedUntilS) + std::max(0.0, j.runLeftS);
     }
 
-    // Progress from `from` to `to`, and the checkpoints taken on the way.
+    // Progress from `from` to `to`, with no checkpoint starting or written in between: steps,
+    // or a checkpoint's bytes (the job steps no further until it is written).
     void advance(double from, double to) {
         for (Job& j : jobs_) {
             if (!j.running) continue;
             const double dt = to - std::max(from, j.pausedUntilS);
             if (dt <= 0) continue;
-            j.r.runS += dt;
             j.runLeftS -= dt;
+            if (j.writing) {
+                j.writeLeftBytes = std::max(0.0, j.writeLeftBytes - j.writeBps * dt);
+                j.r.checkpointTimeS += dt;
+                continue;
+            }
+            j.r.runS += dt;
             if (j.load.stepS <= 0) continue;
             j.r.steps += dt / j.load.stepS;
             j.sinceCheckpointS += dt;
+        }
+    }
+
+    // Checkpoints written by now and those due to start (after an interval of stepping); the
+    // storage shared anew among the writers.
+    void checkpointsDue(double t) {
+        for (Job& j : jobs_) {
+            if (!j.running || j.pausedUntilS > t + kEpsS) continue;
             const double interval = j.spec->run.checkpointIntervalS;
-            if (interval > 0 && j.sinceCheckpointS >= interval) {
-                j.sinceCheckpointS = std::fmod(j.sinceCheckpointS, interval);
-                j.checkpointSteps = j.r.steps - j.sinceCheckpointS / j.load.stepS;
+            if (j.writing && j.writeLeftBytes <= 1e-9 * j.checkpointBytes + 1) {
+                j.writing = false;
+                j.checkpointSteps = j.r.steps;
+                ++j.r.checkpoints;
+                j.r.checkpointsShared += j.writeShared;
+            } else if (!j.writing && interval > 0 && j.sinceCheckpointS >= interval - kEpsS) {
+                j.sinceCheckpointS = 0;
+                j.writing = j.checkpointBytes > 0;
+                j.writeShared = false;
+                j.writeLeftBytes = j.checkpointBytes;
+                if (!j.writing) j.checkpointSteps = j.r.steps;
             }
+        }
+        shareStorage();
+    }
+
+    // The job's checkpoint on its hosts alone: the sharded training state (16 bytes a
+    // parameter, as a single run's) written from each host over the frontend to storage.
+    void checkpointAlone(Job& j) {
+        const double sustained = StorageFabric{}.sustainedBytesPerS;
+        j.checkpointBytes = 16.0 * j.model.parameters();
+        const StorageFlows f =
+            checkpointFlows(doc_, j.r.hosts, sustained, efficiency::kFabricGoodput,
+                            j.checkpointBytes / double(std::max<size_t>(1, j.r.hosts.size())));
+        j.checkpointAloneS = f.writeS > 0 ? f.writeS : j.checkpointBytes / sustained;
+        j.r.aloneCheckpointS = j.checkpointAloneS;
+        j.checkpointServerBps = std::make_shared<const std::vector<float>>(f.serverBps);
+    }
+
+    // The jobs writing checkpoints share the storage system's sustained write rate, max-min
+    // fair: each gets an equal part, or what it writes alone (its hosts' frontend links), if
+    // that is less, and the others what it leaves.
+    void shareStorage() {
+        const double sustained = StorageFabric{}.sustainedBytesPerS;
+        std::vector<Job*> writers;
+        for (Job& j : jobs_)
+            if (j.running && j.writing) writers.push_back(&j);
+        auto aloneBps = [](const Job* j) { return j->checkpointBytes / j->checkpointAloneS; };
+        std::sort(writers.begin(), writers.end(),
+                  [&](const Job* a, const Job* b) { return aloneBps(a) < aloneBps(b); });
+        double left = sustained;
+        for (size_t k = 0; k < writers.size(); ++k) {
+            Job& j = *writers[k];
+            j.writeBps = std::min(aloneBps(&j), left / double(writers.size() - k));
+            left -= j.writeBps;
+            if (writers.size() < 2) continue;
+            j.writeShared = true;
+            for (const Job* other : writers)
+                if (other != &j) j.checkpointMet.insert(other->r.name);
         }
     }
 
@@ -476,6 +606,13 @@ private:
             const bool paused = j.pausedUntilS > t + kEpsS;
             f.computeFraction = paused ? 0 : std::min(1.0, j.computeS / j.load.stepS);
             if (!paused) f.bytesPerStep = j.bytesShared;
+            // Its writes to storage, on average over its checkpoint interval: the rate alone
+            // while it writes, for the part of the interval it would write alone.
+            const double interval = j.spec->run.checkpointIntervalS;
+            if (!paused && interval > 0 && j.checkpointServerBps) {
+                f.checkpointServerBps = j.checkpointServerBps;
+                f.checkpointWeight = j.checkpointAloneS / (interval + j.r.checkpointS());
+            }
             running.push_back(std::move(f));
         }
         onFrame_(t, running);
@@ -511,6 +648,7 @@ private:
                 r.waitS = r.startS - r.submitS;
             else
                 r.waitS = std::max(0.0, endS - r.submitS);
+            r.checkpointMet.assign(j.checkpointMet.begin(), j.checkpointMet.end());
             const double stepped = r.steps + r.lostSteps;
             r.stepS = stepped > 0 ? r.runS / stepped : r.aloneStepS;
             for (auto& [link, m] : j.meetings)
@@ -541,6 +679,7 @@ private:
     std::vector<FragmentationSample> fragmentation_;
     size_t ended_ = 0, endedSeen_ = 0;
     long long estimates_ = 0;
+    long long checkpointEvents_ = 0; // checkpoint starts and ends looked for (a bound)
 };
 
 } // namespace

@@ -34,8 +34,17 @@ struct ClusterJobResult {
     // last started), and on average as it ran (time stepping over steps stepped, lost ones too).
     double aloneStepS = 0, stepS = 0;
     double steps = 0, runS = 0; // kept steps; time spent stepping (not restarting)
-    int restarts = 0;           // fabric failures it crossed
-    double lostSteps = 0;       // done since a checkpoint when a failure hit
+    // Checkpoints written, those written while another job wrote one (sharing the storage),
+    // the time spent writing them, and one's write time alone on the storage and on average
+    // as it ran; the jobs it wrote checkpoints with.
+    int checkpoints = 0, checkpointsShared = 0;
+    std::vector<std::string> checkpointMet;
+    double checkpointTimeS = 0, aloneCheckpointS = 0;
+    double checkpointS() const {
+        return checkpoints > 0 ? checkpointTimeS / checkpoints : aloneCheckpointS;
+    }
+    int restarts = 0;     // fabric failures it crossed
+    double lostSteps = 0; // done since a checkpoint when a failure hit
     double slowdown() const { return aloneStepS > 0 && stepS > 0 ? stepS / aloneStepS : 1; }
     // Its step time from each time it changed: {at, step}.
     std::vector<std::pair<double, double>> stepTimeline;
@@ -77,6 +86,10 @@ struct ClusterFrameJob {
     // Bytes per step on each link direction it loads, and its step now.
     std::shared_ptr<const std::vector<std::pair<int32_t, float>>> bytesPerStep;
     double stepS = 0;
+    // Its write rate per storage server while it checkpoints alone, and the fraction of that
+    // it writes on average (over its checkpoint interval, sharing the storage).
+    std::shared_ptr<const std::vector<float>> checkpointServerBps;
+    double checkpointWeight = 0;
 };
 using ClusterFrameFn = std::function<void(double atS, const std::vector<ClusterFrameJob>&)>;
 

@@ -3,12 +3,27 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <optional>
 
 namespace cs {
 namespace {
 
 double finiteOr(const QJsonValue& v, double fallback) {
     return v.isDouble() && std::isfinite(v.toDouble()) ? v.toDouble() : fallback;
+}
+
+// A link by its name, "<end a> -- <end b>", among the links of its first end.
+std::optional<int32_t> linkNamed(const QString& name, const Topology& t, const TopologyIndex& ix) {
+    const qsizetype dash = name.indexOf(" -- ");
+    if (dash < 0) return std::nullopt;
+    const auto a = ix.find(name.left(dash).toStdString());
+    const auto b = ix.find(name.mid(dash + 4).toStdString());
+    if (!a || !b) return std::nullopt;
+    for (int32_t l : ix.linksOf(*a)) {
+        const Link& k = t.links[size_t(l)];
+        if ((k.a == *a && k.b == *b) || (k.a == *b && k.b == *a)) return l;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -33,6 +48,11 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
         }
         std::sort(j.hosts.begin(), j.hosts.end());
         j.hosts.erase(std::unique(j.hosts.begin(), j.hosts.end()), j.hosts.end());
+        for (const QJsonValue& m : o.value("metOthersOn").toArray()) {
+            if (j.metLinks.size() >= kMaxRunJobMetLinks) break;
+            const QString name = m.toObject().value("link").toString().left(1024);
+            if (const auto link = linkNamed(name, t, ix)) j.metLinks.push_back(*link);
+        }
         j.submitS = finiteOr(o.value("submitS"), NAN);
         j.startS = finiteOr(o.value("startS"), NAN);
         j.endS = finiteOr(o.value("endS"), NAN);
@@ -40,6 +60,33 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
         j.slowdown = finiteOr(o.value("slowdown"), NAN);
         out.push_back(std::move(j));
     }
+    return out;
+}
+
+std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t, const TopologyIndex& ix) {
+    std::vector<Endpoint> out;
+    std::vector<int32_t> links = job.metLinks;
+    for (int32_t h : job.hosts) {
+        const Host& host = t.hosts[size_t(h)];
+        for (int g = 0; g < host.gpuCount; ++g)
+            out.push_back({EntityKind::Gpu, host.firstGpu + g});
+    }
+    std::vector<uint8_t> ofJob(t.hosts.size(), 0);
+    for (int32_t h : job.hosts)
+        ofJob[size_t(h)] = 1;
+    for (size_t n = 0; n < t.nics.size(); ++n) {
+        const Nic& nic = t.nics[n];
+        if (nic.role != NicRole::Backend || nic.host == kNone || !ofJob[size_t(nic.host)]) continue;
+        for (int32_t l : ix.linksOf({EntityKind::Nic, int32_t(n)})) {
+            const Link& k = t.links[size_t(l)];
+            if (k.a.kind == EntityKind::Switch || k.b.kind == EntityKind::Switch)
+                links.push_back(l);
+        }
+    }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    for (int32_t l : links)
+        out.push_back({EntityKind::Link, l});
     return out;
 }
 

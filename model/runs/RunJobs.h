@@ -17,7 +17,8 @@ namespace cs {
 struct RunJob {
     std::string name, state, model; // state and model: empty where the run does not say
     long long gpus = 0;
-    std::vector<int32_t> hosts; // ascending host indices
+    std::vector<int32_t> hosts;    // ascending host indices
+    std::vector<int32_t> metLinks; // where it met other jobs (a simulated cluster run's)
     // Seconds from the run's start; endS NaN: still running at the run's end. waitS and
     // slowdown (its step over its step alone): NaN where the run does not say.
     double submitS = NAN, startS = NAN, endS = NAN, waitS = NAN, slowdown = NAN;
@@ -27,9 +28,14 @@ struct RunJob {
 };
 
 constexpr size_t kMaxRunJobs = 100000;
+constexpr size_t kMaxRunJobMetLinks = 64;
 
 std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
                               const TopologyIndex& ix);
+// What a selected job lights up in the view: its GPUs, the links from its hosts' backend NICs
+// to the fabric, and the links where it met other jobs; GPUs first, then links ascending.
+std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t, const TopologyIndex& ix);
+
 // Job k's place on the colour scale: the golden ratio's multiples modulo 1, so that jobs next
 // to each other in the list (often running side by side) get colours far apart.
 double jobColourFraction(size_t k);

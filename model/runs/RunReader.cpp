@@ -598,6 +598,34 @@ Series RunReader::statHistory(Metric m, FrameStat st, int64_t fromNs, int64_t to
     return bucketed(listOf, fromNs, toNs, maxPoints);
 }
 
+Series RunReader::meanHistory(Metric m, const std::vector<int32_t>& entities, int64_t fromNs,
+                              int64_t toNs, int maxPoints) {
+    if (!has(m) || entities.empty()) return {};
+    const size_t count = entityCount(metricDef(m).entity, t_);
+    for (int32_t e : entities)
+        if (e < 0 || size_t(e) >= count) return {};
+    std::map<int32_t, ChangeList> lists;
+    auto listOf = [&](int32_t p) -> const ChangeList& {
+        ChangeList& c = lists[p];
+        Stream* s = stream(m, p);
+        // A few frames per point at most: a long recording's frames are not all decoded.
+        const size_t frames = s->offsetNs.size();
+        const size_t stride = std::max<size_t>(1, frames / size_t(std::max(1, 4 * maxPoints)));
+        for (size_t f = 0; f < frames; f += stride) {
+            const std::vector<float>& v = decoded(m, *s, int32_t(f));
+            double sum = 0;
+            size_t n = 0;
+            for (int32_t e : entities)
+                if (size_t(e) < v.size() && std::isfinite(v[size_t(e)])) sum += v[size_t(e)], ++n;
+            c.atNs.push_back(s->offsetNs[f]);
+            c.value.push_back(n ? float(sum / double(n)) : NAN);
+        }
+        c.finish();
+        return c;
+    };
+    return bucketed(listOf, fromNs, toNs, maxPoints);
+}
+
 Series RunReader::scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints) {
     Series out;
     if (!has(m)) return out;

@@ -86,6 +86,10 @@ public:
     std::vector<LinkHeat> hottestLinks(int64_t tsNs, int count, HotBy by, double threshold = 0.8);
     // A per-frame statistic of all entities over [fromNs, toNs].
     Series statHistory(Metric m, FrameStat s, int64_t fromNs, int64_t toNs, int maxPoints);
+    // The mean over some entities (a job's GPUs) of each frame over [fromNs, toNs], NaN values
+    // left out; empty when the run lacks the metric or an entity is out of range.
+    Series meanHistory(Metric m, const std::vector<int32_t>& entities, int64_t fromNs, int64_t toNs,
+                       int maxPoints);
     // A run-wide series (step time, MFU).
     Series scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints);
     // Events other than steps (checkpoints, failures, restarts), in time order.

@@ -9,7 +9,9 @@
 #include "JobsModel.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
+#include "RunChartsWidget.h"
 #include "RunJobs.h"
+#include "RunReader.h"
 #include "TelemetryImporter.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
@@ -20,6 +22,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <set>
 
 using namespace cs;
 using cs::app::MainWindow;
@@ -119,6 +123,48 @@ void TestJobsDock::aClusterRunListsItsJobsAndColoursGpusByJob() {
     QTRY_VERIFY(w.replay()->shownNs().has_value() &&
                 std::abs(double(*w.replay()->shownNs()) / 1e9 - c.startS) < 0.01);
     QTRY_COMPARE(gpuValue(w, firstGpu(c)), float(jobColourFraction(2)));
+    // c is selected: its GPUs and its hosts' links to the fabric outlined, nothing else's;
+    // the GPU chart plots its GPUs' mean busy over the time it ran, as the run stored it.
+    std::set<int32_t> litGpus, cGpus;
+    std::set<int32_t> litLinks;
+    for (const Endpoint& e : w.view()->scene().highlighted())
+        (e.kind == EntityKind::Gpu ? litGpus : litLinks).insert(e.index);
+    for (int32_t h : c.hosts)
+        for (int g = 0; g < t.hosts[size_t(h)].gpuCount; ++g)
+            cGpus.insert(t.hosts[size_t(h)].firstGpu + g);
+    QCOMPARE(litGpus, cGpus);
+    QCOMPARE(qint64(litGpus.size()), qint64(c.gpus));
+    const int32_t nicLink = [&] {
+        const std::string nic = t.hosts[size_t(c.hosts.front())].name + ".be0";
+        for (int32_t l : doc->index().linksOf(*doc->index().find(nic)))
+            if (t.links[size_t(l)].a.kind == EntityKind::Switch ||
+                t.links[size_t(l)].b.kind == EntityKind::Switch)
+                return l;
+        return -1;
+    }();
+    QVERIFY(litLinks.count(nicLink));
+    QVERIFY(litLinks.size() >= cGpus.size()); // a link from each GPU's NIC
+    const views::RunChartsWidget* charts = w.replay()->charts();
+    const auto jobSeries = [&]() -> const Series* {
+        for (const views::ChartSeries& s : charts->seriesOf(0))
+            if (s.name == "job c: mean") return s.source;
+        return nullptr;
+    };
+    QTRY_VERIFY(jobSeries() != nullptr);
+    RunReader reader(path, t);
+    const int64_t midNs = int64_t(std::llround((c.startS + c.endS) / 2 * 1e9));
+    const float stored = reader.frame(Metric::GpuBusy, midNs)[size_t(firstGpu(c))];
+    QVERIFY(stored > 0);
+    const std::optional<double> charted = views::valueAtNs(*jobSeries(), midNs);
+    QVERIFY(charted.has_value());
+    QVERIFY2(std::abs(*charted - stored) < 1e-4,
+             qPrintable(QString("%1 vs %2").arg(*charted).arg(stored)));
+    QVERIFY(jobSeries()->tsNs.front() >= int64_t(std::llround(c.startS * 1e9)) - 1);
+    // A GPU chosen in the view ends the job's selection.
+    QVERIFY(w.selectById(QString::fromStdString(t.nameOf({EntityKind::Gpu, 0}))));
+    QVERIFY(w.view()->scene().highlighted().empty());
+    QVERIFY(jobSeries() == nullptr);
+    QCOMPARE(w.replay()->selectedJob(), -1);
 
     // The Gantt above the list: c's bar starts where a's ends (c took a's pod), after its wait;
     // a click on b's row goes to b.

@@ -7,6 +7,7 @@
 #include "LinkUse.h"
 #include "Presets.h"
 #include "RankPlacement.h"
+#include "RunJobs.h"
 #include "RunReader.h"
 #include "SharedFabric.h"
 #include "TrainingStepModel.h"
@@ -18,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <set>
 
 using namespace cs;
@@ -80,6 +82,7 @@ private slots:
     void badWorkloadsAreRefusedWithTheirPlace();
     void jobsThatCannotRunOnTheClusterAreRefusedByName();
     void aStoredRunNamesTheJobsOnALink();
+    void checkpointsWrittenTogetherShareTheStorage();
 };
 
 void TestCluster::sharedLinksLeaveTheFairShareAtLeast_data() {
@@ -519,9 +522,66 @@ void TestCluster::aStoredRunNamesTheJobsOnALink() {
         named.insert(label);
     QVERIFY2(named.count("job a") && named.count("job b"),
              qPrintable(QString::number(named.size())));
+    // Selected in the Jobs dock, job a lights up the link where it met b most.
+    const std::vector<RunJob> listed = runJobsOf(summary, doc->topology(), doc->index());
+    QCOMPARE(listed.size(), size_t(2));
+    const std::vector<Endpoint> lit = jobEntities(listed[0], doc->topology(), doc->index());
+    QVERIFY(std::count(lit.begin(), lit.end(), Endpoint{EntityKind::Link, link}) == 1);
+    QCOMPARE(std::count_if(lit.begin(), lit.end(),
+                           [](const Endpoint& e) { return e.kind == EntityKind::Gpu; }),
+             long(r.jobs[0].gpus));
     // Its traffic in the frame: the two jobs' bytes per step over their steps.
     const std::vector<float> frame = reader.frame(Metric::LinkBytesPerS, int64_t(1e9));
     QVERIFY(frame[size_t(link)] > 0);
+    // The storage servers take the jobs' checkpoints, on average over their interval: some,
+    // and less than the storage system writes at most.
+    const std::vector<float> storage = reader.frame(Metric::StorageBytesPerS, int64_t(1e9));
+    double storageBps = 0;
+    for (float v : storage)
+        storageBps += std::isfinite(v) ? v : 0;
+    QVERIFY(storageBps > 0);
+    QVERIFY(storageBps < StorageFabric{}.sustainedBytesPerS);
+}
+
+void TestCluster::checkpointsWrittenTogetherShareTheStorage() {
+    // Two 2,048-GPU Llama 3 70B jobs checkpoint every minute. Alone, each writes at the storage
+    // system's sustained rate (its 256 hosts' frontend NICs carry more). Started together,
+    // their checkpoints fall together and each writes at half that rate; b started half an
+    // interval later never writes with a, and both write as fast as alone.
+    const auto doc = openTopology("meta-roce-24k", {});
+    Workload w = workload("two-dp-jobs.json");
+    w.scheduler = SchedulerPolicy::TopologyAware;
+    for (WorkloadJob& j : w.jobs) {
+        j.run.model = "llama3-70b";
+        j.run.parallel = ParallelConfig{};
+        j.run.parallel.tp = 8;
+        j.run.parallel.pp = 4;
+        j.run.parallel.dp = 64;
+        j.run.parallel.batchSeqs = 256;
+        j.run.steps = 0;
+        j.durationS = 1800;
+        j.run.checkpointIntervalS = 60;
+    }
+    const double bytes = 16.0 * modelOf(w.jobs[0].run)->parameters();
+    const double sustained = StorageFabric{}.sustainedBytesPerS;
+    const ClusterRunResult together = simulateCluster(*doc, w, 0);
+    w.jobs[1].submitS = 30;
+    const ClusterRunResult apart = simulateCluster(*doc, w, 0);
+    for (const char* name : {"a", "b"}) {
+        const ClusterJobResult &t = job(together, name), &p = job(apart, name);
+        QVERIFY(qAbs(t.aloneCheckpointS / (bytes / sustained) - 1) < 0.01);
+        QVERIFY2(t.checkpoints > 20, qPrintable(QString::number(t.checkpoints)));
+        QCOMPARE(t.checkpointsShared, t.checkpoints);
+        QVERIFY2(qAbs(t.checkpointS() / (bytes / (sustained / 2)) - 1) < 1e-6,
+                 qPrintable(QString::number(t.checkpointS())));
+        QCOMPARE(t.checkpointMet, std::vector<std::string>{name == std::string("a") ? "b" : "a"});
+        QVERIFY(p.checkpoints >= t.checkpoints);
+        QCOMPARE(p.checkpointsShared, 0);
+        QVERIFY(qAbs(p.checkpointS() / p.aloneCheckpointS - 1) < 1e-9);
+        QVERIFY(p.checkpointMet.empty());
+    }
+    // Each job steps while it would wait for the storage together: a steps more apart.
+    QVERIFY(job(apart, "a").steps > job(together, "a").steps + 5);
 }
 
 QTEST_GUILESS_MAIN(TestCluster)
