@@ -101,7 +101,7 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     // Okabe-Ito's sky blue: a selected job, apart from the white selection and the outlines
     // of failed and outlying parts.
     highlightedActor_->GetProperty()->SetColor(86 / 255.0, 180 / 255.0, 233 / 255.0);
-    highlightedActor_->GetProperty()->SetLineWidth(3);
+    highlightedActor_->GetProperty()->SetLineWidth(1.5); // racks side by side stay apart
     highlightedActor_->GetProperty()->SetLighting(false);
     highlightedActor_->SetVisibility(false);
     renderer_->AddActor(highlightedActor_);

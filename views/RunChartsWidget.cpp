@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cs::views {
 namespace {
@@ -234,9 +235,10 @@ void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Ser
     rebuild();
 }
 
-void RunChartsWidget::setJobSeries(const QString& name, const Series& s) {
+void RunChartsWidget::setJobSeries(const QString& name, const Series& s, int64_t endNs) {
     jobName_ = name;
     jobSeries_ = s;
+    jobEndNs_ = endNs;
     rebuild();
 }
 
@@ -318,7 +320,12 @@ void RunChartsWidget::rebuild() {
     auto dashed = [](QColor c) { return QPen(c, 1.5, Qt::DashLine); };
     if (b) graph(busy, tr("B: mean"), "%", b->busyMean, 100, dashed(kVermillion));
     if (!jobSeries_.tsNs.empty()) {
-        graph(busy, jobName_, "%", jobSeries_, 100, QPen(kSky, 2));
+        QCPGraph* g = graph(busy, jobName_, "%", jobSeries_, 100, QPen(kSky, 2));
+        if (jobEndNs_ >= 0) { // no line after the job: its GPUs are others'
+            const double endX = m.x0 + double(jobEndNs_) / 1e9 / m.unitS;
+            g->data()->removeAfter(endX);
+            g->addData(endX, std::numeric_limits<double>::quiet_NaN());
+        }
         busy.primary = int(busy.series.size()) - 1;
     }
     if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {

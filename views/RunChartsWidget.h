@@ -37,9 +37,9 @@ public:
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
     // series (GPUs: fraction, links: B/s); an empty series hides it.
     void setEntitySeries(Endpoint e, const QString& name, const Series& s);
-    // A selected job's GPUs' mean busy fraction beside the run's, named `name`; an empty
-    // series hides it.
-    void setJobSeries(const QString& name, const Series& s);
+    // A selected job's GPUs' mean busy fraction beside the run's, named `name`, drawn to its
+    // end (endNs; < 0: the run's end); an empty series hides it.
+    void setJobSeries(const QString& name, const Series& s, int64_t endNs = -1);
     // A recorded run's absolute start (ns since the epoch; 0: none): the time axes then show
     // the time of day in UTC or local time, and their label the start's date.
     void setWallClock(int64_t wallStartNs, bool utc);
@@ -82,6 +82,7 @@ private:
     Series selectedSeries_;
     QString jobName_;
     Series jobSeries_;
+    int64_t jobEndNs_ = -1;
     bool hours_ = false;
     int64_t wallStartNs_ = 0;
     bool utc_ = true;

@@ -33,7 +33,7 @@ const CommandSpec& guiSpec() {
                       topologyOptions(), 1};
         c.options.insert(
             c.options.end(),
-            {{"--select", "ID", "the entity selected at start"},
+            {{"--select", "ID", "the entity selected at start; job:NAME, a job of the run"},
              {"--run", "RUN.sqlite", "a stored run to replay"},
              {"--at", "T", "where in the run to start"},
              {"--compare", "B.sqlite", "a second run beside the first (View > Compare)"},
@@ -113,20 +113,27 @@ QString openTopologyAndRun(MainWindow& w, const GuiOptions& o) {
         read.sets.push_back(set.toStdString());
     if (!w.openSource(o.source, false, read))
         return QString("cannot open %1 (see the message above)").arg(o.source);
-    if (!o.selectId.isEmpty() && !w.selectById(o.selectId))
+    // A job of the run ("job:NAME") once the run is open, an entity now.
+    const bool selectsJob = o.selectId.startsWith("job:");
+    if (selectsJob && o.run.isEmpty())
+        return QString("--select %1: a job is selected in a run: give --run").arg(o.selectId);
+    if (!o.selectId.isEmpty() && !selectsJob && !w.selectById(o.selectId))
         return QString("--select: no entity has the id \"%1\"").arg(o.selectId);
     if (o.run.isEmpty()) return {};
     if (!w.openRun(o.run, false))
         return QString("cannot open %1 (see the message above)").arg(o.run);
     if (!o.compare.isEmpty() && !w.compareWith(o.compare, false))
         return QString("cannot compare with %1 (see the message above)").arg(o.compare);
-    if (o.at.isEmpty()) return {};
-    try {
-        w.replay()->clock()->seek(resolveRunTime(
-            parseRunTimeArgument(o.at), w.replay()->overview()->info, o.run.toStdString()));
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
+    if (!o.at.isEmpty()) {
+        try {
+            w.replay()->clock()->seek(resolveRunTime(
+                parseRunTimeArgument(o.at), w.replay()->overview()->info, o.run.toStdString()));
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
     }
+    if (selectsJob && !w.replay()->goToJobNamed(o.selectId.mid(4)))
+        return QString("--select: the run has no job named \"%1\"").arg(o.selectId.mid(4));
     return {};
 }
 } // namespace

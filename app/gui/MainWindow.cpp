@@ -154,6 +154,13 @@ MainWindow::MainWindow()
         view_->scene().select(PickHit{e, kNone, 0});
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
     });
+    connect(replay_, &ReplayController::jobChosen, this, [this](Endpoint host, qint32 rack) {
+        showSelected(host, false);
+        view_->scene().select(PickHit{host, kNone, 0});
+        view_->flyTo([this, rack] {
+            if (rack == kNone || !view_->scene().viewRack(rack)) view_->scene().viewOverview();
+        });
+    });
     connect(replay_, &ReplayController::nowShown, this, [this] {
         showReplayInInspector();
         if (presenting_) updateCaption();
@@ -343,6 +350,8 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Simulate Training..."), QKeySequence(tr("Ctrl+R")), this,
                    &MainWindow::simulateDialog);
+    run->addAction(tr("Simulate Cluster &Workload..."), QKeySequence(tr("Ctrl+Shift+R")), this,
+                   &MainWindow::simulateClusterDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcutsDialog(this); });
     help->addAction(tr("&User Guide (README)"), this, [this] {

@@ -7,6 +7,7 @@
 #include "RecentFiles.h"
 #include "SessionFile.h"
 #include "TopologyDocument.h"
+#include "Workload.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -168,6 +169,12 @@ public:
     // runs folder, opens it paused at its start, shows its step breakdown and notes it in the
     // Summary; empty when cancelled or failed (the error shown).
     QString simulateAndOpen(const RunSpec& spec);
+    // Run → Simulate Cluster Workload: many jobs on the open topology (WorkloadDialog.h).
+    void simulateClusterDialog();
+    // Simulates the workload on the open topology with progress and cancel into a new store in
+    // the runs folder (cluster-TOPOLOGY-DATE-TIME.sqlite), opens it with its Jobs dock and
+    // notes it in the Summary; empty when cancelled or failed (the error shown).
+    QString simulateClusterAndOpen(const Workload& w, double spanS, const QString& name);
     // File → Import Telemetry: the previewed run kept in the runs folder as
     // recorded-TOPOLOGY-DATE-TIME.sqlite and opened; its path, or empty (the error shown).
     QString keepImport(TelemetryImportDialog& dialog);

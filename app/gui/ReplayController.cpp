@@ -116,8 +116,9 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
     });
     connect(reader_, &RunReaderThread::jobHistoryReady, this, [this](int job, const Series& s) {
         if (job != selectedJob_ || job >= jobs_->rowCount()) return;
-        charts_->setJobSeries(tr("job %1: mean").arg(QString::fromStdString(jobs_->job(job).name)),
-                              s);
+        const RunJob& j = jobs_->job(job);
+        charts_->setJobSeries(tr("job %1: mean").arg(QString::fromStdString(j.name)), s,
+                              std::isnan(j.endS) ? -1 : int64_t(std::llround(j.endS * 1e9)));
     });
     connect(reader_, &RunReaderThread::linkUseReady, this, [this](qint32 link, const LinkUse& use) {
         if (!overview_ || selected_.kind != EntityKind::Link || selected_.index != link) return;
@@ -241,7 +242,13 @@ void ReplayController::goToJob(int row) {
         clock_->pause();
         clock_->seek(int64_t(std::llround(j.startS * 1e9)));
     }
-    if (!j.hosts.empty()) emit entityChosen(Endpoint{EntityKind::Host, j.hosts.front()});
+    if (!j.hosts.empty() && doc_) {
+        const Topology& t = doc_->topology();
+        int32_t rack = t.hosts[size_t(j.hosts.front())].rack;
+        for (int32_t h : j.hosts)
+            if (t.hosts[size_t(h)].rack != rack) rack = kNone;
+        emit jobChosen(Endpoint{EntityKind::Host, j.hosts.front()}, rack);
+    }
     selectJob(row);
 }
 
@@ -254,11 +261,8 @@ void ReplayController::selectJob(int row) {
         return;
     }
     const RunJob& job = jobs_->job(row);
-    std::vector<Endpoint> lit = jobEntities(job, doc_->topology(), doc_->index());
-    std::vector<int32_t> gpus;
-    for (const Endpoint& e : lit)
-        if (e.kind == EntityKind::Gpu) gpus.push_back(e.index);
-    view_->scene().setHighlighted(std::move(lit));
+    std::vector<int32_t> gpus = jobGpus(job, doc_->topology());
+    view_->scene().setHighlighted(jobEntities(job, doc_->topology()));
     view_->update();
     // Its GPUs over the time it ran (held by other jobs before and after).
     auto ns = [](double s, int64_t otherwise) {
@@ -266,6 +270,16 @@ void ReplayController::selectJob(int row) {
     };
     if (!gpus.empty())
         reader_->requestJobHistory(row, std::move(gpus), ns(job.startS, 0), ns(job.endS, -1));
+}
+
+bool ReplayController::goToJobNamed(const QString& name) {
+    for (int row = 0; row < jobs_->rowCount(); ++row)
+        if (jobs_->job(row).name == name.toStdString()) {
+            if (auto* table = jobsDock_->findChild<QTableView*>()) table->selectRow(row);
+            goToJob(row);
+            return true;
+        }
+    return false;
 }
 
 int ReplayController::selectedJob() const {

@@ -60,6 +60,8 @@ public:
     // view, its GPUs' mean busy in the GPU chart.
     void selectJob(int row);
     int selectedJob() const;
+    // Goes to the job of that name as a click on its row does; false when none has it.
+    bool goToJobNamed(const QString& name);
     // The selected entity's values in the frame shown (empty without a replay).
     std::vector<std::pair<std::string, std::string>> selectedValues() const;
     // The time of the frame the view shows, once one arrived.
@@ -80,6 +82,9 @@ signals:
     void nowShown();    // the view shows a new "now": the inspector refreshes its values
     void runExtended(); // a refresh found the run grown
     void entityChosen(cs::Endpoint e); // an event's entity, to select
+    // A job chosen in the Jobs dock: its first host, to select, and the one rack it runs in
+    // (kNone: several), to fly to (else the whole cluster, to see all its racks outlined).
+    void jobChosen(cs::Endpoint firstHost, qint32 rack);
 
 private:
     void showFrame(std::shared_ptr<const FrameResult> f);

@@ -152,8 +152,9 @@ void RunReaderThread::requestJobHistory(int job, std::vector<int32_t> gpus, int6
         if (!reader_) return;
         Series s;
         try {
-            s = reader_->meanHistory(Metric::GpuBusy, gpus, fromNs,
-                                     toNs < 0 ? reader_->info().endNs : toNs, 2000);
+            // To just before its end: the frame at its end has its GPUs freed.
+            const int64_t endNs = toNs < 0 ? reader_->info().endNs : std::max(fromNs, toNs - 1);
+            s = reader_->meanHistory(Metric::GpuBusy, gpus, fromNs, endNs, 2000);
         } catch (const std::exception&) {
             s = {}; // a damaged history shows no line; frames report the damage
         }

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -35,6 +36,7 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
     ComposedTraffic traffic;
     std::map<const void*, size_t> sourceOf;
     std::vector<double> baseStepS;
+    std::vector<std::array<double, kTierCount>> tierBpsOf; // per source, by network tier
     QJsonArray sourceNames;
     std::map<int, int> routesOfJob;
     for (const auto& [atS, running] : frames_)
@@ -43,8 +45,13 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
             sourceOf.emplace(j.bytesPerStep.get(), traffic.sources.size());
             baseStepS.push_back(j.stepS);
             TrafficSource src;
-            for (const auto& [r, bytes] : *j.bytesPerStep)
+            std::array<double, kTierCount> tiers{};
+            for (const auto& [r, bytes] : *j.bytesPerStep) {
                 src.rates.emplace_back(uint32_t(r), float(bytes / j.stepS));
+                const int tier = tierOfLink(t_, r / 2);
+                if (tier >= 0) tiers[size_t(tier)] += bytes / j.stepS;
+            }
+            tierBpsOf.push_back(tiers);
             traffic.sources.push_back(std::move(src));
             const std::string& job = result.jobs[size_t(j.job)].name;
             const int route = ++routesOfJob[j.job];
@@ -77,6 +84,11 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
         }
         w.addFrame(pattern, Metric::GpuBusy, offsetNs, busy);
         w.addComposedFrame(pattern, Metric::LinkBytesPerS, offsetNs, weights);
+        std::vector<float> tiers(kTierCount, 0.f);
+        for (size_t k = 0; k < weights.size(); ++k)
+            for (int q = 0; q < kTierCount; ++q)
+                tiers[size_t(q)] += float(weights[k] * tierBpsOf[k][size_t(q)]);
+        w.addFrame(pattern, Metric::TierBytesPerS, offsetNs, tiers);
         if (!storage.empty()) w.addFrame(pattern, Metric::StorageBytesPerS, offsetNs, storage);
     }
     w.addSegment(0, endNs, pattern, 0);

@@ -550,9 +550,9 @@ private:
     void checkpointAlone(Job& j) {
         const double sustained = StorageFabric{}.sustainedBytesPerS;
         j.checkpointBytes = 16.0 * j.model.parameters();
-        const StorageFlows f =
-            checkpointFlows(doc_, j.r.hosts, sustained, efficiency::kFabricGoodput,
-                            j.checkpointBytes / double(std::max<size_t>(1, j.r.hosts.size())));
+        const StorageFlows f = checkpointFlows(
+            doc_, j.r.hosts, sustained, efficiency::kFabricGoodput,
+            j.checkpointBytes / double(std::max<size_t>(1, j.r.hosts.size())), &storageRoutes_);
         j.checkpointAloneS = f.writeS > 0 ? f.writeS : j.checkpointBytes / sustained;
         j.r.aloneCheckpointS = j.checkpointAloneS;
         j.checkpointServerBps = std::make_shared<const std::vector<float>>(f.serverBps);
@@ -679,7 +679,9 @@ private:
     std::vector<FragmentationSample> fragmentation_;
     size_t ended_ = 0, endedSeen_ = 0;
     long long estimates_ = 0;
-    long long checkpointEvents_ = 0; // checkpoint starts and ends looked for (a bound)
+    long long checkpointEvents_ = 0;
+    StorageRouteCache storageRoutes_; // every job's checkpoints go to the same storage ToRs //
+                                      // checkpoint starts and ends looked for (a bound)
 };
 
 } // namespace

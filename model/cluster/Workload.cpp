@@ -15,8 +15,6 @@
 namespace cs {
 namespace {
 
-constexpr qint64 kMaxWorkloadFileBytes = 16 * 1024 * 1024;
-
 class WorkloadReader {
 public:
     WorkloadReader(const QJsonDocument& doc, const std::string& fileName)

@@ -69,6 +69,7 @@ struct Workload {
 constexpr int kWorkloadFileVersion = 1;
 constexpr size_t kMaxWorkloadJobs = 10000;
 constexpr size_t kMaxWorkloadFailures = 10000;
+constexpr qint64 kMaxWorkloadFileBytes = 16 * 1024 * 1024;
 
 // Why a job's run cannot run on any cluster (an unknown model, a configuration that does not
 // divide, too much memory), its field a run option's key ("parallel.tp"); nothing if it can.

@@ -40,9 +40,9 @@ struct Graph {
     }
 };
 
-// Hop counts to `target` over the frontend graph.
-std::vector<int32_t> distancesTo(const Graph& g, int32_t target) {
-    std::vector<int32_t> d(g.size(), -1);
+// Hop counts to `target` over the frontend graph (-1: no path).
+std::vector<int16_t> distancesTo(const Graph& g, int32_t target) {
+    std::vector<int16_t> d(g.size(), -1);
     std::deque<int32_t> queue{target};
     d[size_t(target)] = 0;
     while (!queue.empty()) {
@@ -52,8 +52,8 @@ std::vector<int32_t> distancesTo(const Graph& g, int32_t target) {
             if (!g.usable(l)) continue;
             const Link& k = g.t.links[size_t(l)];
             const int32_t other = g.id(k.a == g.endpoint(n) ? k.b : k.a);
-            if (other < 0 || d[size_t(other)] >= 0) continue;
-            d[size_t(other)] = d[size_t(n)] + 1;
+            if (other < 0 || d[size_t(other)] >= 0 || d[size_t(n)] == INT16_MAX) continue;
+            d[size_t(other)] = int16_t(d[size_t(n)] + 1);
             queue.push_back(other);
         }
     }
@@ -111,7 +111,8 @@ std::pair<double, int> writeSeconds(const std::vector<double>& capacity, const F
 } // namespace
 
 StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int32_t>& jobHosts,
-                             double sustainedBytesPerS, double goodputFraction, double shardBytes) {
+                             double sustainedBytesPerS, double goodputFraction, double shardBytes,
+                             StorageRouteCache* cache) {
     const Topology& t = doc.topology();
     StorageFlows out;
     out.serverBps.assign(t.storage.size(), 0.f);
@@ -155,11 +156,21 @@ StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int3
     std::stable_sort(byTor.begin(), byTor.end(),
                      [&](size_t x, size_t y) { return plan[x].tor < plan[y].tor; });
     std::vector<std::vector<int32_t>> pathOf(plan.size());
-    std::vector<int32_t> d;
+    std::vector<int16_t> own;
+    const std::vector<int16_t>* dist = &own;
     for (size_t n = 0; n < byTor.size(); ++n) {
         const size_t flow = byTor[n];
         const Planned& p = plan[flow];
-        if (n == 0 || plan[byTor[n - 1]].tor != p.tor) d = distancesTo(g, p.tor);
+        if (n == 0 || plan[byTor[n - 1]].tor != p.tor) {
+            if (cache) {
+                auto& kept = cache->hopsTo[p.tor];
+                if (kept.empty()) kept = distancesTo(g, p.tor);
+                dist = &kept;
+            } else {
+                own = distancesTo(g, p.tor);
+            }
+        }
+        const std::vector<int16_t>& d = *dist;
         int32_t at = p.nic;
         if (d[size_t(at)] < 0) continue; // no frontend path
         std::vector<int32_t>& path = pathOf[flow];

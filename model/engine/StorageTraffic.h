@@ -10,6 +10,8 @@
 #include "ComposedTraffic.h"
 #include "TopologyDocument.h"
 
+#include <cstdint>
+#include <map>
 #include <vector>
 
 namespace cs {
@@ -23,8 +25,15 @@ struct StorageFlows {
     int hostsWithoutPath = 0;     // job hosts with no frontend path to storage: not written
 };
 
-// shardBytes: what each job host writes.
+// Hop counts from every frontend node to storage ToRs, kept between calls on one design (a
+// cluster run routes every job's checkpoints to the same ToRs).
+struct StorageRouteCache {
+    std::map<int32_t, std::vector<int16_t>> hopsTo; // by the ToR's node
+};
+
+// shardBytes: what each job host writes. `cache`: kept routes of earlier calls on this design.
 StorageFlows checkpointFlows(const TopologyDocument& doc, const std::vector<int32_t>& jobHosts,
-                             double sustainedBytesPerS, double goodputFraction, double shardBytes);
+                             double sustainedBytesPerS, double goodputFraction, double shardBytes,
+                             StorageRouteCache* cache = nullptr);
 
 } // namespace cs

@@ -63,30 +63,44 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
     return out;
 }
 
-std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t, const TopologyIndex& ix) {
+std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t) {
     std::vector<Endpoint> out;
     std::vector<int32_t> links = job.metLinks;
-    for (int32_t h : job.hosts) {
-        const Host& host = t.hosts[size_t(h)];
-        for (int g = 0; g < host.gpuCount; ++g)
-            out.push_back({EntityKind::Gpu, host.firstGpu + g});
-    }
     std::vector<uint8_t> ofJob(t.hosts.size(), 0);
     for (int32_t h : job.hosts)
         ofJob[size_t(h)] = 1;
-    for (size_t n = 0; n < t.nics.size(); ++n) {
-        const Nic& nic = t.nics[n];
-        if (nic.role != NicRole::Backend || nic.host == kNone || !ofJob[size_t(nic.host)]) continue;
-        for (int32_t l : ix.linksOf({EntityKind::Nic, int32_t(n)})) {
-            const Link& k = t.links[size_t(l)];
-            if (k.a.kind == EntityKind::Switch || k.b.kind == EntityKind::Switch)
-                links.push_back(l);
-        }
+    // Per rack: its GPU hosts, and how many are the job's.
+    std::vector<int32_t> hostsIn(t.racks.size(), 0), jobsIn(t.racks.size(), 0);
+    for (size_t h = 0; h < t.hosts.size(); ++h) {
+        const Host& host = t.hosts[h];
+        if (host.rack == kNone || size_t(host.rack) >= t.racks.size() || host.gpuCount <= 0)
+            continue;
+        ++hostsIn[size_t(host.rack)];
+        jobsIn[size_t(host.rack)] += ofJob[h];
+    }
+    for (size_t r = 0; r < t.racks.size(); ++r)
+        if (jobsIn[r] > 0 && jobsIn[r] == hostsIn[r]) out.push_back({EntityKind::Rack, int32_t(r)});
+    for (int32_t h : job.hosts) {
+        const int32_t rack = t.hosts[size_t(h)].rack;
+        if (rack == kNone || size_t(rack) >= t.racks.size() ||
+            jobsIn[size_t(rack)] != hostsIn[size_t(rack)])
+            out.push_back({EntityKind::Host, h});
     }
     std::sort(links.begin(), links.end());
     links.erase(std::unique(links.begin(), links.end()), links.end());
     for (int32_t l : links)
         out.push_back({EntityKind::Link, l});
+    return out;
+}
+
+std::vector<int32_t> jobGpus(const RunJob& job, const Topology& t) {
+    std::vector<int32_t> out;
+    for (int32_t h : job.hosts) {
+        const Host& host = t.hosts[size_t(h)];
+        for (int g = 0; g < host.gpuCount; ++g)
+            out.push_back(host.firstGpu + g);
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 

@@ -32,9 +32,13 @@ constexpr size_t kMaxRunJobMetLinks = 64;
 
 std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
                               const TopologyIndex& ix);
-// What a selected job lights up in the view: its GPUs, the links from its hosts' backend NICs
-// to the fabric, and the links where it met other jobs; GPUs first, then links ascending.
-std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t, const TopologyIndex& ix);
+// What a selected job lights up in the view: the racks whose hosts are all its own, its hosts
+// in racks it shares, and the links where it met other jobs; racks, then hosts, then links,
+// each ascending. (Racks and hosts rather than each GPU and NIC cable: outlines around every
+// one would hide their colours at a distance.)
+std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t);
+// The job's GPUs, ascending.
+std::vector<int32_t> jobGpus(const RunJob& job, const Topology& t);
 
 // Job k's place on the colour scale: the golden ratio's multiples modulo 1, so that jobs next
 // to each other in the list (often running side by side) get colours far apart.

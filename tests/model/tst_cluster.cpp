@@ -525,11 +525,20 @@ void TestCluster::aStoredRunNamesTheJobsOnALink() {
     // Selected in the Jobs dock, job a lights up the link where it met b most.
     const std::vector<RunJob> listed = runJobsOf(summary, doc->topology(), doc->index());
     QCOMPARE(listed.size(), size_t(2));
-    const std::vector<Endpoint> lit = jobEntities(listed[0], doc->topology(), doc->index());
+    const std::vector<Endpoint> lit = jobEntities(listed[0], doc->topology());
     QVERIFY(std::count(lit.begin(), lit.end(), Endpoint{EntityKind::Link, link}) == 1);
-    QCOMPARE(std::count_if(lit.begin(), lit.end(),
-                           [](const Endpoint& e) { return e.kind == EntityKind::Gpu; }),
-             long(r.jobs[0].gpus));
+    QCOMPARE(jobGpus(listed[0], doc->topology()).size(), size_t(r.jobs[0].gpus));
+    // Its hosts, outlined one by one or by their racks, are the hosts it ran on.
+    std::set<int32_t> covered;
+    for (const Endpoint& e : lit) {
+        if (e.kind == EntityKind::Host) covered.insert(e.index);
+        if (e.kind == EntityKind::Rack)
+            for (int32_t h = 0; h < int32_t(doc->topology().hosts.size()); ++h)
+                if (doc->topology().hosts[size_t(h)].rack == e.index &&
+                    doc->topology().hosts[size_t(h)].gpuCount > 0)
+                    covered.insert(h);
+    }
+    QCOMPARE(covered, std::set<int32_t>(r.jobs[0].hosts.begin(), r.jobs[0].hosts.end()));
     // Its traffic in the frame: the two jobs' bytes per step over their steps.
     const std::vector<float> frame = reader.frame(Metric::LinkBytesPerS, int64_t(1e9));
     QVERIFY(frame[size_t(link)] > 0);
@@ -541,6 +550,12 @@ void TestCluster::aStoredRunNamesTheJobsOnALink() {
         storageBps += std::isfinite(v) ? v : 0;
     QVERIFY(storageBps > 0);
     QVERIFY(storageBps < StorageFabric{}.sustainedBytesPerS);
+    // The network chart's tiers: traffic from the NICs up and between the pods (the jobs are
+    // scattered over both).
+    const std::vector<float> tiers = reader.frame(Metric::TierBytesPerS, int64_t(1e9));
+    QCOMPARE(tiers.size(), size_t(kTierCount));
+    QVERIFY(tiers[0] > 0);
+    QVERIFY(tiers[2] > 0);
 }
 
 void TestCluster::checkpointsWrittenTogetherShareTheStorage() {
