@@ -11,7 +11,7 @@ namespace cs::app {
 
 struct GuiOptions {
     QString source;                 // "preset:NAME" or a file path
-    QString selectId;               // entity to select at start
+    QString selectId;               // entity to select at start; "job:NAME": a job of the run
     QString screenshot;             // where to save a picture of the window, then exit
     QString run;                    // a run store to replay
     QString at;                     // replay position: an offset (90s, 2h) or an RFC 3339 time

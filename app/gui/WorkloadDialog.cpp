@@ -299,8 +299,9 @@ bool WorkloadDialog::check() {
     try {
         workload_ = parseWorkload(QJsonDocument(workloadJson()).toJson(),
                                   file.isEmpty() ? "workload dialog" : file.toStdString());
-    } catch (const std::exception& e) {
-        problem_->setText(QString::fromStdString(e.what()));
+    } catch (const InputException& e) {
+        // The form's own document: its lines are nobody's, its field says what is wrong.
+        problem_->setText(QString::fromStdString(e.error().field + ": " + e.error().message));
         return false;
     }
     problem_->clear();

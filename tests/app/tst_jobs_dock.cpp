@@ -6,6 +6,7 @@
 #include "ClusterSimulation.h"
 #include "Duration.h"
 #include "JobsGanttWidget.h"
+#include "GuiOptions.h"
 #include "JobsModel.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
@@ -165,6 +166,22 @@ void TestJobsDock::aClusterRunListsItsJobsAndColoursGpusByJob() {
     QVERIFY(w.view()->scene().highlighted().empty());
     QVERIFY(jobSeries() == nullptr);
     QCOMPARE(w.replay()->selectedJob(), -1);
+
+    // --select job:b opens the run with b selected; a job the run lacks is refused by name.
+    app::GuiOptions o;
+    o.source = "preset:small-256";
+    o.run = path;
+    o.selectId = "job:b";
+    MainWindow opened;
+    QCOMPARE(app::openFromOptions(opened, o), QString());
+    QCOMPARE(opened.replay()->selectedJob(), 1);
+    QVERIFY(!opened.view()->scene().highlighted().empty());
+    o.selectId = "job:nope";
+    MainWindow refused;
+    QVERIFY(app::openFromOptions(refused, o).contains("no job named \"nope\""));
+    o.run.clear();
+    MainWindow withoutRun;
+    QVERIFY(app::openFromOptions(withoutRun, o).contains("give --run"));
 
     // The Gantt above the list: c's bar starts where a's ends (c took a's pod), after its wait;
     // a click on b's row goes to b.

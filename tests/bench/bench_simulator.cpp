@@ -78,21 +78,26 @@ void clusterRows() {
         bench::resetPeak();
         ClusterRunResult r;
         const double s = bench::timeSeconds([&] { r = simulateCluster(*doc, w, 2 * 86400.0); });
-        int done = 0, slowed = 0;
-        double worst = 1, waitS = 0;
+        int done = 0, slowed = 0, checkpoints = 0, shared = 0;
+        double worst = 1, waitS = 0, worstWrite = 1;
         for (const ClusterJobResult& j : r.jobs) {
             done += j.state == ClusterJobState::Done;
             slowed += j.slowdown() > 1.001;
             worst = std::max(worst, j.slowdown());
             waitS += j.waitS;
+            checkpoints += j.checkpoints;
+            shared += j.checkpointsShared;
+            if (j.aloneCheckpointS > 0)
+                worstWrite = std::max(worstWrite, j.checkpointS() / j.aloneCheckpointS);
         }
-        char what[80], note[240];
+        char what[80], note[320];
         std::snprintf(what, sizeof what, "2-day mix, %zu jobs, meta-roce-24k (%s)", r.jobs.size(),
                       std::string(kSchedulerPolicyNames.name(policy)).c_str());
         std::snprintf(note, sizeof note,
                       "%d done, %d slowed by others (worst x%.3f), mean wait %.2f h, %lld engine "
-                      "runs",
-                      done, slowed, worst, waitS / double(r.jobs.size()) / 3600, r.stepEstimates);
+                      "runs; %d checkpoints, %d shared (slowest x%.2f alone's write)",
+                      done, slowed, worst, waitS / double(r.jobs.size()) / 3600, r.stepEstimates,
+                      checkpoints, shared, worstWrite);
         row(what, s, bench::peakMiB() - before, note);
     }
 }
