@@ -189,7 +189,7 @@ void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
     overview_ = std::move(overview);
     selected_ = {EntityKind::Cluster, -1};
     selectedSeries_ = {};
-    jobSeries_ = {};
+    jobSeries_ = jobTraffic_ = {};
     rebuild();
 }
 
@@ -235,9 +235,11 @@ void RunChartsWidget::setEntitySeries(Endpoint e, const QString& name, const Ser
     rebuild();
 }
 
-void RunChartsWidget::setJobSeries(const QString& name, const Series& s, int64_t endNs) {
+void RunChartsWidget::setJobSeries(const QString& name, const Series& busy, const Series& traffic,
+                                   int64_t endNs) {
     jobName_ = name;
-    jobSeries_ = s;
+    jobSeries_ = busy;
+    jobTraffic_ = traffic;
     jobEndNs_ = endNs;
     rebuild();
 }
@@ -294,6 +296,13 @@ void RunChartsWidget::rebuild() {
             p->xAxis->setLabel(hours_ ? tr("time since start, h") : tr("time since start, s"));
         }
     }
+    // A job's line stops at its end: after it, its GPUs and links are others'.
+    auto endAtJobEnd = [&](QCPGraph* g) {
+        if (jobEndNs_ < 0) return;
+        const double endX = m.x0 + double(jobEndNs_) / 1e9 / m.unitS;
+        g->data()->removeAfter(endX);
+        g->addData(endX, std::numeric_limits<double>::quiet_NaN());
+    };
     auto graph = [&](Chart& c, const QString& name, const QString& unit, const Series& s,
                      double scale, QPen pen, QCPAxis* valueAxis = nullptr) {
         QCustomPlot* p = c.plot;
@@ -320,12 +329,7 @@ void RunChartsWidget::rebuild() {
     auto dashed = [](QColor c) { return QPen(c, 1.5, Qt::DashLine); };
     if (b) graph(busy, tr("B: mean"), "%", b->busyMean, 100, dashed(kVermillion));
     if (!jobSeries_.tsNs.empty()) {
-        QCPGraph* g = graph(busy, jobName_, "%", jobSeries_, 100, QPen(kSky, 2));
-        if (jobEndNs_ >= 0) { // no line after the job: its GPUs are others'
-            const double endX = m.x0 + double(jobEndNs_) / 1e9 / m.unitS;
-            g->data()->removeAfter(endX);
-            g->addData(endX, std::numeric_limits<double>::quiet_NaN());
-        }
+        endAtJobEnd(graph(busy, jobName_ + tr(": mean"), "%", jobSeries_, 100, QPen(kSky, 2)));
         busy.primary = int(busy.series.size()) - 1;
     }
     if (selected_.kind == EntityKind::Gpu && !selectedSeries_.tsNs.empty()) {
@@ -343,6 +347,11 @@ void RunChartsWidget::rebuild() {
             graph(net, tr("B: %1").arg(tr(tierName(k))), "TB/s", b->tiers[size_t(k)], 1e-12,
                   dashed(tierColours[k]));
     net.primary = 0;
+    if (!jobTraffic_.tsNs.empty()) {
+        endAtJobEnd(
+            graph(net, jobName_ + tr(": all tiers"), "TB/s", jobTraffic_, 1e-12, QPen(kSky, 2)));
+        net.primary = int(net.series.size()) - 1;
+    }
     if (selected_.kind == EntityKind::Link && !selectedSeries_.tsNs.empty()) {
         graph(net, tr("selected link"), "TB/s", selectedSeries_, 1e-12, QPen(kVermillion, 1.5));
         net.primary = int(net.series.size()) - 1;

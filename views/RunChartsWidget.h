@@ -37,9 +37,11 @@ public:
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
     // series (GPUs: fraction, links: B/s); an empty series hides it.
     void setEntitySeries(Endpoint e, const QString& name, const Series& s);
-    // A selected job's GPUs' mean busy fraction beside the run's, named `name`, drawn to its
-    // end (endNs; < 0: the run's end); an empty series hides it.
-    void setJobSeries(const QString& name, const Series& s, int64_t endNs = -1);
+    // A selected job (`name`: "job a"): its GPUs' mean busy fraction beside the run's ("job a:
+    // mean") and its traffic over the tiers beside theirs ("job a: all tiers"), each drawn to
+    // its end (endNs; < 0: the run's end); an empty series is not drawn.
+    void setJobSeries(const QString& name, const Series& busy, const Series& traffic,
+                      int64_t endNs = -1);
     // A recorded run's absolute start (ns since the epoch; 0: none): the time axes then show
     // the time of day in UTC or local time, and their label the start's date.
     void setWallClock(int64_t wallStartNs, bool utc);
@@ -81,7 +83,7 @@ private:
     QString selectedName_;
     Series selectedSeries_;
     QString jobName_;
-    Series jobSeries_;
+    Series jobSeries_, jobTraffic_;
     int64_t jobEndNs_ = -1;
     bool hours_ = false;
     int64_t wallStartNs_ = 0;

@@ -114,12 +114,14 @@ ReplayController::ReplayController(QMainWindow* window, views::VtkViewWidget* vi
         if (!doc_ || !(e == selected_)) return;
         charts_->setEntitySeries(e, QString::fromStdString(doc_->topology().nameOf(e)), s);
     });
-    connect(reader_, &RunReaderThread::jobHistoryReady, this, [this](int job, const Series& s) {
-        if (job != selectedJob_ || job >= jobs_->rowCount()) return;
-        const RunJob& j = jobs_->job(job);
-        charts_->setJobSeries(tr("job %1: mean").arg(QString::fromStdString(j.name)), s,
-                              std::isnan(j.endS) ? -1 : int64_t(std::llround(j.endS * 1e9)));
-    });
+    connect(reader_, &RunReaderThread::jobHistoryReady, this,
+            [this](int job, const Series& busy, const Series& traffic) {
+                if (job != selectedJob_ || job >= jobs_->rowCount()) return;
+                const RunJob& j = jobs_->job(job);
+                charts_->setJobSeries(QString::fromStdString("job " + j.name), busy, traffic,
+                                      std::isnan(j.endS) ? -1
+                                                         : int64_t(std::llround(j.endS * 1e9)));
+            });
     connect(reader_, &RunReaderThread::linkUseReady, this, [this](qint32 link, const LinkUse& use) {
         if (!overview_ || selected_.kind != EntityKind::Link || selected_.index != link) return;
         linkLines_ = linkUseLines(use, summary_);
@@ -254,7 +256,7 @@ void ReplayController::goToJob(int row) {
 
 void ReplayController::selectJob(int row) {
     selectedJob_ = row;
-    charts_->setJobSeries({}, {});
+    charts_->setJobSeries({}, {}, {});
     if (row < 0 || row >= jobs_->rowCount() || !doc_) {
         view_->scene().setHighlighted({});
         view_->update();
@@ -269,7 +271,8 @@ void ReplayController::selectJob(int row) {
         return std::isnan(s) ? otherwise : int64_t(std::llround(s * 1e9));
     };
     if (!gpus.empty())
-        reader_->requestJobHistory(row, std::move(gpus), ns(job.startS, 0), ns(job.endS, -1));
+        reader_->requestJobHistory(row, std::move(gpus), job.trafficSources, ns(job.startS, 0),
+                                   ns(job.endS, -1));
 }
 
 bool ReplayController::goToJobNamed(const QString& name) {

@@ -146,20 +146,23 @@ void RunReaderThread::requestHistory(Endpoint e) {
     });
 }
 
-void RunReaderThread::requestJobHistory(int job, std::vector<int32_t> gpus, int64_t fromNs,
+void RunReaderThread::requestJobHistory(int job, std::vector<int32_t> gpus,
+                                        std::vector<int32_t> sources, int64_t fromNs,
                                         int64_t toNs) {
-    post([this, job, gpus = std::move(gpus), fromNs, toNs](int generation) {
+    post([this, job, gpus = std::move(gpus), sources = std::move(sources), fromNs,
+          toNs](int generation) {
         if (!reader_) return;
-        Series s;
+        Series busy, traffic;
         try {
             // To just before its end: the frame at its end has its GPUs freed.
             const int64_t endNs = toNs < 0 ? reader_->info().endNs : std::max(fromNs, toNs - 1);
-            s = reader_->meanHistory(Metric::GpuBusy, gpus, fromNs, endNs, 2000);
+            busy = reader_->meanHistory(Metric::GpuBusy, gpus, fromNs, endNs, 2000);
+            traffic = reader_->sourcesHistory(sources, fromNs, endNs, 2000);
         } catch (const std::exception&) {
-            s = {}; // a damaged history shows no line; frames report the damage
+            busy = traffic = {}; // a damaged history shows no line; frames report the damage
         }
-        QMetaObject::invokeMethod(this, [this, job, s, generation] {
-            if (generation == generation_) emit jobHistoryReady(job, s);
+        QMetaObject::invokeMethod(this, [this, job, busy, traffic, generation] {
+            if (generation == generation_) emit jobHistoryReady(job, busy, traffic);
         });
     });
 }

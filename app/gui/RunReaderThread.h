@@ -39,9 +39,11 @@ public:
     void refresh();
     void requestFrame(int64_t tsNs);
     void requestHistory(Endpoint e);
-    // The mean GPU busy fraction of a job's GPUs over [fromNs, toNs] (toNs < 0: the run's
-    // end), the time it ran (answer: jobHistoryReady).
-    void requestJobHistory(int job, std::vector<int32_t> gpus, int64_t fromNs, int64_t toNs);
+    // The mean GPU busy fraction of a job's GPUs and its traffic sources' traffic over the
+    // network tiers, over [fromNs, toNs] (toNs < 0: the run's end), the time it ran (answer:
+    // jobHistoryReady).
+    void requestJobHistory(int job, std::vector<int32_t> gpus, std::vector<int32_t> sources,
+                           int64_t fromNs, int64_t toNs);
     // What crosses a link over the stretch playing at tsNs (RunReader::linkUse).
     void requestLinkUse(int32_t link, int64_t tsNs);
     // The hottest links over the stretch playing at tsNs (RunReader::hottestLinks).
@@ -53,7 +55,7 @@ signals:
     void refreshed(std::shared_ptr<const cs::RunOverview> overview);
     void frameReady(std::shared_ptr<const cs::app::FrameResult> frame);
     void historyReady(cs::Endpoint e, cs::Series series);
-    void jobHistoryReady(int job, cs::Series series);
+    void jobHistoryReady(int job, cs::Series busy, cs::Series traffic);
     void linkUseReady(qint32 link, cs::LinkUse use); // none stored: no signal
     void hottestLinksReady(std::vector<cs::LinkHeat> links);
 

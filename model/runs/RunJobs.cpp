@@ -3,6 +3,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace cs {
@@ -32,6 +33,19 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
                               const TopologyIndex& ix) {
     std::vector<RunJob> out;
     const QJsonArray jobs = summary.value("jobs").toArray();
+    // The traffic sources named after jobs, by the job's name.
+    std::map<std::string, std::vector<int32_t>> sourcesOf;
+    const QJsonArray sources = summary.value("trafficSources").toArray();
+    for (qsizetype k = 0; k < sources.size() && k < qsizetype(kMaxRunJobs) * 8; ++k) {
+        const QJsonObject o = sources[k].toObject();
+        if (o.value("kind").toString() != "job") continue;
+        QString name = o.value("name").toString().left(300);
+        if (!name.startsWith("job ")) continue;
+        name = name.mid(4);
+        if (const qsizetype after = name.indexOf(" (after restart "); after >= 0)
+            name = name.left(after);
+        sourcesOf[name.toStdString()].push_back(int32_t(k));
+    }
     for (const QJsonValue& v : jobs) {
         if (out.size() >= kMaxRunJobs) break;
         const QJsonObject o = v.toObject();
@@ -53,6 +67,8 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
             const QString name = m.toObject().value("link").toString().left(1024);
             if (const auto link = linkNamed(name, t, ix)) j.metLinks.push_back(*link);
         }
+        if (const auto it = sourcesOf.find(j.name); it != sourcesOf.end())
+            j.trafficSources = it->second;
         j.submitS = finiteOr(o.value("submitS"), NAN);
         j.startS = finiteOr(o.value("startS"), NAN);
         j.endS = finiteOr(o.value("endS"), NAN);

@@ -19,6 +19,9 @@ struct RunJob {
     long long gpus = 0;
     std::vector<int32_t> hosts;    // ascending host indices
     std::vector<int32_t> metLinks; // where it met other jobs (a simulated cluster run's)
+    // Its link traffic sources (a simulated cluster run's "trafficSources": "job NAME", "job
+    // NAME (after restart N)"), ascending.
+    std::vector<int32_t> trafficSources;
     // Seconds from the run's start; endS NaN: still running at the run's end. waitS and
     // slowdown (its step over its step alone): NaN where the run does not say.
     double submitS = NAN, startS = NAN, endS = NAN, waitS = NAN, slowdown = NAN;

@@ -626,6 +626,38 @@ Series RunReader::meanHistory(Metric m, const std::vector<int32_t>& entities, in
     return bucketed(listOf, fromNs, toNs, maxPoints);
 }
 
+Series RunReader::sourcesHistory(const std::vector<int32_t>& sources, int64_t fromNs, int64_t toNs,
+                                 int maxPoints) {
+    const Metric m = Metric::LinkBytesPerS;
+    if (!has(m) || sources.empty()) return {};
+    std::map<int32_t, ChangeList> lists;
+    auto listOf = [&](int32_t p) -> const ChangeList& {
+        ChangeList& c = lists[p];
+        Stream* s = stream(m, p);
+        if (!s->composed) return c; // stored frames: no sources to tell apart
+        // Each source's bytes per second over the tiers, at weight 1.
+        std::vector<std::pair<size_t, double>> rateOf;
+        for (int32_t k : sources) {
+            if (k < 0 || size_t(k) >= s->composed->sources.size()) continue;
+            double sum = 0;
+            for (const auto& [direction, rate] : s->composed->sources[size_t(k)].rates)
+                if (tierOfLink(t_, int32_t(direction / 2)) >= 0) sum += rate;
+            rateOf.emplace_back(size_t(k), sum);
+        }
+        for (size_t f = 0; f < s->weights.size() && f < s->offsetNs.size(); ++f) {
+            double v = 0;
+            for (const auto& [k, rate] : rateOf)
+                if (k < s->weights[f].size()) v += double(s->weights[f][k]) * rate;
+            if (!c.value.empty() && float(v) == c.value.back()) continue;
+            c.atNs.push_back(s->offsetNs[f]);
+            c.value.push_back(float(v));
+        }
+        c.finish();
+        return c;
+    };
+    return bucketed(listOf, fromNs, toNs, maxPoints);
+}
+
 Series RunReader::scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints) {
     Series out;
     if (!has(m)) return out;

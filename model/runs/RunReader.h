@@ -90,6 +90,10 @@ public:
     // left out; empty when the run lacks the metric or an entity is out of range.
     Series meanHistory(Metric m, const std::vector<int32_t>& entities, int64_t fromNs, int64_t toNs,
                        int maxPoints);
+    // The traffic of some of the link traffic's sources (a job's, ComposedTraffic.h) over the
+    // network tiers, B/s (every direction); empty when the run stores link frames instead.
+    Series sourcesHistory(const std::vector<int32_t>& sources, int64_t fromNs, int64_t toNs,
+                          int maxPoints);
     // A run-wide series (step time, MFU).
     Series scalars(Metric m, int64_t fromNs, int64_t toNs, int maxPoints);
     // Events other than steps (checkpoints, failures, restarts), in time order.

@@ -5,8 +5,8 @@
 #include "ClusterRunRecorder.h"
 #include "ClusterSimulation.h"
 #include "Duration.h"
-#include "JobsGanttWidget.h"
 #include "GuiOptions.h"
+#include "JobsGanttWidget.h"
 #include "JobsModel.h"
 #include "MainWindow.h"
 #include "ReplayController.h"
@@ -161,10 +161,25 @@ void TestJobsDock::aClusterRunListsItsJobsAndColoursGpusByJob() {
     QVERIFY2(std::abs(*charted - stored) < 1e-4,
              qPrintable(QString("%1 vs %2").arg(*charted).arg(stored)));
     QVERIFY(jobSeries()->tsNs.front() >= int64_t(std::llround(c.startS * 1e9)) - 1);
+    // The Network chart adds c's traffic over the tiers: some, and no more than all jobs'.
+    const auto jobTraffic = [&]() -> const Series* {
+        for (const views::ChartSeries& s : charts->seriesOf(1))
+            if (s.name == "job c: all tiers") return s.source;
+        return nullptr;
+    };
+    QVERIFY(jobTraffic() != nullptr);
+    const std::optional<double> cBps = views::valueAtNs(*jobTraffic(), midNs);
+    double allBps = 0;
+    for (float v : reader.frame(Metric::TierBytesPerS, midNs))
+        allBps += v;
+    QVERIFY(cBps.has_value());
+    QVERIFY2(*cBps > 0 && *cBps <= allBps * (1 + 1e-5),
+             qPrintable(QString("%1 of %2").arg(*cBps).arg(allBps)));
     // A GPU chosen in the view ends the job's selection.
     QVERIFY(w.selectById(QString::fromStdString(t.nameOf({EntityKind::Gpu, 0}))));
     QVERIFY(w.view()->scene().highlighted().empty());
     QVERIFY(jobSeries() == nullptr);
+    QVERIFY(jobTraffic() == nullptr);
     QCOMPARE(w.replay()->selectedJob(), -1);
 
     // --select job:b opens the run with b selected; a job the run lacks is refused by name.

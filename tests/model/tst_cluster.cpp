@@ -528,6 +528,10 @@ void TestCluster::aStoredRunNamesTheJobsOnALink() {
     const std::vector<Endpoint> lit = jobEntities(listed[0], doc->topology());
     QVERIFY(std::count(lit.begin(), lit.end(), Endpoint{EntityKind::Link, link}) == 1);
     QCOMPARE(jobGpus(listed[0], doc->topology()).size(), size_t(r.jobs[0].gpus));
+    // Its traffic sources, and their traffic over the tiers while it runs.
+    QVERIFY(!listed[0].trafficSources.empty());
+    const Series aBps = reader.sourcesHistory(listed[0].trafficSources, 0, int64_t(2e9), 100);
+    QVERIFY(!aBps.value.empty() && aBps.value.front() > 0);
     // Its hosts, outlined one by one or by their racks, are the hosts it ran on.
     std::set<int32_t> covered;
     for (const Endpoint& e : lit) {
