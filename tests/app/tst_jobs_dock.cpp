@@ -258,6 +258,24 @@ void TestJobsDock::aRecordingWithJobLabelsListsBothJobs() {
     QCOMPARE(table->model()->index(1, views::JobsModel::GpusColumn).data().toString(),
              QString("8"));
     QVERIFY(w.viewControls()->colourBox()->findText("Run: Job") >= 0);
+    // Chosen, 4102 outlines its host (or its rack) and charts its GPUs' busy: 60 %.
+    QVERIFY(w.replay()->goToJobNamed("4102"));
+    const int32_t host = doc->index().find("demo.pod1.rack0.host0")->index;
+    const Topology& t = doc->topology();
+    const auto& lit = w.view()->scene().highlighted();
+    QVERIFY(std::count(lit.begin(), lit.end(), Endpoint{EntityKind::Host, host}) +
+                std::count(lit.begin(), lit.end(),
+                           Endpoint{EntityKind::Rack, t.hosts[size_t(host)].rack}) ==
+            1);
+    const auto jobSeries = [&]() -> const Series* {
+        for (const views::ChartSeries& s : w.replay()->charts()->seriesOf(0))
+            if (s.name == "job 4102: mean") return s.source;
+        return nullptr;
+    };
+    QTRY_VERIFY(jobSeries() != nullptr);
+    QVERIFY(!jobSeries()->value.empty());
+    for (double v : jobSeries()->value)
+        QVERIFY2(std::abs(v - 0.6) < 1e-6, qPrintable(QString::number(v)));
 }
 
 QTEST_MAIN(TestJobsDock)
