@@ -195,7 +195,7 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     updateSelectionActor();
     updateMarkedActor();
     outlineWithRacks(flagged_, flaggedPoly_, flaggedActor_);
-    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_);
+    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_, false);
     viewOverview();
 }
 

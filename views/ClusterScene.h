@@ -77,6 +77,7 @@ public:
     // A selected job's GPUs and links (sky-blue outlines, their racks too); empty: none.
     void setHighlighted(std::vector<Endpoint> entities);
     const std::vector<Endpoint>& highlighted() const { return highlighted_; }
+    size_t highlightedLines() const; // the outlines' line cells drawn (12 a box, 1 a link)
     // GPUs by role: how many stages (replicas, TP ranks) the colour bar numbers.
     void setRoleCount(int count);
     void setLabelsShown(bool on);
@@ -141,8 +142,8 @@ private:
     void updateLegend();
     void updateSelectionActor();
     void updateMarkedActor();
-    void outlineWithRacks(const std::vector<Endpoint>& entities, vtkPolyData* poly,
-                          vtkActor* actor) const;
+    void outlineWithRacks(const std::vector<Endpoint>& entities, vtkPolyData* poly, vtkActor* actor,
+                          bool withRacks = true) const;
     // Appends the outline of an entity (box edges, or a link's path) to points and lines.
     void outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const;
     void updateTitle();

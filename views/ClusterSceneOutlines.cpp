@@ -64,7 +64,7 @@ void ClusterScene::setMarked(std::vector<Endpoint> entities) {
 // Each entity's outline and, for one inside a rack (a GPU, a NIC, a host), its rack's too: a
 // GPU is a pixel or two at the overview, its rack a box the eye finds.
 void ClusterScene::outlineWithRacks(const std::vector<Endpoint>& entities, vtkPolyData* poly,
-                                    vtkActor* actor) const {
+                                    vtkActor* actor, bool withRacks) const {
     vtkNew<vtkPoints> pts;
     vtkNew<vtkCellArray> lines;
     if (layout_ && doc_) {
@@ -74,7 +74,7 @@ void ClusterScene::outlineWithRacks(const std::vector<Endpoint>& entities, vtkPo
             if (e.index < 0 || size_t(e.index) >= t.count(e.kind)) continue;
             outline(e, kNone, pts, lines);
             const int32_t rack = t.rackHolding(e);
-            if (rack != kNone && e.kind != EntityKind::Rack) racks.push_back(rack);
+            if (withRacks && rack != kNone && e.kind != EntityKind::Rack) racks.push_back(rack);
         }
         std::sort(racks.begin(), racks.end());
         racks.erase(std::unique(racks.begin(), racks.end()), racks.end());
@@ -94,7 +94,12 @@ void ClusterScene::updateMarkedActor() {
 void ClusterScene::setHighlighted(std::vector<Endpoint> entities) {
     if (entities == highlighted_) return;
     highlighted_ = std::move(entities);
-    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_);
+    // A job's own racks and hosts as they are: a rack it shares is not outlined whole.
+    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_, false);
+}
+
+size_t ClusterScene::highlightedLines() const {
+    return size_t(highlightedPoly_->GetNumberOfCells());
 }
 
 void ClusterScene::setFlagged(std::vector<Endpoint> entities) {

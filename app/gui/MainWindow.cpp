@@ -350,7 +350,7 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Simulate Training..."), QKeySequence(tr("Ctrl+R")), this,
                    &MainWindow::simulateDialog);
-    run->addAction(tr("Simulate Cluster &Workload..."), QKeySequence(tr("Ctrl+Shift+R")), this,
+    run->addAction(tr("Simulate Cluster &Workload..."), QKeySequence(tr("Ctrl+Alt+R")), this,
                    &MainWindow::simulateClusterDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcutsDialog(this); });

@@ -228,6 +228,7 @@ void ReplayController::showJobs(std::vector<RunJob> jobs) {
                       jobs[size_t(selectedJob_)].name == jobs_->job(selectedJob_).name;
     jobs_->setJobs(std::move(jobs));
     if (selectedJob_ >= 0 && !keep) selectJob(-1);
+    if (keep) selectJob(selectedJob_); // its hosts and history as relisted
     jobsGantt_->setJobs(jobs_->jobs(),
                         overview_ ? double(overview_->info.endNs) / 1e9 : 1.0); // the run's span
 }
@@ -266,12 +267,13 @@ void ReplayController::selectJob(int row) {
     std::vector<int32_t> gpus = jobGpus(job, doc_->topology());
     view_->scene().setHighlighted(jobEntities(job, doc_->topology()));
     view_->update();
-    // Its GPUs over the time it ran (held by other jobs before and after).
+    // Its GPUs over the time it ran on them (held by other jobs before and after).
+    const double fromS = std::isnan(job.hostsFromS) ? job.startS : job.hostsFromS;
     auto ns = [](double s, int64_t otherwise) {
         return std::isnan(s) ? otherwise : int64_t(std::llround(s * 1e9));
     };
     if (!gpus.empty())
-        reader_->requestJobHistory(row, std::move(gpus), job.trafficSources, ns(job.startS, 0),
+        reader_->requestJobHistory(row, std::move(gpus), job.trafficSources, ns(fromS, 0),
                                    ns(job.endS, -1));
 }
 
@@ -364,6 +366,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     }
     roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);
     findGantt();
+    selectJob(-1); // another run: its jobs are not the last one's
     showJobs(runJobsOf(summary_, doc.topology(), doc.index()));
     jobsGantt_->setNow(0.0);
     if (jobs_->rowCount() > 0) {

@@ -44,6 +44,22 @@ QLineEdit* lineField(const char* name, const QString& text, const QString& help)
     return e;
 }
 
+QSpinBox* spinField(const char* name, int min, int max, int value, const QString& help) {
+    auto* box = new QSpinBox;
+    box->setObjectName(name);
+    box->setRange(min, max);
+    box->setValue(value);
+    box->setToolTip(help);
+    return box;
+}
+
+QString sizesText(const std::vector<MixSize>& sizes) {
+    QStringList parts;
+    for (const MixSize& s : sizes)
+        parts << QStringLiteral("%1:%2").arg(s.gpus).arg(s.weight);
+    return parts.join(", ");
+}
+
 QString durationText(double s) {
     return QString::fromStdString(formatDuration(int64_t(std::llround(s * 1e9))));
 }
@@ -57,10 +73,21 @@ double durationOf(const QLineEdit* e, const JsonPath& path) {
     return *s;
 }
 
+// A seed field's value, 0 to 2^53 as the file takes it; throws JsonFieldError at `path`.
+double seedOf(const QLineEdit* e, const JsonPath& path) {
+    bool ok = false;
+    const qulonglong v = e->text().trimmed().toULongLong(&ok);
+    if (!ok || v > (1ULL << 53))
+        throw JsonFieldError(path, "expected a whole number from 0 to 2^53, got \"" +
+                                       e->text().toStdString() + "\"");
+    return double(v);
+}
+
 } // namespace
 
 WorkloadDialog::WorkloadDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Simulate Cluster Workload"));
+    setMinimumWidth(620); // the default sizes list reads whole
     const WorkloadMix defaults;
     const Workload plain;
     auto* form = new QFormLayout;
@@ -69,6 +96,19 @@ WorkloadDialog::WorkloadDialog(QWidget* parent) : QDialog(parent) {
                          "generated mix below only."));
     auto* browse = new QPushButton(tr("Browse..."));
     connect(browse, &QPushButton::clicked, this, &WorkloadDialog::browse);
+    // A typed path fills the form as a browsed one does, once the field is left.
+    connect(file_, &QLineEdit::editingFinished, this, [this] {
+        const QString path = file_->text().trimmed();
+        if (path.isEmpty() || path == filePath_) return;
+        clearMarks();
+        QString error;
+        if (!loadFile(path, &error)) {
+            markField(file_, error);
+            problem_->setText(error);
+            return;
+        }
+        problem_->clear();
+    });
     auto* fileRow = new QHBoxLayout;
     fileRow->addWidget(file_, 1);
     fileRow->addWidget(browse);
@@ -85,11 +125,8 @@ WorkloadDialog::WorkloadDialog(QWidget* parent) : QDialog(parent) {
     backfill_->setObjectName("backfill");
     backfill_->setChecked(plain.backfill);
     form->addRow(tr("Backfill"), backfill_);
-    seed_ = new QSpinBox;
-    seed_->setObjectName("seed");
-    seed_->setRange(0, 1'000'000'000);
-    seed_->setValue(int(plain.seed));
-    seed_->setToolTip(tr("The fragmented scheduler's draws"));
+    seed_ = lineField("seed", QString::number(plain.seed),
+                      tr("The fragmented scheduler's draws (0 to 2^53)"));
     form->addRow(tr("Scheduler seed"), seed_);
     span_ = lineField("span", {},
                       tr("How long to simulate (2d, 12h); empty: until every job has ended"));
@@ -101,16 +138,11 @@ WorkloadDialog::WorkloadDialog(QWidget* parent) : QDialog(parent) {
     mix_->setCheckable(true);
     mix_->setChecked(true);
     auto* mixForm = new QFormLayout(mix_);
-    mixJobs_ = new QSpinBox;
-    mixJobs_->setObjectName("mix.jobs");
-    mixJobs_->setRange(1, int(kMaxWorkloadJobs));
-    mixJobs_->setValue(defaults.jobs);
+    mixJobs_ = spinField("mix.jobs", 1, int(kMaxWorkloadJobs), defaults.jobs,
+                         tr("How many jobs the mix draws"));
     mixForm->addRow(tr("Jobs"), mixJobs_);
-    mixSeed_ = new QSpinBox;
-    mixSeed_->setObjectName("mix.seed");
-    mixSeed_->setRange(0, 1'000'000'000);
-    mixSeed_->setValue(int(defaults.seed));
-    mixSeed_->setToolTip(tr("The draws of arrivals, durations and sizes"));
+    mixSeed_ = lineField("mix.seed", QString::number(defaults.seed),
+                         tr("The draws of arrivals, durations and sizes (0 to 2^53)"));
     mixForm->addRow(tr("Mix seed"), mixSeed_);
     arrivalSpan_ = lineField("mix.arrivalSpanS", durationText(defaults.arrivalSpanS),
                              tr("Jobs arrive uniformly over this time"));
@@ -124,10 +156,7 @@ WorkloadDialog::WorkloadDialog(QWidget* parent) : QDialog(parent) {
     durations->addWidget(new QLabel(tr("to")));
     durations->addWidget(maxDuration_);
     mixForm->addRow(tr("Run times"), durations);
-    QStringList sizes;
-    for (const MixSize& s : defaults.sizes)
-        sizes << QStringLiteral("%1:%2").arg(s.gpus).arg(s.weight);
-    sizes_ = lineField("mix.sizes", sizes.join(", "),
+    sizes_ = lineField("mix.sizes", sizesText(defaults.sizes),
                        tr("GPUs:weight, ... (whole hosts); 8B up to 256 GPUs, 70B up to 2,048, "
                           "else 405B"));
     mixForm->addRow(tr("Sizes (GPUs:weight)"), sizes_);
@@ -182,20 +211,17 @@ bool WorkloadDialog::loadFile(const QString& path, QString* error) {
         podCrossing_->setCurrentIndex(podCrossing_->findData(
             QString::fromStdString(std::string(kPodCrossingNames.name(w.podCrossing)))));
         backfill_->setChecked(w.backfill);
-        seed_->setValue(int(std::min<uint64_t>(w.seed, 1'000'000'000)));
+        seed_->setText(QString::number(w.seed));
         mix_->setChecked(fileJson_.contains("mix"));
         if (fileJson_.contains("mix")) {
             JsonObjectReader r(fileJson_.value("mix"), JsonPath().child("mix"));
             const WorkloadMix m = readWorkloadMix(r);
             mixJobs_->setValue(m.jobs);
-            mixSeed_->setValue(int(std::min<uint64_t>(m.seed, 1'000'000'000)));
+            mixSeed_->setText(QString::number(m.seed));
             arrivalSpan_->setText(durationText(m.arrivalSpanS));
             minDuration_->setText(durationText(m.minDurationS));
             maxDuration_->setText(durationText(m.maxDurationS));
-            QStringList sizes;
-            for (const MixSize& s : m.sizes)
-                sizes << QStringLiteral("%1:%2").arg(s.gpus).arg(s.weight);
-            sizes_->setText(sizes.join(", "));
+            sizes_->setText(sizesText(m.sizes));
         }
         return true;
     } catch (const std::exception& e) {
@@ -221,7 +247,7 @@ QJsonObject WorkloadDialog::mixJson() const {
         ++k;
     }
     return {{"jobs", mixJobs_->value()},
-            {"seed", mixSeed_->value()},
+            {"seed", seedOf(mixSeed_, at.child("seed"))},
             {"arrivalSpanS", durationOf(arrivalSpan_, at.child("arrivalSpanS"))},
             {"minDurationS", durationOf(minDuration_, at.child("minDurationS"))},
             {"maxDurationS", durationOf(maxDuration_, at.child("maxDurationS"))},
@@ -235,7 +261,7 @@ QJsonObject WorkloadDialog::workloadJson() const {
     o.insert("scheduler", scheduler_->currentData().toString());
     o.insert("podCrossing", podCrossing_->currentData().toString());
     o.insert("backfill", backfill_->isChecked());
-    o.insert("seed", seed_->value());
+    o.insert("seed", seedOf(seed_, JsonPath().child("seed")));
     if (mix_->isChecked())
         o.insert("mix", mixJson());
     else
@@ -249,7 +275,7 @@ bool WorkloadDialog::check() {
     spanS_ = 0;
     if (!span_->text().trimmed().isEmpty()) {
         const auto s = parseDurationS(span_->text().trimmed().toStdString());
-        if (!s || *s < 0 || *s > 366 * 86400.0) {
+        if (!s || *s < 1 || *s > 366 * 86400.0) {
             const QString m = tr("Simulate for: expected a duration from 1s to 366d (such as 2d "
                                  "or 12h), got \"%1\"")
                                   .arg(span_->text());
@@ -258,6 +284,13 @@ bool WorkloadDialog::check() {
         } else {
             spanS_ = *s;
         }
+    }
+    try {
+        (void)seedOf(seed_, JsonPath().child("seed"));
+    } catch (const JsonFieldError& e) {
+        const QString m = tr("Scheduler seed: %1").arg(e.what());
+        markField(seed_, m);
+        problems << m;
     }
     if (mix_->isChecked()) {
         try {
@@ -280,9 +313,9 @@ bool WorkloadDialog::check() {
         }
     }
     const QString file = file_->text().trimmed();
-    if (!file.isEmpty() && file != filePath_) { // typed, not browsed: read, the form kept
+    if (!file.isEmpty() && file != filePath_) { // typed, not browsed: into the form as browsed
         QString error;
-        if (!readFile(file, &error)) {
+        if (!loadFile(file, &error)) {
             markField(file_, error);
             problems << error;
         }

@@ -54,11 +54,11 @@ private:
     QComboBox* scheduler_;
     QComboBox* podCrossing_;
     QCheckBox* backfill_;
-    QSpinBox* seed_;
+    QLineEdit* seed_;
     QLineEdit* span_;
     QGroupBox* mix_;
     QSpinBox* mixJobs_;
-    QSpinBox* mixSeed_;
+    QLineEdit* mixSeed_;
     QLineEdit* arrivalSpan_;
     QLineEdit* minDuration_;
     QLineEdit* maxDuration_;

@@ -25,6 +25,7 @@ QJsonObject jobJson(const ClusterJobResult& j, const Topology& t) {
                   {"restarts", j.restarts},
                   {"lostSteps", j.lostSteps}};
     if (j.startS >= 0) o.insert("startS", j.startS);
+    if (j.hostsFromS >= 0) o.insert("hostsFromS", j.hostsFromS);
     if (j.endS >= 0) o.insert("endS", j.endS);
     if (!j.error.empty()) o.insert("error", text(j.error));
     if (j.aloneStepS > 0) {

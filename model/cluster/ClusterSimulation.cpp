@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace cs {
@@ -46,7 +47,7 @@ struct Job {
     double checkpointBytes = 0, checkpointAloneS = 0;
     std::shared_ptr<const std::vector<float>> checkpointServerBps;
     bool writing = false, writeShared = false;
-    double writeLeftBytes = 0, writeBps = 0;
+    double writeLeftBytes = 0, writeBps = 0, writeElapsedS = 0;
     std::set<std::string> checkpointMet; // jobs it wrote a checkpoint with
     double runLeftS = 0;                 // a job given a duration: its run time left
     bool estimatedUnderFailure = false;  // its step was found with some part down
@@ -109,6 +110,9 @@ public:
                 advance(t, write);
                 t = write;
                 checkpointsDue(t);
+                // Long stretches of checkpoints alone still report, and can be cancelled.
+                if (progress_ && checkpointEvents_ % 4096 == 0)
+                    progress_(double(nextSubmit + ended_) / double(2 * jobs_.size() + 1));
                 next = nextEvent(t, nextSubmit < order.size()
                                         ? jobs_[order[nextSubmit]].spec->submitS
                                         : std::numeric_limits<double>::infinity());
@@ -155,21 +159,25 @@ private:
                                                                j.sinceCheckpointS));
         }
         if (std::isfinite(next) && ++checkpointEvents_ > kMaxCheckpointEvents) {
-            // A hostile interval (a millisecond over days): refused rather than run for hours.
-            size_t worst = 0;
-            for (size_t i = 0; i < jobs_.size(); ++i)
-                if (jobs_[i].running && jobs_[i].spec->run.checkpointIntervalS > 0 &&
-                    (!jobs_[worst].running || jobs_[i].spec->run.checkpointIntervalS <
-                                                  jobs_[worst].spec->run.checkpointIntervalS))
+            // Hostile intervals (a millisecond over days): refused rather than run for hours,
+            // naming the job that checkpoints most often.
+            std::optional<size_t> worst;
+            for (size_t i = 0; i < jobs_.size(); ++i) {
+                const double interval = jobs_[i].spec->run.checkpointIntervalS;
+                if (jobs_[i].running && interval > 0 &&
+                    (!worst || interval < jobs_[*worst].spec->run.checkpointIntervalS))
                     worst = i;
-            throw InputException(
-                {w_.fileName, 0, 0,
-                 (jobs_[worst].spec->generated ? "mix (" + jobs_[worst].spec->name + ")"
-                                               : "jobs[" + std::to_string(worst) + "]") +
-                     ".run.checkpointInterval",
-                 "checkpoints every " + std::to_string(jobs_[worst].spec->run.checkpointIntervalS) +
-                     " s make more than " + std::to_string(kMaxCheckpointEvents) +
-                     " checkpoint events over the run; give a longer interval"});
+            }
+            const size_t k = worst.value_or(0);
+            throw InputException({w_.fileName, 0, 0,
+                                  (jobs_[k].spec->generated ? "mix (" + jobs_[k].spec->name + ")"
+                                                            : "jobs[" + std::to_string(k) + "]") +
+                                      ".run.checkpointInterval",
+                                  "the jobs' checkpoints make more than " +
+                                      std::to_string(kMaxCheckpointEvents) +
+                                      " checkpoint events over the run (this job's every " +
+                                      std::to_string(jobs_[k].spec->run.checkpointIntervalS) +
+                                      " s): give longer intervals or a shorter span"});
         }
         return next;
     }
@@ -352,6 +360,7 @@ private:
             return;
         }
         j.r.hosts = hosts;
+        j.r.hostsFromS = t;
         checkpointAlone(j);
         if (j.r.startS < 0) {
             j.r.startS = t;
@@ -513,7 +522,7 @@ private:
             j.runLeftS -= dt;
             if (j.writing) {
                 j.writeLeftBytes = std::max(0.0, j.writeLeftBytes - j.writeBps * dt);
-                j.r.checkpointTimeS += dt;
+                j.writeElapsedS += dt;
                 continue;
             }
             j.r.runS += dt;
@@ -529,16 +538,24 @@ private:
         for (Job& j : jobs_) {
             if (!j.running || j.pausedUntilS > t + kEpsS) continue;
             const double interval = j.spec->run.checkpointIntervalS;
-            if (j.writing && j.writeLeftBytes <= 1e-9 * j.checkpointBytes + 1) {
+            // Written, to within what the clock resolves at this time (a write end rounded to
+            // `t` must end here, or time would stand still).
+            const double resolvedBytes =
+                std::max(1e-9 * j.checkpointBytes + 1,
+                         j.writeBps * std::max(kEpsS, 4 * std::numeric_limits<double>::epsilon() *
+                                                          std::abs(t)));
+            if (j.writing && j.writeLeftBytes <= resolvedBytes) {
                 j.writing = false;
                 j.checkpointSteps = j.r.steps;
                 ++j.r.checkpoints;
+                j.r.checkpointTimeS += j.writeElapsedS; // writes lost or cut off do not count
                 j.r.checkpointsShared += j.writeShared;
             } else if (!j.writing && interval > 0 && j.sinceCheckpointS >= interval - kEpsS) {
                 j.sinceCheckpointS = 0;
                 j.writing = j.checkpointBytes > 0;
                 j.writeShared = false;
                 j.writeLeftBytes = j.checkpointBytes;
+                j.writeElapsedS = 0;
                 if (!j.writing) j.checkpointSteps = j.r.steps;
             }
         }

@@ -28,7 +28,8 @@ struct ClusterJobResult {
     ClusterJobState state = ClusterJobState::Waiting;
     std::string error; // why a refused job could not run
     double submitS = 0, startS = -1, endS = -1, waitS = 0;
-    std::vector<int32_t> hosts; // ascending
+    std::vector<int32_t> hosts; // ascending: its last placement's
+    double hostsFromS = -1;     // when it got them (a requeued job starts again elsewhere)
     int pods = 0, racks = 0;    // that its hosts span
     // Step time alone on the cluster (the same hosts, the fabric its own as it was when the job
     // last started), and on average as it ran (time stepping over steps stepped, lost ones too).

@@ -45,8 +45,17 @@ public:
             if (w_.jobs.size() + size_t(mix.jobs) > kMaxWorkloadJobs)
                 r_.fail("mix",
                         "a workload holds at most " + std::to_string(kMaxWorkloadJobs) + " jobs");
-            for (WorkloadJob& j : generateJobs(mix))
+            const size_t listed = w_.jobs.size();
+            for (WorkloadJob& j : generateJobs(mix)) {
+                // Each job by its own name: in the Jobs dock, the links' lists and the output.
+                for (size_t i = 0; i < listed; ++i)
+                    if (w_.jobs[i].name == j.name)
+                        throw JsonFieldError(r_.pathOf("jobs").child(int(i)).child("name"),
+                                             "expected a name no job of the mix has (it names "
+                                             "its jobs mix-1, mix-2, ...), got \"" +
+                                                 j.name + "\"");
                 w_.jobs.push_back(std::move(j));
+            }
         }
         if (r_.has("failures")) readFailures();
         r_.finish();

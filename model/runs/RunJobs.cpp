@@ -72,6 +72,7 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
         j.submitS = finiteOr(o.value("submitS"), NAN);
         j.startS = finiteOr(o.value("startS"), NAN);
         j.endS = finiteOr(o.value("endS"), NAN);
+        j.hostsFromS = finiteOr(o.value("hostsFromS"), NAN);
         j.waitS = finiteOr(o.value("waitS"), NAN);
         j.slowdown = finiteOr(o.value("slowdown"), NAN);
         out.push_back(std::move(j));

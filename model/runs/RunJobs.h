@@ -25,6 +25,7 @@ struct RunJob {
     // Seconds from the run's start; endS NaN: still running at the run's end. waitS and
     // slowdown (its step over its step alone): NaN where the run does not say.
     double submitS = NAN, startS = NAN, endS = NAN, waitS = NAN, slowdown = NAN;
+    double hostsFromS = NAN; // when it got `hosts` (after startS when requeued); NaN: at start
     bool runsAt(double tS) const {
         return !std::isnan(startS) && tS >= startS && (std::isnan(endS) || tS < endS);
     }

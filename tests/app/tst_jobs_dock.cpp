@@ -145,6 +145,8 @@ void TestJobsDock::aClusterRunListsItsJobsAndColoursGpusByJob() {
             cGpus.insert(t.hosts[size_t(h)].firstGpu + g);
     QCOMPARE(qint64(cGpus.size()), qint64(c.gpus));
     QVERIFY(litLinks.empty()); // alone in its pod, it met no other job
+    // Drawn as listed: a box per rack and host, no rack added around a host.
+    QCOMPARE(w.view()->scene().highlightedLines(), 12 * w.view()->scene().highlighted().size());
     const views::RunChartsWidget* charts = w.replay()->charts();
     const auto jobSeries = [&]() -> const Series* {
         for (const views::ChartSeries& s : charts->seriesOf(0))

@@ -60,6 +60,12 @@ void TestWorkloadDialog::aGeneratedMixRunsAndOpensWithItsJobs() {
     for (QAction* a : w.menuBar()->findChildren<QAction*>())
         offered |= a->text() == "Simulate Cluster &Workload...";
     QVERIFY(offered);
+    // No two menu entries share a shortcut (Qt would fire neither).
+    QStringList shortcuts;
+    for (QAction* a : w.menuBar()->findChildren<QAction*>())
+        if (!a->shortcut().isEmpty()) shortcuts << a->shortcut().toString();
+    for (const QString& k : shortcuts)
+        QVERIFY2(shortcuts.count(k) == 1, qPrintable(k));
     WorkloadDialog d;
     smallMix(d);
     auto* scheduler = field<QComboBox>(d, "scheduler");
@@ -102,6 +108,14 @@ void TestWorkloadDialog::aWorkloadFileFillsTheFormAndKeepsItsJobs() {
     QCOMPARE(d.workload().jobs.size(), size_t(2));
     QCOMPARE(d.workload().jobs[0].name, std::string("a"));
     QCOMPARE(d.workloadName(), QString("two-dp-jobs.json"));
+    // A path typed in is read as a browsed one: the form follows the file.
+    WorkloadDialog typed;
+    field<QLineEdit>(typed, "workloadFile")
+        ->setText(CS_SOURCE_DIR "/resources/workloads/two-dp-jobs.json");
+    QVERIFY(typed.check());
+    QVERIFY(!field<QGroupBox>(typed, "mix")->isChecked());
+    QCOMPARE(typed.workload().jobs.size(), size_t(2));
+    QCOMPARE(typed.workload().scheduler, SchedulerPolicy::Fragmented);
     // A mix added and the scheduler changed: saved, the file reads back as the form has it.
     field<QGroupBox>(d, "mix")->setChecked(true);
     smallMix(d);
@@ -143,6 +157,15 @@ void TestWorkloadDialog::fieldsThatDoNotReadAreMarked_data() {
     QTest::newRow("span not a duration") << "span"
                                          << "forever"
                                          << "Simulate for";
+    QTest::newRow("span under a second") << "span"
+                                         << "0s"
+                                         << "from 1s to 366d";
+    QTest::newRow("seed not a number") << "seed"
+                                       << "-3"
+                                       << "Scheduler seed";
+    QTest::newRow("mix seed over 2^53") << "mix.seed"
+                                        << "9007199254740993"
+                                        << "2^53";
     QTest::newRow("file missing") << "workloadFile"
                                   << "/nonexistent/w.json"
                                   << "w.json";
@@ -160,11 +183,16 @@ void TestWorkloadDialog::fieldsThatDoNotReadAreMarked() {
     QCOMPARE(d.markedFields(), QStringList{fieldName});
     const QString shown = field<QLabel>(d, "problem")->text();
     QVERIFY2(shown.contains(message), qPrintable(shown));
+    if (qEnvironmentVariableIsSet("CS_SCREENSHOT_DIR") && fieldName == "mix.maxDurationS") {
+        d.show(); // to look at the form, a field marked, as users see it
+        d.grab().save(qEnvironmentVariable("CS_SCREENSHOT_DIR") + "/workload-dialog.png");
+    }
     // Put right, the form reads.
     field<QLineEdit>(d, qPrintable(fieldName))
         ->setText(fieldName == "mix.sizes"          ? "64:1"
                   : fieldName == "mix.arrivalSpanS" ? "2d"
                   : fieldName == "mix.maxDurationS" ? "1d"
+                  : fieldName.endsWith("seed")      ? "9007199254740992"
                                                     : "");
     QVERIFY2(d.check(), qPrintable(field<QLabel>(d, "problem")->text()));
     QVERIFY(d.markedFields().isEmpty());

@@ -460,6 +460,10 @@ void TestCluster::badWorkloadsAreRefusedWithTheirPlace_data() {
     QTest::newRow("mix durations reversed")
         << head + "\"mix\": {\"minDurationS\": 10, \"maxDurationS\": 5}}"
         << "mix.maxDurationS: expected at least minDurationS";
+    QTest::newRow("a listed name the mix gives")
+        << head + "\"jobs\": [{\"name\": \"mix-1\", " + run +
+               ", \"steps\": 1}], \"mix\": {\"jobs\": 2}}"
+        << "jobs[0].name: expected a name no job of the mix has";
     QTest::newRow("failure without a time")
         << head + "\"jobs\": [], \"failures\": [{\"part\": \"x\"}]}"
         << "failures[0].atS:";
