@@ -478,10 +478,12 @@ private:
                                 tpOnFabric ? &e_.tpLinkBytes[size_t(st)] : nullptr);
     }
 
-    // The optimizer step streams its state through HBM.
+    // The optimizer step streams its state through HBM: the dense parameters' and the routed
+    // experts', each sharded over its own data-parallel group with ZeRO.
     void timeOptimizer() {
         const double optimizerParams =
-            c_.zeroStage >= 1 ? paramsPerRank_ / members_ : paramsPerRank_;
+            c_.zeroStage >= 1 ? paramsPerRank_ / members_ + expertParamsPerRank_ / expertMembers_
+                              : paramsPerRank_ + expertParamsPerRank_;
         e_.optimizerS = optimizerParams * efficiency::kOptimizerBytesPerParam /
                         (g_.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
     }
