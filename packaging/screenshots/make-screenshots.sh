@@ -58,4 +58,10 @@ for study in meta-roce-vs-ib nic-speed-zero gpu-generations; do
   "$app" study "$here/../../resources/studies/$study.json" --out "$dir/$study.sqlite" > /dev/null
   draw "$app" --preset small-256 --study "$dir/$study.sqlite" --screenshot "$here/study-$study.png"
 done
+# Many jobs on one cluster: the two-day mix, one job chosen in the Jobs dock (its racks
+# outlined, its GPUs' busy and its traffic in the charts).
+"$app" simulate-cluster --preset meta-roce-24k "$here/../../resources/workloads/meta-mix-2d.json" \
+  --out "$dir/mix.sqlite" > /dev/null
+draw "$app" --preset meta-roce-24k --run "$dir/mix.sqlite" --dock jobs --select job:mix-20 \
+  --screenshot "$here/jobs-dock.png"
 rm -rf "$dir"
