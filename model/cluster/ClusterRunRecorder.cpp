@@ -59,8 +59,7 @@ int64_t ClusterRunRecorder::write(RunStore& store, const ClusterRunResult& resul
                 {"kind", "job"},
                 {"name",
                  QString::fromStdString(
-                     "job " + job +
-                     (route > 1 ? " (after restart " + std::to_string(route - 1) + ")" : ""))}});
+                     "job " + job + (route > 1 ? " (route " + std::to_string(route) + ")" : ""))}});
         }
     w.setComposedTraffic(pattern, Metric::LinkBytesPerS, traffic);
     std::vector<float> busy(t_.gpus.size()), weights(traffic.sources.size()),

@@ -3,7 +3,8 @@
 // with a frame at each event (a value holds until the next), each GPU's busy (the fraction of
 // its job's step it computes; 0 when no job holds it) and each link's traffic (the busier
 // direction of the sum over the jobs on it of bytes per step over their step, stored as one
-// traffic source per job and route, named in the summary's "trafficSources"), the traffic per
+// traffic source per job and route, named in the summary's "trafficSources": "job a", then
+// "job a (route 2)" once a failure, repair or requeue moved its traffic), the traffic per
 // network tier, each storage
 // server's checkpoint writes (averaged over each job's checkpoint interval), and the run's
 // summary as `simulate-cluster --json` gives it.

@@ -42,8 +42,7 @@ std::vector<RunJob> runJobsOf(const QJsonObject& summary, const Topology& t,
         QString name = o.value("name").toString().left(300);
         if (!name.startsWith("job ")) continue;
         name = name.mid(4);
-        if (const qsizetype after = name.indexOf(" (after restart "); after >= 0)
-            name = name.left(after);
+        if (const qsizetype after = name.indexOf(" (route "); after >= 0) name = name.left(after);
         sourcesOf[name.toStdString()].push_back(int32_t(k));
     }
     for (const QJsonValue& v : jobs) {
@@ -129,7 +128,7 @@ double jobColourFraction(size_t k) {
 std::vector<float> jobFractionsAt(const std::vector<RunJob>& jobs, const Topology& t, double tS) {
     std::vector<float> out(t.gpus.size(), std::nanf(""));
     for (size_t k = 0; k < jobs.size(); ++k) {
-        if (!jobs[k].runsAt(tS)) continue;
+        if (!jobs[k].holdsHostsAt(tS)) continue;
         for (int32_t h : jobs[k].hosts) {
             const Host& host = t.hosts[size_t(h)];
             for (int g = 0; g < host.gpuCount; ++g)

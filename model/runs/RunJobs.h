@@ -20,7 +20,7 @@ struct RunJob {
     std::vector<int32_t> hosts;    // ascending host indices
     std::vector<int32_t> metLinks; // where it met other jobs (a simulated cluster run's)
     // Its link traffic sources (a simulated cluster run's "trafficSources": "job NAME", "job
-    // NAME (after restart N)"), ascending.
+    // NAME (route N)"), ascending.
     std::vector<int32_t> trafficSources;
     // Seconds from the run's start; endS NaN: still running at the run's end. waitS and
     // slowdown (its step over its step alone): NaN where the run does not say.
@@ -28,6 +28,10 @@ struct RunJob {
     double hostsFromS = NAN; // when it got `hosts` (after startS when requeued); NaN: at start
     bool runsAt(double tS) const {
         return !std::isnan(startS) && tS >= startS && (std::isnan(endS) || tS < endS);
+    }
+    // Whether it runs on `hosts` at tS (a requeued job had others before hostsFromS).
+    bool holdsHostsAt(double tS) const {
+        return runsAt(tS) && (std::isnan(hostsFromS) || tS >= hostsFromS);
     }
 };
 
