@@ -1,12 +1,11 @@
 #include "JobsGanttWidget.h"
 
 #include "ColorMaps.h"
+#include "HoverTip.h"
 #include "JobsModel.h"
 
-#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -130,15 +129,7 @@ void JobsGanttWidget::mousePressEvent(QMouseEvent* e) {
 }
 
 bool JobsGanttWidget::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString text = describe(rowAt(help->pos()));
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
+    if (showHoverTip(this, e, [this](QPoint at) { return describe(rowAt(at)); })) return true;
     return QWidget::event(e);
 }
 

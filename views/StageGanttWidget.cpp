@@ -1,10 +1,9 @@
 #include "StageGanttWidget.h"
 
+#include "HoverTip.h"
 #include "StepBreakdownChart.h"
 
-#include <QHelpEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -200,15 +199,7 @@ QString StageGanttWidget::describeAt(QPoint pos) const {
 }
 
 bool StageGanttWidget::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString tip = describeAt(help->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), tip, this);
-        return true;
-    }
+    if (showHoverTip(this, e, [this](QPoint at) { return describeAt(at); })) return true;
     return QWidget::event(e);
 }
 

@@ -1,6 +1,7 @@
 #include "TimelineWidget.h"
 
 #include "Duration.h"
+#include "HoverTip.h"
 #include "RunCaption.h"
 #include "RunEventsModel.h"
 #include "SaturatingTime.h"
@@ -9,14 +10,12 @@
 #include <QCheckBox>
 #include <QDateTime>
 #include <QHBoxLayout>
-#include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QStyle>
 #include <QTimeZone>
 #include <QToolButton>
-#include <QToolTip>
 
 namespace cs::views {
 
@@ -133,15 +132,7 @@ QString TimelineBar::markerText(int x) const {
 }
 
 bool TimelineBar::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const QString text = markerText(help->pos().x());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
+    if (showHoverTip(this, e, [this](QPoint at) { return markerText(at.x()); })) return true;
     return QWidget::event(e);
 }
 

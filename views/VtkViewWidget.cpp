@@ -1,11 +1,11 @@
 #include "VtkViewWidget.h"
 
-#include <QHelpEvent>
+#include "HoverTip.h"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
-#include <QToolTip>
 #include <QVariantAnimation>
 #include <QWheelEvent>
 
@@ -355,16 +355,11 @@ void VtkViewWidget::keyPressEvent(QKeyEvent* e) {
 }
 
 bool VtkViewWidget::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const std::optional<PickHit> hit = pickAt(help->pos());
-        const QString text = hit ? QString::fromStdString(scene_->describe(*hit)) : QString();
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
-        return true;
-    }
+    const auto describeAt = [this](QPoint at) {
+        const std::optional<PickHit> hit = pickAt(at);
+        return hit ? QString::fromStdString(scene_->describe(*hit)) : QString();
+    };
+    if (showHoverTip(this, e, describeAt)) return true;
     return QOpenGLWidget::event(e);
 }
 
