@@ -14,11 +14,6 @@ namespace cs::views {
 namespace {
 constexpr int kAxisPx = 16, kMarginPx = 4;
 constexpr double kMaxRowPx = 12, kMinRowPx = 2;
-
-QColor colourOf(size_t k) {
-    const Rgba c = valueColor(float(jobColourFraction(k)));
-    return QColor(c[0], c[1], c[2]);
-}
 } // namespace
 
 JobsGanttWidget::JobsGanttWidget(QWidget* parent) : QWidget(parent) {
@@ -106,7 +101,7 @@ void JobsGanttWidget::paintEvent(QPaintEvent*) {
                 p.drawLine(QPointF(xOf(j.submitS), y + h / 2), QPointF(xOf(until), y + h / 2));
             }
         }
-        if (const QRect bar = barRect(row); !bar.isEmpty()) p.fillRect(bar, colourOf(size_t(row)));
+        if (const QRect bar = barRect(row); !bar.isEmpty()) p.fillRect(bar, jobColour(size_t(row)));
     }
     // The time axis: its start and end.
     p.setPen(palette().text().color());

@@ -9,6 +9,11 @@
 
 namespace cs::views {
 
+QColor jobColour(size_t k) {
+    const Rgba c = valueColor(float(jobColourFraction(k)));
+    return QColor(c[0], c[1], c[2]);
+}
+
 QString jobTimeText(double s) {
     if (std::isnan(s) || s < 0) return {};
     return QString::fromStdString(formatElapsed(int64_t(std::llround(s * 1e9))));
@@ -35,9 +40,7 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const {
         index.column() != StateColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::DecorationRole && index.column() == NameColumn) {
-        // The job's colour in the view when it colours by job.
-        const Rgba c = valueColor(float(jobColourFraction(size_t(index.row()))));
-        return QColor(c[0], c[1], c[2]);
+        return jobColour(size_t(index.row()));
     }
     if (role == Qt::ToolTipRole && index.column() == NameColumn)
         return QString::fromStdString(j.name + (j.model.empty() ? "" : ": " + j.model));

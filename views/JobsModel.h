@@ -5,6 +5,7 @@
 #include "RunJobs.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 
 namespace cs::views {
 
@@ -38,5 +39,7 @@ private:
 
 // "1h 02m 05s" for seconds, "" for NaN.
 QString jobTimeText(double s);
+// Job k's colour in the view when it colours by job (RunJobs.h's jobColourFraction).
+QColor jobColour(size_t k);
 
 } // namespace cs::views

@@ -190,8 +190,9 @@ QString WorkloadDialog::workloadName() const {
 
 std::optional<Workload> WorkloadDialog::readFile(const QString& path, QString* error) {
     try {
-        Workload w = loadWorkload(path); // every field checked, with its line
-        fileJson_ = QJsonDocument::fromJson(readFileBounded(path, kMaxWorkloadFileBytes)).object();
+        const QByteArray text = readFileBounded(path, kMaxWorkloadFileBytes);
+        Workload w = parseWorkload(text, path.toStdString()); // every field, with its line
+        fileJson_ = QJsonDocument::fromJson(text).object();
         filePath_ = path;
         return w;
     } catch (const std::exception& e) {

@@ -196,12 +196,7 @@ void ClusterScheduler::countFree() {
 }
 
 std::vector<int32_t> ClusterScheduler::gpusOf(const std::vector<int32_t>& hosts) const {
-    std::vector<int32_t> gpus;
-    for (int32_t h : hosts)
-        for (int i = 0; i < t_.hosts[size_t(h)].gpuCount; ++i)
-            gpus.push_back(t_.hosts[size_t(h)].firstGpu + i);
-    std::sort(gpus.begin(), gpus.end());
-    return gpus;
+    return t_.gpusOfHosts(hosts);
 }
 
 } // namespace cs

@@ -35,8 +35,7 @@ struct Job {
     JobLinkLoad load;               // bytes per step alone; stepS: its step now
     std::vector<uint8_t> shareable; // per entry of load: a link between two switches
     double computeS = 0;            // of its step alone, on its slowest stage
-    // What a stored run's frames need, shared with them.
-    std::shared_ptr<const std::vector<int32_t>> gpus;
+    // What a stored run's frames need, shared with them (its GPUs: parallel.gpuPool).
     std::shared_ptr<const std::vector<std::pair<int32_t, float>>> bytesShared;
     // Failures: no progress until pausedUntilS (detection and restart); the steps at its last
     // checkpoint and the run time since.
@@ -75,6 +74,14 @@ public:
             return jobs_[a].spec->submitS < jobs_[b].spec->submitS;
         });
         size_t nextSubmit = 0;
+        // The next job to arrive's time (none: infinity), and the progress so far.
+        auto nextArrival = [&](size_t next) {
+            return next < order.size() ? jobs_[order[next]].spec->submitS
+                                       : std::numeric_limits<double>::infinity();
+        };
+        auto reportProgress = [&](size_t submitted) {
+            if (progress_) progress_(double(submitted + ended_) / double(2 * jobs_.size() + 1));
+        };
         double t = 0;
         // Each event submits, starts or ends a job, or ends the span.
         // (A restart adds the moment its job resumes.)
@@ -96,26 +103,21 @@ public:
             }
             sample(t);
             frame(t);
-            if (progress_) progress_(double(nextSubmit + ended_) / double(2 * jobs_.size() + 1));
+            reportProgress(nextSubmit);
             const bool busy = std::any_of(jobs_.begin(), jobs_.end(),
                                           [](const Job& j) { return j.running || j.queued; });
             if (!busy && nextSubmit == order.size() && spanS_ <= 0) break; // all ended
             // Checkpoints start and end between the events above, without a frame of their own
             // (they change no job's GPUs or fabric share).
-            double next =
-                nextEvent(t, nextSubmit < order.size() ? jobs_[order[nextSubmit]].spec->submitS
-                                                       : std::numeric_limits<double>::infinity());
+            double next = nextEvent(t, nextArrival(nextSubmit));
             for (double write = nextCheckpointEvent(t); write < next - kEpsS;
                  write = nextCheckpointEvent(t)) {
                 advance(t, write);
                 t = write;
                 checkpointsDue(t);
                 // Long stretches of checkpoints alone still report, and can be cancelled.
-                if (progress_ && checkpointEvents_ % 4096 == 0)
-                    progress_(double(nextSubmit + ended_) / double(2 * jobs_.size() + 1));
-                next = nextEvent(t, nextSubmit < order.size()
-                                        ? jobs_[order[nextSubmit]].spec->submitS
-                                        : std::numeric_limits<double>::infinity());
+                if (checkpointEvents_ % 4096 == 0) reportProgress(nextSubmit);
+                next = nextEvent(t, nextArrival(nextSubmit));
             }
             if (!std::isfinite(next)) break; // nothing runs, nothing comes
             advance(t, next);
@@ -239,7 +241,7 @@ private:
             j.waitsForRepair = false;
         // Jobs whose routes went around a failed part get them back.
         for (Job& j : jobs_)
-            if (j.running && j.estimatedUnderFailure) estimateAlone(j, t);
+            if (j.running && j.estimatedUnderFailure) estimateAlone(j);
         changed_ = true;
     }
 
@@ -260,7 +262,7 @@ private:
         j.writing = false; // a checkpoint being written is lost with the rest
         j.pausedUntilS =
             t + j.spec->run.failureTimes.detectionS + j.spec->run.failureTimes.restartS;
-        if (estimateAlone(j, t)) return;
+        if (estimateAlone(j)) return;
         j.running = false;
         j.queued = true;
         scheduler_.release(j.r.hosts);
@@ -346,7 +348,7 @@ private:
 
     void start(Job& j, const std::vector<int32_t>& hosts, double t) {
         j.parallel.gpuPool = std::make_shared<const std::vector<int32_t>>(scheduler_.gpusOf(hosts));
-        if (!estimateAlone(j, t)) {
+        if (!estimateAlone(j)) {
             // Cut off by a failed part (it runs on the fabric without the failures): it waits
             // for a repair. Otherwise it cannot run on these hosts at all.
             if (!down_.empty() && runsWithoutFailures(j)) {
@@ -394,14 +396,13 @@ private:
     // The job's step alone on its hosts and the fabric as it is now, and the bytes it puts on
     // each link. False when it cannot run there (an expert group across NVLink domains, a GPU
     // cut off): the error is kept.
-    bool estimateAlone(Job& j, double) {
+    bool estimateAlone(Job& j) {
         try {
             const StepEstimate e = estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel);
             ++estimates_;
             j.r.aloneStepS = e.stepS;
             j.estimatedUnderFailure = !down_.empty();
             j.computeS = e.breakdown.slowest()[StepPart::Compute];
-            j.gpus = j.parallel.gpuPool;
             j.r.error.clear();
             j.load = {};
             j.load.stepS = e.stepS;
@@ -618,7 +619,7 @@ private:
             if (!j.running) continue;
             ClusterFrameJob f;
             f.job = int(i);
-            f.gpus = j.gpus;
+            f.gpus = j.parallel.gpuPool;
             f.stepS = j.load.stepS;
             const bool paused = j.pausedUntilS > t + kEpsS;
             f.computeFraction = paused ? 0 : std::min(1.0, j.computeS / j.load.stepS);
@@ -696,9 +697,8 @@ private:
     std::vector<FragmentationSample> fragmentation_;
     size_t ended_ = 0, endedSeen_ = 0;
     long long estimates_ = 0;
-    long long checkpointEvents_ = 0;
-    StorageRouteCache storageRoutes_; // every job's checkpoints go to the same storage ToRs //
-                                      // checkpoint starts and ends looked for (a bound)
+    long long checkpointEvents_ = 0;  // checkpoint starts and ends looked for (a bound)
+    StorageRouteCache storageRoutes_; // every job's checkpoints go to the same storage ToRs
 };
 
 } // namespace

@@ -110,14 +110,7 @@ std::vector<Endpoint> jobEntities(const RunJob& job, const Topology& t) {
 }
 
 std::vector<int32_t> jobGpus(const RunJob& job, const Topology& t) {
-    std::vector<int32_t> out;
-    for (int32_t h : job.hosts) {
-        const Host& host = t.hosts[size_t(h)];
-        for (int g = 0; g < host.gpuCount; ++g)
-            out.push_back(host.firstGpu + g);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
+    return t.gpusOfHosts(job.hosts);
 }
 
 double jobColourFraction(size_t k) {

@@ -51,8 +51,13 @@ void expandRange(const std::string& prefix, const std::string& range, const std:
     }
 }
 
+// What sacct prints for a time a job does not have (not started, still running).
+bool noSlurmTime(const std::string& s) {
+    return s.empty() || s == "Unknown" || s == "None";
+}
+
 std::optional<int64_t> slurmTimeNs(const std::string& s) {
-    if (s.empty() || s == "Unknown" || s == "None") return std::nullopt;
+    if (noSlurmTime(s)) return std::nullopt;
     QDateTime t = QDateTime::fromString(QString::fromStdString(s), Qt::ISODate);
     if (!t.isValid()) return std::nullopt;
     t.setTimeZone(QTimeZone::utc());
@@ -171,10 +176,10 @@ SlurmJobsRead parseSacct(const QByteArray& text, const std::string& fileName, co
         const std::string start = field("Start"), end = field("End");
         j.startNs = slurmTimeNs(start);
         j.endNs = slurmTimeNs(end);
-        if (!start.empty() && start != "Unknown" && start != "None" && !j.startNs)
+        if (!noSlurmTime(start) && !j.startNs)
             fail(fileName, lineNo, "Start",
                  "expected a time such as 2024-06-01T00:00:00, got \"" + start + "\"");
-        if (!end.empty() && end != "Unknown" && end != "None" && !j.endNs)
+        if (!noSlurmTime(end) && !j.endNs)
             fail(fileName, lineNo, "End",
                  "expected a time such as 2024-06-01T00:00:00, got \"" + end + "\"");
     }

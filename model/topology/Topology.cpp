@@ -1,5 +1,7 @@
 #include "Topology.h"
 
+#include <algorithm>
+
 namespace cs {
 
 size_t Topology::count(EntityKind kind) const {
@@ -62,6 +64,15 @@ std::string Topology::nameOf(Endpoint e) const {
 
 int32_t Topology::podOfRack(int32_t rack) const {
     return rack == kNone ? kNone : rows[size_t(racks[size_t(rack)].row)].pod;
+}
+
+std::vector<int32_t> Topology::gpusOfHosts(const std::vector<int32_t>& hostIndices) const {
+    std::vector<int32_t> out;
+    for (int32_t h : hostIndices)
+        for (int g = 0; g < hosts[size_t(h)].gpuCount; ++g)
+            out.push_back(hosts[size_t(h)].firstGpu + g);
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 int32_t Topology::rackHolding(Endpoint e) const {

@@ -128,6 +128,8 @@ struct Topology {
     // The rack an entity sits in (a GPU's or NIC's host's, a host's, a switch's, a storage
     // server's, a rack itself); kNone for the rest or an index out of range.
     int32_t rackHolding(Endpoint e) const;
+    // The GPUs of these hosts, ascending.
+    std::vector<int32_t> gpusOfHosts(const std::vector<int32_t>& hostIndices) const;
     // Bytes held by the arrays (capacity, including heap strings), for benchmarks.
     size_t memoryBytes() const;
 };
