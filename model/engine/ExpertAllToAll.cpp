@@ -8,6 +8,21 @@
 
 namespace cs {
 
+double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit) {
+    if (hosts < 2 || experts < 1 || activeExperts < 1) return 1;
+    // Without a limit: a host is missed when every copy goes elsewhere (drawn without
+    // replacement from the experts); with one, the top hosts are nearly always all used.
+    const double perHost = double(experts) / hosts;
+    double missed = 1;
+    for (int i = 0; i < std::min(activeExperts, experts); ++i)
+        missed *= std::max(0.0, (experts - perHost - i) / (experts - i));
+    double reached = hosts * (1 - missed);
+    if (nodeLimit > 0) reached = std::min(reached, double(nodeLimit));
+    // The token's own host is as likely among them as any: of the copies and of the hosts
+    // reached, the same share is remote.
+    return std::min(1.0, reached / activeExperts);
+}
+
 AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const GpuSpec& g,
                             const AllToAllInput& in) {
     AllToAllResult out;
@@ -28,11 +43,24 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     }
     for (const auto& edges : crossing)
         out.crossesFabric |= !edges.empty();
-    // NVLink: a GPU's copies to its host peers share its link; with node-limited routing the
-    // copies for other hosts arrive there once per node and are forwarded over NVLink to
+    for (const auto& group : in.groups) {
+        std::vector<int32_t> domains;
+        for (int32_t gpu : group) {
+            const int32_t host = t.gpus[size_t(gpu)].host;
+            const int32_t d = host == kNone ? -2 - gpu : t.nvlinkDomainOf(host);
+            if (std::find(domains.begin(), domains.end(), d) == domains.end()) domains.push_back(d);
+        }
+        out.hosts = std::max(out.hosts, int(domains.size()));
+    }
+    const double fabricByteFraction =
+        in.dispatcher == EpDispatcher::DeepEp
+            ? copiesPerHostFraction(out.hosts, in.experts, in.activeExperts, in.nodeLimit)
+            : 1.0;
+    // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
+    // other hosts arrive there once per host and are forwarded over NVLink to
     // their GPUs (about as many as a GPU sends across hosts).
     const double nvlinkBps = g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
-    const bool forwarding = in.fabricByteFraction < 1;
+    const bool forwarding = fabricByteFraction < 1;
     double mostCopies = 0;
     for (const auto& [gpu, n] : inHostPeers)
         mostCopies = std::max(mostCopies, double(n));
@@ -50,10 +78,15 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         std::vector<std::vector<float>> bytes(1);
         bytes.front().swap(out.linkBytesByStage[st]);
         const std::vector<int32_t> oneClass(crossing[st].size(), 0);
-        const PhaseResult phase = timer.transfer(
-            crossing[st], in.bytesPerPeer * in.fabricByteFraction, nullptr, {&oneClass, &bytes}, 1);
+        const PhaseResult phase = timer.transfer(crossing[st], in.bytesPerPeer * fabricByteFraction,
+                                                 nullptr, {&oneClass, &bytes}, 1);
         bytes.front().swap(out.linkBytesByStage[st]);
         out.fabricS = std::max(out.fabricS, phase.seconds);
+        // NCCL's all-to-all across three or more hosts: 37 of 50 GB/s per GPU where two hosts
+        // reach the fabric's goodput (nccl #1316; fewer channels per peer since NCCL 2.19).
+        if (in.dispatcher == EpDispatcher::AllToAll && out.hosts >= 3)
+            out.fabricS = std::max(out.fabricS, phase.seconds * efficiency::kFabricGoodput /
+                                                    efficiency::kNcclAllToAllManyHostsGoodput);
         crossing[st] = {}; // free the stage's pairs before the next
     }
     const double latencyS =

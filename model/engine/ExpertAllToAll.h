@@ -3,9 +3,9 @@
 // after them): every member of an EP group sends each other member its share of the token
 // copies at once. Inside a host the copies go over the GPU's NVLink, shared by its peers in
 // the host; across hosts as flows over the routed fabric, max-min fair with the other EP
-// groups of the same stage (stages run their MoE layers at different moments). With
-// node-limited routing (DeepEP)
-// a token crosses the fabric once per node it reaches and is forwarded over NVLink there.
+// groups of the same stage (stages run their MoE layers at different moments). DeepEP sends
+// a token across the fabric once per host it reaches and forwards it over NVLink there; NCCL's
+// all-to-all sends every copy, and across three or more hosts reaches less of the NIC.
 #include "CollectiveTimer.h"
 
 #include <vector>
@@ -16,15 +16,23 @@ struct AllToAllInput {
     std::vector<std::vector<int32_t>> groups; // EP groups, as GPUs
     std::vector<int32_t> stageOfGroup;
     int stages = 1;
-    double bytesPerPeer = 0;       // one member to one other member, one all-to-all
-    double fabricByteFraction = 1; // of those bytes that cross hosts (node-limited routing)
+    double bytesPerPeer = 0; // one member to one other member, one all-to-all
+    EpDispatcher dispatcher = EpDispatcher::AllToAll;
+    // Routing, for DeepEP's copies per host: experts (spread evenly over the members), the
+    // experts each token reaches, and the most hosts it may reach (0: no limit).
+    int experts = 1, activeExperts = 1, nodeLimit = 0;
 };
+
+// Of a token's copies for other hosts, the fraction DeepEP sends across the fabric: one per
+// host reached, `hosts` of them holding the experts evenly.
+double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit);
 
 struct AllToAllResult {
     double seconds = 0; // one all-to-all, the slowest group
     double nvlinkS = 0, fabricS = 0;
     bool crossesFabric = false;
     int peers = 0; // per member
+    int hosts = 1; // the NVLink domains of the largest group
     // Bytes per link direction of one all-to-all, per stage.
     std::vector<std::vector<float>> linkBytesByStage;
 };

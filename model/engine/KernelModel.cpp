@@ -12,19 +12,33 @@ const KernelConstants& kernelConstants(const GpuSpec& g) {
     // resources/reference/microbenchmarks.md gives each value's measurement. GEMM: the
     // sustained rate of large BF16 GEMMs (cuBLAS 8192^3 about 740 TFLOP/s on H100; cuBLASLt
     // 16384^3 256.5 on A100) over the shape terms below. Attention: FlashAttention-3 (H100)
-    // and -2 (A100) forward + backward, causal, head dim 128 at 8K. HBM: BabelStream Triad.
+    // and -2 (A100) forward + backward, causal, head dim 128 at 8K; head dim 64 of that:
+    // FlashAttention-3's and -2's charts on H100 at 8K (FA-2's kernels are A100's). HBM:
+    // BabelStream Triad.
     // NVLink: nccl-tests ring bus bandwidth on 8 GPUs. Inner-dimension half point: fitted on
-    // the calibration rows (Korthikanti et al. Table 4 layers for Ampere). In training:
+    // the calibration rows (Korthikanti et al. Table 4 layers for Ampere). FP8: the best-shape
+    // search on H100 (e4m3 1,402.6 TFLOP/s, 70.9 % of peak, against BF16's 80.3 %). In training:
     // Ampere's Selene rows agree with the kernels (1); Hopper's Llama 3 rows run at 0.82 of
     // them, a loss no measured mechanism yet explains (see the reference).
-    static const KernelConstants hopper{0.79, 0.58, 0.89, 160, 0.82, 0.80};
-    static const KernelConstants ampere{0.83, 0.61, 0.83, 96, 0.78, 0.98};
+    static const KernelConstants hopper{0.79, 0.71, 0.58, 0.82, 0.89, 160, 0.82, 0.80};
+    static const KernelConstants ampere{0.83, 0.83, 0.61, 0.90, 0.83, 96, 0.78, 0.98};
     // [assumption] Blackwell as Hopper until calibration rows exist.
     if (g.family == "ampere") return ampere;
     return hopper;
 }
 
 namespace {
+
+// Bytes streamed per element cast from BF16 (see layerTimes).
+double castBytes(Precision p) {
+    // One scale per tensor: an amax pass (read 2), the cast (read 2, write 1) and the
+    // transposed copy Hopper's FP8 GEMMs take in the other pass (write 1).
+    if (p == Precision::Fp8) return 6;
+    // A scale per 32 elements, found in the cast itself: read 2, write the row-wise and
+    // column-wise copies (1 + 1) and their scales (1 byte per 32 elements each).
+    if (p == Precision::Mxfp8) return 4 + 2.0 / 32;
+    return 0;
+}
 
 // Output tiles of the GEMM kernels (CUTLASS / cuBLAS BF16 configurations) and the fraction of
 // a full tile's throughput each reaches.
@@ -51,28 +65,33 @@ double tiledGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, 
     const double inner = k / (k + kernelConstants(g).innerHalfK);
     const double computeS = groups * 2 * m * n * k / (g.peakTflops(p) * 1e12 * rate * best * inner);
     const double bytes =
-        groups * ((p == Precision::Fp8 ? 1.0 : 2.0) * (m * k + k * n) + 2.0 * m * n);
+        groups * ((p == Precision::Bf16 ? 2.0 : 1.0) * (m * k + k * n) + 2.0 * m * n);
     return std::max(computeS, streamSeconds(g, bytes));
 }
 
-double inTrainingRate(const GpuSpec& g) {
+double peakFraction(const GpuSpec& g, Precision p) {
     const KernelConstants& c = kernelConstants(g);
-    return c.gemmPeakFraction * c.inTrainingFraction;
+    return p != Precision::Bf16 && g.hasPrecision(p) ? c.gemmPeakFractionFp8 : c.gemmPeakFraction;
+}
+
+double inTrainingRate(const GpuSpec& g, Precision p) {
+    return peakFraction(g, p) * kernelConstants(g).inTrainingFraction;
 }
 
 // `batch` independent GEMMs of one shape in one launch (BF16), in 128 x 128 tiles.
 double batchedGemmSeconds(const GpuSpec& g, double batch, double m, double n, double k) {
-    return tiledGemmSeconds(g, Precision::Bf16, batch, m, n, k, inTrainingRate(g), kSquareTile);
+    return tiledGemmSeconds(g, Precision::Bf16, batch, m, n, k, inTrainingRate(g, Precision::Bf16),
+                            kSquareTile);
 }
 
 } // namespace
 
 double gemmSeconds(const GpuSpec& g, Precision p, double m, double n, double k) {
-    return tiledGemmSeconds(g, p, 1, m, n, k, inTrainingRate(g), kTiles);
+    return tiledGemmSeconds(g, p, 1, m, n, k, inTrainingRate(g, p), kTiles);
 }
 
 double gemmKernelSeconds(const GpuSpec& g, Precision p, double m, double n, double k) {
-    return tiledGemmSeconds(g, p, 1, m, n, k, kernelConstants(g).gemmPeakFraction, kTiles);
+    return tiledGemmSeconds(g, p, 1, m, n, k, peakFraction(g, p), kTiles);
 }
 
 double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes) {
@@ -87,7 +106,7 @@ double streamSeconds(const GpuSpec& g, double bytes) {
 
 double groupedGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n,
                           double k) {
-    return tiledGemmSeconds(g, p, groups, m, n, k, inTrainingRate(g), kTiles);
+    return tiledGemmSeconds(g, p, groups, m, n, k, inTrainingRate(g, p), kTiles);
 }
 
 double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens) {
@@ -102,6 +121,7 @@ namespace {
 // over TP as a dense MLP is, and the token permutations around the all-to-all.
 struct MoeMlp {
     double gemmS = 0, streamS = 0;
+    double gemmInputs = 0, gemmOutputs = 0; // elements in and out of its FP8-able GEMMs
 };
 MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens) {
     const Precision p = c.precision;
@@ -116,10 +136,15 @@ MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, dou
     out.gemmS = gemmSeconds(g, Precision::Bf16, local, m.moe.experts, h) + // router, in BF16
                 groupedGemmSeconds(g, p, localExperts, perExpert, 2 * fe / etp, h) +
                 groupedGemmSeconds(g, p, localExperts, perExpert, h, fe / etp);
+    const double copies = perExpert * localExperts;
+    out.gemmInputs = copies * (h + fe / etp);
+    out.gemmOutputs = copies * (2 * fe / etp + h);
     if (m.moe.sharedExperts > 0) {
         const double fs = m.moe.sharedExperts * fe;
         out.gemmS +=
             gemmSeconds(g, p, tokens, 2 * fs / t, h) + gemmSeconds(g, p, tokens, h, fs / t);
+        out.gemmInputs += tokens * (h + fs / t);
+        out.gemmOutputs += tokens * (2 * fs / t + h);
     }
     // Router: softmax and top-k over the scores. Permutation before the dispatch and after the
     // combine: each copy of a token read or written once, its hidden state in bf16. The gated
@@ -142,17 +167,33 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     // split over TP, then the MLP's GEMMs; backward runs two of each shape (input and weight
     // gradients).
     double gemms = 0;
-    for (const Projection& x : m.attentionProjections())
-        gemms += x.split == Projection::Row      ? gemmSeconds(g, p, tokens, x.out, x.in / t)
-                 : x.split == Projection::Column ? gemmSeconds(g, p, tokens, x.out / t, x.in)
-                                                 : gemmSeconds(g, p, tokens, x.out, x.in);
+    double gemmInputs = 0, gemmOutputs = 0; // elements per token in and out of the GEMMs
+    // Sequence parallelism casts its shard of a full-width tensor and gathers it in FP8.
+    const double fullWidthShare = c.sequenceParallel ? 1 / t : 1;
+    for (const Projection& x : m.attentionProjections()) {
+        const double in = x.split == Projection::Row ? x.in / t : x.in;
+        const double out = x.split == Projection::Column ? x.out / t : x.out;
+        gemms += gemmSeconds(g, p, tokens, out, in);
+        gemmInputs += x.split == Projection::Column ? in * fullWidthShare : in;
+        gemmOutputs += x.split == Projection::Row ? out * fullWidthShare : out;
+    }
+    gemmInputs *= tokens, gemmOutputs *= tokens;
     MoeMlp experts;
-    if (moeLayer)
+    if (moeLayer) {
         experts = moeMlp(m, g, c, tokens);
-    else
+        gemmInputs += experts.gemmInputs, gemmOutputs += experts.gemmOutputs;
+    } else {
         gemms += gemmSeconds(g, p, tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
                  gemmSeconds(g, p, tokens, h, f / t);                          // down
+        gemmInputs += tokens * (h * fullWidthShare + f / t);
+        gemmOutputs += tokens * ((m.ffnMatrices() - 1) * f / t + h * fullWidthShare);
+    }
     gemms += experts.gemmS;
+    // FP8: each GEMM input in the forward and each output gradient in the backward is cast
+    // from BF16 (the weights once per step, not counted).
+    const double cast = g.hasPrecision(p) ? castBytes(p) : 0;
+    const double castForwardS = streamSeconds(g, cast * gemmInputs);
+    const double castBackwardS = streamSeconds(g, cast * gemmOutputs);
     // Attention core: QK^T and AV over the context, per rank's heads; a sliding window
     // bounds the context on its share of the layers.
     double seqContext = c.seqLen;
@@ -169,8 +210,11 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     if (c.fusedAttention) {
         const double flops = 2 * tokens * seqContext * coreDim * 0.5; // causal: half is masked
         const KernelConstants& k = kernelConstants(g);
-        core.gemmS =
-            flops / (g.peakBf16Tflops * 1e12 * k.attentionPeakFraction * k.inTrainingFraction);
+        // Narrower heads do less work per tile load: linear between head dims 64 and 128.
+        const double narrow = std::clamp((128 - m.headDim()) / 64, 0.0, 1.0);
+        const double headDimFactor = 1 - narrow * (1 - k.attentionHeadDim64);
+        core.gemmS = flops / (g.peakBf16Tflops * 1e12 * k.attentionPeakFraction * headDimFactor *
+                              k.inTrainingFraction);
     } else {
         // Two batched GEMMs per head, then the s x s scores through HBM: written, softmax
         // read and written, dropout read, written and its mask (about 11 bytes per score).
@@ -191,10 +235,11 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     LayerTimes out;
     out.gemmS = gemms;
     out.attentionForwardS = core.gemmS + core.streamS;
-    out.forwardS = gemms + out.attentionForwardS + residual + activation;
+    out.forwardS = gemms + out.attentionForwardS + residual + activation + castForwardS;
     // Backward: two GEMMs per forward GEMM (input and weight gradients); streaming kernels
     // read the saved input and the incoming gradient and write one: 1.5 times the bytes.
-    out.backwardS = 2 * (gemms + core.gemmS) + 1.5 * (core.streamS + residual + activation);
+    out.backwardS =
+        2 * (gemms + core.gemmS) + 1.5 * (core.streamS + residual + activation) + castBackwardS;
     if (c.recompute == Recompute::Full) out.recomputeS = out.forwardS;
     if (c.recompute == Recompute::Selective) out.recomputeS = out.attentionForwardS;
     return out;

@@ -11,8 +11,10 @@
 namespace cs {
 
 struct KernelConstants {
-    double gemmPeakFraction;      // large, well-shaped GEMMs
-    double attentionPeakFraction; // fused (FlashAttention-class) attention
+    double gemmPeakFraction;      // large, well-shaped BF16 GEMMs
+    double gemmPeakFractionFp8;   // the same of the FP8 peak (FP8 tensor cores fill less of it)
+    double attentionPeakFraction; // fused (FlashAttention-class) attention, head dim 128
+    double attentionHeadDim64;    // of that rate, what head dim 64 reaches
     double hbmFraction;           // streaming element-wise kernels
     double innerHalfK;            // K at which a tile reaches half its efficiency: K / (K + this)
     double nvlinkGoodput;         // NCCL bus bandwidth over NVSwitch / NVLink per direction

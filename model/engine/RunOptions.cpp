@@ -141,7 +141,8 @@ std::vector<RunOption> buildTable() {
              .label = "Precision",
              .type = T::Choice,
              .choices = enumChoices<Precision>(),
-             .help = "of the matrix multiplications (FP8 where the GPU has it)",
+             .help = "of the matrix multiplications: bf16; fp8, one scale per tensor (Hopper "
+                     "and Blackwell); mxfp8, a scale per 32 elements (Blackwell)",
              .source = "[paper] Llama 3 pre-training: BF16"}),
         bind<ParallelDouble<&P::gpuSpeedSpreadPct>>(
             {.key = "gpuSpeedSpreadPct",
@@ -210,6 +211,16 @@ std::vector<RunOption> buildTable() {
                      "parallel), inside its EP rank's group; ETP x EP regroup from the stage's "
                      "TP x CP x DP ranks",
              .source = "[paper] Megatron-Bridge's MoE rows and DeepSeek-V3: 1"}),
+        bind<ParallelEnum<EpDispatcher, &P::epDispatcher>>(
+            {.key = "parallel.epDispatcher",
+             .flag = "--ep-dispatcher",
+             .label = "MoE token dispatcher",
+             .type = T::Choice,
+             .choices = enumChoices<EpDispatcher>(),
+             .help = "MoE: NCCL's all-to-all sends every copy of a token (across 3 or more "
+                     "hosts at NCCL's measured 37 of 50 GB/s per GPU); DeepEP sends a token once "
+                     "to each host it reaches, forwarded over NVLink there",
+             .source = "[paper] Megatron-Core's default dispatcher: alltoall"}),
         bind<ParallelInt<&P::virtualStages>>(
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",

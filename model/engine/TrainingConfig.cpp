@@ -155,6 +155,14 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                             {"parallel.dp", c.dp}})
         if (v < 1 || v > 1'000'000)
             reject(field, "expected a positive integer, got " + std::to_string(v));
+    if (!g.hasPrecision(c.precision))
+        reject("precision",
+               std::string(enumName(c.precision)) + " needs " +
+                   (c.precision == Precision::Fp8
+                        ? "FP8 tensor cores (Hopper or Blackwell); "
+                        : "Blackwell's block-scaled FP8 tensor cores (b200, gb200, gb300); ") +
+                   g.name + " has none (use " +
+                   (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
     if (c.ep < 1 || c.ep > 1'000'000)
         reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
     if (c.ep > 1 && !m.moe.present())

@@ -35,5 +35,9 @@ constexpr double kActivationBytesPerTokenDim = 34.0;
 // 20 of the H800's 132 SMs to communication (technical report 3.2.2).
 // resources/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kEpCommSms = 20;
+// NCCL's all-to-all across 3 to 8 hosts of 8 H800: about 37 GB/s per GPU of its 50 GB/s NICs
+// (2 x 200 Gb/s), against 90 % on two hosts (NVIDIA/nccl #1316, NCCL 2.19 and 2.20).
+// resources/reference/microbenchmarks.md, "Mixtures of experts".
+constexpr double kNcclAllToAllManyHostsGoodput = 37.0 / 50.0;
 
 } // namespace cs::efficiency

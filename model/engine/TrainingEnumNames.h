@@ -20,6 +20,7 @@ inline constexpr EnumNames kFfnKindNames{std::to_array<EnumName<FfnKind>>({
 inline constexpr EnumNames kPrecisionNames{std::to_array<EnumName<Precision>>({
     {Precision::Bf16, "bf16", "BF16"},
     {Precision::Fp8, "fp8", "FP8"},
+    {Precision::Mxfp8, "mxfp8", "MXFP8"},
 })};
 inline constexpr EnumNames kPlacementNames{std::to_array<EnumName<Placement>>({
     {Placement::TopologyAware, "topology", "Topology-aware"},
@@ -49,6 +50,10 @@ inline constexpr EnumNames kShardedCollectiveNames{std::to_array<EnumName<Sharde
     {ShardedCollective::Ring, "ring", "Ring"},
     {ShardedCollective::Pat, "pat", "PAT (logarithmic)"},
 })};
+inline constexpr EnumNames kEpDispatcherNames{std::to_array<EnumName<EpDispatcher>>({
+    {EpDispatcher::AllToAll, "alltoall", "NCCL all-to-all"},
+    {EpDispatcher::DeepEp, "deepep", "DeepEP (once per host)"},
+})};
 inline constexpr EnumNames kGradReduceDtypeNames{std::to_array<EnumName<GradReduceDtype>>({
     {GradReduceDtype::Auto, "auto", "Auto (per framework)"},
     {GradReduceDtype::Bf16, "bf16", "BF16"},
@@ -67,6 +72,9 @@ constexpr const auto& namesOf(Placement) {
 }
 constexpr const auto& namesOf(Recompute) {
     return kRecomputeNames;
+}
+constexpr const auto& namesOf(EpDispatcher) {
+    return kEpDispatcherNames;
 }
 constexpr const auto& namesOf(PipelineSchedule) {
     return kPipelineScheduleNames;

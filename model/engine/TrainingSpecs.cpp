@@ -132,16 +132,17 @@ const std::vector<GpuSpec>& gpuPresets() {
         // H200 Tensor Core GPU data sheet (SXM): as H100 with 141 GB HBM3e at 4.8 TB/s.
         {"h200", {}, "hopper", 989, 1979, 131.0, 4800, 450, 700, 132},
         // HGX B200 data sheet, per GPU: BF16 2.25 PF, FP8 4.5 PF dense (half the sparse
-        // figures), 180 GB HBM3e at 8 TB/s, NVLink 5 1.8 TB/s, 1,000 W; 148 SMs.
-        {"b200", {}, "blackwell", 2250, 4500, 167.6, 8000, 900, 1000, 148},
+        // figures), 180 GB HBM3e at 8 TB/s, NVLink 5 1.8 TB/s, 1,000 W; 148 SMs. Blackwell's
+        // tensor cores take MXFP8 (block-scaled FP8) at the FP8 rate, as do GB200's and GB300's.
+        {"b200", {}, "blackwell", 2250, 4500, 167.6, 8000, 900, 1000, 148, true},
         // GB200 NVL72 data sheet, per GPU (the rack's figures / 72): BF16 2.5 PF, FP8 5 PF dense
         // (half the sparse figures), 186 GB HBM3e at 8 TB/s, NVLink 5 1.8 TB/s; 1,200 W per
         // GPU (ml-engineering's power table); the B200's 148 SMs.
-        {"gb200", {}, "blackwell", 2500, 5000, 173.2, 8000, 900, 1200, 148},
+        {"gb200", {}, "blackwell", 2500, 5000, 173.2, 8000, 900, 1200, 148, true},
         // GB300 (Blackwell Ultra) in a GB300 NVL72 rack, per GPU: BF16 2.5 PF, FP8 5 PF dense
         // (the rack's 360 PF FP8 / 72), 279 GB of its 288 GB HBM3e usable, 8 TB/s, NVLink 5
         // 1.8 TB/s, 1,400 W; 160 SMs. Secondary sources (resources/reference/gpus.md).
-        {"gb300", {}, "blackwell", 2500, 5000, 259.8, 8000, 900, 1400, 160},
+        {"gb300", {}, "blackwell", 2500, 5000, 259.8, 8000, 900, 1400, 160, true},
     };
     return list;
 }

@@ -113,7 +113,9 @@ struct ModelSpec {
     double activeParameters() const;
 };
 
-enum class Precision { Bf16, Fp8 };
+// Of the GEMMs: BF16; FP8 with one scale per tensor (Hopper and Blackwell); MXFP8, FP8 with a
+// scale per 32 elements (the OCP microscaling format Blackwell's tensor cores take).
+enum class Precision { Bf16, Fp8, Mxfp8 };
 
 struct GpuSpec {
     std::string name;
@@ -125,10 +127,15 @@ struct GpuSpec {
     double hbmGBps = 0;
     double nvlinkGBpsPerDirection = 0;
     double tdpWatts = 0;
-    int sms = 0; // streaming multiprocessors: GEMM tiles fill them in waves
+    int sms = 0;        // streaming multiprocessors: GEMM tiles fill them in waves
+    bool mxfp8 = false; // block-scaled FP8 at the FP8 rate (Blackwell)
 
+    bool hasPrecision(Precision p) const {
+        return p == Precision::Bf16 || (p == Precision::Fp8 && peakFp8Tflops > 0) ||
+               (p == Precision::Mxfp8 && mxfp8 && peakFp8Tflops > 0);
+    }
     double peakTflops(Precision p) const {
-        return p == Precision::Fp8 && peakFp8Tflops > 0 ? peakFp8Tflops : peakBf16Tflops;
+        return p != Precision::Bf16 && hasPrecision(p) ? peakFp8Tflops : peakBf16Tflops;
     }
 };
 
@@ -151,6 +158,10 @@ enum class ShardedCollective { Auto, Ring, Pat };
 enum class PipelineSchedule { Auto, OneFOneB, Interleaved, ZbH1, DualPipe };
 // The dtype DP reduces gradients in; auto follows the framework the ZeRO stage stands for.
 enum class GradReduceDtype { Auto, Bf16, Fp32 };
+// Which library moves a MoE layer's tokens to their experts: NCCL's all-to-all (Megatron-Core's
+// "alltoall" dispatcher) sends every copy of a token; DeepEP sends a token once to each host it
+// reaches and forwards it over NVLink there.
+enum class EpDispatcher { AllToAll, DeepEp };
 
 // Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
 // --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute; MoE all-to-all
@@ -171,6 +182,7 @@ struct ParallelConfig {
     // dispatched to them gathered over ETP before and reduce-scattered after.
     int ep = 1;
     int etp = 1;
+    EpDispatcher epDispatcher = EpDispatcher::AllToAll;
     // V of the interleaved schedule [assumption: not published]. 0: follows PP
     // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
     // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers

@@ -166,9 +166,9 @@ private:
         // balanced routing sends every peer 1 / EP of them; the busiest rank gets the skew.
         const double copies = expertTokensPerRank(m_, c_, tokensPerMicro_);
         in.bytesPerPeer = copies * m_.modelDim * 2 / c_.ep;
-        // Node-limited routing: a token's copies for one node cross the fabric once.
-        if (m_.moe.nodeLimit > 0)
-            in.fabricByteFraction = std::min(1.0, double(m_.moe.nodeLimit) / m_.moe.activeExperts);
+        in.dispatcher = c_.epDispatcher;
+        in.experts = m_.moe.experts, in.activeExperts = m_.moe.activeExperts;
+        in.nodeLimit = m_.moe.nodeLimit;
         AllToAllResult a = timeAllToAll(t_, timer_, g_, in);
         // Expert TP: the dispatch's tokens all-gathered over the ETP ranks after it, the
         // combine's reduce-scattered before it, on NVLink (ETP groups stay in a domain).

@@ -38,6 +38,7 @@ int enumAt(const RunSpec& s, const QString& key) {
     if (key == "parallel.recompute") return int(s.parallel.recompute);
     if (key == "parallel.allReduce") return int(s.parallel.allReduce);
     if (key == "precision") return int(s.parallel.precision);
+    if (key == "parallel.epDispatcher") return int(s.parallel.epDispatcher);
     return -1;
 }
 
@@ -85,6 +86,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.dp",
                            "parallel.ep",
                            "parallel.etp",
+                           "parallel.epDispatcher",
                            "parallel.virtualStages",
                            "parallel.seq",
                            "parallel.batchTokens",
@@ -177,6 +179,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.overlap.epComm", "on");
         set(s, "parallel.ep", "4");
         set(s, "parallel.etp", "2");
+        set(s, "parallel.epDispatcher", "deepep");
         set(s, "parallel.schedule", "zb-h1");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");
@@ -488,7 +491,9 @@ void TestRunOptions::enumOptionsOfferTheirWords_data() {
     QTest::newRow("recompute") << "parallel.recompute" << QStringList{"none", "selective", "full"}
                                << 3;
     QTest::newRow("all-reduce") << "parallel.allReduce" << QStringList{"auto", "ring", "tree"} << 3;
-    QTest::newRow("precision") << "precision" << QStringList{"bf16", "fp8"} << 2;
+    QTest::newRow("precision") << "precision" << QStringList{"bf16", "fp8", "mxfp8"} << 3;
+    QTest::newRow("EP dispatcher")
+        << "parallel.epDispatcher" << QStringList{"alltoall", "deepep"} << 2;
 }
 
 void TestRunOptions::enumOptionsOfferTheirWords() {
