@@ -14,6 +14,7 @@
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
@@ -21,6 +22,9 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -135,10 +139,27 @@ SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(open, &QPushButton::clicked, this, &SimulationDialog::openRunFile);
     connect(save, &QPushButton::clicked, this, &SimulationDialog::saveRunFileAs);
+    // The form scrolls where the screen is shorter than it; the problem and the buttons stay.
+    auto* formWidget = new QWidget;
+    formWidget->setLayout(form);
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName("formScroll");
+    scroll->setWidget(formWidget);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(formWidget->sizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(scroll, 1);
     layout->addWidget(problem_);
     layout->addWidget(buttons);
+    const QScreen* screen = parent ? parent->screen() : QGuiApplication::primaryScreen();
+    const int availableHeight = screen ? screen->availableGeometry().height() * 9 / 10 : 800;
+    const int wantedHeight = formWidget->sizeHint().height() + buttons->sizeHint().height() +
+                             problem_->sizeHint().height() + 4 * layout->spacing() +
+                             layout->contentsMargins().top() + layout->contentsMargins().bottom();
+    resize(sizeHint().width(), std::min(wantedHeight, availableHeight));
     for (const char* key : {"parallel.tp", "parallel.cp", "parallel.pp", "parallel.dp"})
         connect(static_cast<QLineEdit*>(field(key)), &QLineEdit::textChanged, this,
                 &SimulationDialog::updateGpuCount);

@@ -18,6 +18,8 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -154,6 +156,7 @@ Q_DECLARE_METATYPE(Expected)
 class TestRunOptionsUi : public QObject {
     Q_OBJECT
 private slots:
+    void dialogFitsTheScreen();
     void everyWayInAgrees_data();
     void everyWayInAgrees();
     void dialogSavesAndOpensRunFiles();
@@ -358,6 +361,25 @@ void TestRunOptionsUi::dialogKeepsAndChecksFabricFaults() {
     QVERIFY(!d.checkSpec());
     QCOMPARE(d.markedFields(), QStringList{"fabric.degraded"});
     QVERIFY(d.findChild<QLabel*>("problem")->text().contains("line 1"));
+}
+
+// Every option has a row, more than a 1080-pixel screen holds: the form scrolls, and the dialog
+// with its buttons stays on the screen.
+void TestRunOptionsUi::dialogFitsTheScreen() {
+    app::SimulationDialog d(nullptr);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    const QRect screen = d.screen()->availableGeometry();
+    QVERIFY2(d.frameGeometry().height() <= screen.height(),
+             qPrintable(QString("%1 of %2").arg(d.frameGeometry().height()).arg(screen.height())));
+    auto* run = d.findChild<QPushButton*>("run");
+    QVERIFY(run->isVisible());
+    QVERIFY(d.rect().contains(QRect(run->mapTo(&d, QPoint(0, 0)), run->size())));
+    // The last field is reached by scrolling, not cut off.
+    auto* scroll = d.findChild<QScrollArea*>("formScroll");
+    QWidget* last = d.findChild<QWidget*>("seed");
+    scroll->ensureWidgetVisible(last);
+    QVERIFY(scroll->viewport()->rect().contains(last->mapTo(scroll->viewport(), QPoint(0, 0))));
 }
 
 QTEST_MAIN(TestRunOptionsUi)
