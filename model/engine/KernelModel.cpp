@@ -30,10 +30,11 @@ const KernelConstants& kernelConstants(const GpuSpec& g) {
 namespace {
 
 // Bytes streamed per element cast from BF16 (see layerTimes).
-double castBytes(Precision p) {
-    // One scale per tensor: an amax pass (read 2), the cast (read 2, write 1) and the
-    // transposed copy Hopper's FP8 GEMMs take in the other pass (write 1).
-    if (p == Precision::Fp8) return 6;
+double castBytes(const GpuSpec& g, Precision p) {
+    // One scale per tensor: an amax pass (read 2), the cast (read 2, write 1) and, on Hopper,
+    // the transposed copy its FP8 GEMMs take in the other pass (write 1; Blackwell's take
+    // either layout).
+    if (p == Precision::Fp8) return g.family == "blackwell" ? 5 : 6;
     // A scale per 32 elements, found in the cast itself: read 2, write the row-wise and
     // column-wise copies (1 + 1) and their scales (1 byte per 32 elements each).
     if (p == Precision::Mxfp8) return 4 + 2.0 / 32;
@@ -143,8 +144,10 @@ MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, dou
         const double fs = m.moe.sharedExperts * fe;
         out.gemmS +=
             gemmSeconds(g, p, tokens, 2 * fs / t, h) + gemmSeconds(g, p, tokens, h, fs / t);
-        out.gemmInputs += tokens * (h + fs / t);
-        out.gemmOutputs += tokens * (2 * fs / t + h);
+        // As a dense MLP's: sequence parallelism casts its shard of the full-width tensors.
+        const double fullWidthShare = c.sequenceParallel ? 1 / t : 1;
+        out.gemmInputs += tokens * (h * fullWidthShare + fs / t);
+        out.gemmOutputs += tokens * (2 * fs / t + h * fullWidthShare);
     }
     // Router: softmax and top-k over the scores. Permutation before the dispatch and after the
     // combine: each copy of a token read or written once, its hidden state in bf16. The gated
@@ -191,7 +194,7 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     gemms += experts.gemmS;
     // FP8: each GEMM input in the forward and each output gradient in the backward is cast
     // from BF16 (the weights once per step, not counted).
-    const double cast = g.hasPrecision(p) ? castBytes(p) : 0;
+    const double cast = g.hasPrecision(p) ? castBytes(g, p) : 0;
     const double castForwardS = streamSeconds(g, cast * gemmInputs);
     const double castBackwardS = streamSeconds(g, cast * gemmOutputs);
     // Attention core: QK^T and AV over the context, per rank's heads; a sliding window

@@ -217,10 +217,12 @@ std::vector<RunOption> buildTable() {
              .label = "MoE token dispatcher",
              .type = T::Choice,
              .choices = enumChoices<EpDispatcher>(),
-             .help = "MoE: NCCL's all-to-all sends every copy of a token (across 3 or more "
-                     "hosts at NCCL's measured 37 of 50 GB/s per GPU); DeepEP sends a token once "
-                     "to each host it reaches, forwarded over NVLink there",
-             .source = "[paper] Megatron-Core's default dispatcher: alltoall"}),
+             .help = "MoE: alltoall, NCCL's all-to-all, sends every copy of a token (a GPU's "
+                     "NIC at most 0.74 of its rate in groups across 3 or more hosts); deepep "
+                     "sends a token once to each host it reaches, forwarded over NVLink there; "
+                     "auto: deepep for node-limited routing, else alltoall",
+             .source = "[paper] Megatron-Bridge's MoE recipes set alltoall; DeepSeek-V3 trains "
+                       "with DeepEP"}),
         bind<ParallelInt<&P::virtualStages>>(
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",

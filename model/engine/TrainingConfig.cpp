@@ -129,6 +129,8 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
 }
 
 ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
+    if (c.epDispatcher == EpDispatcher::Auto)
+        c.epDispatcher = m.moe.nodeLimit > 0 ? EpDispatcher::DeepEp : EpDispatcher::AllToAll;
     if (c.virtualStages == 0 && oneChunkPerStage(c.schedule))
         c.virtualStages = 1; // schedules of one chunk per stage
     if (c.virtualStages != 0) return c;
@@ -161,8 +163,7 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                    (c.precision == Precision::Fp8
                         ? "FP8 tensor cores (Hopper or Blackwell); "
                         : "Blackwell's block-scaled FP8 tensor cores (b200, gb200, gb300); ") +
-                   g.name + " has none (use " +
-                   (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
+                   g.name + " has none (use " + (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
     if (c.ep < 1 || c.ep > 1'000'000)
         reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
     if (c.ep > 1 && !m.moe.present())

@@ -36,8 +36,9 @@ constexpr double kActivationBytesPerTokenDim = 34.0;
 // resources/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kEpCommSms = 20;
 // NCCL's all-to-all across 3 to 8 hosts of 8 H800: about 37 GB/s per GPU of its 50 GB/s NICs
-// (2 x 200 Gb/s), against 90 % on two hosts (NVIDIA/nccl #1316, NCCL 2.19 and 2.20).
-// resources/reference/microbenchmarks.md, "Mixtures of experts".
+// (2 x 200 Gb/s), against 90 % on two hosts (NVIDIA/nccl #1316, NCCL 2.19 and 2.20); a 4-node
+// B200 all-reduce gets 36.5-37 of 50 GB/s per GPU too. Newer NCCL on one 400G NIC per GPU: an
+// assumption. resources/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kNcclAllToAllManyHostsGoodput = 37.0 / 50.0;
 
 } // namespace cs::efficiency

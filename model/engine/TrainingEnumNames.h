@@ -51,6 +51,7 @@ inline constexpr EnumNames kShardedCollectiveNames{std::to_array<EnumName<Sharde
     {ShardedCollective::Pat, "pat", "PAT (logarithmic)"},
 })};
 inline constexpr EnumNames kEpDispatcherNames{std::to_array<EnumName<EpDispatcher>>({
+    {EpDispatcher::Auto, "auto", "Auto (DeepEP with node-limited routing)"},
     {EpDispatcher::AllToAll, "alltoall", "NCCL all-to-all"},
     {EpDispatcher::DeepEp, "deepep", "DeepEP (once per host)"},
 })};

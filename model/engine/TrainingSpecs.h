@@ -160,8 +160,9 @@ enum class PipelineSchedule { Auto, OneFOneB, Interleaved, ZbH1, DualPipe };
 enum class GradReduceDtype { Auto, Bf16, Fp32 };
 // Which library moves a MoE layer's tokens to their experts: NCCL's all-to-all (Megatron-Core's
 // "alltoall" dispatcher) sends every copy of a token; DeepEP sends a token once to each host it
-// reaches and forwards it over NVLink there.
-enum class EpDispatcher { AllToAll, DeepEp };
+// reaches and forwards it over NVLink there. Auto: DeepEP for node-limited routing (which is
+// made for it, as DeepSeek-V3 trains), NCCL's otherwise.
+enum class EpDispatcher { Auto, AllToAll, DeepEp };
 
 // Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
 // --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute; MoE all-to-all
@@ -182,7 +183,7 @@ struct ParallelConfig {
     // dispatched to them gathered over ETP before and reduce-scattered after.
     int ep = 1;
     int etp = 1;
-    EpDispatcher epDispatcher = EpDispatcher::AllToAll;
+    EpDispatcher epDispatcher = EpDispatcher::Auto;
     // V of the interleaved schedule [assumption: not published]. 0: follows PP
     // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
     // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers
