@@ -43,24 +43,33 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     }
     for (const auto& edges : crossing)
         out.crossesFabric |= !edges.empty();
-    for (const auto& group : in.groups) {
+    // The hosts (NVLink domains) each group spans, and per stage the most.
+    std::vector<int> groupHosts(in.groups.size(), 1), stageHosts(size_t(in.stages), 1);
+    for (size_t k = 0; k < in.groups.size(); ++k) {
         std::vector<int32_t> domains;
-        for (int32_t gpu : group) {
+        for (int32_t gpu : in.groups[k]) {
             const int32_t host = t.gpus[size_t(gpu)].host;
             const int32_t d = host == kNone ? -2 - gpu : t.nvlinkDomainOf(host);
             if (std::find(domains.begin(), domains.end(), d) == domains.end()) domains.push_back(d);
         }
-        out.hosts = std::max(out.hosts, int(domains.size()));
+        groupHosts[k] = int(domains.size());
+        int& most = stageHosts[size_t(in.stageOfGroup[k])];
+        most = std::max(most, groupHosts[k]);
+        out.hosts = std::max(out.hosts, groupHosts[k]);
     }
-    const double fabricByteFraction =
-        in.dispatcher == EpDispatcher::DeepEp
-            ? copiesPerHostFraction(out.hosts, in.experts, in.activeExperts, in.nodeLimit)
-            : 1.0;
+    const bool deepEp = in.dispatcher == EpDispatcher::DeepEp;
+    auto fabricByteFraction = [&](size_t st) {
+        return deepEp ? copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts,
+                                              in.nodeLimit)
+                      : 1.0;
+    };
     // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
-    // other hosts arrive there once per host and are forwarded over NVLink to
-    // their GPUs (about as many as a GPU sends across hosts).
+    // other hosts arrive there once per host and are forwarded over NVLink to their GPUs
+    // (about as many as a GPU sends across hosts).
     const double nvlinkBps = g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
-    const bool forwarding = fabricByteFraction < 1;
+    bool forwarding = false;
+    for (size_t st = 0; st < stageHosts.size(); ++st)
+        forwarding |= fabricByteFraction(st) < 1;
     double mostCopies = 0;
     for (const auto& [gpu, n] : inHostPeers)
         mostCopies = std::max(mostCopies, double(n));
@@ -69,6 +78,31 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
             mostCopies =
                 std::max(mostCopies, n + double(inHostPeers.count(gpu) ? inHostPeers.at(gpu) : 0));
     out.nvlinkS = mostCopies * in.bytesPerPeer / nvlinkBps;
+    // NCCL's all-to-all in a group across three or more hosts: a GPU's copies leave its NIC at
+    // most at 37 of its 50 GB/s (nccl #1316; fewer channels per peer since NCCL 2.19), however
+    // idle the fabric. A GPU's NIC: its host's backend NICs over its GPUs.
+    std::vector<double> nicFloorS(size_t(in.stages), 0);
+    if (in.dispatcher == EpDispatcher::AllToAll) {
+        std::unordered_map<int32_t, double> hostNicBps;
+        for (const Nic& n : t.nics)
+            if (n.role == NicRole::Backend && n.host != kNone)
+                hostNicBps[n.host] += double(n.gbps) * 1e9 / 8;
+        for (size_t k = 0; k < in.groups.size(); ++k) {
+            if (groupHosts[k] < 3) continue;
+            for (int32_t gpu : in.groups[k]) {
+                const int32_t host = t.gpus[size_t(gpu)].host;
+                const auto nic = hostNicBps.find(host);
+                const auto peers = fabricPeers.find(gpu);
+                if (nic == hostNicBps.end() || peers == fabricPeers.end()) continue;
+                const double gpuNicBps =
+                    nic->second / std::max<int>(1, t.hosts[size_t(host)].gpuCount);
+                double& floorS = nicFloorS[size_t(in.stageOfGroup[k])];
+                floorS =
+                    std::max(floorS, peers->second * in.bytesPerPeer /
+                                         (gpuNicBps * efficiency::kNcclAllToAllManyHostsGoodput));
+            }
+        }
+    }
     // The fabric, stage by stage: stages run their MoE layers at different moments (and one
     // solve over every stage would hold every pair's flows at once). One flow per pair: an
     // all-to-all's many pairs spread over the ECMP paths by themselves.
@@ -78,15 +112,11 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         std::vector<std::vector<float>> bytes(1);
         bytes.front().swap(out.linkBytesByStage[st]);
         const std::vector<int32_t> oneClass(crossing[st].size(), 0);
-        const PhaseResult phase = timer.transfer(crossing[st], in.bytesPerPeer * fabricByteFraction,
-                                                 nullptr, {&oneClass, &bytes}, 1);
+        const PhaseResult phase =
+            timer.transfer(crossing[st], in.bytesPerPeer * fabricByteFraction(st), nullptr,
+                           {&oneClass, &bytes}, 1);
         bytes.front().swap(out.linkBytesByStage[st]);
-        out.fabricS = std::max(out.fabricS, phase.seconds);
-        // NCCL's all-to-all across three or more hosts: 37 of 50 GB/s per GPU where two hosts
-        // reach the fabric's goodput (nccl #1316; fewer channels per peer since NCCL 2.19).
-        if (in.dispatcher == EpDispatcher::AllToAll && out.hosts >= 3)
-            out.fabricS = std::max(out.fabricS, phase.seconds * efficiency::kFabricGoodput /
-                                                    efficiency::kNcclAllToAllManyHostsGoodput);
+        out.fabricS = std::max({out.fabricS, phase.seconds, nicFloorS[st]});
         crossing[st] = {}; // free the stage's pairs before the next
     }
     const double latencyS =

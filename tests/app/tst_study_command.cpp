@@ -286,7 +286,9 @@ void TestStudyCommand::slurmJobArrayCollectsTheLocalResults() {
     QProcess start;
     start.start("bash", {script, "start", slurmDir.path()});
     QVERIFY(start.waitForFinished(90000));
-    QVERIFY2(start.exitCode() == 0, start.readAllStandardError().constData());
+    if (start.exitCode() != 0) // the daemons' log tails whole: a failure message is cut short
+        qWarning("%s", start.readAllStandardError().constData());
+    QCOMPARE(start.exitCode(), 0);
     const QString conf = QString::fromUtf8(start.readAllStandardOutput()).trimmed();
     QVERIFY2(conf.startsWith("SLURM_CONF="), qPrintable(conf));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
