@@ -41,6 +41,7 @@ private slots:
     void expertsAreShardedInMemory();
     void allToAllStaysOnNvlinkInsideAHost();
     void allToAllSlowsOnAFragmentedOversubscribedFabric();
+    void ncclAllToAllIsHeldBackAtTheNicNotOnTheFabric();
     void overlapHidesTheAllToAllBehindCompute();
     void allToAllStaysInsideAnNvl72Rack();
     void dualPipeHidesOneMicroBatchsAllToAllBehindAnothers();
@@ -323,6 +324,41 @@ void TestMoe::allToAllSlowsOnAFragmentedOversubscribedFabric() {
     QVERIFY(std::fabs(placedThin.step.epAllToAllS / placed.step.epAllToAllS - 1) < 0.01);
     QVERIFY(scattered.step.epAllToAllS > 1.3 * placedThin.step.epAllToAllS);
     QVERIFY(scattered.step.stepS > placedThin.step.stepS);
+}
+
+// EP 32 over 4 hosts (DP 32), each token to one expert: DeepEP then sends every copy as NCCL
+// does, so the two differ only in NCCL's cap on a GPU's NIC (37 of its 50 GB/s across 3 or more
+// hosts). Placed on a 1:1 fabric, NCCL's all-to-all takes what that cap gives a GPU's copies
+// for its 24 peers on other hosts; scattered on a fabric 1:16 oversubscribed between pods, the
+// fabric's sharing is slower than the cap and both take as long.
+void TestMoe::ncclAllToAllIsHeldBackAtTheNicNotOnTheFabric() {
+    const auto full = smallWithOversubscription(1), thin = smallWithOversubscription(16);
+    auto allToAll = [](const TopologyDocument& doc, Placement placement, EpDispatcher d) {
+        RunSpec s = gptOss(32, placement);
+        s.parallel.dp = 32;
+        s.customModel = *findModel("gpt-oss-120b");
+        s.customModel->moe.activeExperts = 1;
+        s.customModel->name = "gpt-oss-top-1";
+        s.model = s.customModel->name;
+        s.parallel.epDispatcher = d;
+        return simulateRun(doc, s, nullptr).step;
+    };
+    const StepEstimate placedNccl =
+        allToAll(*full, Placement::TopologyAware, EpDispatcher::AllToAll);
+    const StepEstimate placedDeepEp =
+        allToAll(*full, Placement::TopologyAware, EpDispatcher::DeepEp);
+    const StepEstimate thinNccl = allToAll(*thin, Placement::Fragmented, EpDispatcher::AllToAll);
+    const StepEstimate thinDeepEp = allToAll(*thin, Placement::Fragmented, EpDispatcher::DeepEp);
+    qInfo("placed: NCCL %.3f ms, DeepEP %.3f ms; scattered on 1:16: NCCL %.3f ms, DeepEP %.3f ms",
+          placedNccl.epAllToAllS * 1e3, placedDeepEp.epAllToAllS * 1e3, thinNccl.epAllToAllS * 1e3,
+          thinDeepEp.epAllToAllS * 1e3);
+    QCOMPARE(placedNccl.epBytesPerAllToAll, placedDeepEp.epBytesPerAllToAll); // the same copies
+    const double capS = placedNccl.epBytesPerAllToAll / 31 * 24 / 37e9;
+    QVERIFY2(placedNccl.epAllToAllS >= capS && placedNccl.epAllToAllS < capS * 1.05,
+             qPrintable(QString("%1 s against %2 s").arg(placedNccl.epAllToAllS).arg(capS)));
+    QVERIFY(placedDeepEp.epAllToAllS < placedNccl.epAllToAllS);
+    QVERIFY(thinDeepEp.epAllToAllS > thinNccl.epBytesPerAllToAll / 37e9); // beyond any cap
+    QCOMPARE(thinNccl.epAllToAllS, thinDeepEp.epAllToAllS);
 }
 
 // GB200 NVL72: EP 8 placed topology-aware stays inside a rack's NVLink domain (its 72 GPUs
