@@ -189,7 +189,9 @@ private:
                        x.toS - x.fromS, "ep",
                        {{"bytes", 2 * e_.epBytesPerAllToAll},
                         {"peers", c_.ep - 1},
-                        {"peerGpus", gpuList(p.epPeers)}});
+                        {"peerGpus", gpuList(p.epPeers)},
+                        {"dispatcher", QString::fromStdString(enumName(e_.epDispatcher))},
+                        {"hosts", e_.epHosts}});
     }
 
     // TP collectives as they ran (beside compute where they overlap it), PP sends, DP

@@ -177,6 +177,8 @@ private:
         e_.epAllToAllS = epAllToAllS_;
         e_.epBytesPerAllToAll = in.bytesPerPeer * a.peers;
         e_.epPeers = a.peers;
+        e_.epHosts = a.hosts;
+        e_.epDispatcher = c_.epDispatcher;
         e_.epCrossesFabric = a.crossesFabric;
         epLinkBytesPerAllToAll_ = std::move(a.linkBytesByStage);
     }

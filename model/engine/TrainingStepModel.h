@@ -51,6 +51,8 @@ struct StepEstimate {
     // backward leave exposed of their two.
     double epAllToAllS = 0, epBytesPerAllToAll = 0, epForwardLayerS = 0, epBackwardLayerS = 0;
     int epPeers = 0;
+    int epHosts = 0; // the NVLink domains an EP group spans (the most of any)
+    EpDispatcher epDispatcher = EpDispatcher::AllToAll; // resolved from auto
     bool epCrossesFabric = false;
     double ppTransferS = 0;                      // one send between stages, on average
     long long fabricSolves = 0, loadsSolved = 0; // max-min solves of the step, link loads in them

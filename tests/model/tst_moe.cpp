@@ -451,6 +451,9 @@ void TestMoe::traceAndReplayShowTheAllToAll() {
         const QJsonObject args = e.value("args").toObject();
         QCOMPARE(args.value("peers").toInt(), 15);
         QCOMPARE(args.value("peerGpus").toArray().size(), 15);
+        // No node limit: NCCL's all-to-all, over the two hosts of 16 GPUs.
+        QCOMPARE(args.value("dispatcher").toString(), QString("alltoall"));
+        QCOMPARE(args.value("hosts").toInt(), 2);
         QVERIFY(args.value("bytes").toDouble() > 0);
     }
     // Stage 0 of three replicas: a forward and a backward of 9 MoE layers per micro-batch.
