@@ -69,7 +69,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     const double nvlinkBps = g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
     bool forwarding = false;
     for (size_t st = 0; st < stageHosts.size(); ++st)
-        forwarding |= fabricByteFraction(st) < 1;
+        forwarding |= fabricByteFraction(st) < 1 - 1e-9; // not where rounding alone leaves it under
     double mostCopies = 0;
     for (const auto& [gpu, n] : inHostPeers)
         mostCopies = std::max(mostCopies, double(n));

@@ -196,15 +196,6 @@ private:
         // Ring passes per layer: forward 4, recomputed forward 4 more, backward 4, and with
         // sequence parallelism 2 more (the column-parallel GEMMs' inputs gathered again).
         tpPasses_ = 8 + (fullRecompute_ ? 4 : 0) + (c_.sequenceParallel ? 2 : 0);
-        // FP8 with sequence parallelism: Transformer Engine casts a shard and gathers it in FP8
-        // (one byte an element), the GEMMs' outputs reduce-scatter in BF16. The gathers: half
-        // the forward's, the recomputed forward's and the backward's passes, and the 2
-        // re-gathers; one pass's bytes are the average over them.
-        if (c_.sequenceParallel && c_.precision != Precision::Bf16 &&
-            g_.hasPrecision(c_.precision)) {
-            const double gathers = (tpPasses_ - 2) / 2 + 2;
-            tpPassBytes_ *= (gathers / 2 + (tpPasses_ - gathers)) / tpPasses_;
-        }
         // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
         cpShard_ = tokensPerMicro_ * (m_.kvCacheDim() / c_.tp) * 2;
         if (c_.cp > 1)

@@ -66,9 +66,6 @@ void TestKernelModel::precisionAndGpuGenerations() {
     // FP8 GEMMs at 1.8 times the BF16 rate (70.9 % of 1,979 TFLOP/s against 79 % of 989), but
     // attention stays BF16 and every GEMM input and output gradient is cast to FP8 first.
     QVERIFY2(f8.stepS < bf16.stepS * 0.9, qPrintable(QString::number(f8.stepS / bf16.stepS)));
-    // Sequence parallelism gathers in FP8: 6 of a layer's 10 TP passes are gathers, at half the
-    // bytes; the 4 reduce-scatters stay BF16.
-    QCOMPARE(f8.tpBytesForwardLayer / bf16.tpBytesForwardLayer, (6 * 0.5 + 4) / 10);
     QVERIFY(f8.stepS > bf16.stepS * 0.5);
     QVERIFY(stepOn("b200", c).stepS < bf16.stepS * 0.6); // 2.25 PF against 0.99
     QVERIFY(stepOn("a100", c).stepS > bf16.stepS * 2);   // the old name still reads

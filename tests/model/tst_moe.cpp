@@ -352,7 +352,15 @@ void TestMoe::ncclAllToAllIsHeldBackAtTheNicNotOnTheFabric() {
     qInfo("placed: NCCL %.3f ms, DeepEP %.3f ms; scattered on 1:16: NCCL %.3f ms, DeepEP %.3f ms",
           placedNccl.epAllToAllS * 1e3, placedDeepEp.epAllToAllS * 1e3, thinNccl.epAllToAllS * 1e3,
           thinDeepEp.epAllToAllS * 1e3);
-    QCOMPARE(placedNccl.epBytesPerAllToAll, placedDeepEp.epBytesPerAllToAll); // the same copies
+    auto fabricBytes = [](const StepEstimate& e) {
+        double sum = 0;
+        for (const auto& stage : e.epLinkBytes)
+            for (float b : stage)
+                sum += b;
+        return sum;
+    };
+    QVERIFY(fabricBytes(placedNccl) > 0);
+    QVERIFY(std::fabs(fabricBytes(placedDeepEp) / fabricBytes(placedNccl) - 1) < 1e-6);
     const double capS = placedNccl.epBytesPerAllToAll / 31 * 24 / 37e9;
     QVERIFY2(placedNccl.epAllToAllS >= capS && placedNccl.epAllToAllS < capS * 1.05,
              qPrintable(QString("%1 s against %2 s").arg(placedNccl.epAllToAllS).arg(capS)));
