@@ -7,7 +7,10 @@
 #include <unordered_map>
 
 namespace cs {
+namespace {
 
+// Of a token's copies for other hosts, the fraction DeepEP sends across the fabric: one per
+// host reached, `hosts` of them holding the experts evenly.
 double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit) {
     if (hosts < 2 || experts < 1 || activeExperts < 1) return 1;
     // Without a limit: a host is missed when every copy goes elsewhere (drawn without
@@ -22,6 +25,8 @@ double copiesPerHostFraction(int hosts, int experts, int activeExperts, int node
     // reached, the same share is remote.
     return std::min(1.0, reached / activeExperts);
 }
+
+} // namespace
 
 AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const GpuSpec& g,
                             const AllToAllInput& in) {

@@ -23,10 +23,6 @@ struct AllToAllInput {
     int experts = 1, activeExperts = 1, nodeLimit = 0;
 };
 
-// Of a token's copies for other hosts, the fraction DeepEP sends across the fabric: one per
-// host reached, `hosts` of them holding the experts evenly.
-double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit);
-
 struct AllToAllResult {
     double seconds = 0; // one all-to-all, the slowest group
     double nvlinkS = 0, fabricS = 0;

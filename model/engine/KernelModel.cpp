@@ -29,6 +29,11 @@ const KernelConstants& kernelConstants(const GpuSpec& g) {
 
 namespace {
 
+// Sequence parallelism casts its shard of a full-width (hidden) tensor before gathering it.
+double fullWidthShare(const ParallelConfig& c) {
+    return c.sequenceParallel ? 1.0 / c.tp : 1.0;
+}
+
 // Bytes streamed per element cast from BF16 (see layerTimes).
 double castBytes(const GpuSpec& g, Precision p) {
     // One scale per tensor: an amax pass (read 2), the cast (read 2, write 1) and, on Hopper,
@@ -144,10 +149,8 @@ MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, dou
         const double fs = m.moe.sharedExperts * fe;
         out.gemmS +=
             gemmSeconds(g, p, tokens, 2 * fs / t, h) + gemmSeconds(g, p, tokens, h, fs / t);
-        // As a dense MLP's: sequence parallelism casts its shard of the full-width tensors.
-        const double fullWidthShare = c.sequenceParallel ? 1 / t : 1;
-        out.gemmInputs += tokens * (h * fullWidthShare + fs / t);
-        out.gemmOutputs += tokens * (2 * fs / t + h * fullWidthShare);
+        out.gemmInputs += tokens * (h * fullWidthShare(c) + fs / t); // as a dense MLP's
+        out.gemmOutputs += tokens * (2 * fs / t + h * fullWidthShare(c));
     }
     // Router: softmax and top-k over the scores. Permutation before the dispatch and after the
     // combine: each copy of a token read or written once, its hidden state in bf16. The gated
@@ -171,14 +174,13 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     // gradients).
     double gemms = 0;
     double gemmInputs = 0, gemmOutputs = 0; // elements per token in and out of the GEMMs
-    // Sequence parallelism casts its shard of a full-width tensor and gathers it in FP8.
-    const double fullWidthShare = c.sequenceParallel ? 1 / t : 1;
+    const double share = fullWidthShare(c);
     for (const Projection& x : m.attentionProjections()) {
         const double in = x.split == Projection::Row ? x.in / t : x.in;
         const double out = x.split == Projection::Column ? x.out / t : x.out;
         gemms += gemmSeconds(g, p, tokens, out, in);
-        gemmInputs += x.split == Projection::Column ? in * fullWidthShare : in;
-        gemmOutputs += x.split == Projection::Row ? out * fullWidthShare : out;
+        gemmInputs += x.split == Projection::Column ? in * share : in;
+        gemmOutputs += x.split == Projection::Row ? out * share : out;
     }
     gemmInputs *= tokens, gemmOutputs *= tokens;
     MoeMlp experts;
@@ -188,8 +190,8 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     } else {
         gemms += gemmSeconds(g, p, tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
                  gemmSeconds(g, p, tokens, h, f / t);                          // down
-        gemmInputs += tokens * (h * fullWidthShare + f / t);
-        gemmOutputs += tokens * ((m.ffnMatrices() - 1) * f / t + h * fullWidthShare);
+        gemmInputs += tokens * (h * share + f / t);
+        gemmOutputs += tokens * ((m.ffnMatrices() - 1) * f / t + h * share);
     }
     gemms += experts.gemmS;
     // FP8: each GEMM input in the forward and each output gradient in the backward is cast
