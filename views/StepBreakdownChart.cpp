@@ -32,6 +32,8 @@ QColor stepPartColor(StepPart p) {
         return QColor(41, 51, 92);
     case StepPart::Other:
         return QColor(120, 120, 120);
+    case StepPart::HostBound:
+        return QColor(214, 181, 62);
     }
     return Qt::gray;
 }

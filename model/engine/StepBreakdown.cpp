@@ -16,6 +16,7 @@ const std::array<StepPartName, kStepParts>& stepPartNames() {
         {StepPart::Optimizer, "optimizerS", "Optimizer"},
         {StepPart::DataLoad, "dataLoadS", "Data loading"},
         {StepPart::Other, "otherS", "Other"},
+        {StepPart::HostBound, "hostBoundS", "Host-bound"},
     }};
     return names;
 }
@@ -154,8 +155,8 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
     std::vector<double> at{
         0, r.stepS, ends.optimizerFromS, ends.computeEndS, ends.lastReduceS, ownReduceEndS};
     for (const auto* list : {&r.busy[size_t(s)], &r.cpExposed[size_t(s)], &r.epExposed[size_t(s)],
-                             &r.compute[size_t(s)], &r.gathers[size_t(s)], &r.reduces[size_t(s)],
-                             &r.blocked[size_t(s)], &tp})
+                             &r.hostBound[size_t(s)], &r.compute[size_t(s)], &r.gathers[size_t(s)],
+                             &r.reduces[size_t(s)], &r.blocked[size_t(s)], &tp})
         addEnds(at, *list);
     for (const PassRecord& q : passes) {
         const auto in = inputs.of(s, q);
@@ -166,8 +167,8 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
     at.erase(std::unique(at.begin(), at.end()), at.end());
 
     Cursor busy(r.busy[size_t(s)]), cp(r.cpExposed[size_t(s)]), ep(r.epExposed[size_t(s)]),
-        tpRunning(tp), gathering(r.gathers[size_t(s)]), reducing(r.reduces[size_t(s)]),
-        blocked(r.blocked[size_t(s)]);
+        host(r.hostBound[size_t(s)]), tpRunning(tp), gathering(r.gathers[size_t(s)]),
+        reducing(r.reduces[size_t(s)]), blocked(r.blocked[size_t(s)]);
     size_t next = 0; // the pass now running or next to run
     std::vector<StepSegment> out;
     for (size_t k = 0; k + 1 < at.size(); ++k) {
@@ -181,6 +182,7 @@ std::vector<StepSegment> segmentsOfStage(const ScheduleResult& r, int s, const P
             part = busy.contains(mid)        ? StepPart::Compute
                    : cp.contains(mid)        ? StepPart::ExposedCp
                    : ep.contains(mid)        ? StepPart::ExposedEp
+                   : host.contains(mid)      ? StepPart::HostBound
                    : tpRunning.contains(mid) ? StepPart::ExposedTp
                    : gathering.contains(mid) ? StepPart::ExposedDp
                    : reducing.contains(mid)  ? StepPart::ExposedDp // sharded, without overlap

@@ -3,7 +3,8 @@
 // stage's step is given to exactly one part, so the parts add up to the step time.
 //  - compute: the stage's kernels run (ScheduleResult::busy);
 //  - exposed CP: a layer's CP phase (ScheduleResult::cpExposed); exposed EP likewise (a MoE
-//    layer's all-to-all, ScheduleResult::epExposed);
+//    layer's all-to-all, ScheduleResult::epExposed); host-bound likewise (the GPU waiting for
+//    the host to issue a layer's kernels, ScheduleResult::hostBound);
 //  - exposed TP: inside a pass, compute done and the layer's TP collective still running;
 //  - waiting before a pass: while the pass's input has not been sent (the neighbouring stage
 //    is still computing it) the stage is in the pipeline bubble; while the input is on the
@@ -31,9 +32,10 @@ enum class StepPart {
     ExposedEp,
     Optimizer,
     DataLoad,
-    Other
+    Other,
+    HostBound // last: stored runs name parts by index
 };
-constexpr int kStepParts = 10;
+constexpr int kStepParts = 11;
 
 struct StepPartName {
     StepPart part;

@@ -67,6 +67,7 @@ public:
         out_.layers.resize(size_t(p_));
         out_.cpExposed.resize(size_t(p_));
         out_.epExposed.resize(size_t(p_));
+        out_.hostBound.resize(size_t(p_));
         out_.gathers.resize(size_t(p_));
         out_.reduces.resize(size_t(p_));
         out_.blocked.resize(size_t(p_));
@@ -352,6 +353,8 @@ private:
                     out_.cpExposed[size_t(s)].push_back({now_, st.computeEndS});
                 else if (x.ep)
                     out_.epExposed[size_t(s)].push_back({now_, st.computeEndS});
+                else if (x.host)
+                    out_.hostBound[size_t(s)].push_back({now_, st.computeEndS});
                 else if (st.computing)
                     appendMerged(out_.busy[size_t(s)], now_, st.computeEndS);
                 if (st.tpWaiting) {

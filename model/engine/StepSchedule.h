@@ -71,7 +71,8 @@ struct LayerPhase {
     double computeS = 0, tpBytes = 0;
     int tpCollectives = 0; // ring passes: an all-gather or reduce-scatter one, an all-reduce two
     bool cp = false;
-    bool ep = false; // computeS is the layer's exposed expert all-to-all (as cp)
+    bool ep = false;   // computeS is the layer's exposed expert all-to-all (as cp)
+    bool host = false; // computeS is the GPU waiting for the host to issue the layer's kernels
 };
 
 struct ScheduleInput {
@@ -144,10 +145,11 @@ struct ScheduleResult {
     double computeEndS = 0;                     // the last backward
     std::vector<std::vector<Interval>> compute; // per stage: its passes, in time order
     std::vector<std::vector<Interval>> busy;    // per stage: compute only, not the exposed TP or CP
-    std::vector<std::vector<PassRecord>> passes;         // per stage, in time order
-    std::vector<std::vector<Interval>> layers;           // per stage: each pass's layers, in order
-    std::vector<std::vector<Interval>> cpExposed;        // per stage: the layers' CP phases
-    std::vector<std::vector<Interval>> epExposed;        // per stage: the layers' EP phases
+    std::vector<std::vector<PassRecord>> passes;  // per stage, in time order
+    std::vector<std::vector<Interval>> layers;    // per stage: each pass's layers, in order
+    std::vector<std::vector<Interval>> cpExposed; // per stage: the layers' CP phases
+    std::vector<std::vector<Interval>> epExposed; // per stage: the layers' EP phases
+    std::vector<std::vector<Interval>> hostBound; // per stage: waiting for the host's launches
     std::vector<std::vector<Interval>> gathers, reduces; // per stage
     // per stage: after a pass, waiting for its send to leave (sends that do not overlap)
     std::vector<std::vector<Interval>> blocked;

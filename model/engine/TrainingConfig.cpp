@@ -115,14 +115,16 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     const double working =
         c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
     double worst = 0;
-    // 1F1B: stage s holds up to pp - s micro-batches in flight; ZB-H1 keeps s more for their
-    // deferred weight gradients (counted whole); DualPipe pp + 1 (its paper's Table 2).
+    // 1F1B: stage s holds up to pp - s micro-batches in flight (no more than the step has);
+    // ZB-H1 keeps s more for their deferred weight gradients (counted whole); DualPipe pp + 1
+    // (its paper's Table 2).
     const bool zb = c.schedule == PipelineSchedule::ZbH1,
                dual = c.schedule == PipelineSchedule::DualPipe;
+    const double micro = std::max(1.0, c.microBatches());
     for (int s = 0; s < c.pp; ++s)
         worst = std::max(worst, double(dual ? c.pp + 1
                                        : zb ? c.pp
-                                            : c.pp - s) *
+                                            : std::min(double(c.pp - s), micro)) *
                                     layersOfStage(m, c, s) * perLayerMicro);
     e.activationsGiB = (worst + working) / kGiB;
     return e;
@@ -244,8 +246,10 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                "the interleaved schedule needs micro-batches in multiples of PP (" +
                    std::to_string(c.pp) + "), got " + fmt(micro, 0) +
                    "; change the batch or use one virtual stage");
-    if (c.pp > 1 && micro < c.pp)
-        reject("parallel.batchTokens", "the pipeline needs at least PP = " + std::to_string(c.pp) +
+    // Plain 1F1B runs fewer micro-batches than stages (Megatron-LM clamps its warm-up): mostly
+    // bubble, as small test runs are; zero bubble splits passes that need a full pipeline.
+    if (c.pp > 1 && micro < c.pp && c.schedule == PipelineSchedule::ZbH1)
+        reject("parallel.batchTokens", "zero bubble needs at least PP = " + std::to_string(c.pp) +
                                            " micro-batches per step, got " + fmt(micro, 0));
     if (c.schedule == PipelineSchedule::DualPipe &&
         (micro < 2 * c.pp || std::llround(micro) % 2 != 0))

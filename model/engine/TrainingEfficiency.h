@@ -40,5 +40,15 @@ constexpr double kEpCommSms = 20;
 // B200 all-reduce gets 36.5-37 of 50 GB/s per GPU too. Newer NCCL on one 400G NIC per GPU: an
 // assumption. resources/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kNcclAllToAllManyHostsGoodput = 37.0 / 50.0;
+// The host's time to issue one MoE layer's forward and backward (recomputation included) for
+// one micro-batch, from Megatron-Core run eagerly, and with Transformer Engine's scoped CUDA
+// graphs around attention, router and dispatch preprocessing. Megatron-Bridge measured
+// GPT-OSS-20B on 16 H100 (TP 2, PP 4, EP 4, global batch 4: two micro-batches a pipeline,
+// 5 x 6 = 30 layer passes in a row on the critical path, each layer's GPU work about a quarter
+// of its host time): 467-520 ms a step eager, 391-399 ms with those graphs. These are the
+// host times with which the engine gives the fastest of each (tst_host_bound).
+// resources/reference/microbenchmarks.md, "Host time of a MoE layer".
+constexpr double kMoeLayerHostEagerS = 13.9e-3;
+constexpr double kMoeLayerHostScopedGraphsS = 11.4e-3;
 
 } // namespace cs::efficiency

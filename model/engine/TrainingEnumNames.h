@@ -55,6 +55,11 @@ inline constexpr EnumNames kEpDispatcherNames{std::to_array<EnumName<EpDispatche
     {EpDispatcher::AllToAll, "alltoall", "NCCL all-to-all"},
     {EpDispatcher::DeepEp, "deepep", "DeepEP (once per host)"},
 })};
+inline constexpr EnumNames kCudaGraphsNames{std::to_array<EnumName<CudaGraphs>>({
+    {CudaGraphs::None, "none", "None (eager)"},
+    {CudaGraphs::Scoped, "scoped", "Per layer (attention, router, preprocess)"},
+    {CudaGraphs::Full, "full", "Full iteration"},
+})};
 inline constexpr EnumNames kGradReduceDtypeNames{std::to_array<EnumName<GradReduceDtype>>({
     {GradReduceDtype::Auto, "auto", "Auto (per framework)"},
     {GradReduceDtype::Bf16, "bf16", "BF16"},
@@ -76,6 +81,9 @@ constexpr const auto& namesOf(Recompute) {
 }
 constexpr const auto& namesOf(EpDispatcher) {
     return kEpDispatcherNames;
+}
+constexpr const auto& namesOf(CudaGraphs) {
+    return kCudaGraphsNames;
 }
 constexpr const auto& namesOf(PipelineSchedule) {
     return kPipelineScheduleNames;

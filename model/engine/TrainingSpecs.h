@@ -163,6 +163,12 @@ enum class GradReduceDtype { Auto, Bf16, Fp32 };
 // reaches and forwards it over NVLink there. Auto: DeepEP for node-limited routing (which is
 // made for it, as DeepSeek-V3 trains), NCCL's otherwise.
 enum class EpDispatcher { Auto, AllToAll, DeepEp };
+// How the host issues a step's kernels. None: eagerly, op by op from Python (Megatron-Core's
+// default): a MoE layer's dispatcher waits for the GPU's token counts, so the host cannot run
+// ahead and a layer lasts at least the host's time to issue it. Scoped: CUDA graphs around
+// each layer's attention, router and dispatch preprocessing (Transformer Engine's scoped
+// graphs), the rest eager. Full: the whole iteration replayed as one graph.
+enum class CudaGraphs { None, Scoped, Full };
 
 // Which communication overlaps compute (Megatron-LM's --overlap-grad-reduce,
 // --overlap-param-gather, --tp-comm-overlap; PP sends run beside compute; MoE all-to-all
@@ -184,6 +190,7 @@ struct ParallelConfig {
     int ep = 1;
     int etp = 1;
     EpDispatcher epDispatcher = EpDispatcher::Auto;
+    CudaGraphs cudaGraphs = CudaGraphs::None;
     // V of the interleaved schedule [assumption: not published]. 0: follows PP
     // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
     // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers

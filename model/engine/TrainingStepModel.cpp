@@ -548,6 +548,7 @@ private:
                                           in.weightLayer.end());
         }
         addExpertAllToAll(in);
+        addHostWait(in);
         in.tpLatencyS = tpLatencyS_;
         e_.forwardLayer = {layer_.forwardS, tpForwardS_, cpPerLayer / 2};
         e_.backwardLayer = {layer_.backwardS + layer_.recomputeS, tpBackwardS_, cpPerLayer / 2};
@@ -584,6 +585,56 @@ private:
         if (!dualPipe()) return;
         add(in.forwardLayerPaired, backwardS);
         add(in.backwardLayerPaired, forwardS);
+    }
+
+    // Run eagerly, the host issues a MoE layer's kernels op by op, and the dispatcher waits for
+    // the GPU's token counts before its all-to-all: the host cannot run ahead, so a layer pass
+    // lasts at least the host's time to issue it. Where that is longer than the pass's GPU
+    // work (compute, exposed all-to-all and CP, TP collectives as estimated), the GPU waits:
+    // a phase of its own. Only a layer's forward and backward together were measured; they
+    // divide as the layer's compute does [assumption]. With the all-to-all overlapped, and in
+    // DualPipe's pairs, the host issues a forward and a backward as one interleaved unit
+    // (Megatron-Core's combined 1F1B): the pair lasts at least the whole host time.
+    void addHostWait(ScheduleInput& in) {
+        if (!m_.moe.present() || c_.cudaGraphs == CudaGraphs::Full) return;
+        const double hostS = c_.cudaGraphs == CudaGraphs::Scoped
+                                 ? efficiency::kMoeLayerHostScopedGraphsS
+                                 : efficiency::kMoeLayerHostEagerS;
+        const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
+        if (forwardS + backwardS <= 0) return;
+        auto gpuS = [](const std::vector<LayerPhase>& pass) {
+            double sum = 0;
+            for (const LayerPhase& x : pass)
+                sum += x.computeS;
+            return sum;
+        };
+        auto append = [](std::vector<LayerPhase>& pass, double waitS) {
+            if (waitS > 0) pass.push_back({waitS, 0, 0, false, false, true});
+        };
+        // A forward and a backward program, the GPU's time in each, and their host floor.
+        auto wait = [&](std::vector<LayerPhase>& fwd, std::vector<LayerPhase>& bwd,
+                        double bwdExtraS, bool asOne) -> std::pair<double, double> {
+            const double f = gpuS(fwd) + tpForwardS_, b = gpuS(bwd) + bwdExtraS + tpBackwardS_;
+            double waitF = 0, waitB = 0;
+            if (asOne) {
+                const double waitS = std::max(0.0, hostS - f - b);
+                waitF = f + b > 0 ? waitS * f / (f + b) : 0;
+                waitB = waitS - waitF;
+            } else {
+                const double hostF = hostS * forwardS / (forwardS + backwardS);
+                waitF = std::max(0.0, hostF - f);
+                waitB = std::max(0.0, hostS - hostF - b);
+            }
+            append(fwd, waitF);
+            append(bwd, waitB);
+            return {waitF, waitB};
+        };
+        e_.moeLayerHostS = hostS;
+        // ZB-H1's weight-gradient pass is issued with the backward.
+        const auto [f, b] =
+            wait(in.forwardLayer, in.backwardLayer, gpuS(in.weightLayer), c_.overlap.epComm);
+        e_.hostBoundForwardLayerS = f, e_.hostBoundBackwardLayerS = b;
+        if (dualPipe()) wait(in.forwardLayerPaired, in.backwardLayerPaired, 0, true);
     }
 
     // MoE layers of a stage: its chunks' layers but the dense first ones of the model, which

@@ -52,6 +52,9 @@ struct StepEstimate {
     double epAllToAllS = 0, epBytesPerAllToAll = 0, epForwardLayerS = 0, epBackwardLayerS = 0;
     int epPeers = 0;
     int epHosts = 0; // the NVLink domains an EP group spans (the most of any)
+    // The host's time to issue a MoE layer's forward and backward (0: graphs replay them, or no
+    // MoE), and what of it the GPU waits beyond its own work, per layer and micro-batch.
+    double moeLayerHostS = 0, hostBoundForwardLayerS = 0, hostBoundBackwardLayerS = 0;
     EpDispatcher epDispatcher = EpDispatcher::AllToAll; // resolved from auto
     bool epCrossesFabric = false;
     double ppTransferS = 0;                      // one send between stages, on average

@@ -382,6 +382,9 @@ void TestMoe::allToAllStaysInsideAnNvl72Rack() {
     s.gpu = "gb200";
     s.parallel.dp = 64;
     s.parallel.batchSeqs = 1024;
+    // Run eagerly, Blackwell's GPT-OSS layers wait on the host, whatever the fabric: a graph
+    // of the iteration lets the all-to-all's cost show.
+    s.parallel.cudaGraphs = CudaGraphs::Full;
     const RunResult placed = simulateRun(*full, s, nullptr);
     const RunResult placedThin = simulateRun(*thin, s, nullptr);
     s.parallel.placement = Placement::Fragmented;

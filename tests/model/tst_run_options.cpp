@@ -39,6 +39,7 @@ int enumAt(const RunSpec& s, const QString& key) {
     if (key == "parallel.allReduce") return int(s.parallel.allReduce);
     if (key == "precision") return int(s.parallel.precision);
     if (key == "parallel.epDispatcher") return int(s.parallel.epDispatcher);
+    if (key == "parallel.cudaGraphs") return int(s.parallel.cudaGraphs);
     return -1;
 }
 
@@ -87,6 +88,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.ep",
                            "parallel.etp",
                            "parallel.epDispatcher",
+                           "parallel.cudaGraphs",
                            "parallel.virtualStages",
                            "parallel.seq",
                            "parallel.batchTokens",
@@ -180,6 +182,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.ep", "4");
         set(s, "parallel.etp", "2");
         set(s, "parallel.epDispatcher", "deepep");
+        set(s, "parallel.cudaGraphs", "scoped");
         set(s, "parallel.schedule", "zb-h1");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");
@@ -494,6 +497,8 @@ void TestRunOptions::enumOptionsOfferTheirWords_data() {
     QTest::newRow("precision") << "precision" << QStringList{"bf16", "fp8", "mxfp8"} << 3;
     QTest::newRow("EP dispatcher")
         << "parallel.epDispatcher" << QStringList{"auto", "alltoall", "deepep"} << 3;
+    QTest::newRow("CUDA graphs") << "parallel.cudaGraphs" << QStringList{"none", "scoped", "full"}
+                                 << 3;
 }
 
 void TestRunOptions::enumOptionsOfferTheirWords() {

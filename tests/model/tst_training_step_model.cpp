@@ -72,12 +72,34 @@ void TestTrainingStepModel::interleavingNeedsMicroBatchesInMultiplesOfPp() {
     } catch (const InputException& e) {
         QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.virtualStages"));
     }
-    c.virtualStages = 1; // plain 1F1B takes any count from PP on
+    c.virtualStages = 1; // plain 1F1B takes any count
     QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
     // Left to follow PP (0), V settles on what fits: 1 here, and no refusal.
     c.virtualStages = 0;
     QCOMPARE(withResolvedDefaults(*findModel("llama3-8b"), c).virtualStages, 1);
     QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
+    // Fewer micro-batches than stages, as small test runs have: 1F1B runs them, mostly bubble
+    // ((p - 1) / (m + p - 1) of the step with equal stages; the head's stage, the slowest,
+    // waits less); zero bubble, which needs a full pipeline, refuses.
+    c.batchTokens = 2.0 * 8192 * 8;
+    c.overlap.dpGradReduce = c.overlap.dpParamGather = true;
+    const StepEstimate few = step(*doc, "llama3-8b", c);
+    QCOMPARE(few.microBatches, 2.0);
+    QVERIFY2(few.bubbleFraction > 0.45 && few.bubbleFraction <= 3.0 / 5,
+             qPrintable(QString::number(few.bubbleFraction)));
+    // The first stage holds the 2 micro-batches there are, not PP = 4.
+    ParallelConfig full = c;
+    full.batchTokens = 8.0 * 8192 * 8;
+    const ModelSpec& llama = *findModel("llama3-8b");
+    QCOMPARE(estimateMemory(llama, withResolvedDefaults(llama, c)).activationsGiB,
+             estimateMemory(llama, withResolvedDefaults(llama, full)).activationsGiB / 2);
+    c.schedule = PipelineSchedule::ZbH1;
+    try {
+        step(*doc, "llama3-8b", c);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.batchTokens"));
+    }
 }
 
 void TestTrainingStepModel::virtualStagesFollowPp_data() {

@@ -1,0 +1,206 @@
+// The host's time to issue a MoE layer's kernels (parallel.cudaGraphs): the measured run its
+// constants were set from, where the GPU waits for the host and where it does not, and what a
+// step shows of it (breakdown, trace).
+#include "ChromeTrace.h"
+#include "EngineTestSupport.h"
+#include "RunSpecJson.h"
+#include "TrainingEfficiency.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace cs;
+using namespace cs::test;
+
+class TestHostBound : public QObject {
+    Q_OBJECT
+private slots:
+    void gptOss20bStepsAsMeasured_data();
+    void gptOss20bStepsAsMeasured();
+    void graphsShortenAHostBoundStep();
+    void aGpuBoundStepDoesNotWait_data();
+    void aGpuBoundStepDoesNotWait();
+    void anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves();
+    void traceShowsTheWait();
+};
+
+namespace {
+
+// GPT-OSS-20B (OpenAI's reference configuration: GPT-OSS-120B's layer on 24 layers and 32
+// experts) as Megatron-Bridge's CUDA-graph measurement ran it: 16 H100, TP 2, PP 4, EP 4,
+// DP 2, global batch 4 of 4,096 tokens (resources/reference/microbenchmarks.md, "Host time of a
+// MoE layer").
+RunSpec gptOss20b(CudaGraphs graphs) {
+    RunSpec s;
+    ModelSpec m = *findModel("gpt-oss-120b");
+    m.name = s.model = "gpt-oss-20b";
+    m.layers = 24;
+    m.moe.experts = 32;
+    s.customModel = m;
+    s.gpu = "h100-sxm";
+    s.parallel = config(2, 1, 4, 2, 4096);
+    s.parallel.ep = 4;
+    s.parallel.virtualStages = 1;
+    s.parallel.sequenceParallel = true;
+    s.parallel.batchSeqs = 4;
+    s.parallel.zeroStage = 1;
+    s.parallel.recompute = Recompute::Selective;
+    s.parallel.cudaGraphs = graphs;
+    s.steps = 1;
+    return s;
+}
+
+// GPT-OSS-120B as Megatron-Bridge's H100 row runs it (resources/examples), on 64 GPUs.
+RunSpec gptOss120b(CudaGraphs graphs) {
+    RunSpec s;
+    s.model = "gpt-oss-120b";
+    s.gpu = "h100-sxm";
+    s.parallel = config(1, 1, 4, 16, 4096);
+    s.parallel.ep = 8;
+    s.parallel.virtualStages = 1;
+    s.parallel.batchSeqs = 128;
+    s.parallel.zeroStage = 1;
+    s.parallel.recompute = Recompute::Selective;
+    s.parallel.cudaGraphs = graphs;
+    s.steps = 1;
+    return s;
+}
+
+double hostBoundS(const RunResult& r) {
+    return r.step.breakdown.slowest()[StepPart::HostBound];
+}
+
+} // namespace
+
+// The two host constants were set so that the engine gives this run's fastest measured steps
+// (eager 467 ms, scoped graphs 391 ms): each stays inside its measured range, and the GPU's
+// own work is a fraction of it.
+void TestHostBound::gptOss20bStepsAsMeasured_data() {
+    QTest::addColumn<int>("graphs");
+    QTest::addColumn<double>("fastestS");
+    QTest::addColumn<double>("slowestS");
+    QTest::newRow("eager") << int(CudaGraphs::None) << 0.467 << 0.520;
+    QTest::newRow("scoped graphs") << int(CudaGraphs::Scoped) << 0.391 << 0.399;
+}
+
+void TestHostBound::gptOss20bStepsAsMeasured() {
+    QFETCH(int, graphs);
+    QFETCH(double, fastestS);
+    QFETCH(double, slowestS);
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunResult r = simulateRun(*doc, gptOss20b(CudaGraphs(graphs)), nullptr);
+    const RunResult gpuOnly = simulateRun(*doc, gptOss20b(CudaGraphs::Full), nullptr);
+    qInfo("%s: step %.1f ms (measured %.0f-%.0f), host-bound %.1f ms; the GPU's work alone "
+          "%.1f ms",
+          QTest::currentDataTag(), r.step.stepS * 1e3, fastestS * 1e3, slowestS * 1e3,
+          hostBoundS(r) * 1e3, gpuOnly.step.stepS * 1e3);
+    QVERIFY2(r.step.stepS >= fastestS * 0.995 && r.step.stepS <= slowestS,
+             qPrintable(QString::number(r.step.stepS)));
+    QVERIFY(gpuOnly.step.stepS < 0.5 * fastestS);
+    QCOMPARE(hostBoundS(gpuOnly), 0.0);
+    QVERIFY(hostBoundS(r) > 0);
+}
+
+// GPT-OSS-120B's layer on H100 is shorter than the host's time to issue it: the GPU waits on
+// every layer unless graphs take the host out; scoped graphs take part of it.
+void TestHostBound::graphsShortenAHostBoundStep() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunResult eager = simulateRun(*doc, gptOss120b(CudaGraphs::None), nullptr);
+    const RunResult scoped = simulateRun(*doc, gptOss120b(CudaGraphs::Scoped), nullptr);
+    const RunResult full = simulateRun(*doc, gptOss120b(CudaGraphs::Full), nullptr);
+    qInfo("step %.3f s eager (host-bound %.3f s), %.3f s scoped (%.3f s), %.3f s full",
+          eager.step.stepS, hostBoundS(eager), scoped.step.stepS, hostBoundS(scoped),
+          full.step.stepS);
+    QVERIFY(eager.step.stepS > scoped.step.stepS);
+    QVERIFY(scoped.step.stepS > full.step.stepS);
+    QVERIFY(hostBoundS(eager) > hostBoundS(scoped));
+    QCOMPARE(hostBoundS(full), 0.0);
+    QCOMPARE(eager.step.moeLayerHostS, efficiency::kMoeLayerHostEagerS);
+    QCOMPARE(scoped.step.moeLayerHostS, efficiency::kMoeLayerHostScopedGraphsS);
+    // Per layer and micro-batch, the GPU's work and its wait add up to the host's time.
+    const StepEstimate& e = eager.step;
+    const double gpuS =
+        e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS + e.epBackwardLayerS;
+    const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
+    QVERIFY2(gpuS < e.moeLayerHostS, qPrintable(QString::number(gpuS)));
+    QVERIFY2(std::fabs(gpuS + waitS - e.moeLayerHostS) < 1e-9, qPrintable(QString::number(waitS)));
+    // The breakdown holds what the schedule waited: every layer pass of the busiest stage.
+    const double passes = double(e.layersOnBusiestStage) * double(e.microBatches);
+    QVERIFY2(std::fabs(hostBoundS(eager) / (passes * waitS) - 1) < 0.01,
+             qPrintable(QString::number(hostBoundS(eager))));
+}
+
+// Where the GPU's work outlasts the host, nothing waits: a dense model (whose host time is not
+// modelled), and DeepSeek-V3's long layers on its own cluster.
+void TestHostBound::aGpuBoundStepDoesNotWait_data() {
+    QTest::addColumn<QString>("runFile"); // empty: Llama 3 8B on 16 GPUs
+    QTest::addColumn<QString>("topology");
+    QTest::newRow("Llama 3 8B, dense") << ""
+                                       << "small-ib-256";
+    QTest::newRow("DeepSeek-V3 on 2,048 H800") << "moe-deepseek-v3-h800.json"
+                                               << "deepseek-mpft-2k";
+}
+
+void TestHostBound::aGpuBoundStepDoesNotWait() {
+    QFETCH(QString, runFile);
+    QFETCH(QString, topology);
+    const auto doc = openTopology(topology.toStdString(), {});
+    RunSpec s;
+    if (runFile.isEmpty()) {
+        s.model = "llama3-8b";
+        s.gpu = "h100-sxm";
+        s.parallel = config(1, 1, 2, 8, 8192);
+        s.parallel.batchSeqs = 32;
+        s.steps = 1;
+    } else {
+        s = loadRunSpec(CS_SOURCE_DIR "/resources/examples/" + runFile);
+    }
+    QCOMPARE(s.parallel.cudaGraphs, CudaGraphs::None);
+    const RunResult r = simulateRun(*doc, s, nullptr);
+    QCOMPARE(hostBoundS(r), 0.0);
+    QCOMPARE(r.step.hostBoundForwardLayerS + r.step.hostBoundBackwardLayerS, 0.0);
+}
+
+// With the all-to-all overlapped, a forward and a backward are issued as one unit: the GPU
+// waits only for what the host's whole time leaves over both passes' work, less than the
+// same job without the overlap waits pass by pass.
+void TestHostBound::anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss120b(CudaGraphs::None);
+    s.parallel.overlap.epComm = true;
+    const StepEstimate e = simulateRun(*doc, s, nullptr).step;
+    const double gpuS =
+        e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS + e.epBackwardLayerS;
+    const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
+    qInfo("per layer: GPU %.2f ms, waiting %.2f ms of the host's %.2f ms", gpuS * 1e3, waitS * 1e3,
+          e.moeLayerHostS * 1e3);
+    QVERIFY(waitS > 0);
+    // The overlap's SM share slows the compute a little; the pair's wait is what is left.
+    QVERIFY2(std::fabs(gpuS + waitS - e.moeLayerHostS) < 0.02 * e.moeLayerHostS,
+             qPrintable(QString::number(gpuS + waitS)));
+    // Both passes wait in proportion to their GPU work.
+    const double forwardGpuS = e.forwardLayer.computeS + e.epForwardLayerS;
+    QVERIFY(std::fabs(e.hostBoundForwardLayerS / waitS - forwardGpuS / gpuS) < 0.05);
+}
+
+// A step's trace shows the wait in its "where the time goes" thread.
+void TestHostBound::traceShowsTheWait() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunSpec s = gptOss20b(CudaGraphs::None);
+    const RunResult r = simulateRun(*doc, s, nullptr);
+    const QJsonArray events =
+        QJsonDocument::fromJson(chromeTraceOfStep(r, s)).object().value("traceEvents").toArray();
+    double waitedUs = 0;
+    for (const QJsonValue& v : events) {
+        const QJsonObject x = v.toObject();
+        if (x.value("name").toString() == "Host-bound" && x.value("pid").toInt() == 3)
+            waitedUs += x.value("dur").toDouble();
+    }
+    QVERIFY2(std::fabs(waitedUs / 1e6 / r.step.breakdown.stages[3][StepPart::HostBound] - 1) < 0.01,
+             qPrintable(QString::number(waitedUs)));
+}
+
+QTEST_GUILESS_MAIN(TestHostBound)
+#include "tst_host_bound.moc"
