@@ -230,9 +230,10 @@ std::vector<RunOption> buildTable() {
              .type = T::Choice,
              .choices = enumChoices<CudaGraphs>(),
              .help = "how the host issues the kernels: none, eagerly (a MoE layer's forward "
-                     "and backward last at least 13.9 ms of host time a micro-batch); scoped, "
-                     "graphs around attention, router and preprocessing (11.4 ms); full, one "
-                     "graph a step (no host time)",
+                     "and backward last at least 14.8 ms of host time a micro-batch); scoped, "
+                     "graphs around attention, router and preprocessing (12.3 ms; not with "
+                     "full recomputation); full, one graph a step, as static shapes allow (no "
+                     "host time; Megatron-Core's dropless MoE graphs only the scoped parts)",
              .source = "[paper] Megatron-Bridge measured GPT-OSS-20B eager and with scoped "
                        "graphs; its H100 MoE recipes run eager"}),
         bind<ParallelInt<&P::virtualStages>>(

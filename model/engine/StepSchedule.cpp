@@ -339,8 +339,11 @@ private:
             const auto program = programOf(s, op);
             for (;;) {
                 if (st.phase >= int(program.size())) return finishLayer(s);
-                const LayerPhase x =
+                LayerPhase x =
                     st.phase < 0 ? LayerPhase{extraOf(s, op)} : program[size_t(st.phase)];
+                // The host issues the layer while the GPU computes the pass's extra (the
+                // head): the GPU waits only for what that leaves.
+                if (x.host) x.computeS = std::max(0.0, x.computeS - extraOf(s, op));
                 if (x.computeS <= 0 && x.tpBytes <= 0) {
                     ++st.phase;
                     continue;

@@ -166,6 +166,11 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                         ? "FP8 tensor cores (Hopper or Blackwell); "
                         : "Blackwell's block-scaled FP8 tensor cores (b200, gb200, gb300); ") +
                    g.name + " has none (use " + (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
+    // Transformer Engine's per-layer graphs capture a module once: full recomputation, which
+    // reruns the layer inside the backward, needs a whole-step graph (Megatron-Bridge's check).
+    if (c.cudaGraphs == CudaGraphs::Scoped && c.recompute == Recompute::Full)
+        reject("parallel.cudaGraphs", "scoped graphs cannot run with full recomputation; use "
+                                      "selective or no recomputation, or graphs none or full");
     if (c.ep < 1 || c.ep > 1'000'000)
         reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
     if (c.ep > 1 && !m.moe.present())

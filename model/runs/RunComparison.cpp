@@ -27,6 +27,8 @@ constexpr RowDef kSummaryRows[] = {
     {"breakdown.exposedCpS", "Exposed CP communication", "s", 1, true},
     {"breakdown.exposedPpS", "Exposed PP communication", "s", 1, true},
     {"breakdown.exposedDpS", "Exposed DP communication", "s", 1, true},
+    {"breakdown.exposedEpS", "Exposed EP communication", "s", 1, true},
+    {"breakdown.hostBoundS", "Waiting on the host", "s", 1, true},
     {"breakdown.bubbleS", "Pipeline bubble", "s", 1, true},
     {"checkpointTimeS", "Checkpoint time", "s", 1, true},
 };

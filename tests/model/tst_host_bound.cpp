@@ -24,6 +24,8 @@ private slots:
     void aGpuBoundStepDoesNotWait_data();
     void aGpuBoundStepDoesNotWait();
     void anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves();
+    void theHostIssuesLayersWhileTheHeadComputes();
+    void scopedGraphsRefuseFullRecomputation();
     void traceShowsTheWait();
 };
 
@@ -197,8 +199,8 @@ void TestHostBound::aGpuBoundStepDoesNotWait() {
 }
 
 // With the all-to-all overlapped, a forward and a backward are issued as one unit: the GPU
-// waits only for what the host's whole time leaves over both passes' work, less than the
-// same job without the overlap waits pass by pass.
+// waits only for what the host's whole time leaves over both passes' work, the wait divided
+// between them as their GPU work is.
 void TestHostBound::anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves() {
     const auto doc = openTopology("dgx-h100-superpod", {});
     RunSpec s = gptOss120b(CudaGraphs::None);
@@ -216,6 +218,39 @@ void TestHostBound::anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves() {
     // Both passes wait in proportion to their GPU work.
     const double forwardGpuS = e.forwardLayer.computeS + e.epForwardLayerS;
     QVERIFY(std::fabs(e.hostBoundForwardLayerS / waitS - forwardGpuS / gpuS) < 0.05);
+}
+
+// On the last stage the host issues the layers while the GPU computes the head: that stage
+// waits the head's time less per micro-batch than the first, where no head runs.
+void TestHostBound::theHostIssuesLayersWhileTheHeadComputes() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const StepEstimate e = simulateRun(*doc, gptOss120b(CudaGraphs::None), nullptr).step;
+    const double first = e.breakdown.stages.front()[StepPart::HostBound];
+    const double last = e.breakdown.stages.back()[StepPart::HostBound];
+    const double headS = e.microBatches * (e.headForwardS + e.headBackwardS);
+    qInfo("host-bound %.3f s on the first stage, %.3f s on the last; the head %.3f s", first, last,
+          headS);
+    // Each layer's wait outlasts its share of the head here, so all of the head is absorbed.
+    QVERIFY(e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS >
+            (e.headForwardS + e.headBackwardS) / e.layersOnBusiestStage);
+    QVERIFY2(std::fabs((first - last) / headS - 1) < 0.01, qPrintable(QString::number(last)));
+}
+
+// Transformer Engine's per-layer graphs capture each module once: with full recomputation,
+// which reruns the layer in the backward, the run is refused by name.
+void TestHostBound::scopedGraphsRefuseFullRecomputation() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss120b(CudaGraphs::Scoped);
+    s.parallel.recompute = Recompute::Full;
+    try {
+        simulateRun(*doc, s, nullptr);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.cudaGraphs"));
+        QVERIFY(QString::fromStdString(e.error().message).contains("full recomputation"));
+    }
+    s.parallel.cudaGraphs = CudaGraphs::None;
+    QVERIFY(simulateRun(*doc, s, nullptr).step.stepS > 0);
 }
 
 // A step's trace shows the wait in its "where the time goes" thread.

@@ -90,6 +90,7 @@ void TestTrainingStepModel::interleavingNeedsMicroBatchesInMultiplesOfPp() {
     // The first stage holds the 2 micro-batches there are, not PP = 4.
     ParallelConfig full = c;
     full.batchTokens = 8.0 * 8192 * 8;
+    full.virtualStages = 1;
     const ModelSpec& llama = *findModel("llama3-8b");
     QCOMPARE(estimateMemory(llama, withResolvedDefaults(llama, c)).activationsGiB,
              estimateMemory(llama, withResolvedDefaults(llama, full)).activationsGiB / 2);
