@@ -46,7 +46,7 @@ constexpr double kNcclAllToAllManyHostsGoodput = 37.0 / 50.0;
 // GPT-OSS-20B on 16 H100 (TP 2, PP 4, EP 4, global batch 4: two micro-batches a pipeline,
 // 5 x 6 = 30 layer passes in a row on the critical path, each layer's GPU work about a quarter
 // of its host time): 467-520 ms a step eager, 391-399 ms with those graphs. These are the
-// host times with which the engine gives the fastest of each (tst_host_bound).
+// host times with which the engine comes within 0.4 % of the fastest of each (tst_host_bound).
 // resources/reference/microbenchmarks.md, "Host time of a MoE layer".
 constexpr double kMoeLayerHostEagerS = 14.8e-3;
 constexpr double kMoeLayerHostScopedGraphsS = 12.3e-3;

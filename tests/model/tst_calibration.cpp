@@ -188,7 +188,7 @@ void TestCalibration::korthikantiTable4Layer() {
 // Megatron-Bridge's performance summary, release 26.02, on DGX H100, and DeepSeek-V3 on its
 // 2,048 H800 (DeepSeek's ISCA 2025 paper), through the run files of resources/examples.
 // Nothing is fitted to these rows (the host time of a MoE layer comes from GPT-OSS-20B, whose
-// layer B1 shares); the issue asks for 8 %.
+// layer B1 shares); each is checked within 8 %.
 void TestCalibration::megatronBridgeMoe_data() {
     QTest::addColumn<QString>("runFile");
     QTest::addColumn<QString>("topology");
@@ -219,10 +219,11 @@ void TestCalibration::megatronBridgeMoe() {
                  "Megatron-Bridge's GPT-OSS-20B measurement gives (resources/reference/"
                  "calibration.md, section 2b)",
                  Continue);
-    QEXPECT_FAIL("B2 Qwen3-235B-A22B, 256 GPUs, EP 32, FP8",
-                 "Qwen3-235B's layers take the host less than 14.8 ms: its published step "
-                 "allows at most 13.3 ms a layer (resources/reference/calibration.md, section 2b)",
-                 Continue);
+    QEXPECT_FAIL(
+        "B2 Qwen3-235B-A22B, 256 GPUs, EP 32, FP8",
+        "Qwen3-235B's layers take the host less than 14.8 ms: its published step "
+        "allows about 13 ms a layer at most (resources/reference/calibration.md, section 2b)",
+        Continue);
     QVERIFY2(std::fabs(got / publishedStepS - 1) <= 0.08, qPrintable(QString::number(got)));
 }
 

@@ -73,9 +73,9 @@ double hostBoundS(const RunResult& r) {
 
 } // namespace
 
-// The two host constants were set so that the engine gives this run's fastest measured steps
-// (eager 467 ms, scoped graphs 391 ms): each stays inside its measured range, and the GPU's
-// own work is a fraction of it.
+// The two host constants were set so that the engine comes within 0.4 % of this run's fastest
+// measured steps (eager 467 ms, scoped graphs 391 ms): each stays inside its measured range
+// (less 0.5 %), and the GPU's own work is a fraction of it.
 void TestHostBound::gptOss20bStepsAsMeasured_data() {
     QTest::addColumn<int>("graphs");
     QTest::addColumn<double>("fastestS");
@@ -161,10 +161,12 @@ void TestHostBound::graphsShortenAHostBoundStep() {
     const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
     QVERIFY2(gpuS < e.moeLayerHostS, qPrintable(QString::number(gpuS)));
     QVERIFY2(std::fabs(gpuS + waitS - e.moeLayerHostS) < 1e-9, qPrintable(QString::number(waitS)));
-    // The breakdown holds what the schedule waited: every layer pass of the busiest stage.
+    // The breakdown holds what the schedule waited: every layer pass of the first stage (which
+    // runs no head, so no wait is taken off).
     const double passes = double(e.layersOnBusiestStage) * double(e.microBatches);
-    QVERIFY2(std::fabs(hostBoundS(eager) / (passes * waitS) - 1) < 0.01,
-             qPrintable(QString::number(hostBoundS(eager))));
+    const double firstStageS = e.breakdown.stages.front()[StepPart::HostBound];
+    QVERIFY2(std::fabs(firstStageS / (passes * waitS) - 1) < 0.01,
+             qPrintable(QString::number(firstStageS)));
 }
 
 // Where the GPU's work outlasts the host, nothing waits: a dense model (whose host time is not
