@@ -62,19 +62,20 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         most = std::max(most, groupHosts[k]);
         out.hosts = std::max(out.hosts, groupHosts[k]);
     }
-    const bool deepEp = in.dispatcher == EpDispatcher::DeepEp;
-    auto fabricByteFraction = [&](size_t st) {
-        return deepEp ? copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts,
-                                              in.nodeLimit)
-                      : 1.0;
-    };
+    // Per stage, of the bytes for other hosts, what crosses the fabric (DeepEP: one copy per
+    // host reached).
+    std::vector<double> fabricByteFraction(stageHosts.size(), 1.0);
+    if (in.dispatcher == EpDispatcher::DeepEp)
+        for (size_t st = 0; st < stageHosts.size(); ++st)
+            fabricByteFraction[st] =
+                copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts, in.nodeLimit);
     // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
     // other hosts arrive there once per host and are forwarded over NVLink to their GPUs
     // (about as many as a GPU sends across hosts).
     const double nvlinkBps = g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
-    bool forwarding = false;
-    for (size_t st = 0; st < stageHosts.size(); ++st)
-        forwarding |= fabricByteFraction(st) < 1 - 1e-9; // not where rounding alone leaves it under
+    // Not where rounding alone leaves a fraction under 1.
+    const bool forwarding = std::any_of(fabricByteFraction.begin(), fabricByteFraction.end(),
+                                        [](double f) { return f < 1 - 1e-9; });
     double mostCopies = 0;
     for (const auto& [gpu, n] : inHostPeers)
         mostCopies = std::max(mostCopies, double(n));
@@ -118,7 +119,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         bytes.front().swap(out.linkBytesByStage[st]);
         const std::vector<int32_t> oneClass(crossing[st].size(), 0);
         const PhaseResult phase =
-            timer.transfer(crossing[st], in.bytesPerPeer * fabricByteFraction(st), nullptr,
+            timer.transfer(crossing[st], in.bytesPerPeer * fabricByteFraction[st], nullptr,
                            {&oneClass, &bytes}, 1);
         bytes.front().swap(out.linkBytesByStage[st]);
         out.fabricS = std::max({out.fabricS, phase.seconds, nicFloorS[st]});
