@@ -20,6 +20,7 @@ private slots:
     void gptOss20bStepsAsMeasured_data();
     void gptOss20bStepsAsMeasured();
     void qwen3SmallRowFallsBetweenItsTwoReleases();
+    void aHybridEpRunTakesTheHostLessTime();
     void graphsShortenAHostBoundStep();
     void aGpuBoundStepDoesNotWait_data();
     void aGpuBoundStepDoesNotWait();
@@ -136,6 +137,52 @@ void TestHostBound::qwen3SmallRowFallsBetweenItsTwoReleases() {
     QVERIFY(gpuOnly.step.stepS < 0.5 * 28.94);
     QVERIFY2(eager.step.stepS > 28.94 && eager.step.stepS < 51.27,
              qPrintable(QString::number(eager.step.stepS)));
+}
+
+// A run nothing was set from, and that one host time does not meet: Megatron-Bridge's MoE
+// optimisation case study (its skill card) trained Qwen3-30B-A3B on 16 H100 in BF16 with TP 1,
+// PP 1, EP 16, global batch 1,024 of 4,096 tokens, the HybridEP dispatcher with the all-to-all
+// overlapped and graphs around the router and its preprocessing: 20.15 s a step. That is
+// 6.6 ms a layer and micro-batch in all, under the 12.3 ms of host time the engine takes with
+// scoped graphs (which also take attention out of the host's hands): the host's time depends
+// on the dispatcher and the software, and this row's stack issues a layer in half the time.
+void TestHostBound::aHybridEpRunTakesTheHostLessTime() {
+    RunSpec s;
+    ModelSpec m = *findModel("qwen3-235b-a22b");
+    m.name = s.model = "qwen3-30b-a3b";
+    m.layers = 48;
+    m.modelDim = 2048;
+    m.heads = 32;
+    m.moe.expertFfnDim = 768;
+    s.customModel = m;
+    s.gpu = "h100-sxm";
+    s.parallel = config(1, 1, 1, 16, 4096);
+    s.parallel.ep = 16;
+    s.parallel.batchSeqs = 1024;
+    s.parallel.zeroStage = 1;
+    s.parallel.recompute = Recompute::None;
+    s.parallel.epDispatcher = EpDispatcher::DeepEp;
+    s.parallel.overlap.epComm = true;
+    s.parallel.cudaGraphs = CudaGraphs::Scoped;
+    s.steps = 1;
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    const RunResult scoped = simulateRun(*doc, s, nullptr);
+    s.parallel.cudaGraphs = CudaGraphs::Full;
+    const RunResult gpuOnly = simulateRun(*doc, s, nullptr);
+    const double publishedS = 20.147;
+    qInfo("step %.2f s with scoped graphs (published %.2f s, %+.0f%%), the GPU's work alone %.2f s",
+          scoped.step.stepS, publishedS, (scoped.step.stepS / publishedS - 1) * 100,
+          gpuOnly.step.stepS);
+    // What the run's own time allows a layer: under the host time the engine takes.
+    const double passes = double(m.layers) * gpuOnly.step.microBatches;
+    QVERIFY(publishedS / passes < efficiency::kMoeLayerHostScopedGraphsS);
+    QVERIFY(gpuOnly.step.stepS < publishedS);
+    QEXPECT_FAIL("",
+                 "one host time a MoE layer for every dispatcher and software release "
+                 "(resources/reference/calibration.md, section 2b)",
+                 Continue);
+    QVERIFY2(std::fabs(scoped.step.stepS / publishedS - 1) <= 0.08,
+             qPrintable(QString::number(scoped.step.stepS)));
 }
 
 // GPT-OSS-120B's layer on H100 is shorter than the host's time to issue it: the GPU waits on
