@@ -236,6 +236,19 @@ std::vector<RunOption> buildTable() {
                      "host time; Megatron-Core's dropless MoE graphs only the scoped parts)",
              .source = "[paper] Megatron-Bridge measured GPT-OSS-20B eager and with scoped "
                        "graphs; its H100 MoE recipes run eager"}),
+        bind<ParallelDouble<&P::moeLayerHostMs>>(
+            {.key = "parallel.moeLayerHostMs",
+             .flag = "--moe-host-ms",
+             .label = "MoE layer host time",
+             .type = T::Number,
+             .min = 0,
+             .max = 1000,
+             .unit = "ms",
+             .help = "MoE: the host's time to issue a MoE layer's forward and backward for a "
+                     "micro-batch, as a profile of your own software shows it (it depends on the "
+                     "release, dispatcher and model); 0 takes the CUDA graphs option's figure",
+             .source = "[assumption] 0: Megatron-Bridge's GPT-OSS-20B measurement; published "
+                       "H100 runs imply from under 6.6 to about 18 ms"}),
         bind<ParallelInt<&P::virtualStages>>(
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",

@@ -171,6 +171,17 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (c.cudaGraphs == CudaGraphs::Scoped && c.recompute == Recompute::Full)
         reject("parallel.cudaGraphs", "scoped graphs cannot run with full recomputation; use "
                                       "selective or no recomputation, or graphs none or full");
+    // A host time of one's own replaces the graphs' figure, so it needs a host that issues.
+    if (!(c.moeLayerHostMs >= 0 && c.moeLayerHostMs <= 1000))
+        reject("parallel.moeLayerHostMs",
+               "expected a number from 0 to 1000 ms, got " + std::to_string(c.moeLayerHostMs));
+    if (c.moeLayerHostMs > 0 && !m.moe.present())
+        reject("parallel.moeLayerHostMs",
+               "a MoE layer's host time needs a mixture-of-experts model; " + m.name +
+                   " is dense (use 0)");
+    if (c.moeLayerHostMs > 0 && c.cudaGraphs == CudaGraphs::Full)
+        reject("parallel.moeLayerHostMs", "full CUDA graphs leave the host nothing to issue; use "
+                                          "0, or graphs none or scoped");
     if (c.ep < 1 || c.ep > 1'000'000)
         reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
     if (c.ep > 1 && !m.moe.present())

@@ -191,6 +191,9 @@ struct ParallelConfig {
     int etp = 1;
     EpDispatcher epDispatcher = EpDispatcher::Auto;
     CudaGraphs cudaGraphs = CudaGraphs::None;
+    // The host's time to issue a MoE layer's forward and backward for a micro-batch, as the
+    // user's own profile shows it; 0 takes cudaGraphs' figure (TrainingEfficiency.h).
+    double moeLayerHostMs = 0;
     // V of the interleaved schedule [assumption: not published]. 0: follows PP
     // (withResolvedDefaults): 1 without PP, else the most chunks up to 8 that split the layers
     // and the micro-batches; for 405B on 16 stages that is 8, every chunk one layer (126 layers

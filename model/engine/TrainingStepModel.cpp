@@ -597,7 +597,8 @@ private:
     // (Megatron-Core's combined 1F1B): the pair lasts at least the whole host time.
     void addHostWait(ScheduleInput& in) {
         if (!m_.moe.present() || c_.cudaGraphs == CudaGraphs::Full) return;
-        const double hostS = c_.cudaGraphs == CudaGraphs::Scoped
+        const double hostS = c_.moeLayerHostMs > 0 ? c_.moeLayerHostMs * 1e-3
+                             : c_.cudaGraphs == CudaGraphs::Scoped
                                  ? efficiency::kMoeLayerHostScopedGraphsS
                                  : efficiency::kMoeLayerHostEagerS;
         const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;

@@ -27,6 +27,10 @@ private slots:
     void anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves();
     void theHostIssuesLayersWhileTheHeadComputes();
     void scopedGraphsRefuseFullRecomputation();
+    void anOwnHostTimeReplacesTheGraphsFigure_data();
+    void anOwnHostTimeReplacesTheGraphsFigure();
+    void anOwnHostTimeIsRefusedWhereNoHostIssues_data();
+    void anOwnHostTimeIsRefusedWhereNoHostIssues();
     void traceShowsTheWait();
 };
 
@@ -294,6 +298,79 @@ void TestHostBound::scopedGraphsRefuseFullRecomputation() {
         QVERIFY(QString::fromStdString(e.error().message).contains("full recomputation"));
     }
     s.parallel.cudaGraphs = CudaGraphs::None;
+    QVERIFY(simulateRun(*doc, s, nullptr).step.stepS > 0);
+}
+
+// A host time from the user's own profile (parallel.moeLayerHostMs) replaces the figure the
+// graphs option gives: each layer's GPU work and its wait then add up to it.
+void TestHostBound::anOwnHostTimeReplacesTheGraphsFigure_data() {
+    QTest::addColumn<int>("graphs");
+    QTest::addColumn<double>("ownMs");
+    QTest::addColumn<double>("expectedHostS");
+    QTest::newRow("eager, none given")
+        << int(CudaGraphs::None) << 0.0 << efficiency::kMoeLayerHostEagerS;
+    QTest::newRow("eager, 18 ms") << int(CudaGraphs::None) << 18.0 << 18e-3;
+    QTest::newRow("scoped, none given")
+        << int(CudaGraphs::Scoped) << 0.0 << efficiency::kMoeLayerHostScopedGraphsS;
+    QTest::newRow("scoped, 9 ms") << int(CudaGraphs::Scoped) << 9.0 << 9e-3;
+}
+
+void TestHostBound::anOwnHostTimeReplacesTheGraphsFigure() {
+    QFETCH(int, graphs);
+    QFETCH(double, ownMs);
+    QFETCH(double, expectedHostS);
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss120b(CudaGraphs(graphs));
+    s.parallel.moeLayerHostMs = ownMs;
+    const StepEstimate e = simulateRun(*doc, s, nullptr).step;
+    QCOMPARE(e.moeLayerHostS, expectedHostS);
+    const double gpuS =
+        e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS + e.epBackwardLayerS;
+    const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
+    QVERIFY2(gpuS < expectedHostS, qPrintable(QString::number(gpuS)));
+    QVERIFY2(std::fabs(gpuS + waitS - expectedHostS) < 1e-9, qPrintable(QString::number(waitS)));
+    // A longer host time makes the host-bound step longer by what each layer pass waits more.
+    RunSpec longer = s;
+    longer.parallel.moeLayerHostMs = expectedHostS * 1e3 + 2;
+    const StepEstimate l = simulateRun(*doc, longer, nullptr).step;
+    const double passes = double(e.layersOnBusiestStage) * e.microBatches;
+    const double firstStageMoreS = l.breakdown.stages.front()[StepPart::HostBound] -
+                                   e.breakdown.stages.front()[StepPart::HostBound];
+    QVERIFY2(std::fabs(firstStageMoreS / (passes * 2e-3) - 1) < 0.01,
+             qPrintable(QString::number(firstStageMoreS)));
+    QVERIFY(l.stepS > e.stepS);
+}
+
+// Where no host time applies, giving one is refused by name: a dense model, and full graphs.
+void TestHostBound::anOwnHostTimeIsRefusedWhereNoHostIssues_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("graphs");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("a dense model") << "llama3-8b" << int(CudaGraphs::None) << "is dense";
+    QTest::newRow("full graphs") << "gpt-oss-120b" << int(CudaGraphs::Full)
+                                 << "full CUDA graphs leave the host nothing to issue";
+}
+
+void TestHostBound::anOwnHostTimeIsRefusedWhereNoHostIssues() {
+    QFETCH(QString, model);
+    QFETCH(int, graphs);
+    QFETCH(QString, says);
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    RunSpec s = gptOss120b(CudaGraphs(graphs));
+    if (model != "gpt-oss-120b") {
+        s.model = model.toStdString();
+        s.parallel.ep = 1;
+    }
+    s.parallel.moeLayerHostMs = 10;
+    try {
+        simulateRun(*doc, s, nullptr);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.moeLayerHostMs"));
+        QVERIFY2(QString::fromStdString(e.error().message).contains(says),
+                 e.error().message.c_str());
+    }
+    s.parallel.moeLayerHostMs = 0;
     QVERIFY(simulateRun(*doc, s, nullptr).step.stepS > 0);
 }
 

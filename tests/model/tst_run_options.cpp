@@ -89,6 +89,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.etp",
                            "parallel.epDispatcher",
                            "parallel.cudaGraphs",
+                           "parallel.moeLayerHostMs",
                            "parallel.virtualStages",
                            "parallel.seq",
                            "parallel.batchTokens",
@@ -183,6 +184,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.etp", "2");
         set(s, "parallel.epDispatcher", "deepep");
         set(s, "parallel.cudaGraphs", "scoped");
+        set(s, "parallel.moeLayerHostMs", "9.5");
         set(s, "parallel.schedule", "zb-h1");
         set(s, "steps", "123");
         set(s, "checkpointInterval", "1h30m");
