@@ -247,8 +247,9 @@ std::vector<RunOption> buildTable() {
              .help = "MoE: the host's time to issue a MoE layer's forward and backward for a "
                      "micro-batch, as a profile of your own software shows it (it depends on the "
                      "release, dispatcher and model); 0 takes the CUDA graphs option's figure",
-             .source = "[assumption] 0: Megatron-Bridge's GPT-OSS-20B measurement; published "
-                       "H100 runs imply from under 6.6 to about 18 ms"}),
+             .source = "[paper] 0: the graphs option's figures, from Megatron-Bridge's "
+                       "GPT-OSS-20B measurement; published H100 runs imply from under 6.6 to "
+                       "about 18 ms"}),
         bind<ParallelInt<&P::virtualStages>>(
             {.key = "parallel.virtualStages",
              .flag = "--virtual-stages",
