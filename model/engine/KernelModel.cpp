@@ -1,5 +1,6 @@
 #include "KernelModel.h"
 
+#include "PipelineLayers.h"
 #include "TrainingEfficiency.h"
 
 #include <algorithm>
@@ -245,7 +246,7 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     // read the saved input and the incoming gradient and write one: 1.5 times the bytes.
     out.backwardS =
         2 * (gemms + core.gemmS) + 1.5 * (core.streamS + residual + activation) + castBackwardS;
-    if (c.recompute == Recompute::Full) out.recomputeS = out.forwardS;
+    if (c.recompute == Recompute::Full) out.recomputeS = fullyRecomputedShare(m, c) * out.forwardS;
     if (c.recompute == Recompute::Selective) out.recomputeS = out.attentionForwardS;
     return out;
 }

@@ -1,5 +1,7 @@
 #include "PipelineLayers.h"
 
+#include <algorithm>
+
 namespace cs {
 
 bool unevenStages(const ModelSpec& m, const ParallelConfig& c) {
@@ -18,6 +20,21 @@ int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int ch
     const bool first = stage == 0 && chunk == 0;
     const bool last = stage == c.pp - 1 && chunk == c.virtualStages - 1;
     return slot - (first ? 1 : 0) - (last ? 1 : 0);
+}
+
+double fullyRecomputedShare(const ModelSpec& m, const ParallelConfig& c) {
+    if (c.recompute != Recompute::Full) return 0;
+    if (c.recomputeLayers <= 0) return 1;
+    ParallelConfig chunked = c; // an unresolved V (0) counts as one chunk a stage
+    chunked.virtualStages = std::max(1, c.virtualStages);
+    double all = 0, rerun = 0;
+    for (int s = 0; s < c.pp; ++s)
+        for (int ch = 0; ch < chunked.virtualStages; ++ch) {
+            const int layers = layersOfChunk(m, chunked, s, ch);
+            all += layers;
+            rerun += std::min(layers, c.recomputeLayers);
+        }
+    return all > 0 ? rerun / all : 1;
 }
 
 } // namespace cs

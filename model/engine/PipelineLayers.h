@@ -12,5 +12,8 @@ int layersOfStage(const ModelSpec& m, const ParallelConfig& c, int s);
 // Layers of one chunk of a stage: the first chunk of the first stage holds the embedding in
 // place of a layer, the last chunk of the last stage the head.
 int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int chunk);
+// The share of the layers full recomputation reruns: 1 for every layer, the first
+// recomputeLayers of each chunk with the block method, 0 without full recomputation.
+double fullyRecomputedShare(const ModelSpec& m, const ParallelConfig& c);
 
 } // namespace cs

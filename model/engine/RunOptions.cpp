@@ -334,6 +334,17 @@ std::vector<RunOption> buildTable() {
              .choices = enumChoices<Recompute>(),
              .help = "recompute in backward: nothing, attention, or every layer",
              .source = "[assumption] none"}),
+        bind<ParallelInt<&P::recomputeLayers>>(
+            {.key = "parallel.recomputeLayers",
+             .flag = "--recompute-layers",
+             .label = "Layers recomputed",
+             .min = 0,
+             .max = 10000,
+             .unit = "per chunk",
+             .help = "with full recomputation, the first N layers of each pipeline chunk are "
+                     "recomputed and the rest keep their activations (Megatron's block method, "
+                     "recompute_num_layers); 0: every layer",
+             .source = "[paper] Megatron-Bridge's Llama 3 8B FP8 recipe on H100 recomputes 5"}),
         bind<ParallelEnum<PipelineSchedule, &P::schedule>>(
             {.key = "parallel.schedule",
              .flag = "--schedule",

@@ -93,27 +93,27 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     // leaves 10 s b h replicated; fused attention never stores the s x s scores (the 5 a s / h
     // term), nor does selective recomputation; full recomputation keeps the layer input only.
     const double sbh = double(c.seqLen) * c.microBatchSeqs / c.cp * m.modelDim;
-    const double scores = (c.fusedAttention || c.recompute != Recompute::None)
+    // The layers full recomputation does not rerun (all without it, the block method's rest)
+    // keep what their forward leaves, unless selective recomputation drops the attention.
+    const double rerun = fullyRecomputedShare(m, c);
+    const double scores = (c.fusedAttention || c.recompute == Recompute::Selective)
                               ? 0
                               : 5.0 * m.heads * double(c.seqLen) / m.modelDim / c.tp;
     // A MoE layer also keeps, per token copy its experts process, the permuted input and the
     // gated MLP's intermediates (bf16: 2 h + 3 x 2 f bytes).
     const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
-    const double expertBytes = m.moe.present() && c.recompute != Recompute::Full
-                                   ? expertTokensPerRank(m, c, tokensPerMicro) *
-                                         (2.0 * m.modelDim + 6.0 * m.moe.expertFfnDim)
-                                   : 0;
-    const double perLayerMicro =
+    const double expertBytes = m.moe.present() ? expertTokensPerRank(m, c, tokensPerMicro) *
+                                                     (2.0 * m.modelDim + 6.0 * m.moe.expertFfnDim)
+                                               : 0;
+    const double keptBytes =
         expertBytes +
-        (c.recompute == Recompute::Full
-             ? 2 * sbh / (c.sequenceParallel ? c.tp : 1)
-             : sbh * ((c.sequenceParallel
-                           ? efficiency::kActivationBytesPerTokenDim / c.tp
-                           : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
-                      scores));
+        sbh * ((c.sequenceParallel ? efficiency::kActivationBytesPerTokenDim / c.tp
+                                   : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
+               scores);
+    const double rerunBytes = 2 * sbh / (c.sequenceParallel ? c.tp : 1); // the layer's input
+    const double perLayerMicro = rerun * rerunBytes + (1 - rerun) * keptBytes;
     // Full recomputation rebuilds one layer's activations at a time during backward.
-    const double working =
-        c.recompute == Recompute::Full ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
+    const double working = rerun > 0 ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
     double worst = 0;
     // 1F1B: stage s holds up to pp - s micro-batches in flight (no more than the step has);
     // ZB-H1 keeps s more for their deferred weight gradients (counted whole); DualPipe pp + 1
@@ -168,6 +168,12 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                    g.name + " has none (use " + (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
     // Transformer Engine's per-layer graphs capture a module once: full recomputation, which
     // reruns the layer inside the backward, needs a whole-step graph (Megatron-Bridge's check).
+    if (c.recomputeLayers < 0 || c.recomputeLayers > 10000)
+        reject("parallel.recomputeLayers",
+               "expected an integer from 0 to 10000, got " + std::to_string(c.recomputeLayers));
+    if (c.recomputeLayers > 0 && c.recompute != Recompute::Full)
+        reject("parallel.recomputeLayers", "recomputes layers in full: set recomputation to "
+                                           "full, or 0 layers");
     if (c.cudaGraphs == CudaGraphs::Scoped && c.recompute == Recompute::Full)
         reject("parallel.cudaGraphs", "scoped graphs cannot run with full recomputation; use "
                                       "selective or no recomputation, or graphs none or full");

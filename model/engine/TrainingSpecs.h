@@ -212,6 +212,9 @@ struct ParallelConfig {
     std::shared_ptr<const std::vector<int32_t>> gpuPool;
     bool sequenceParallel = true; // [paper] Llama 3 trains with sequence parallelism
     Recompute recompute = Recompute::None;
+    // With full recomputation, the layers of each chunk recomputed (its first ones, Megatron's
+    // block method); the rest keep their activations. 0: every layer.
+    int recomputeLayers = 0;
     PipelineSchedule schedule = PipelineSchedule::Auto;
     // 0: plain data parallel (gradient all-reduce); 1: optimizer state sharded; 2: and
     // gradients; 3: and weights (FSDP, gathered per layer before forward and backward).

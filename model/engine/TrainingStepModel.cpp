@@ -189,13 +189,14 @@ private:
         layerMicros_ = double(busiestLayers_) * M_; // layer passes per step on the busiest stage
         // TP: per layer 2 all-reduces forward and 2 backward of the micro-batch's activations
         // (bf16) - with sequence parallelism each an all-gather + a reduce-scatter of the same
-        // volume: 8 ring passes either way; full recomputation repeats the forward's 4.
+        // volume: 8 ring passes either way; full recomputation repeats the forward's 4 on the
+        // layers it reruns (all, or the block method's share, averaged over the layers).
         const double tpShard = tokensPerMicro_ * m_.modelDim * 2 / c_.tp;
         tpPassBytes_ = (c_.tp - 1) * tpShard; // per ring edge
-        fullRecompute_ = c_.recompute == Recompute::Full;
+        recomputeShare_ = fullyRecomputedShare(m_, c_);
         // Ring passes per layer: forward 4, recomputed forward 4 more, backward 4, and with
         // sequence parallelism 2 more (the column-parallel GEMMs' inputs gathered again).
-        tpPasses_ = 8 + (fullRecompute_ ? 4 : 0) + (c_.sequenceParallel ? 2 : 0);
+        tpPasses_ = 8 + 4 * recomputeShare_ + (c_.sequenceParallel ? 2 : 0);
         // CP: all-gather of K and V forward, reduce-scatter of their gradients backward.
         cpShard_ = tokensPerMicro_ * (m_.kvCacheDim() / c_.tp) * 2;
         if (c_.cp > 1)
@@ -420,7 +421,7 @@ private:
     void splitTpExposure() {
         const double pass = tpPassS_;
         tpForwardS_ = c_.overlap.tpComm ? std::max(0.0, 4 * pass - layer_.gemmS) : 4 * pass;
-        tpBackwardS_ = (fullRecompute_ ? tpForwardS_ : 0) + std::max(0.0, 4 * pass - layer_.gemmS) +
+        tpBackwardS_ = recomputeShare_ * tpForwardS_ + std::max(0.0, 4 * pass - layer_.gemmS) +
                        (c_.sequenceParallel ? 2 * pass : 0);
         e_.tpPerMicroS = busiestLayers_ * (tpForwardS_ + tpBackwardS_);
     }
@@ -492,14 +493,15 @@ private:
 
     // A forward (or a fully recomputed one) of `computeS` as phases: with sequence parallelism
     // an all-gather before and a reduce-scatter after attention and the MLP, else an
-    // all-reduce after each; with TP overlap all of them beside the GEMMs.
-    void addForwardPhases(double computeS, std::vector<LayerPhase>& out) const {
-        const double bytes = tpPassBytes_;
+    // all-reduce after each; with TP overlap all of them beside the GEMMs. `share`: of the
+    // layers, those that run it (recomputation's block method), their TP bytes averaged.
+    void addForwardPhases(double computeS, std::vector<LayerPhase>& out, double share = 1) const {
+        const double bytes = share * tpPassBytes_, gemmS = share * layer_.gemmS;
         if (c_.tp <= 1) {
             out.push_back({computeS});
         } else if (c_.overlap.tpComm) {
-            out.push_back({std::min(computeS, layer_.gemmS), 4 * bytes, 4});
-            out.push_back({computeS - std::min(computeS, layer_.gemmS)});
+            out.push_back({std::min(computeS, gemmS), 4 * bytes, 4});
+            out.push_back({computeS - std::min(computeS, gemmS)});
         } else if (c_.sequenceParallel) {
             for (int half = 0; half < 2; ++half) {
                 out.push_back({0, bytes, 1});
@@ -521,8 +523,8 @@ private:
         if (c_.cp > 1) in.forwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
         addForwardPhases(layer_.forwardS, in.forwardLayer);
         if (c_.cp > 1) in.backwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
-        if (fullRecompute_)
-            addForwardPhases(layer_.recomputeS, in.backwardLayer);
+        if (recomputeShare_ > 0)
+            addForwardPhases(layer_.recomputeS, in.backwardLayer, recomputeShare_);
         else if (layer_.recomputeS > 0)
             in.backwardLayer.push_back({layer_.recomputeS});
         // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
@@ -772,7 +774,7 @@ private:
     double layerMicros_ = 0, cpStepS_ = 0, cpShard_ = 0, ppBytes_ = 0;
     double tpPassBytes_ = 0, tpPasses_ = 0, tpPassS_ = 0, tpLatencyS_ = 0;
     double tpForwardS_ = 0, tpBackwardS_ = 0;
-    bool fullRecompute_ = false;
+    double recomputeShare_ = 0; // of the layers, those full recomputation reruns
     // DP: per edge of a ring over `members_` ranks.
     double paramsPerRank_ = 0, members_ = 0, ringSteps_ = 0;
     double gatherBytes_ = 0, reduceBytes_ = 0, dpCollectives_ = 1, dpLatencyS_ = 0;

@@ -253,16 +253,18 @@ void TestCalibration::megatronBridgeDenseFp8() {
     QVERIFY2(std::fabs(got / publishedStepS - 1) <= 0.05, qPrintable(QString::number(got)));
 }
 
-// The same dense layouts in Megatron-Bridge's other releases on DGX H100 (resources/reference/
-// calibration.md, section 2c), nothing set from them: release 25.11 ran them with smaller
-// global batches, later releases with newer software. Within 10 %: megatronBridgeDenseFp8's 5 %
-// and as much again for what a layout moves between releases (Llama 3 70B: 1,602 to 1,664
-// tokens/s/GPU).
+// The same dense layouts in Megatron-Bridge's other releases on DGX H100, and Llama 3 8B on 8
+// (resources/reference/calibration.md, section 2c), nothing set from them: release 25.11 ran
+// the large ones with smaller global batches, later releases with newer software. Within 10 %:
+// megatronBridgeDenseFp8's 5 % and as much again for what a layout moves between releases (Llama 3
+// 70B: 1,602 to 1,664 tokens/s/GPU).
 void TestCalibration::megatronBridgeOtherReleases_data() {
     QTest::addColumn<QString>("runFile");
     QTest::addColumn<int>("batchSeqs");
     QTest::addColumn<double>("tokensPerSPerGpu"); // published
     QTest::addColumn<int>("gpus");                // published
+    // FSDP, and 5 of its 32 layers recomputed in full (the block method).
+    QTest::newRow("Llama 3 8B, 25.11") << "llama3-8b-fp8-h100.json" << 128 << 14451.0 << 8;
     QTest::newRow("Llama 3 70B, 25.11, batch 128")
         << "llama3-70b-fp8-h100.json" << 128 << 1602.0 << 64;
     QTest::newRow("Llama 3 70B, 26.02.01") << "llama3-70b-fp8-h100.json" << 256 << 1639.0 << 64;

@@ -102,6 +102,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.sequenceParallel",
                            "parallel.fusedAttention",
                            "parallel.recompute",
+                           "parallel.recomputeLayers",
                            "parallel.schedule",
                            "parallel.zeroStage",
                            "parallel.allReduce",
@@ -192,6 +193,8 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "seed", "9007199254740991");
     });
     QTest::newRow("span") << Change([](RunSpec& s) {
+        set(s, "parallel.recompute", "full");
+        set(s, "parallel.recomputeLayers", "5");
         set(s, "span", "54d");
         set(s, "checkpointInterval", "2.5s");
         set(s, "failures", "on");

@@ -1,6 +1,7 @@
 // One training step (TrainingStepModel): memory per GPU, ZeRO stages, overlap, TP collectives
 // as operations, ring or tree all-reduce, scaling, and the configurations it refuses.
 #include "EngineTestSupport.h"
+#include "PipelineLayers.h"
 #include "TrainingEfficiency.h"
 
 #include <QTest>
@@ -15,6 +16,9 @@ class TestTrainingStepModel : public QObject {
     Q_OBJECT
 private slots:
     void memoryFollowsTheSwitches();
+    void blockRecomputationRerunsItsLayers_data();
+    void blockRecomputationRerunsItsLayers();
+    void blockRecomputationNeedsFullRecomputation();
     void interleavingNeedsMicroBatchesInMultiplesOfPp();
     void virtualStagesFollowPp_data();
     void virtualStagesFollowPp();
@@ -59,6 +63,71 @@ void TestTrainingStepModel::memoryFollowsTheSwitches() {
     QVERIFY(unfused > plain * 2);
     c.recompute = Recompute::Selective; // ... unless recomputed
     QCOMPARE(estimateMemory(m, c).activationsGiB, plain);
+}
+
+// Megatron's block method: full recomputation of the first N layers of each chunk, the rest
+// keeping their activations. Llama 3 8B on 4 stages of 2 chunks: 4 layers a chunk.
+void TestTrainingStepModel::blockRecomputationRerunsItsLayers_data() {
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<double>("share"); // of the 32 layers, those rerun
+    QTest::newRow("1 a chunk") << 1 << 8.0 / 32;
+    QTest::newRow("3 a chunk") << 3 << 24.0 / 32;
+    QTest::newRow("4 a chunk: every layer") << 4 << 1.0;
+    QTest::newRow("more than a chunk holds") << 9 << 1.0;
+}
+
+void TestTrainingStepModel::blockRecomputationRerunsItsLayers() {
+    QFETCH(int, layers);
+    QFETCH(double, share);
+    const ModelSpec m = *findModel("llama3-8b");
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(2, 1, 4, 8, 8192);
+    c.virtualStages = 2;
+    c.batchSeqs = 64;
+    c.recompute = Recompute::None;
+    const StepEstimate none = step(*doc, "llama3-8b", c);
+    const double keptGiB = estimateMemory(m, c).activationsGiB;
+    c.recompute = Recompute::Full;
+    const StepEstimate full = step(*doc, "llama3-8b", c);
+    const double rerunGiB = estimateMemory(m, c).activationsGiB;
+    c.recomputeLayers = layers;
+    QCOMPARE(fullyRecomputedShare(m, c), share);
+    const StepEstimate block = step(*doc, "llama3-8b", c);
+    const double blockGiB = estimateMemory(m, c).activationsGiB;
+    qInfo("step %.3f s (none %.3f, full %.3f); activations %.2f GiB (none %.2f, full %.2f)",
+          block.stepS, none.stepS, full.stepS, blockGiB, keptGiB, rerunGiB);
+    // A layer's backward carries the share of a recomputed forward, and the step follows.
+    const double perLayerRerunS = full.backwardLayer.computeS - none.backwardLayer.computeS;
+    QVERIFY(perLayerRerunS > 0);
+    QVERIFY2(std::fabs(block.backwardLayer.computeS - none.backwardLayer.computeS -
+                       share * perLayerRerunS) < 1e-9 * full.backwardLayer.computeS,
+             qPrintable(QString::number(block.backwardLayer.computeS)));
+    if (share == 1) {
+        QCOMPARE(block.stepS, full.stepS);
+        QCOMPARE(blockGiB, rerunGiB);
+        return;
+    }
+    QVERIFY(block.stepS > none.stepS && block.stepS < full.stepS);
+    QVERIFY(blockGiB > rerunGiB && blockGiB < keptGiB);
+}
+
+// N layers recomputed in full means nothing without full recomputation: refused by name.
+void TestTrainingStepModel::blockRecomputationNeedsFullRecomputation() {
+    const auto doc = openTopology("small-256", {});
+    ParallelConfig c = config(2, 1, 4, 8, 8192);
+    c.batchSeqs = 64;
+    c.recompute = Recompute::Selective;
+    c.recomputeLayers = 2;
+    try {
+        step(*doc, "llama3-8b", c);
+        QFAIL("expected a refusal");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), QString("parallel.recomputeLayers"));
+        QVERIFY2(QString::fromStdString(e.error().message).contains("full"),
+                 e.error().message.c_str());
+    }
+    c.recompute = Recompute::Full;
+    QVERIFY(step(*doc, "llama3-8b", c).stepS > 0);
 }
 
 void TestTrainingStepModel::interleavingNeedsMicroBatchesInMultiplesOfPp() {
