@@ -344,7 +344,9 @@ std::vector<RunOption> buildTable() {
              .help = "with full recomputation, the first N layers of each pipeline chunk are "
                      "recomputed and the rest keep their activations (Megatron's block method, "
                      "recompute_num_layers); 0: every layer",
-             .source = "[paper] Megatron-Bridge's Llama 3 8B FP8 recipe on H100 recomputes 5"}),
+             .source =
+                 "[assumption] 0: every layer, as full recomputation alone (Megatron-Bridge's "
+                 "Llama 3 8B FP8 recipe on H100 recomputes 5)"}),
         bind<ParallelEnum<PipelineSchedule, &P::schedule>>(
             {.key = "parallel.schedule",
              .flag = "--schedule",

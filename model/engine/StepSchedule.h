@@ -69,7 +69,9 @@ struct ScheduleClasses {
 // expert all-to-all.
 struct LayerPhase {
     double computeS = 0, tpBytes = 0;
-    int tpCollectives = 0; // ring passes: an all-gather or reduce-scatter one, an all-reduce two
+    // Ring passes: an all-gather or reduce-scatter one, an all-reduce two; a fraction where only
+    // a share of the layers run them (recomputation's block method, averaged over the layers).
+    double tpCollectives = 0;
     bool cp = false;
     bool ep = false;   // computeS is the layer's exposed expert all-to-all (as cp)
     bool host = false; // computeS is the GPU waiting for the host to issue the layer's kernels

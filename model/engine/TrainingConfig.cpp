@@ -166,14 +166,14 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                         ? "FP8 tensor cores (Hopper or Blackwell); "
                         : "Blackwell's block-scaled FP8 tensor cores (b200, gb200, gb300); ") +
                    g.name + " has none (use " + (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
-    // Transformer Engine's per-layer graphs capture a module once: full recomputation, which
-    // reruns the layer inside the backward, needs a whole-step graph (Megatron-Bridge's check).
     if (c.recomputeLayers < 0 || c.recomputeLayers > 10000)
         reject("parallel.recomputeLayers",
                "expected an integer from 0 to 10000, got " + std::to_string(c.recomputeLayers));
     if (c.recomputeLayers > 0 && c.recompute != Recompute::Full)
         reject("parallel.recomputeLayers", "recomputes layers in full: set recomputation to "
                                            "full, or 0 layers");
+    // Transformer Engine's per-layer graphs capture a module once: full recomputation, which
+    // reruns the layer inside the backward, needs a whole-step graph (Megatron-Bridge's check).
     if (c.cudaGraphs == CudaGraphs::Scoped && c.recompute == Recompute::Full)
         reject("parallel.cudaGraphs", "scoped graphs cannot run with full recomputation; use "
                                       "selective or no recomputation, or graphs none or full");

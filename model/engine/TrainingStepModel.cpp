@@ -494,24 +494,25 @@ private:
     // A forward (or a fully recomputed one) of `computeS` as phases: with sequence parallelism
     // an all-gather before and a reduce-scatter after attention and the MLP, else an
     // all-reduce after each; with TP overlap all of them beside the GEMMs. `share`: of the
-    // layers, those that run it (recomputation's block method), their TP bytes averaged.
+    // layers, those that run it (recomputation's block method), their TP bytes and ring
+    // latencies averaged.
     void addForwardPhases(double computeS, std::vector<LayerPhase>& out, double share = 1) const {
         const double bytes = share * tpPassBytes_, gemmS = share * layer_.gemmS;
         if (c_.tp <= 1) {
             out.push_back({computeS});
         } else if (c_.overlap.tpComm) {
-            out.push_back({std::min(computeS, gemmS), 4 * bytes, 4});
+            out.push_back({std::min(computeS, gemmS), 4 * bytes, 4 * share});
             out.push_back({computeS - std::min(computeS, gemmS)});
         } else if (c_.sequenceParallel) {
             for (int half = 0; half < 2; ++half) {
-                out.push_back({0, bytes, 1});
+                out.push_back({0, bytes, share});
                 out.push_back({computeS / 2});
-                out.push_back({0, bytes, 1});
+                out.push_back({0, bytes, share});
             }
         } else {
             for (int half = 0; half < 2; ++half) {
                 out.push_back({computeS / 2});
-                out.push_back({0, 2 * bytes, 2});
+                out.push_back({0, 2 * bytes, 2 * share});
             }
         }
     }

@@ -192,9 +192,11 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "failures", "on");
         set(s, "seed", "9007199254740991");
     });
-    QTest::newRow("span") << Change([](RunSpec& s) {
+    QTest::newRow("block recomputation") << Change([](RunSpec& s) {
         set(s, "parallel.recompute", "full");
         set(s, "parallel.recomputeLayers", "5");
+    });
+    QTest::newRow("span") << Change([](RunSpec& s) {
         set(s, "span", "54d");
         set(s, "checkpointInterval", "2.5s");
         set(s, "failures", "on");

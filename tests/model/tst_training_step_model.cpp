@@ -102,6 +102,12 @@ void TestTrainingStepModel::blockRecomputationRerunsItsLayers() {
     QVERIFY2(std::fabs(block.backwardLayer.computeS - none.backwardLayer.computeS -
                        share * perLayerRerunS) < 1e-9 * full.backwardLayer.computeS,
              qPrintable(QString::number(block.backwardLayer.computeS)));
+    // Its TP ring passes too: the recomputed forward's, on the share of the layers.
+    QVERIFY(full.tpBytesBackwardLayer > none.tpBytesBackwardLayer);
+    QVERIFY2(std::fabs(block.tpBytesBackwardLayer - none.tpBytesBackwardLayer -
+                       share * (full.tpBytesBackwardLayer - none.tpBytesBackwardLayer)) <
+                 1e-9 * full.tpBytesBackwardLayer,
+             qPrintable(QString::number(block.tpBytesBackwardLayer)));
     if (share == 1) {
         QCOMPARE(block.stepS, full.stepS);
         QCOMPARE(blockGiB, rerunGiB);
