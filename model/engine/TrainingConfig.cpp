@@ -93,6 +93,12 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     // leaves 10 s b h replicated; fused attention never stores the s x s scores (the 5 a s / h
     // term), nor does selective recomputation; full recomputation keeps the layer input only.
     const double sbh = double(c.seqLen) * c.microBatchSeqs / c.cp * m.modelDim;
+    // FP8 and MXFP8 keep the GEMMs' inputs at half their bf16 bytes.
+    const double castHalf = c.precision == Precision::Bf16 ? 0 : 0.5;
+    const double layerBytes = efficiency::kActivationBytesPerTokenDim -
+                              castHalf * efficiency::kActivationGemmInputBytesPerTokenDim;
+    const double unsplitBytes =
+        10 - castHalf * efficiency::kActivationUnsplitGemmInputBytesPerTokenDim;
     // The layers full recomputation does not rerun (all without it, the block method's rest)
     // keep what their forward leaves, unless selective recomputation drops the attention.
     const double rerun = fullyRecomputedShare(m, c);
@@ -100,20 +106,23 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
                               ? 0
                               : 5.0 * m.heads * double(c.seqLen) / m.modelDim / c.tp;
     // A MoE layer also keeps, per token copy its experts process, the permuted input and the
-    // gated MLP's intermediates (bf16: 2 h + 3 x 2 f bytes).
+    // gated MLP's intermediates (bf16: 2 h + 3 x 2 f bytes; FP8 keeps the two GEMM inputs, h
+    // and f wide, cast).
     const double tokensPerMicro = double(c.seqLen) * c.microBatchSeqs / c.cp;
-    const double expertBytes = m.moe.present() ? expertTokensPerRank(m, c, tokensPerMicro) *
-                                                     (2.0 * m.modelDim + 6.0 * m.moe.expertFfnDim)
-                                               : 0;
+    const double expertBytes =
+        m.moe.present()
+            ? expertTokensPerRank(m, c, tokensPerMicro) *
+                  ((2 - 2 * castHalf) * m.modelDim + (6 - 2 * castHalf) * m.moe.expertFfnDim)
+            : 0;
     const double keptBytes =
         expertBytes +
-        sbh * ((c.sequenceParallel ? efficiency::kActivationBytesPerTokenDim / c.tp
-                                   : 10 + (efficiency::kActivationBytesPerTokenDim - 10) / c.tp) +
+        sbh * ((c.sequenceParallel ? layerBytes / c.tp
+                                   : unsplitBytes + (layerBytes - unsplitBytes) / c.tp) +
                scores);
     const double rerunBytes = 2 * sbh / (c.sequenceParallel ? c.tp : 1); // the layer's input
     const double perLayerMicro = rerun * rerunBytes + (1 - rerun) * keptBytes;
     // Full recomputation rebuilds one layer's activations at a time during backward.
-    const double working = rerun > 0 ? sbh * efficiency::kActivationBytesPerTokenDim / c.tp : 0;
+    const double working = rerun > 0 ? sbh * layerBytes / c.tp : 0;
     double worst = 0;
     // 1F1B: stage s holds up to pp - s micro-batches in flight (no more than the step has);
     // ZB-H1 keeps s more for their deferred weight gradients (counted whole); DualPipe pp + 1

@@ -16,6 +16,9 @@ class TestTrainingStepModel : public QObject {
     Q_OBJECT
 private slots:
     void memoryFollowsTheSwitches();
+    void fp8KeepsTheGemmInputsCast();
+    void publishedFp8LayoutsFit_data();
+    void publishedFp8LayoutsFit();
     void blockRecomputationRerunsItsLayers_data();
     void blockRecomputationRerunsItsLayers();
     void blockRecomputationNeedsFullRecomputation();
@@ -63,6 +66,62 @@ void TestTrainingStepModel::memoryFollowsTheSwitches() {
     QVERIFY(unfused > plain * 2);
     c.recompute = Recompute::Selective; // ... unless recomputed
     QCOMPARE(estimateMemory(m, c).activationsGiB, plain);
+}
+
+// FP8 training keeps the GEMMs' inputs cast for their backward: 14 of a layer's 34 bytes per
+// token and hidden unit at half (4 of the 10 that stay whole without sequence parallelism).
+void TestTrainingStepModel::fp8KeepsTheGemmInputsCast() {
+    const ModelSpec m = *findModel("llama3-70b");
+    ParallelConfig c = config(8, 1, 4, 32, 8192);
+    c.virtualStages = 1;
+    const double bf16 = estimateMemory(m, c).activationsGiB;
+    c.precision = Precision::Fp8;
+    QCOMPARE(estimateMemory(m, c).activationsGiB / bf16, 27.0 / 34);
+    c.precision = Precision::Mxfp8;
+    QCOMPARE(estimateMemory(m, c).activationsGiB / bf16, 27.0 / 34);
+    c.sequenceParallel = false;
+    const double fp8NoSp = estimateMemory(m, c).activationsGiB;
+    c.precision = Precision::Bf16;
+    QCOMPARE(fp8NoSp / estimateMemory(m, c).activationsGiB, (8 + 19.0 / 8) / (10 + 24.0 / 8));
+}
+
+// Layouts Megatron-Bridge published in FP8 fit in their GPUs' memory (they ran), which the
+// same layouts in BF16 would not: Llama 3.1 405B on 256 GB200 (release 26.02) and on 128 B200
+// (release 25.11), no recomputation, ZeRO 1.
+void TestTrainingStepModel::publishedFp8LayoutsFit_data() {
+    QTest::addColumn<QString>("gpu");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("cp");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addColumn<int>("batchSeqs");
+    QTest::newRow("256 GB200") << "gb200" << 4 << 1 << 16 << 4 << 4 << 1536;
+    QTest::newRow("128 B200") << "b200" << 4 << 2 << 8 << 2 << 8 << 64;
+}
+
+void TestTrainingStepModel::publishedFp8LayoutsFit() {
+    QFETCH(QString, gpu);
+    QFETCH(int, tp);
+    QFETCH(int, cp);
+    QFETCH(int, pp);
+    QFETCH(int, dp);
+    QFETCH(int, virtualStages);
+    QFETCH(int, batchSeqs);
+    const ModelSpec m = *findModel("llama3-405b");
+    const GpuSpec g = *findGpu(gpu.toStdString());
+    ParallelConfig c = config(tp, cp, pp, dp, 8192);
+    c.virtualStages = virtualStages;
+    c.batchSeqs = batchSeqs;
+    c.zeroStage = 1;
+    c.recompute = Recompute::None;
+    c.precision = Precision::Fp8;
+    const double fp8GiB = estimateMemory(m, c).totalGiB();
+    c.precision = Precision::Bf16;
+    const double bf16GiB = estimateMemory(m, c).totalGiB();
+    qInfo("%.1f GiB in FP8, %.1f in BF16, of %.1f", fp8GiB, bf16GiB, g.hbmGiB);
+    QVERIFY(fp8GiB < g.hbmGiB);
+    QVERIFY(bf16GiB > g.hbmGiB);
 }
 
 // Megatron's block method: full recomputation of the first N layers of each chunk, the rest
