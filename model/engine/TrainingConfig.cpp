@@ -93,10 +93,16 @@ MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c) {
     // leaves 10 s b h replicated; fused attention never stores the s x s scores (the 5 a s / h
     // term), nor does selective recomputation; full recomputation keeps the layer input only.
     const double sbh = double(c.seqLen) * c.microBatchSeqs / c.cp * m.modelDim;
-    // FP8 and MXFP8 keep the GEMMs' inputs at half their bf16 bytes.
+    // FP8 and MXFP8 keep the GEMMs' inputs at half their bf16 bytes, but where fused attention
+    // keeps its output (the projection's input) whole, the projection's cast copy is extra.
     const double castHalf = c.precision == Precision::Bf16 ? 0 : 0.5;
-    const double layerBytes = efficiency::kActivationBytesPerTokenDim -
-                              castHalf * efficiency::kActivationGemmInputBytesPerTokenDim;
+    const bool attentionKeepsItsOutput = c.fusedAttention && c.recompute != Recompute::Selective;
+    const double layerBytes =
+        efficiency::kActivationBytesPerTokenDim -
+        castHalf * efficiency::kActivationGemmInputBytesPerTokenDim +
+        (attentionKeepsItsOutput
+             ? 2 * castHalf * efficiency::kActivationProjectionInputBytesPerTokenDim
+             : 0);
     const double unsplitBytes =
         10 - castHalf * efficiency::kActivationUnsplitGemmInputBytesPerTokenDim;
     // The layers full recomputation does not rerun (all without it, the block method's rest)

@@ -33,9 +33,12 @@ constexpr double kActivationBytesPerTokenDim = 34.0;
 // Of those, the inputs the GEMMs keep for their weight gradients (QKV 2, projection 2, first
 // MLP GEMM 2, second 8); 4 of the 14 (QKV's and the first MLP GEMM's) are among the 10 that
 // stay whole without sequence parallelism. FP8 training keeps them cast, 1 byte an element:
-// Transformer Engine saves a linear layer's quantized input for its backward.
+// Transformer Engine saves a linear layer's quantized input for its backward. The projection's
+// input is attention's output, which fused attention also keeps (bf16) for its own backward:
+// there the cast copy comes on top.
 constexpr double kActivationGemmInputBytesPerTokenDim = 14.0;
 constexpr double kActivationUnsplitGemmInputBytesPerTokenDim = 4.0;
+constexpr double kActivationProjectionInputBytesPerTokenDim = 2.0;
 
 // SMs an overlapped expert all-to-all takes from the GEMMs while it runs: DeepSeek-V3 gives
 // 20 of the H800's 132 SMs to communication (technical report 3.2.2).
