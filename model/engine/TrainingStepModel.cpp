@@ -4,6 +4,7 @@
 #include "CollectiveTimer.h"
 #include "ExpertAllToAll.h"
 #include "FabricShare.h"
+#include "HostWait.h"
 #include "KernelModel.h"
 #include "PipelineLayers.h"
 #include "RankGroups.h"
@@ -606,39 +607,18 @@ private:
                                  : efficiency::kMoeLayerHostEagerS;
         const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
         if (forwardS + backwardS <= 0) return;
-        auto gpuS = [](const std::vector<LayerPhase>& pass) {
-            double sum = 0;
-            for (const LayerPhase& x : pass)
-                sum += x.computeS;
-            return sum;
-        };
-        auto append = [](std::vector<LayerPhase>& pass, double waitS) {
-            if (waitS > 0) pass.push_back({waitS, 0, 0, false, false, true});
-        };
-        // A forward and a backward program, the GPU's time in each, and their host floor.
-        auto wait = [&](std::vector<LayerPhase>& fwd, std::vector<LayerPhase>& bwd,
-                        double bwdExtraS, bool asOne) -> std::pair<double, double> {
-            const double f = gpuS(fwd) + tpForwardS_, b = gpuS(bwd) + bwdExtraS + tpBackwardS_;
-            double waitF = 0, waitB = 0;
-            if (asOne) {
-                const double waitS = std::max(0.0, hostS - f - b);
-                waitF = f + b > 0 ? waitS * f / (f + b) : 0;
-                waitB = waitS - waitF;
-            } else {
-                const double hostF = hostS * forwardS / (forwardS + backwardS);
-                waitF = std::max(0.0, hostF - f);
-                waitB = std::max(0.0, hostS - hostF - b);
-            }
-            append(fwd, waitF);
-            append(bwd, waitB);
-            return {waitF, waitB};
-        };
         e_.moeLayerHostS = hostS;
+        HostIssue h{hostS, forwardS / (forwardS + backwardS), tpForwardS_, tpBackwardS_,
+                    c_.overlap.epComm};
         // ZB-H1's weight-gradient pass is issued with the backward.
-        const auto [f, b] =
-            wait(in.forwardLayer, in.backwardLayer, gpuS(in.weightLayer), c_.overlap.epComm);
+        for (const LayerPhase& x : in.weightLayer)
+            h.backwardExtraS += x.computeS;
+        const auto [f, b] = appendHostWait(in.forwardLayer, in.backwardLayer, h);
         e_.hostBoundForwardLayerS = f, e_.hostBoundBackwardLayerS = b;
-        if (dualPipe()) wait(in.forwardLayerPaired, in.backwardLayerPaired, 0, true);
+        if (!dualPipe()) return;
+        h.backwardExtraS = tpBackwardS_;
+        h.asOne = true;
+        appendHostWait(in.forwardLayerPaired, in.backwardLayerPaired, h);
     }
 
     // MoE layers of a stage: its chunks' layers but the dense first ones of the model, which
