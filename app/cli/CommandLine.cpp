@@ -16,6 +16,7 @@ const std::vector<CliCommand>& cliCommands() {
         {movieSpec(), movieCommand},
         {simulateSpec(), simulateCommand},
         {simulateClusterSpec(), simulateClusterCommand},
+        {collectiveSpec(), collectiveCommand},
         {frameSpec(), frameCommand},
         {compareSpec(), compareCommand},
         {importSpec(), importCommand},

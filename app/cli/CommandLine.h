@@ -45,6 +45,8 @@ CommandSpec compareSpec();
 int compareCommand(const CommandArgs& a);
 CommandSpec studySpec();
 int studyCommand(const CommandArgs& a);
+CommandSpec collectiveSpec();
+int collectiveCommand(const CommandArgs& a);
 CommandSpec presetsSpec();
 int presetsCommand(const CommandArgs& a);
 

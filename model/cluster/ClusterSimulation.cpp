@@ -195,7 +195,7 @@ private:
         faulty_ =
             faults.empty() ? nullptr : std::make_unique<Topology>(topologyWithFaults(doc_, faults));
         t_ = faulty_ ? faulty_.get() : &doc_.topology();
-        capacity_ = FabricRouter(*t_, doc_.index()).capacities(efficiency::kFabricGoodput);
+        capacity_ = FabricRouter(*t_, doc_.index()).capacities(FabricTransports(*t_));
         // A host is cut off when a GPU's backend NIC has no working link to a switch (its
         // traffic goes out through its own NIC).
         std::vector<uint8_t> nicUp(t_->nics.size(), 0);
@@ -569,7 +569,7 @@ private:
         const double sustained = StorageFabric{}.sustainedBytesPerS;
         j.checkpointBytes = 16.0 * j.model.parameters();
         const StorageFlows f = checkpointFlows(
-            doc_, j.r.hosts, sustained, efficiency::kFabricGoodput,
+            doc_, j.r.hosts, sustained, efficiency::kStorageGoodput,
             j.checkpointBytes / double(std::max<size_t>(1, j.r.hosts.size())), &storageRoutes_);
         j.checkpointAloneS = f.writeS > 0 ? f.writeS : j.checkpointBytes / sustained;
         j.r.aloneCheckpointS = j.checkpointAloneS;

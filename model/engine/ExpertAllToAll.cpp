@@ -1,7 +1,7 @@
 #include "ExpertAllToAll.h"
 
 #include "KernelModel.h"
-#include "TrainingEfficiency.h"
+#include "NcclConstants.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -72,7 +72,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
     // other hosts arrive there once per host and are forwarded over NVLink to their GPUs
     // (about as many as a GPU sends across hosts).
-    const double nvlinkBps = g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
+    const double nvlinkBps = nvlinkBytesPerS(g);
     // Not where rounding alone leaves a fraction under 1.
     const bool forwarding = std::any_of(fabricByteFraction.begin(), fabricByteFraction.end(),
                                         [](double f) { return f < 1 - 1e-9; });
@@ -86,15 +86,20 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     out.nvlinkS = mostCopies * in.bytesPerPeer / nvlinkBps;
     // NCCL's all-to-all in a group across three or more hosts: a GPU's copies leave its NIC at
     // most at 37 of its 50 GB/s (nccl #1316; fewer channels per peer since NCCL 2.19), however
-    // idle the fabric. A GPU's NIC: its host's backend NICs over its GPUs.
+    // idle the fabric; DeepEP's kernels at most at 43-47 (its README). A GPU's NIC: its host's
+    // backend NICs over its GPUs.
     std::vector<double> nicFloorS(size_t(in.stages), 0);
-    if (in.dispatcher == EpDispatcher::AllToAll) {
+    const bool deepEp = in.dispatcher == EpDispatcher::DeepEp;
+    const int floorHosts = deepEp ? 2 : 3;
+    const double nicGoodput =
+        deepEp ? nccl::kDeepEpRdmaGoodput : nccl::kNcclAllToAllManyHostsGoodput;
+    {
         std::unordered_map<int32_t, double> hostNicBps;
         for (const Nic& n : t.nics)
             if (n.role == NicRole::Backend && n.host != kNone)
                 hostNicBps[n.host] += double(n.gbps) * 1e9 / 8;
         for (size_t k = 0; k < in.groups.size(); ++k) {
-            if (groupHosts[k] < 3) continue;
+            if (groupHosts[k] < floorHosts) continue;
             for (int32_t gpu : in.groups[k]) {
                 const int32_t host = t.gpus[size_t(gpu)].host;
                 const auto nic = hostNicBps.find(host);
@@ -103,9 +108,9 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
                 const double gpuNicBps =
                     nic->second / std::max<int>(1, t.hosts[size_t(host)].gpuCount);
                 double& floorS = nicFloorS[size_t(in.stageOfGroup[k])];
-                floorS =
-                    std::max(floorS, peers->second * in.bytesPerPeer /
-                                         (gpuNicBps * efficiency::kNcclAllToAllManyHostsGoodput));
+                const double crossing = peers->second * in.bytesPerPeer *
+                                        fabricByteFraction[size_t(in.stageOfGroup[k])];
+                floorS = std::max(floorS, crossing / (gpuNicBps * nicGoodput));
             }
         }
     }
@@ -126,7 +131,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         crossing[st] = {}; // free the stage's pairs before the next
     }
     const double latencyS =
-        out.crossesFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS;
+        out.crossesFabric ? nccl::kFabricStepLatencyS : nccl::kNvlinkStepLatencyS;
     out.seconds = out.peers > 0 ? std::max(out.nvlinkS, out.fabricS) + latencyS : 0;
     return out;
 }

@@ -7,6 +7,7 @@
 // a token across the fabric once per host it reaches and forwards it over NVLink there; NCCL's
 // all-to-all sends every copy, and across three or more hosts reaches less of the NIC.
 #include "CollectiveTimer.h"
+#include "TrainingSpecs.h"
 
 #include <vector>
 

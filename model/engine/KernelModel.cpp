@@ -1,6 +1,7 @@
 #include "KernelModel.h"
 
 #include "PipelineLayers.h"
+#include "NcclConstants.h"
 #include "TrainingEfficiency.h"
 
 #include <algorithm>
@@ -101,10 +102,14 @@ double gemmKernelSeconds(const GpuSpec& g, Precision p, double m, double n, doub
     return tiledGemmSeconds(g, p, 1, m, n, k, peakFraction(g, p), kTiles);
 }
 
+double nvlinkBytesPerS(const GpuSpec& g) {
+    return g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
+}
+
 double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes) {
     if (n < 2) return 0;
-    const double bps = g.nvlinkGBpsPerDirection * 1e9 * kernelConstants(g).nvlinkGoodput;
-    return (n - 1) * (shardBytes / bps + efficiency::kNvlinkStepLatencyS);
+    const double bps = nvlinkBytesPerS(g);
+    return (n - 1) * (shardBytes / bps + nccl::kNvlinkStepLatencyS);
 }
 
 double streamSeconds(const GpuSpec& g, double bytes) {

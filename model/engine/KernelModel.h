@@ -29,6 +29,8 @@ const KernelConstants& kernelConstants(const GpuSpec& g);
 double gemmSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
 double gemmKernelSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
 double streamSeconds(const GpuSpec& g, double bytes);
+// What NCCL moves per second and direction between two GPUs of one NVLink domain.
+double nvlinkBytesPerS(const GpuSpec& g);
 // One ring collective inside a host: n - 1 steps of `shardBytes` over NVLink.
 double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes);
 

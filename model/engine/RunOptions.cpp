@@ -298,11 +298,12 @@ std::vector<RunOption> buildTable() {
             {.key = "parallel.flowsPerPair",
              .flag = "--flows-per-pair",
              .label = "Flows per GPU pair",
-             .min = 1,
+             .min = 0,
              .max = 256,
              .unit = "flows",
-             .help = "network flows a collective opens per GPU pair (spread over ECMP paths)",
-             .source = "[paper] Llama 3 3.3.1"}),
+             .help = "network flows a collective opens per GPU pair (spread over ECMP paths); "
+                     "0: the fabric's (NCCL's 2 channels x its qpsPerConnection)",
+             .source = "[paper] Llama 3 3.3.1: 16 on Meta's RoCE fabric"}),
         bind<ParallelEnum<Placement, &P::placement>>(
             {.key = "parallel.placement",
              .flag = "--placement",

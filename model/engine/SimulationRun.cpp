@@ -101,7 +101,7 @@ RunResult simulateRun(const TopologyDocument& doc, const RunSpec& given, RunStor
     // Each host writes its shard; the checkpoint ends with the slowest host's. Without a
     // frontend to storage (a fabric file with none), the storage system's sustained rate.
     r.checkpointFlows =
-        checkpointFlows(doc, hosts, spec.storage.sustainedBytesPerS, efficiency::kFabricGoodput,
+        checkpointFlows(doc, hosts, spec.storage.sustainedBytesPerS, efficiency::kStorageGoodput,
                         r.checkpointBytes / double(std::max<size_t>(1, hosts.size())));
     r.checkpointS = r.checkpointFlows.writeS > 0
                         ? r.checkpointFlows.writeS

@@ -18,6 +18,8 @@
 // at every start and finish of an operation, so collectives that overlap slow each other down
 // exactly while they overlap. What comes out is the step's timeline per stage and boundary,
 // from which the step time, the bubble and the replay's frames follow.
+#include "ShareModel.h"
+
 #include <span>
 #include <vector>
 
@@ -25,23 +27,6 @@ namespace cs {
 
 struct Interval {
     double fromS = 0, toS = 0;
-};
-
-// How the fabric is shared between the transfers running at once: the max-min fair solve over
-// the links that can bind (the engine's), the same solve over every link (the earlier engine,
-// a baseline with the same answers), or no sharing at all (every transfer at its solo rate,
-// the baseline that shows what sharing does).
-enum class ShareSolver { BindingLinks, AllLinks, Solo };
-
-// The fabric's answer to "these transfer classes run together: how fast does each go?"
-class ShareModel {
-public:
-    virtual ~ShareModel() = default;
-    // rate[k]: bytes per second per edge of class active[k]; `active` is sorted.
-    virtual void rates(std::span<const int> active, std::vector<double>& rate) = 0;
-    // A class whose rate never depends on what else runs (it stays on NVLink inside hosts):
-    // its starts and finishes need no new solve.
-    virtual bool fixedRate(int /*cls*/) { return false; }
 };
 
 // The transfer classes of a schedule, numbered densely. Boundary b < stages - 1 lies between

@@ -1,25 +1,15 @@
 #pragma once
 // Physical efficiency figures of the step model's communication and memory: one set for
 // every configuration, each with its source. Kernel constants per GPU family live in
-// KernelModel.cpp, NCCL's message-size curve in CollectiveSize.cpp. Sources:
+// KernelModel.cpp; NCCL's latencies and message-size curve in model/network/NcclConstants.h. Sources:
 // resources/reference/calibration.md, section 3, and resources/reference/microbenchmarks.md.
 
 namespace cs::efficiency {
 
-// Collective bus efficiency on the RDMA fabric once tuned: "90%+" (Meta, 2024 blog).
-constexpr double kFabricGoodput = 0.90;
-// Per ring step: half the 22 us unloaded RTT of the RoCE fabric (Llama 3 paper, 3.3.1).
-constexpr double kFabricStepLatencyS = 11e-6;
-// Per NVLink ring step: NCCL's per-hop NVLink latency, Ring / Simple (tuning.cc;
-// resources/reference/microbenchmarks.md). TP inside a host takes the measured message-size
-// curve instead, which includes its steps.
-constexpr double kNvlinkStepLatencyS = 3.4e-6;
-// NCCL's PAT all-gather / reduce-scatter (tuning.cc, NCCL 2.23 on): its log2(n) network steps
-// cost a ring step's latency / 3.5 each, it keeps a part linear in the ranks (2.8 us each), and
-// its bus bandwidth is 0.75 of the ring's. resources/reference/microbenchmarks.md, section 4.
-constexpr double kPatLogStepDivisor = 3.5;
-constexpr double kPatPerRankLatencyS = 2.8e-6;
-constexpr double kPatBandwidthFraction = 0.75;
+// Collective bus efficiency of checkpoint writes over the frontend network: "90%+" (Meta, 2024
+// blog, of tuned RDMA collectives; taken for storage writes too [assumption]). The backend
+// fabric's RDMA links carry what their transport's headers leave (model/network/Transport.h).
+constexpr double kStorageGoodput = 0.90;
 // Bytes the optimizer step streams per parameter with fp32 main gradients: inf check and
 // gradient norm (read 4 + 4), Adam (read gradient, master, m, v; write master, m, v: 28), the
 // bf16 copy of the weights (read 4, write 2) and zeroing the gradients (4).
@@ -44,11 +34,6 @@ constexpr double kActivationProjectionInputBytesPerTokenDim = 2.0;
 // 20 of the H800's 132 SMs to communication (technical report 3.2.2).
 // resources/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kEpCommSms = 20;
-// NCCL's all-to-all across 3 to 8 hosts of 8 H800: about 37 GB/s per GPU of its 50 GB/s NICs
-// (2 x 200 Gb/s), against 90 % on two hosts (NVIDIA/nccl #1316, NCCL 2.19 and 2.20); a 4-node
-// B200 all-reduce gets 36.5-37 of 50 GB/s per GPU too. Newer NCCL on one 400G NIC per GPU: an
-// assumption. resources/reference/microbenchmarks.md, "Mixtures of experts".
-constexpr double kNcclAllToAllManyHostsGoodput = 37.0 / 50.0;
 // The host's time to issue one MoE layer's forward and backward (recomputation included) for
 // one micro-batch, from Megatron-Core run eagerly, and with Transformer Engine's scoped CUDA
 // graphs around attention, router and dispatch preprocessing. Megatron-Bridge measured

@@ -1,6 +1,7 @@
 #include "TrainingSpecs.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cs {
 
@@ -151,6 +152,17 @@ std::optional<ModelSpec> findModel(const std::string& name) {
     for (const ModelSpec& m : modelPresets())
         if (m.name == name) return m;
     return std::nullopt;
+}
+
+std::optional<GpuSpec> findGpuOfTopology(const std::string& gpuModel) {
+    std::string lower = gpuModel;
+    for (char& c : lower)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (auto g = findGpu(lower)) return g;
+    std::optional<GpuSpec> best;
+    for (const GpuSpec& g : gpuPresets())
+        if (lower.rfind(g.name, 0) == 0 && (!best || g.name.size() > best->name.size())) best = g;
+    return best;
 }
 
 std::optional<GpuSpec> findGpu(const std::string& name) {

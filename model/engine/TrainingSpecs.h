@@ -204,7 +204,9 @@ struct ParallelConfig {
     double batchTokens = 16.0 * 1024 * 1024;
     int batchSeqs = 0;      // when set, the batch in sequences (batchTokens = batchSeqs x seq)
     int microBatchSeqs = 1; // sequences per micro-batch
-    int flowsPerPair = 16;  // [paper] the collective library opens 16 flows per GPU pair
+    // Flows (queue pairs) between two GPUs; 0: the fabric's, NCCL's 2 channels x its
+    // qpsPerConnection (16 on Meta's RoCE [paper], 2 on InfiniBand); a value overrides it.
+    int flowsPerPair = 0;
     Placement placement = Placement::TopologyAware;
     uint64_t placementSeed = 1; // which racks a fragmented placement gets
     // The GPUs a cluster's scheduler gave the job (ClusterScheduler.h), ascending; the
@@ -249,5 +251,8 @@ const std::vector<ModelSpec>& modelPresets();
 const std::vector<GpuSpec>& gpuPresets();
 std::optional<ModelSpec> findModel(const std::string& name);
 std::optional<GpuSpec> findGpu(const std::string& name); // by name or alias
+// The GPU a topology's model names ("H100-SXM-80GB" is h100-sxm): by name, or the longest
+// name that starts it, case aside.
+std::optional<GpuSpec> findGpuOfTopology(const std::string& gpuModel);
 
 } // namespace cs

@@ -11,6 +11,7 @@
 #include "RankPlacement.h"
 #include "StepSchedule.h"
 #include "Stragglers.h"
+#include "NcclConstants.h"
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"
 
@@ -56,7 +57,8 @@ public:
     StepEstimator(const Topology& t, const TopologyIndex& ix, const ModelSpec& m, const GpuSpec& g,
                   const ParallelConfig& c, ShareSolver solver, std::vector<double> capacityLeft)
         : t_(t), ix_(ix), m_(m), g_(g), c_(c), router_(t, ix, std::move(capacityLeft)),
-          timer_(t, router_, g, c.flowsPerPair), share_(t, router_, g, solver),
+          timer_(t, router_, nvlinkBytesPerS(g), c.flowsPerPair),
+          share_(t, router_, nvlinkBytesPerS(g), solver),
           classes_(ScheduleClasses::of(c.pp, c.virtualStages)) {}
 
     StepEstimate run() {
@@ -345,9 +347,9 @@ private:
         if (c_.tp <= 1) return;
         const double bytesS = tpPassBytes_ / share_.soloRate(classes_.tp(0));
         if (share_.crossesFabric(classes_.tp(0))) {
-            tpLatencyS_ = (c_.tp - 1) * efficiency::kFabricStepLatencyS;
+            tpLatencyS_ = (c_.tp - 1) * nccl::kFabricStepLatencyS;
         } else {
-            e_.tpSizeFraction = ncclSizeFraction(g_, tokensPerMicro_ * m_.modelDim * 2);
+            e_.tpSizeFraction = ncclSizeFraction(g_.family, tokensPerMicro_ * m_.modelDim * 2);
             tpLatencyS_ = bytesS * (1 / e_.tpSizeFraction - 1);
         }
         tpPassS_ = bytesS + tpLatencyS_;
@@ -359,8 +361,8 @@ private:
     // classes' place. ZeRO 1-3's all-gathers and reduce-scatters: a ring or PAT.
     void chooseDpAllReduce() {
         const double stepLatencyS = share_.crossesFabric(classes_.reduce(0))
-                                        ? efficiency::kFabricStepLatencyS
-                                        : efficiency::kNvlinkStepLatencyS;
+                                        ? nccl::kFabricStepLatencyS
+                                        : nccl::kNvlinkStepLatencyS;
         dpLatencyS_ = collectivesPerBucket_ * dpCollectives_ * ringSteps_ * stepLatencyS;
         if (c_.zeroStage != 0) {
             chooseShardedCollective(stepLatencyS);
@@ -401,16 +403,16 @@ private:
         if (!onePerHost && c_.shardedCollective == ShardedCollective::Auto) return;
         const double patLatencyS =
             collectivesPerBucket_ * dpCollectives_ *
-            (std::ceil(std::log2(members_)) * stepLatencyS / efficiency::kPatLogStepDivisor +
-             members_ * efficiency::kPatPerRankLatencyS);
+            (std::ceil(std::log2(members_)) * stepLatencyS / nccl::kPatLogStepDivisor +
+             members_ * nccl::kPatPerRankLatencyS);
         const double layers = std::max(1, layersHeldByStage(0));
         const double bucketBytes = reduceBytes_ / layers * e_.dpBucketLayers;
         const double rate = share_.soloRate(classes_.reduce(0));
         const double ringS = bucketBytes / rate + dpLatencyS_;
-        const double patS = bucketBytes / (rate * efficiency::kPatBandwidthFraction) + patLatencyS;
+        const double patS = bucketBytes / (rate * nccl::kPatBandwidthFraction) + patLatencyS;
         e_.dpPat = c_.shardedCollective == ShardedCollective::Pat || patS < ringS;
         if (!e_.dpPat) return;
-        dpRateFraction_ = efficiency::kPatBandwidthFraction;
+        dpRateFraction_ = nccl::kPatBandwidthFraction;
         dpLatencyS_ = patLatencyS;
     }
 
@@ -692,7 +694,7 @@ private:
         const bool ppOnFabric =
             classes_.boundaries > 0 && share_.crossesFabric(classes_.sendForward(0));
         in.sendLatencyS =
-            ppOnFabric ? efficiency::kFabricStepLatencyS : efficiency::kNvlinkStepLatencyS;
+            ppOnFabric ? nccl::kFabricStepLatencyS : nccl::kNvlinkStepLatencyS;
         in.overlapGather = c_.overlap.dpParamGather;
         in.overlapReduce = c_.overlap.dpGradReduce;
         in.overlapSend = c_.overlap.ppComm;

@@ -140,6 +140,42 @@ std::vector<DesignField> buildTable() {
                           .label = "Backend fabric",
                           .help = "the GPUs' backend network technology",
                           .source = "[paper] cluster A RoCEv2, cluster B InfiniBand"}),
+        bind<&C::loadBalancing>(
+            {.name = "loadBalancing",
+             .label = "Load balancing",
+             .help = "how flows spread over equal-cost paths: ecmp hashes each queue pair onto one "
+                     "path; adaptive sends to the least loaded port; spray spreads packets "
+                     "evenly; auto: ecmp on roce, adaptive on infiniband",
+             .source = "[paper] Meta RoCE: ECMP hashed on the queue pair (E-ECMP); [2nd] "
+                       "InfiniBand Quantum-2: adaptive routing"}),
+        bind<&C::qpsPerConnection>(count(
+            "qpsPerConnection", "Queue pairs per connection", 0, kMaxQpsPerConnection, "QPs",
+            "queue pairs on each connection (NCCL_IB_QPS_PER_CONNECTION, data split over them), "
+            "each hashed on its own; NCCL opens a connection on each of its 2 channels of a "
+            "NIC; 0: 8 on roce, 1 on infiniband",
+            "[paper] Llama 3 3.3.1: 16 flows per GPU pair (8 x 2 channels); NCCL's default 1")),
+        bind<&C::congestionControl>(
+            {.name = "congestionControl",
+             .label = "Congestion control",
+             .help = "how senders meet congestion: dcqcn (ECN rate control over PFC), pfc (pause "
+                     "frames only), credit (InfiniBand), none (lossy); auto: pfc on roce, credit "
+                     "on infiniband",
+             .source = "[2nd] Meta's 400G RoCE fabric runs PFC without DCQCN (SIGCOMM 2024)"}),
+        bind<&C::switchBufferMiB>({.name = "switchBufferMiB",
+                                   .label = "Leaf buffer per port",
+                                   .min = 0,
+                                   .max = kMaxSwitchBufferMiB,
+                                   .unit = "MiB",
+                                   .help = "a leaf switch's packet buffer per port: how much of "
+                                           "an incast it absorbs before pausing senders; 0: 1 MiB",
+                                   .source = "[2nd] Tomahawk 4: 64 MB shared by 64 ports"}),
+        bind<&C::inNetworkReduction>(
+            {.name = "inNetworkReduction",
+             .label = "In-network reduction",
+             .help = "sharp: InfiniBand switches reduce all-reduces (NCCL CollNet); auto and off: "
+                     "the GPUs do",
+             .source = "[assumption] off: NCCL reduces in the switches only with the SHARP plugin; "
+                       "Meta's InfiniBand cluster's use is not published"}),
         bind<&C::pods>(count("pods", "Pods", 1, 4096, "pods", "pods (AI zones) of the cluster",
                              "[paper] 8 pods of 3,072 GPUs")),
         bind<&C::racksPerPod>(count("racksPerPod", "Racks per pod", 1, 60000, "racks",

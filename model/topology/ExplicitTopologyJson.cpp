@@ -116,8 +116,21 @@ QByteArray explicitTopologyJson(const Topology& t, const char* indent) {
     out += "{\n";
     ArrayWriter w(out, indent);
     w.begin("clusters");
-    for (const Cluster& c : t.clusters)
-        w.item({{"id", q(c.name)}, {"fabric", q(toString(c.fabric))}});
+    for (const Cluster& c : t.clusters) {
+        // The transport's settings only where a design chose them: auto is the fabric's.
+        QJsonObject o{{"id", q(c.name)}, {"fabric", q(toString(c.fabric))}};
+        const TransportSettings& s = c.transport;
+        if (s.loadBalancing != LoadBalancing::Auto)
+            o["loadBalancing"] = q(namesOf(s.loadBalancing).name(s.loadBalancing));
+        if (s.qpsPerConnection > 0) o["qpsPerConnection"] = s.qpsPerConnection;
+        if (s.congestionControl != CongestionControl::Auto)
+            o["congestionControl"] = q(namesOf(s.congestionControl).name(s.congestionControl));
+        if (s.switchBufferMiB > 0) o["switchBufferMiB"] = s.switchBufferMiB;
+        if (s.inNetworkReduction != InNetworkReduction::Auto)
+            o["inNetworkReduction"] =
+                q(namesOf(s.inNetworkReduction).name(s.inNetworkReduction));
+        w.item(o);
+    }
     w.end(false);
     w.begin("pods");
     for (const Pod& p : t.pods)
@@ -206,6 +219,16 @@ void explicitTopologyFromJson(const QJsonValue& v, const JsonPath& path, Topolog
         Cluster c;
         c.name = r.string("id");
         c.fabric = enumField<Fabric>(r, "fabric", parseFabric, fabricChoices());
+        TransportSettings& s = c.transport;
+        s.loadBalancing = r.choice("loadBalancing", kLoadBalancingNames, LoadBalancing::Auto);
+        s.qpsPerConnection = int(r.integer("qpsPerConnection", 0, kMaxQpsPerConnection, 0));
+        s.congestionControl =
+            r.choice("congestionControl", kCongestionControlNames, CongestionControl::Auto);
+        s.switchBufferMiB = r.number("switchBufferMiB", 0, kMaxSwitchBufferMiB, 0.0);
+        s.inNetworkReduction =
+            r.choice("inNetworkReduction", kInNetworkReductionNames, InNetworkReduction::Auto);
+        if (const auto conflict = transportConflict(c.fabric, s))
+            r.fail(conflict->field.c_str(), conflict->message);
         ids.add(r, c.name, {EntityKind::Cluster, int32_t(t.clusters.size())});
         t.clusters.push_back(std::move(c));
     });

@@ -236,7 +236,7 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
 void buildCluster(TopologyBuilder& b, const ClusterParams& c,
                   const std::vector<int32_t>& siteSpines) {
     const ClusterRoles roles = rolesOf(c.fabric);
-    const int32_t cluster = b.addCluster(c.name, c.fabric);
+    const int32_t cluster = b.addCluster(c.name, c.fabric, transportSettingsOf(c));
     const int32_t coreRow =
         c.coresPerPlane > 0 ? b.addRow(c.name + ".corerow", cluster, kNone) : kNone;
     NetworkRackFiller coreRacks(b, coreRow, c.name + ".corerack", c.spinesPerNetworkRack);

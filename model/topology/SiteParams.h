@@ -5,6 +5,7 @@
 // Source list: resources/reference/llama3-clusters.md.
 #include "EntityKinds.h"
 #include "FabricFaultList.h"
+#include "TransportKinds.h"
 
 #include <string>
 #include <vector>
@@ -14,6 +15,13 @@ namespace cs {
 struct ClusterParams {
     std::string name = "roce";    // prefix of every entity id in this cluster
     Fabric fabric = Fabric::Roce; // [paper] cluster A RoCEv2, cluster B InfiniBand
+    // How the fabric carries RDMA (TransportKinds.h); auto and 0: the fabric's own defaults,
+    // which are Meta's for RoCE (model/network/Transport.cpp).
+    LoadBalancing loadBalancing = LoadBalancing::Auto;
+    int qpsPerConnection = 0;
+    CongestionControl congestionControl = CongestionControl::Auto;
+    double switchBufferMiB = 0;
+    InNetworkReduction inNetworkReduction = InNetworkReduction::Auto;
     int pods = 8;                 // [paper] 8 pods (AI zones) of 3,072 GPUs
     int racksPerPod = 192;        // [paper] 192 racks per pod
     int hostsPerRack = 2;         // [paper] 16 GPUs = 2 Grand Teton servers under one RTSW
@@ -65,6 +73,12 @@ struct ClusterParams {
 
     bool operator==(const ClusterParams&) const = default;
 };
+
+// The cluster's transport fields as the topology's Cluster holds them.
+inline TransportSettings transportSettingsOf(const ClusterParams& c) {
+    return {c.loadBalancing, c.qpsPerConnection, c.congestionControl, c.switchBufferMiB,
+            c.inNetworkReduction};
+}
 
 struct StorageParams {
     int tectonicServers = 7500;         // [paper] 240 PB on 7,500 SSD servers

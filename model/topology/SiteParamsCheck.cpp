@@ -43,6 +43,8 @@ void checkRanges(Checker& ck, DesignScope scope, int cluster) {
 // What one field's range cannot say: the core tier and the rail units.
 void checkClusterShape(Checker& ck, const std::string& f, int i) {
     const ClusterParams& c = ck.p.clusters[size_t(i)];
+    if (const auto conflict = transportConflict(c.fabric, transportSettingsOf(c)))
+        ck.fail(f + conflict->field, conflict->message);
     if (c.pods > 1 && c.coresPerPlane == 0)
         ck.fail(f + "coresPerPlane",
                 "expected an integer from 1 to 4096 when there are several pods (0: no core "

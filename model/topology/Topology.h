@@ -2,6 +2,7 @@
 // The cluster as flat arrays, one per kind of entity; an entity's id is its index in its array.
 // Immutable after generation or load; derived lookups live in TopologyIndex.
 #include "EntityKinds.h"
+#include "TransportKinds.h"
 
 #include <cstdint>
 #include <string>
@@ -21,6 +22,7 @@ struct Endpoint {
 struct Cluster {
     std::string name;
     Fabric fabric = Fabric::Roce;
+    TransportSettings transport; // how the backend fabric carries RDMA (auto: the fabric's)
     bool operator==(const Cluster&) const = default;
 };
 struct Pod { // an AI zone / data hall

@@ -8,7 +8,7 @@ class TopologyBuilder {
 public:
     explicit TopologyBuilder(std::string name, std::string gpuModel);
 
-    int32_t addCluster(std::string name, Fabric fabric);
+    int32_t addCluster(std::string name, Fabric fabric, TransportSettings transport = {});
     int32_t addPod(std::string name, int32_t cluster);
     int32_t addRow(std::string name, int32_t cluster, int32_t pod);
     int32_t addRack(std::string name, int32_t row, int32_t position, RackRole role);

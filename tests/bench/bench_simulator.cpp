@@ -260,7 +260,7 @@ int main() {
             router.route(g, (g + 128) % 2048, uint64_t(g) * 16 + uint64_t(q), route);
             paths.add(route);
         }
-    const std::vector<double> cap = router.capacities(efficiency::kFabricGoodput);
+    const std::vector<double> cap = router.capacities(FabricTransports(doc->topology()));
     std::vector<double> fast, slow;
     const double heapS = bench::timeSeconds([&] { fast = maxMinFairRates(cap, paths); });
     const double naiveS = bench::timeSeconds([&] { slow = maxMinFairRatesNaive(cap, paths); });

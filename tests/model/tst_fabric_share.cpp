@@ -3,6 +3,7 @@
 // rail or rack wiring.
 #include "EngineTestSupport.h"
 #include "FabricShare.h"
+#include "KernelModel.h"
 #include "Presets.h"
 #include "SiteGenerator.h"
 #include "TrainingEfficiency.h"
@@ -30,7 +31,7 @@ void TestFabricShare::overlappingCollectivesShareTheFabric() {
     const auto doc = openTopology("small-256", {});
     const Topology& t = doc->topology();
     FabricRouter router(t, doc->index());
-    FabricShare share(t, router, *findGpu("h100-sxm"));
+    FabricShare share(t, router, nvlinkBytesPerS(*findGpu("h100-sxm")));
     // A stage's parameter gather and gradient reduction over one ring of 16 hosts (GPU 0 of
     // each): when they overlap, they share every NIC of the ring.
     auto ring = [&](int gpuInHost) {
@@ -52,7 +53,7 @@ void TestFabricShare::overlappingCollectivesShareTheFabric() {
     std::vector<double> load(2 * t.links.size(), 0.0);
     share.addLinkBytes(a, together[0], &load, nullptr);
     share.addLinkBytes(b, together[1], &load, nullptr);
-    const std::vector<double> capacity = router.capacities(efficiency::kFabricGoodput);
+    const std::vector<double> capacity = router.capacities(FabricTransports(t));
     double fullest = 0;
     for (size_t r = 0; r < load.size(); ++r) {
         QVERIFY(load[r] <= capacity[r] * (1 + 1e-9));
@@ -131,13 +132,18 @@ void TestFabricShare::nicSpeedMattersForDataParallelNotForTensorParallel() {
 
 void TestFabricShare::railWiringKeepsRingsOffOversubscribedUplinks() {
     // The DGX H100 SuperPOD preset with leaves oversubscribed 2:1 (8 planes x 2 uplinks for 32
-    // NICs), wired by rail or by rack. DP rings join GPU k of every node: on rail leaves they
-    // cross the spines only between scalable units, on rack leaves between every rack, so the
-    // rack-wired gradient reduction is slower; without oversubscription both are the same.
-    auto docOf = [](int railGroupRacks, int planes) {
+    // NICs), wired by rail or by rack, with ECMP on 16 flows a GPU pair. DP rings join GPU k of every
+    // node: on rail leaves they cross the spines only between scalable units, on rack leaves
+    // between every rack, where their flows collide on the uplinks, so the rack-wired gradient
+    // reduction is slower; without oversubscription both are the same. Adaptive routing
+    // spreads the rack-wired rings' flows over every uplink: no slower than rail.
+    auto docOf = [](int railGroupRacks, int planes,
+                    LoadBalancing balancing = LoadBalancing::Ecmp) {
         SiteParams p = *presetParams("dgx-h100-superpod");
         p.clusters[0].railGroupRacks = railGroupRacks;
         p.clusters[0].planes = planes;
+        p.clusters[0].loadBalancing = balancing;
+        p.clusters[0].qpsPerConnection = 8;
         return std::make_unique<TopologyDocument>(generateSite(p), p, "test");
     };
     ParallelConfig c;
@@ -153,6 +159,12 @@ void TestFabricShare::railWiringKeepsRingsOffOversubscribedUplinks() {
     QCOMPARE(rail.dpReduceScatterS, railFull.dpReduceScatterS); // rail rings fit the uplinks
     QVERIFY(std::fabs(rackFull.dpReduceScatterS - railFull.dpReduceScatterS) <
             1e-6 * railFull.dpReduceScatterS);
+    const StepEstimate rackAdaptive =
+        step(*docOf(0, 8, LoadBalancing::Adaptive), "llama3-8b", c);
+    QVERIFY2(rackAdaptive.dpReduceScatterS < rail.dpReduceScatterS * 1.001,
+             qPrintable(QString("rack, adaptive %1 s, rail, ECMP %2 s")
+                            .arg(rackAdaptive.dpReduceScatterS)
+                            .arg(rail.dpReduceScatterS)));
 }
 
 void TestFabricShare::bindingLinksGiveTheAnswerOfAllLinks_data() {

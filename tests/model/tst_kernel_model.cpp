@@ -229,19 +229,19 @@ void TestKernelModel::mxfp8RunsAtTheFp8RateWithCheaperCasts() {
 void TestKernelModel::ncclBusBandwidthFallsWithMessageSize() {
     const GpuSpec a100 = *findGpu("a100-sxm-80gb"), h100 = *findGpu("h100-sxm");
     const double mib = 1024.0 * 1024.0;
-    QVERIFY(std::fabs(ncclSizeFraction(a100, 64 * mib) - 166.63 / 231.58) < 1e-9);
-    QVERIFY(std::fabs(ncclSizeFraction(h100, 16 * mib) - 234.45 / 478.87) < 1e-9);
-    QCOMPARE(ncclSizeFraction(h100, 16.0 * 1024 * mib), 1.0);
+    QVERIFY(std::fabs(ncclSizeFraction(a100.family, 64 * mib) - 166.63 / 231.58) < 1e-9);
+    QVERIFY(std::fabs(ncclSizeFraction(h100.family, 16 * mib) - 234.45 / 478.87) < 1e-9);
+    QCOMPARE(ncclSizeFraction(h100.family, 16.0 * 1024 * mib), 1.0);
     double last = 0;
     for (double size = 16 * 1024; size < 8.0 * 1024 * mib; size *= 1.5) {
-        const double f = ncclSizeFraction(h100, size);
+        const double f = ncclSizeFraction(h100.family, size);
         QVERIFY2(f > last && f <= 1, qPrintable(QString::number(size)));
         last = f;
     }
     // Half of the large-message rate between 16 and 32 MiB, on both families.
     for (const GpuSpec* g : {&a100, &h100}) {
-        QVERIFY(ncclSizeFraction(*g, 16 * mib) < 0.5);
-        QVERIFY(ncclSizeFraction(*g, 32 * mib) > 0.5);
+        QVERIFY(ncclSizeFraction(g->family, 16 * mib) < 0.5);
+        QVERIFY(ncclSizeFraction(g->family, 32 * mib) > 0.5);
     }
 }
 
@@ -260,8 +260,8 @@ void TestKernelModel::tpCollectivesPayForTheirMessageSize() {
     };
     const StepEstimate one = tpOf(1), four = tpOf(4);
     const double bytesOne = 2048.0 * model.modelDim * 2;
-    QCOMPARE(one.tpSizeFraction, ncclSizeFraction(h100, bytesOne));
-    QCOMPARE(four.tpSizeFraction, ncclSizeFraction(h100, 4 * bytesOne));
+    QCOMPARE(one.tpSizeFraction, ncclSizeFraction(h100.family, bytesOne));
+    QCOMPARE(four.tpSizeFraction, ncclSizeFraction(h100.family, 4 * bytesOne));
     QVERIFY(one.tpSizeFraction < four.tpSizeFraction);
     // Sequence parallelism without TP overlap: the forward's four passes exposed, each
     // bytes / (rate x fraction).

@@ -98,7 +98,7 @@ void TestStorageTraffic::aCheckpointWaitsForItsSlowestHost() {
     const TopologyDocument slowDoc(std::move(t), std::nullopt, "small-256 with a slow host");
     const RunResult slow = simulateRun(slowDoc, s, nullptr);
     const double hosts = 32, shard = slow.checkpointBytes / hosts;
-    const double alone = shard / (1e9 / 8 * efficiency::kFabricGoodput);
+    const double alone = shard / (1e9 / 8 * efficiency::kStorageGoodput);
     QVERIFY2(
         slow.checkpointS >= alone * (1 - 1e-6),
         qPrintable(QStringLiteral("%1 s, its shard alone %2 s").arg(slow.checkpointS).arg(alone)));

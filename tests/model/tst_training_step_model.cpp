@@ -2,6 +2,7 @@
 // as operations, ring or tree all-reduce, scaling, and the configurations it refuses.
 #include "EngineTestSupport.h"
 #include "PipelineLayers.h"
+#include "NcclConstants.h"
 #include "TrainingEfficiency.h"
 
 #include <QTest>
@@ -406,7 +407,7 @@ void TestTrainingStepModel::patAtLargeDataParallel() {
     QVERIFY(!ring.dpPat && pat.dpPat && picked.dpPat);
     QCOMPARE(picked.stepS, pat.stepS);
     const int buckets = findModel("llama3-8b")->layers / ring.dpBucketLayers;
-    QVERIFY(ring.dpReduceScatterS > buckets * 1023 * efficiency::kFabricStepLatencyS);
+    QVERIFY(ring.dpReduceScatterS > buckets * 1023 * nccl::kFabricStepLatencyS);
     QVERIFY2(
         pat.dpReduceScatterS < 0.6 * ring.dpReduceScatterS && pat.stepS < ring.stepS,
         qPrintable(
@@ -505,7 +506,7 @@ void TestTrainingStepModel::allReduceTreeOrRing() {
     // The ring pays its latencies on every bucket; the tree crosses the pods more (its edges
     // join members far apart) but still finishes sooner.
     const int buckets = findModel("llama3-8b")->layers;
-    QVERIFY(ring.dpReduceScatterS > buckets * 2 * 1023 * efficiency::kFabricStepLatencyS);
+    QVERIFY(ring.dpReduceScatterS > buckets * 2 * 1023 * nccl::kFabricStepLatencyS);
     QVERIFY2(tree.dpReduceScatterS < ring.dpReduceScatterS && tree.stepS < ring.stepS,
              qPrintable(QString("ring %1 s, tree %2 s").arg(ring.stepS).arg(tree.stepS)));
     // 3 members: the same latencies, and a ring's edge carries 2/3 of the data against a

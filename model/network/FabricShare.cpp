@@ -1,7 +1,6 @@
 #include "FabricShare.h"
 
-#include "KernelModel.h"
-#include "TrainingEfficiency.h"
+#include "EdgeRoutes.h"
 
 #include <algorithm>
 #include <limits>
@@ -9,35 +8,28 @@
 
 namespace cs {
 
-FabricShare::FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
+FabricShare::FabricShare(const Topology& t, FabricRouter& router, double nvlinkBps,
                          ShareSolver solver)
-    : t_(t), router_(router),
-      nvlinkBps_(gpu.nvlinkGBpsPerDirection * 1e9 * kernelConstants(gpu).nvlinkGoodput),
-      capacity_(router.capacities(efficiency::kFabricGoodput)), solver_(solver) {}
+    : t_(t), router_(router), transports_(t), nvlinkBps_(nvlinkBps),
+      capacity_(router.capacities(transports_)), solver_(solver) {}
 
 int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     Class c;
-    std::vector<int32_t> route;
-    const int qps = std::max(1, flowsPerPair);
-    std::vector<double>& flowsOn = flowsOn_; // zero outside the links this class touches
-    flowsOn.resize(capacity_.size(), 0.0);
+    std::vector<double>& share = flowsOn_; // zero outside the links this class touches
+    share.resize(capacity_.size(), 0.0);
     std::vector<int32_t> touched;
+    EdgeRouter routes(router_, transports_, capacity_, flowsPerPair);
     for (const Edge& e : edges) {
         if (t_.sameNvlinkDomain(e.src, e.dst)) {
             c.nvlink = true;
             continue;
         }
-        for (int q = 0; q < qps; ++q) {
-            route.clear();
-            // The same hash as the collective timer's: one ECMP choice per queue pair.
-            const uint64_t hash =
-                (uint64_t(uint32_t(e.src)) << 32 | uint32_t(e.dst)) * 31 + uint64_t(q);
-            if (!router_.route(e.src, e.dst, hash, route) || route.empty()) continue;
-            c.fabric = true;
-            for (int32_t r : route) {
-                if (flowsOn[size_t(r)] == 0) touched.push_back(r);
-                flowsOn[size_t(r)] += 1;
-            }
+        // Each link direction the edge's bytes cross, with the fraction of them there.
+        if (!routes.route(e, spread_) || spread_.empty()) continue;
+        c.fabric = true;
+        for (const auto& [r, fraction] : spread_) {
+            if (share[size_t(r)] == 0) touched.push_back(r);
+            share[size_t(r)] += fraction;
         }
     }
     std::sort(touched.begin(), touched.end());
@@ -45,8 +37,8 @@ int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     loaded_.resize(capacity_.size(), 0);
     for (int32_t r : touched) {
         if (!loaded_[size_t(r)]) loaded_[size_t(r)] = 1, ++linksLoaded_;
-        load.emplace_back(r, flowsOn[size_t(r)] / qps);
-        flowsOn[size_t(r)] = 0;
+        load.emplace_back(r, share[size_t(r)]);
+        share[size_t(r)] = 0;
     }
     // Edges inside a host run on NVLink: the class goes no faster than that.
     loads_.add(load, c.nvlink ? nvlinkBps_ : std::numeric_limits<double>::infinity());

@@ -129,23 +129,38 @@ const std::vector<uint16_t>& FabricRouter::bfsFrom(int32_t leaf) {
     return d;
 }
 
-bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
-                         std::vector<int32_t>& out) {
-    if (t_.sameNvlinkDomain(srcGpu, dstGpu)) return true;
+int32_t FabricRouter::upResource(int32_t nic) const {
+    const int32_t up = nicLink_[size_t(nic)];
+    return 2 * up + (t_.links[size_t(up)].a.kind == EntityKind::Nic ? 0 : 1);
+}
+
+int32_t FabricRouter::downResource(int32_t nic) const {
+    const int32_t down = nicLink_[size_t(nic)];
+    return 2 * down + (t_.links[size_t(down)].a.kind == EntityKind::Switch ? 0 : 1);
+}
+
+bool FabricRouter::ends(int32_t srcGpu, int32_t dstGpu, Ends& e) {
     const int32_t sn = nicOfGpu_[size_t(srcGpu)], dn = nicOfGpu_[size_t(dstGpu)];
     if (sn == kNone || dn == kNone || nicLink_[size_t(sn)] == kNone ||
         nicLink_[size_t(dn)] == kNone)
         return false;
-    const int32_t dstLeaf = leafOfNic_[size_t(dn)];
-    const Distances d = distancesTo(dstLeaf);
-    const int32_t relay = sendingNic(sn, t_.gpus[size_t(srcGpu)].host, d);
-    if (relay == kNone) return false;
-    const int32_t srcLeaf = leafOfNic_[size_t(relay)];
-    // NIC -> leaf: the NIC is the link's non-switch end.
-    const int32_t up = nicLink_[size_t(relay)], down = nicLink_[size_t(dn)];
-    out.push_back(2 * up + (t_.links[size_t(up)].a.kind == EntityKind::Nic ? 0 : 1));
-    int32_t at = srcLeaf;
-    for (int hop = 0; at != dstLeaf; ++hop) {
+    e.dst = dn;
+    e.dstLeaf = leafOfNic_[size_t(dn)];
+    e.relay = sendingNic(sn, t_.gpus[size_t(srcGpu)].host, distancesTo(e.dstLeaf));
+    if (e.relay == kNone) return false;
+    e.srcLeaf = leafOfNic_[size_t(e.relay)];
+    return true;
+}
+
+bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
+                         std::vector<int32_t>& out) {
+    if (t_.sameNvlinkDomain(srcGpu, dstGpu)) return true;
+    Ends e;
+    if (!ends(srcGpu, dstGpu, e)) return false;
+    const Distances d = distancesTo(e.dstLeaf);
+    out.push_back(upResource(e.relay));
+    int32_t at = e.srcLeaf;
+    for (int hop = 0; at != e.dstLeaf; ++hop) {
         // Equal-cost next hops: neighbours one step closer; pick one by the flow's hash.
         int32_t candidates = 0;
         for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i)
@@ -162,7 +177,54 @@ bool FabricRouter::route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash,
             }
         }
     }
-    out.push_back(2 * down + (t_.links[size_t(down)].a.kind == EntityKind::Switch ? 0 : 1));
+    out.push_back(downResource(e.dst));
+    return true;
+}
+
+bool FabricRouter::spread(int32_t srcGpu, int32_t dstGpu, const std::vector<double>* weightOf,
+                          std::vector<std::pair<int32_t, double>>& out) {
+    if (t_.sameNvlinkDomain(srcGpu, dstGpu)) return true;
+    Ends e;
+    if (!ends(srcGpu, dstGpu, e)) return false;
+    const Distances d = distancesTo(e.dstLeaf);
+    out.emplace_back(upResource(e.relay), 1.0);
+    // Hop by hop from the source leaf: every switch one step closer to the destination's leaf
+    // gets its share of the flow, split over its equal-cost next hops (parallel links too).
+    slotOf_.resize(t_.switches.size(), -1);
+    frontier_.assign(1, {e.srcLeaf, 1.0});
+    while (!(frontier_.size() == 1 && frontier_.front().first == e.dstLeaf)) {
+        next_.clear();
+        for (const auto& [at, share] : frontier_) {
+            double total = 0;
+            for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i)
+                if (d[size_t(adj_[size_t(i)].next)] + 1 == d[size_t(at)])
+                    total += weightOf ? (*weightOf)[size_t(resource(adj_[size_t(i)].link, at))]
+                                      : 1.0;
+            int32_t candidates = 0;
+            for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i)
+                candidates += d[size_t(adj_[size_t(i)].next)] + 1 == d[size_t(at)];
+            for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i) {
+                const Hop& h = adj_[size_t(i)];
+                if (d[size_t(h.next)] + 1 != d[size_t(at)]) continue;
+                const int32_t r = resource(h.link, at);
+                const double w = weightOf && total > 0 ? (*weightOf)[size_t(r)] / total
+                                                       : 1.0 / candidates;
+                if (!(w > 0)) continue;
+                out.emplace_back(r, share * w);
+                int32_t& slot = slotOf_[size_t(h.next)];
+                if (slot < 0) {
+                    slot = int32_t(next_.size());
+                    next_.emplace_back(h.next, 0.0);
+                }
+                next_[size_t(slot)].second += share * w;
+            }
+        }
+        for (const auto& [sw, share] : next_)
+            slotOf_[size_t(sw)] = -1;
+        if (next_.empty()) return false;
+        frontier_.swap(next_);
+    }
+    out.emplace_back(downResource(e.dst), 1.0);
     return true;
 }
 
@@ -223,6 +285,27 @@ double FabricRouter::latencyNs(const std::vector<int32_t>& path) const {
     for (int32_t r : path)
         ns += t_.links[size_t(r / 2)].latencyNs;
     return ns;
+}
+
+std::vector<double> FabricRouter::capacities(const FabricTransports& transports) const {
+    std::vector<double> c(2 * t_.links.size());
+    for (size_t l = 0; l < t_.links.size(); ++l) {
+        const Link& k = t_.links[l];
+        // The cluster a link belongs to: its switch's, or its NIC's host's.
+        int32_t cluster = kNone;
+        for (const Endpoint& e : {k.a, k.b})
+            if (cluster == kNone && e.kind == EntityKind::Switch)
+                cluster = t_.switches[size_t(e.index)].cluster;
+            else if (cluster == kNone && e.kind == EntityKind::Nic &&
+                     t_.nics[size_t(e.index)].host != kNone)
+                cluster = t_.clusterOfRack(t_.hosts[size_t(t_.nics[size_t(e.index)].host)].rack);
+        c[2 * l] = c[2 * l + 1] =
+            k.gbps * 1e9 / 8 * transports.ofCluster(cluster).wireEfficiency;
+    }
+    if (capacityLeft_.size() == c.size())
+        for (size_t r = 0; r < c.size(); ++r)
+            c[r] *= capacityLeft_[r];
+    return c;
 }
 
 std::vector<double> FabricRouter::capacities(double goodputFraction) const {

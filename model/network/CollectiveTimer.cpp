@@ -1,60 +1,54 @@
 #include "CollectiveTimer.h"
 
-#include "KernelModel.h"
-#include "TrainingEfficiency.h"
+#include "NcclConstants.h"
 
 #include <algorithm>
 #include <limits>
 
 namespace cs {
 
-CollectiveTimer::CollectiveTimer(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
+CollectiveTimer::CollectiveTimer(const Topology& t, FabricRouter& router, double nvlinkBps,
                                  int flowsPerPair)
-    : t_(t), router_(router),
-      nvlinkBps_(gpu.nvlinkGBpsPerDirection * 1e9 * kernelConstants(gpu).nvlinkGoodput),
-      flowsPerPair_(std::max(1, flowsPerPair)),
-      capacity_(router.capacities(efficiency::kFabricGoodput)) {}
+    : t_(t), router_(router), transports_(t), nvlinkBps_(nvlinkBps), flowsPerPair_(flowsPerPair),
+      capacity_(router.capacities(transports_)) {}
 
 PhaseResult CollectiveTimer::transfer(const std::vector<Edge>& edges, double bytesPerEdge,
                                       std::vector<double>* linkBytes, LinkBytesByClass byClass,
                                       int flowsPerEdge) {
-    const int flows = flowsPerEdge > 0 ? flowsPerEdge : flowsPerPair_;
     PhaseResult out;
     out.edgeRateBps.assign(edges.size(), nvlinkBps_);
-    FlowPaths paths;
-    std::vector<int32_t> flowEdge;
-    std::vector<int32_t> route;
+    // Each edge crossing the fabric is one transfer over the link directions it loads.
+    TransferLoads loads;
+    std::vector<int32_t> transferEdge;
+    std::vector<std::pair<int32_t, double>> spread;
+    EdgeRouter routes(router_, transports_, capacity_,
+                      flowsPerEdge > 0 ? flowsPerEdge : flowsPerPair_);
     for (size_t e = 0; e < edges.size(); ++e) {
         if (t_.sameNvlinkDomain(edges[e].src, edges[e].dst)) continue;
-        for (int q = 0; q < flows; ++q) {
-            route.clear();
-            const uint64_t hash =
-                (uint64_t(uint32_t(edges[e].src)) << 32 | uint32_t(edges[e].dst)) * 31 +
-                uint64_t(q);
-            if (!router_.route(edges[e].src, edges[e].dst, hash, route) || route.empty()) continue;
-            paths.add(route);
-            flowEdge.push_back(int32_t(e));
-        }
+        if (!routes.route(edges[e], spread) || spread.empty()) continue;
+        loads.add(spread, std::numeric_limits<double>::infinity());
+        transferEdge.push_back(int32_t(e));
     }
-    const std::vector<double> rate = maxMinFairRates(capacity_, paths);
-    std::vector<double> fabricRate(edges.size(), 0.0);
-    for (size_t f = 0; f < rate.size(); ++f)
-        fabricRate[size_t(flowEdge[f])] += rate[f];
-    for (size_t e = 0; e < edges.size(); ++e)
-        if (fabricRate[e] > 0) out.edgeRateBps[e] = fabricRate[e];
+    if (!transferEdge.empty()) {
+        loads.index(capacity_.size());
+        const std::vector<double> rate = maxMinFairTransferRates(capacity_, loads, {}, scratch_);
+        for (size_t k = 0; k < rate.size(); ++k)
+            out.edgeRateBps[size_t(transferEdge[k])] = rate[k];
+        if (linkBytes || byClass.bytes)
+            for (size_t k = 0; k < rate.size(); ++k) {
+                const auto e = size_t(transferEdge[k]);
+                std::vector<float>* cls =
+                    byClass.bytes ? &(*byClass.bytes)[size_t((*byClass.edgeClass)[e])] : nullptr;
+                for (auto i = size_t(loads.offsets[k]); i < size_t(loads.offsets[k + 1]); ++i) {
+                    const double share = bytesPerEdge * loads.coefficients[i];
+                    const auto r = size_t(loads.resources[i]);
+                    if (linkBytes) (*linkBytes)[r] += share; // per direction
+                    if (cls) (*cls)[r] += float(share);
+                }
+            }
+    }
     for (size_t e = 0; e < edges.size(); ++e)
         out.seconds = std::max(out.seconds, bytesPerEdge / out.edgeRateBps[e]);
-    if (linkBytes || byClass.bytes)
-        for (size_t f = 0; f < rate.size(); ++f) {
-            const double share = bytesPerEdge * rate[f] / fabricRate[size_t(flowEdge[f])];
-            std::vector<float>* cls =
-                byClass.bytes ? &(*byClass.bytes)[size_t((*byClass.edgeClass)[size_t(flowEdge[f])])]
-                              : nullptr;
-            for (int32_t r : paths.of(f)) {
-                if (linkBytes) (*linkBytes)[size_t(r)] += share; // per direction
-                if (cls) (*cls)[size_t(r)] += float(share);
-            }
-        }
     return out;
 }
 
@@ -99,8 +93,8 @@ std::vector<double> CollectiveTimer::rings(const std::vector<std::vector<int32_t
     for (size_t k = 0; k < shardBytes.size(); ++k)
         for (size_t g = 0; g < groups.size(); ++g) {
             if (groups[g].size() < 2) continue;
-            const double latency = crossesFabric[g] ? efficiency::kFabricStepLatencyS
-                                                    : efficiency::kNvlinkStepLatencyS;
+            const double latency = crossesFabric[g] ? nccl::kFabricStepLatencyS
+                                                    : nccl::kNvlinkStepLatencyS;
             times[k] = std::max(times[k], steps * (shardBytes[k] / slowestRate[g] + latency));
         }
     return times;

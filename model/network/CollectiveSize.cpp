@@ -33,11 +33,11 @@ template <size_t N> double fractionOf(const Point (&curve)[N], double mib) {
 
 } // namespace
 
-double ncclSizeFraction(const GpuSpec& g, double messageBytes) {
+double ncclSizeFraction(const std::string& gpuFamily, double messageBytes) {
     if (messageBytes <= 0) return 1.0;
     const double mib = messageBytes / (1024.0 * 1024.0);
     // [assumption] Blackwell follows Hopper's curve until a measured one is at hand.
-    return g.family == "ampere" ? fractionOf(kAmpere, mib) : fractionOf(kHopper, mib);
+    return gpuFamily == "ampere" ? fractionOf(kAmpere, mib) : fractionOf(kHopper, mib);
 }
 
 } // namespace cs

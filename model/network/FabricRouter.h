@@ -8,6 +8,7 @@
 // nothing (gbps 0: failed, see FabricFaults) is not there for routing.
 #include "Topology.h"
 #include "TopologyIndex.h"
+#include "Transport.h"
 
 #include <string>
 #include <unordered_map>
@@ -24,14 +25,23 @@ public:
     // Appends the directed links from GPU src to GPU dst for flow `flowHash`; empty when both
     // sit in one host (NVLink, outside the fabric). False if no route exists.
     bool route(int32_t srcGpu, int32_t dstGpu, uint64_t flowHash, std::vector<int32_t>& out);
+    // The same path spread over every equal-cost next hop instead of one, as packet spraying
+    // and adaptive routing spread a flow: appends (link direction, fraction of the flow's bytes
+    // there). `weightOf` (null: equal shares) weighs a candidate direction at each hop:
+    // adaptive routing sends more where more capacity is left. Empty when both sit in one
+    // host; false if no route exists.
+    bool spread(int32_t srcGpu, int32_t dstGpu, const std::vector<double>* weightOf,
+                std::vector<std::pair<int32_t, double>>& out);
     // Why GPU src cannot reach GPU dst ("its NIC x has no working link to a switch (link y
     // failed)"), naming the part that is missing; empty when it can.
     std::string whyUnreachable(int32_t srcGpu, int32_t dstGpu);
     // One-way latency of the path in nanoseconds (sum of its links).
     double latencyNs(const std::vector<int32_t>& path) const;
     size_t resourceCount() const { return 2 * t_.links.size(); }
-    // Bytes per second each direction of a link carries at most, after protocol overhead and
-    // others' share.
+    // Bytes per second each direction of a link carries at most: its rate after the headers of
+    // its cluster's transport, and after others' share.
+    std::vector<double> capacities(const FabricTransports& transports) const;
+    // The same at one fraction of every link's rate (storage writes over the frontend).
     std::vector<double> capacities(double goodputFraction) const;
 
 private:
@@ -60,6 +70,18 @@ private:
     Distances distancesTo(int32_t leaf);
     const std::vector<uint16_t>& bfsFrom(int32_t leaf);
     int32_t resource(int32_t link, int32_t from) const;
+    // The NICs and leaves of a route from src to dst: false if none; `dstLeaf` set, `relay`
+    // the sending NIC (PXN), kNone for a route inside one NVLink domain.
+    struct Ends {
+        int32_t relay = kNone, dst = kNone, srcLeaf = kNone, dstLeaf = kNone;
+    };
+    bool ends(int32_t srcGpu, int32_t dstGpu, Ends& e);
+    int32_t upResource(int32_t nic) const;
+    int32_t downResource(int32_t nic) const;
+    // Switches reached at each hop of a spread and their share of the flow, reused between
+    // calls.
+    std::vector<std::pair<int32_t, double>> frontier_, next_;
+    std::vector<int32_t> slotOf_;
     // The NIC that sends toward the leaf `d` measures from: the GPU's own, or (PXN) another of
     // its host whose leaf reaches it; kNone if none does.
     int32_t sendingNic(int32_t nic, int32_t host, const Distances& d) const;

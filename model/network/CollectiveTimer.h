@@ -1,19 +1,16 @@
 #pragma once
 // Times for groups of concurrent transfers on the cluster: each transfer (edge) between two
-// GPUs is split into flows (one per queue pair), routed over the fabric with ECMP, and all
-// flows of the phase share link bandwidth max-min fairly. Edges inside a host use NVLink.
+// GPUs is put on the fabric as its transport spreads it (EdgeRoutes.h), and all edges of the
+// phase share link bandwidth max-min fairly, each edge's bytes advancing together over its
+// paths. Edges inside a host use NVLink.
+#include "EdgeRoutes.h"
 #include "FabricRouter.h"
 #include "MaxMinFairShare.h"
-#include "TrainingSpecs.h"
 
 #include <utility>
 #include <vector>
 
 namespace cs {
-
-struct Edge {
-    int32_t src, dst; // GPUs
-};
 
 struct PhaseResult {
     double seconds = 0;              // until the slowest edge is done
@@ -28,7 +25,10 @@ struct LinkBytesByClass {
 
 class CollectiveTimer {
 public:
-    CollectiveTimer(const Topology& t, FabricRouter& router, const GpuSpec& gpu, int flowsPerPair);
+    // `nvlinkBps`: an edge inside an NVLink domain; `flowsPerPair` > 0 overrides the
+    // transport's queue pairs per connection.
+    CollectiveTimer(const Topology& t, FabricRouter& router, double nvlinkBps,
+                    int flowsPerPair = 0);
 
     // All edges move `bytesPerEdge` at once. Adds the bytes each link carries to
     // `linkBytes` (per link direction, as the router numbers them) when given.
@@ -54,9 +54,11 @@ public:
 private:
     const Topology& t_;
     FabricRouter& router_;
+    FabricTransports transports_;
     double nvlinkBps_;
     int flowsPerPair_;
     std::vector<double> capacity_;
+    TransferSolveScratch scratch_;
 };
 
 } // namespace cs

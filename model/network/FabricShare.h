@@ -1,7 +1,9 @@
 #pragma once
 // The fabric as the step's event schedule sees it. Each transfer class (the ring edges of one
-// stage's DP collectives, the sends across one pipeline boundary) is routed once into flows:
-// one per queue pair of each edge, hashed over ECMP. For any set of classes running at once,
+// stage's DP collectives, the sends across one pipeline boundary) is routed once into flows as
+// its cluster's transport spreads them: with ECMP one per queue pair of each edge, each hashed
+// onto one path; with packet spraying or adaptive routing each edge spread over every
+// equal-cost path (evenly, or by the capacity each path has left). For any set of classes running at once,
 // one max-min fair solve between them gives each its rate. A class's flows advance together
 // (NCCL splits a transfer evenly over its channels, and a ring step waits for its slowest
 // edge), so the solve runs over classes, each loading every link by the flows it routes
@@ -9,8 +11,9 @@
 // again and again.
 #include "CollectiveTimer.h"
 #include "FabricRouter.h"
-#include "StepSchedule.h"
-#include "TrainingSpecs.h"
+#include "MaxMinFairShare.h"
+#include "ShareModel.h"
+#include "Transport.h"
 
 #include <map>
 #include <span>
@@ -20,10 +23,12 @@ namespace cs {
 
 class FabricShare final : public ShareModel {
 public:
-    FabricShare(const Topology& t, FabricRouter& router, const GpuSpec& gpu,
+    // `nvlinkBps`: what an edge inside an NVLink domain moves per second.
+    FabricShare(const Topology& t, FabricRouter& router, double nvlinkBps,
                 ShareSolver solver = ShareSolver::BindingLinks);
     // Adds a class of edges that always run together; returns its id (0, 1, ...).
-    int addClass(const std::vector<Edge>& edges, int flowsPerPair);
+    // `flowsPerPair` > 0 overrides the transport's queue pairs per connection (ECMP).
+    int addClass(const std::vector<Edge>& edges, int flowsPerPair = 0);
     void rates(std::span<const int> active, std::vector<double>& rate) override;
     // Classes that never cross the fabric run at NVLink's rate whatever else runs.
     bool fixedRate(int cls) override { return !classes_[size_t(cls)].fabric; }
@@ -50,6 +55,7 @@ private:
 
     const Topology& t_;
     FabricRouter& router_;
+    FabricTransports transports_;
     double nvlinkBps_;
     std::vector<double> capacity_;
     std::vector<Class> classes_;
@@ -66,6 +72,8 @@ private:
     size_t bindingClasses_ = 0;
     TransferSolveScratch scratch_;
     std::vector<double> flowsOn_;
+    std::vector<int32_t> route_;
+    std::vector<std::pair<int32_t, double>> spread_;
     ShareSolver solver_ = ShareSolver::BindingLinks;
     long long solves_ = 0, flowsSolved_ = 0;
     size_t linksLoaded_ = 0;
