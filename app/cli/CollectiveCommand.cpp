@@ -35,8 +35,8 @@ double byteSizeArg(const CommandArgs& a, const char* flag, const char* fallback)
 NcclAlgoFilter algoArg(const CommandArgs& a) {
     const std::string s = a.has("--algo") ? a.value("--algo").toStdString() : "auto";
     if (s == "auto") return {};
-    for (NcclAlgo x : {NcclAlgo::Ring, NcclAlgo::Tree, NcclAlgo::Nvls, NcclAlgo::CollNet,
-                       NcclAlgo::Pat})
+    for (NcclAlgo x :
+         {NcclAlgo::Ring, NcclAlgo::Tree, NcclAlgo::Nvls, NcclAlgo::CollNet, NcclAlgo::Pat})
         if (s == toString(x)) return {false, x};
     throw UsageError("--algo: expected auto, ring, tree, nvls, collnet or pat, got \"" + s + "\"");
 }
@@ -46,13 +46,13 @@ void printTable(const BenchResult& r, const std::string& topology, const Transpo
     const bool flows = r.flows > 0;
     std::printf("# clusterscope collective: %s on %d GPUs (%d hosts, up to %d per host) of %s\n",
                 toString(r.op), r.ranks, r.nodes, r.perNode, topology.c_str());
-    std::printf("# fabric: %s, %s, %d flows per GPU pair, %s%s\n",
-                std::string(namesOf(transport.fabric).name(transport.fabric)).c_str(),
-                std::string(namesOf(transport.loadBalancing).name(transport.loadBalancing)).c_str(),
-                transport.flowsPerGpuPair(),
-                std::string(namesOf(transport.congestionControl).name(transport.congestionControl))
-                    .c_str(),
-                transport.sharp ? ", SHARP" : "");
+    std::printf(
+        "# fabric: %s, %s, %d flows per GPU pair, %s%s\n",
+        std::string(namesOf(transport.fabric).name(transport.fabric)).c_str(),
+        std::string(namesOf(transport.loadBalancing).name(transport.loadBalancing)).c_str(),
+        transport.flowsPerGpuPair(),
+        std::string(namesOf(transport.congestionControl).name(transport.congestionControl)).c_str(),
+        transport.sharp ? ", SHARP" : "");
     if (r.nodes > 1 && !flows)
         std::printf("# network: %.1f GB/s per rail's NIC, %.1f GB/s bus bandwidth\n", r.perNicGBs,
                     r.netBusGBs);
@@ -66,14 +66,15 @@ void printTable(const BenchResult& r, const std::string& topology, const Transpo
     if (log) std::printf(" %9s %7s", "measured", "error");
     std::printf("\n#%12s %13s %9s %10s %7s %7s", "(B)", "(elements)", "", "(us)", "(GB/s)",
                 "(GB/s)");
-    if (flows) std::printf(" %10s %10s %10s", "(us)", "(us)", "(us)");
+    if (flows)
+        std::printf(" %10s %10s %10s", "(us)", "(us)", "(us)");
     else
         std::printf("  %-16s", "");
     if (log) std::printf(" %9s %7s", "(GB/s)", "(%)");
     std::printf("\n");
     for (const BenchRow& x : r.rows) {
-        std::printf(" %12.0f %13.0f %9s %10.2f %7.2f %7.2f", x.bytes, x.count, "float",
-                    x.timeUs, x.algbwGBs, x.busbwGBs);
+        std::printf(" %12.0f %13.0f %9s %10.2f %7.2f %7.2f", x.bytes, x.count, "float", x.timeUs,
+                    x.algbwGBs, x.busbwGBs);
         if (flows)
             std::printf(" %10.2f %10.2f %10.2f", x.p50Us, x.p99Us, x.maxUs);
         else
@@ -101,13 +102,14 @@ void printTable(const BenchResult& r, const std::string& topology, const Transpo
 
 CommandSpec collectiveSpec() {
     CommandSpec c{
-        "collective",
-        "(--preset NAME | FILE) --op OP --gpus N [--log MEASURED.txt] [--json]",
+        "collective", "(--preset NAME | FILE) --op OP --gpus N [--log MEASURED.txt] [--json]",
         "a collective on the design, as nccl-tests prints it; with --log, against a measured one",
         topologyOptions(), 1};
     c.options.insert(
         c.options.end(),
-        {{"--op", benchOpChoices(), "the collective, or a point-to-point pattern",
+        {{"--op",
+          benchOpChoices(),
+          "the collective, or a point-to-point pattern",
           {"permutation: each GPU to a distinct other (seeded); incast: every GPU to the first;",
            "both, alltoall and sendrecv add per-flow completion p50 / p99 / max"}},
          {"--gpus", "N", "GPUs in the group (default: the log's ranks)"},
@@ -122,7 +124,11 @@ CommandSpec collectiveSpec() {
           "NCCL's algorithm (NCCL_ALGO); auto: the fastest at each size"},
          {"--channels-per-nic", "N",
           "NCCL's ring channels on each NIC (default 2; NCCL_MIN_CTAS raises it)"},
-         {"--log", "MEASURED.txt",
+         {"--flows-per-pair", "N",
+          "flows each GPU pair opens, hashed on their own (default: NCCL's 2 channels x the "
+          "fabric's qpsPerConnection)"},
+         {"--log",
+          "MEASURED.txt",
           "an nccl-tests output (MPI rank prefixes allowed): measured against simulated per size",
           {"its op, ranks and GPUs per host are the defaults of --op, --gpus, --gpus-per-host;",
            "its sizes are the sizes simulated"}},
@@ -160,17 +166,18 @@ int collectiveCommand(const CommandArgs& a) {
     const std::string placement =
         a.has("--placement") ? a.value("--placement").toStdString() : "topology";
     if (placement != "topology" && placement != "fragmented")
-        throw UsageError("--placement: expected topology or fragmented, got \"" + placement +
-                         "\"");
+        throw UsageError("--placement: expected topology or fragmented, got \"" + placement + "\"");
     r.placement = placement == "fragmented" ? GroupPlacement::Fragmented : GroupPlacement::Packed;
     if (a.has("--seed")) r.seed = uint64_t(positiveInt(a, "--seed", 2147483647));
     r.algo = algoArg(a);
     if (a.has("--channels-per-nic")) r.channelsPerNic = positiveInt(a, "--channels-per-nic", 64);
+    if (a.has("--flows-per-pair")) r.qpsOverride = positiveInt(a, "--flows-per-pair", 256);
     if (log) {
         for (const NcclTestsRow& x : log->rows)
             if (r.sizes.empty() || x.bytes > r.sizes.back()) r.sizes.push_back(x.bytes);
     } else {
-        const double lo = byteSizeArg(a, "--min-bytes", "1K"), hi = byteSizeArg(a, "--max-bytes", "16G");
+        const double lo = byteSizeArg(a, "--min-bytes", "1K"),
+                     hi = byteSizeArg(a, "--max-bytes", "16G");
         if (hi < lo) throw UsageError("--max-bytes: expected a size of --min-bytes or more");
         bool ok = false;
         const double f = a.has("--factor") ? a.value("--factor").toDouble(&ok) : 2.0;
@@ -185,10 +192,9 @@ int collectiveCommand(const CommandArgs& a) {
     std::optional<LogComparison> cmp;
     if (log) cmp = compareWithLog(*log, result);
     if (a.flag("--json")) {
-        const QByteArray json =
-            QJsonDocument(collectiveToJson(result, cmp ? &*cmp : nullptr,
-                                           log ? log->file : std::string()))
-                .toJson(QJsonDocument::Compact);
+        const QByteArray json = QJsonDocument(collectiveToJson(result, cmp ? &*cmp : nullptr,
+                                                               log ? log->file : std::string()))
+                                    .toJson(QJsonDocument::Compact);
         std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
         std::fputc('\n', stdout);
     } else {

@@ -2,6 +2,7 @@
 
 #include "FabricFaults.h"
 #include "FabricRouter.h"
+#include "JointSchedule.h"
 #include "RunOptions.h"
 #include "SharedFabric.h"
 #include "StepBreakdown.h"
@@ -15,14 +16,15 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace cs {
 namespace {
 
 constexpr double kEpsS = 1e-6;
-constexpr int kMaxShareRounds = 8;
-constexpr double kShareTolerance = 0.002; // relative change of any job's step
-constexpr int kShareLevels = 16; // the fractions of capacity a job's step is run at (stepOf)
+// Steps of each job simulated when jobs meet (JointSchedule.h), and the phases they start at.
+constexpr int kJointSteps = 3;
+constexpr double kGoldenRatio = 0.6180339887498949;
 constexpr long long kMaxCheckpointEvents = 20'000'000;
 
 struct Job {
@@ -52,7 +54,10 @@ struct Job {
     bool estimatedUnderFailure = false;  // its step was found with some part down
     bool refusedAtStart = false;         // too large for the cluster: never queued
     bool waitsForRepair = false;         // cut off by a failed part: tried again after a repair
-    std::map<int, double> stepAtLevel;   // its step with those at level / kShareLevels
+    // Its step's schedule and fabric classes for joint simulations (built when it first meets
+    // another job), and a count of its estimates, which keys the joint runs' results.
+    std::shared_ptr<const StepProgram> program;
+    int version = 0;
     std::map<int32_t, ClusterJobResult::Meeting> meetings; // by link
 };
 
@@ -407,7 +412,8 @@ private:
             j.load = {};
             j.load.stepS = e.stepS;
             j.shareable.clear();
-            j.stepAtLevel.clear();
+            j.program.reset();
+            ++j.version;
             for (size_t r = 0; r < e.linkBytesPerStep.size(); ++r)
                 if (e.linkBytesPerStep[r] > 0) {
                     j.load.bytesPerStep.emplace_back(int32_t(r), float(e.linkBytesPerStep[r]));
@@ -425,7 +431,9 @@ private:
         }
     }
 
-    // The step of each running job on the fabric the others leave it, to a fixed point.
+    // The step of each running job. A job that meets no other on a link between switches runs
+    // as alone; jobs that meet (directly or through others) run their steps together in one
+    // flow simulation (JointSchedule.h), their transfers sharing the links as they overlap.
     void share(double t) {
         // A job restarting sends nothing until it resumes (an event of its own).
         std::vector<Job*> running;
@@ -434,20 +442,39 @@ private:
         std::vector<const JobLinkLoad*> loads;
         for (Job* j : running)
             loads.push_back(&j->load);
-        std::vector<CapacityLeft> left;
-        for (int round = 0; round < kMaxShareRounds; ++round) {
-            left = capacityLeft(loads, capacity_);
-            double change = 0;
-            std::vector<double> next(running.size());
-            for (size_t k = 0; k < running.size(); ++k) {
-                next[k] = stepOf(*running[k], left[k]);
-                change = std::max(change, std::abs(next[k] / running[k]->load.stepS - 1));
+        const std::vector<CapacityLeft> left = capacityLeft(loads, capacity_);
+        // Groups of jobs that load a common link direction between switches.
+        std::vector<size_t> group(running.size());
+        for (size_t k = 0; k < group.size(); ++k)
+            group[k] = k;
+        auto root = [&](size_t k) {
+            while (group[k] != k)
+                k = group[k] = group[group[k]];
+            return k;
+        };
+        std::unordered_map<int32_t, size_t> firstOn;
+        for (size_t k = 0; k < running.size(); ++k) {
+            const Job& j = *running[k];
+            for (size_t i = 0; i < j.load.bytesPerStep.size(); ++i) {
+                if (!j.shareable[i] || !(j.load.bytesPerStep[i].second > 0)) continue;
+                const auto [it, fresh] = firstOn.try_emplace(j.load.bytesPerStep[i].first, k);
+                if (!fresh) group[root(k)] = root(it->second);
             }
-            // Later rounds damped: two jobs on one link otherwise swing between turns.
-            const double keep = round < 2 ? 0.0 : 0.5;
-            for (size_t k = 0; k < running.size(); ++k)
-                running[k]->load.stepS = keep * running[k]->load.stepS + (1 - keep) * next[k];
-            if (change < kShareTolerance) break;
+        }
+        std::map<size_t, std::vector<size_t>> members;
+        for (size_t k = 0; k < running.size(); ++k)
+            members[root(k)].push_back(k);
+        for (const auto& [rootOf, ks] : members) {
+            if (ks.size() == 1) {
+                running[ks.front()]->load.stepS = running[ks.front()]->r.aloneStepS;
+                continue;
+            }
+            std::vector<Job*> together;
+            for (size_t k : ks)
+                together.push_back(running[k]);
+            const std::vector<double> steps = jointSteps(together);
+            for (size_t i = 0; i < ks.size(); ++i)
+                running[ks[i]]->load.stepS = steps[i];
         }
         for (size_t k = 0; k < running.size(); ++k) {
             Job& j = *running[k];
@@ -467,38 +494,34 @@ private:
         }
     }
 
-    // The job's step on what the others leave it. Its links between switches (those it can
-    // share: its hosts and NICs are its own) all run at one fraction of their capacity: the
-    // fraction that moves its bytes there in the same time as the shares it has link by link
-    // (bytes over the sum of bytes / share), to 1/16. So a job costs at most 16 engine runs
-    // whatever the others do, where one per set of shares would cost one per event.
-    double stepOf(Job& j, const CapacityLeft& left) {
-        double bytes = 0, timeAtShare = 0;
-        size_t k = 0;
-        for (size_t i = 0; i < j.load.bytesPerStep.size(); ++i) {
-            if (!j.shareable[i]) continue;
-            const auto [r, b] = j.load.bytesPerStep[i];
-            while (k < left.fraction.size() && left.fraction[k].first < r)
-                ++k;
-            const bool met = k < left.fraction.size() && left.fraction[k].first == r;
-            bytes += b;
-            timeAtShare += b / (met ? left.fraction[k].second : 1.0);
+    // The steps of jobs that meet, simulated together over a few steps of each; each job's
+    // step as it ran is the mean of its steps. Their first steps start at staggered phases
+    // (job i at the fractional part of i x the golden ratio of its step): jobs started at
+    // different moments. Kept per set of jobs and their estimates.
+    std::vector<double> jointSteps(const std::vector<Job*>& jobs) {
+        std::vector<std::pair<const Job*, int>> key;
+        for (const Job* j : jobs)
+            key.emplace_back(j, j->version);
+        if (const auto hit = jointCache_.find(key); hit != jointCache_.end()) return hit->second;
+        std::vector<JointJob> joint;
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            Job& j = *jobs[i];
+            if (!j.program) {
+                (void)estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel, j.program);
+                ++estimates_;
+            }
+            const double phase = std::fmod(double(i) * kGoldenRatio, 1.0);
+            joint.push_back({j.program, phase * j.r.aloneStepS});
         }
-        if (timeAtShare <= 0) return j.r.aloneStepS;
-        const int level = std::max(1, int(std::lround(bytes / timeAtShare * kShareLevels)));
-        if (level >= kShareLevels) return j.r.aloneStepS;
-        if (const auto hit = j.stepAtLevel.find(level); hit != j.stepAtLevel.end())
-            return hit->second;
-        std::vector<double> fraction(capacity_.size(), 1.0);
-        for (size_t i = 0; i < j.load.bytesPerStep.size(); ++i)
-            if (j.shareable[i])
-                fraction[size_t(j.load.bytesPerStep[i].first)] = double(level) / kShareLevels;
-        const double stepS = estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel,
-                                          ShareSolver::BindingLinks, std::move(fraction))
-                                 .stepS;
-        ++estimates_;
-        j.stepAtLevel.emplace(level, stepS);
-        return stepS;
+        const std::vector<JointJobSteps> ran = runJointSchedule(joint, kJointSteps);
+        ++jointRuns_;
+        std::vector<double> steps;
+        for (size_t i = 0; i < jobs.size(); ++i)
+            steps.push_back(ran[i].stepS.empty()
+                                ? jobs[i]->r.aloneStepS
+                                : std::max(jobs[i]->r.aloneStepS, ran[i].meanStepS()));
+        jointCache_.emplace(std::move(key), steps);
+        return steps;
     }
 
     double endOf(const Job& j, double t) const {
@@ -656,6 +679,7 @@ private:
         out.simulatedS = endS;
         out.totalGpus = scheduler_.totalGpus();
         out.stepEstimates = estimates_;
+        out.jointRuns = jointRuns_;
         out.fragmentation = std::move(fragmentation_);
         for (Job& j : jobs_) {
             ClusterJobResult r = std::move(j.r);
@@ -697,6 +721,8 @@ private:
     std::vector<FragmentationSample> fragmentation_;
     size_t ended_ = 0, endedSeen_ = 0;
     long long estimates_ = 0;
+    long long jointRuns_ = 0; // joint simulations of jobs that meet
+    std::map<std::vector<std::pair<const Job*, int>>, std::vector<double>> jointCache_;
     long long checkpointEvents_ = 0;  // checkpoint starts and ends looked for (a bound)
     StorageRouteCache storageRoutes_; // every job's checkpoints go to the same storage ToRs
 };

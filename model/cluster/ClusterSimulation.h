@@ -74,7 +74,8 @@ struct ClusterRunResult {
     long long totalGpus = 0;
     std::vector<ClusterJobResult> jobs; // in the workload's order
     std::vector<FragmentationSample> fragmentation;
-    long long stepEstimates = 0; // engine runs it took (alone and shared)
+    long long stepEstimates = 0; // engine runs it took (alone, and programs for joint runs)
+    long long jointRuns = 0;     // joint simulations of jobs that met on a link
 };
 
 using ClusterProgressFn = std::function<void(double fraction)>;

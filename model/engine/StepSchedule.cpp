@@ -116,11 +116,88 @@ public:
             if (next == kNever) break;
             advanceTo(next);
         }
+        return result();
+    }
+
+    // Stepped from outside (ScheduleStepper): the fabric transfers running now, and their
+    // rates from a solve the caller ran.
+    bool activeChanged() const { return activeChanged_; }
+    void activeClasses(std::vector<int>& out) const {
+        out.clear();
+        for (int k = 0; k < classes_.count(); ++k)
+            if (streams_[size_t(k)].current >= 0 && !streams_[size_t(k)].inLatency &&
+                streams_[size_t(k)].fixed == 0)
+                out.push_back(k);
+    }
+    void applyRates(std::span<const int> active, std::span<const double> rates) {
+        activeChanged_ = false;
+        ++out_.reshares;
+        for (size_t i = 0; i < active.size(); ++i)
+            streams_[size_t(active[i])].rate = rates[i];
+    }
+    void requestReshare() { activeChanged_ = true; }
+    double now() const { return now_; }
+    ScheduleResult result() {
         for (int s = 0; s < p_; ++s)
             if (stages_[size_t(s)].state != StageState::Done)
                 throw std::logic_error("the pipeline schedule deadlocked");
         finish();
         return std::move(out_);
+    }
+
+    void startWhatCan() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int s = 0; s < p_; ++s)
+                changed |= tryStartStage(s);
+            for (int k = 0; k < classes_.count(); ++k)
+                changed |= tryStartStream(k);
+        }
+    }
+
+    double nextEventS() {
+        double next = kNever;
+        for (const Stage& st : stages_)
+            if (st.state == StageState::Running && st.computing)
+                next = std::min(next, st.computeEndS);
+        for (Stream& q : streams_) {
+            q.finishS = kNever;
+            if (q.current >= 0) {
+                q.finishS = q.inLatency  ? q.latencyEndS
+                            : q.rate > 0 ? now_ + q.remaining / q.rate
+                                         : kNever;
+                next = std::min(next, q.finishS);
+            } else if (!q.queue.empty()) {
+                next = std::min(next, transfers_[size_t(q.queue.front())].readyAtS);
+            }
+        }
+        return next;
+    }
+
+    void advanceTo(double t) {
+        const double dt = t - now_;
+        now_ = t;
+        const double slack = 1e-12 * std::max(1.0, t);
+        for (int k = 0; k < classes_.count(); ++k) {
+            Stream& q = streams_[size_t(k)];
+            if (q.current < 0) continue;
+            if (!q.inLatency) {
+                q.remaining -= q.rate * dt;
+                recordRate(k, t - dt, t, q.rate);
+                if (q.finishS > t + slack) continue;
+                q.inLatency = true; // the bytes are there; the last step's latency follows
+                q.latencyEndS = t + transfers_[size_t(q.current)].latencyS;
+                if (!q.fixed) activeChanged_ = true;
+            }
+            if (q.latencyEndS <= t + slack) completeTransfer(k);
+        }
+        for (int s = 0; s < p_; ++s) {
+            Stage& st = stages_[size_t(s)];
+            if (st.state != StageState::Running || !st.computing || st.computeEndS > t + slack)
+                continue;
+            st.computing = false;
+            phaseMaybeDone(s);
+        }
     }
 
 private:
@@ -438,16 +515,6 @@ private:
         return true;
     }
 
-    void startWhatCan() {
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (int s = 0; s < p_; ++s)
-                changed |= tryStartStage(s);
-            for (int k = 0; k < classes_.count(); ++k)
-                changed |= tryStartStream(k);
-        }
-    }
-
     void reshareIfChanged() {
         if (!activeChanged_) return;
         activeChanged_ = false;
@@ -461,51 +528,6 @@ private:
         ++out_.reshares;
         for (size_t i = 0; i < active_.size(); ++i)
             streams_[size_t(active_[i])].rate = rates_[i];
-    }
-
-    double nextEventS() {
-        double next = kNever;
-        for (const Stage& st : stages_)
-            if (st.state == StageState::Running && st.computing)
-                next = std::min(next, st.computeEndS);
-        for (Stream& q : streams_) {
-            q.finishS = kNever;
-            if (q.current >= 0) {
-                q.finishS = q.inLatency  ? q.latencyEndS
-                            : q.rate > 0 ? now_ + q.remaining / q.rate
-                                         : kNever;
-                next = std::min(next, q.finishS);
-            } else if (!q.queue.empty()) {
-                next = std::min(next, transfers_[size_t(q.queue.front())].readyAtS);
-            }
-        }
-        return next;
-    }
-
-    void advanceTo(double t) {
-        const double dt = t - now_;
-        now_ = t;
-        const double slack = 1e-12 * std::max(1.0, t);
-        for (int k = 0; k < classes_.count(); ++k) {
-            Stream& q = streams_[size_t(k)];
-            if (q.current < 0) continue;
-            if (!q.inLatency) {
-                q.remaining -= q.rate * dt;
-                recordRate(k, t - dt, t, q.rate);
-                if (q.finishS > t + slack) continue;
-                q.inLatency = true; // the bytes are there; the last step's latency follows
-                q.latencyEndS = t + transfers_[size_t(q.current)].latencyS;
-                if (!q.fixed) activeChanged_ = true;
-            }
-            if (q.latencyEndS <= t + slack) completeTransfer(k);
-        }
-        for (int s = 0; s < p_; ++s) {
-            Stage& st = stages_[size_t(s)];
-            if (st.state != StageState::Running || !st.computing || st.computeEndS > t + slack)
-                continue;
-            st.computing = false;
-            phaseMaybeDone(s);
-        }
     }
 
     void recordRate(int cls, double fromS, double toS, double rate) {
@@ -696,6 +718,41 @@ private:
 
 ScheduleResult runSchedule(const ScheduleInput& in) {
     return StepSimulation(in).run();
+}
+
+class ScheduleStepper::Impl : public StepSimulation {
+public:
+    using StepSimulation::StepSimulation;
+};
+
+ScheduleStepper::ScheduleStepper(const ScheduleInput& in) : impl_(std::make_unique<Impl>(in)) {}
+ScheduleStepper::~ScheduleStepper() = default;
+void ScheduleStepper::startWhatCan() {
+    impl_->startWhatCan();
+}
+bool ScheduleStepper::activeChanged() const {
+    return impl_->activeChanged();
+}
+void ScheduleStepper::activeClasses(std::vector<int>& out) const {
+    impl_->activeClasses(out);
+}
+void ScheduleStepper::applyRates(std::span<const int> active, std::span<const double> rates) {
+    impl_->applyRates(active, rates);
+}
+void ScheduleStepper::requestReshare() {
+    impl_->requestReshare();
+}
+double ScheduleStepper::nextEventS() {
+    return impl_->nextEventS();
+}
+void ScheduleStepper::advanceTo(double t) {
+    impl_->advanceTo(t);
+}
+double ScheduleStepper::nowS() const {
+    return impl_->now();
+}
+ScheduleResult ScheduleStepper::result() {
+    return impl_->result();
 }
 
 } // namespace cs

@@ -20,6 +20,7 @@
 // from which the step time, the bubble and the replay's frames follow.
 #include "ShareModel.h"
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -150,5 +151,33 @@ struct ScheduleResult {
 };
 
 ScheduleResult runSchedule(const ScheduleInput& in);
+
+// One step's schedule run from outside, event by event, so that several jobs' steps can run on
+// one clock and share the fabric (JointSchedule.h): the caller solves the fabric for the
+// classes each stepper reports active and hands each its rates. `in` must outlive it; its
+// share answers only fixedRate() (classes that stay on NVLink).
+class ScheduleStepper {
+public:
+    explicit ScheduleStepper(const ScheduleInput& in);
+    ~ScheduleStepper();
+    ScheduleStepper(const ScheduleStepper&) = delete;
+    ScheduleStepper& operator=(const ScheduleStepper&) = delete;
+    void startWhatCan();
+    // Whether the set of running fabric transfers changed since the last rates, and which
+    // they are (classes of the schedule's numbering, ascending).
+    bool activeChanged() const;
+    void activeClasses(std::vector<int>& out) const;
+    void applyRates(std::span<const int> active, std::span<const double> rates);
+    void requestReshare(); // another job's transfers changed: rates are asked again
+    // The next event of this step (its own clock, from 0); infinity once it has ended.
+    double nextEventS();
+    void advanceTo(double t);
+    double nowS() const;
+    ScheduleResult result(); // once nextEventS() is infinite
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 } // namespace cs

@@ -6,12 +6,12 @@
 #include "FabricShare.h"
 #include "HostWait.h"
 #include "KernelModel.h"
+#include "NcclConstants.h"
 #include "PipelineLayers.h"
 #include "RankGroups.h"
 #include "RankPlacement.h"
 #include "StepSchedule.h"
 #include "Stragglers.h"
-#include "NcclConstants.h"
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"
 
@@ -55,11 +55,17 @@ namespace {
 class StepEstimator {
 public:
     StepEstimator(const Topology& t, const TopologyIndex& ix, const ModelSpec& m, const GpuSpec& g,
-                  const ParallelConfig& c, ShareSolver solver, std::vector<double> capacityLeft)
-        : t_(t), ix_(ix), m_(m), g_(g), c_(c), router_(t, ix, std::move(capacityLeft)),
-          timer_(t, router_, nvlinkBytesPerS(g), c.flowsPerPair),
-          share_(t, router_, nvlinkBytesPerS(g), solver),
-          classes_(ScheduleClasses::of(c.pp, c.virtualStages)) {}
+                  const ParallelConfig& c, ShareSolver solver, std::vector<double> capacityLeft,
+                  bool keepProgram = false)
+        : t_(t), ix_(ix), m_(m), g_(g), c_(c),
+          routerPtr_(std::make_shared<FabricRouter>(t, ix, std::move(capacityLeft))),
+          router_(*routerPtr_), timer_(t, router_, nvlinkBytesPerS(g), c.flowsPerPair),
+          sharePtr_(std::make_shared<FabricShare>(t, router_, nvlinkBytesPerS(g), solver)),
+          share_(*sharePtr_), classes_(ScheduleClasses::of(c.pp, c.virtualStages)),
+          keepProgram_(keepProgram) {}
+
+    // After run(): the step's schedule and the fabric it loads, for a joint simulation.
+    std::shared_ptr<const StepProgram> program() const { return program_; }
 
     StepEstimate run() {
         placeAndSize();
@@ -693,8 +699,7 @@ private:
         in.dpLatencyS = dpLatencyS_;
         const bool ppOnFabric =
             classes_.boundaries > 0 && share_.crossesFabric(classes_.sendForward(0));
-        in.sendLatencyS =
-            ppOnFabric ? nccl::kFabricStepLatencyS : nccl::kNvlinkStepLatencyS;
+        in.sendLatencyS = ppOnFabric ? nccl::kFabricStepLatencyS : nccl::kNvlinkStepLatencyS;
         in.overlapGather = c_.overlap.dpParamGather;
         in.overlapReduce = c_.overlap.dpGradReduce;
         in.overlapSend = c_.overlap.ppComm;
@@ -716,6 +721,16 @@ private:
         MappedShare scheduleShare(share_, shareId_);
         in.share = &scheduleShare;
         auto schedule = std::make_shared<ScheduleResult>(runSchedule(in));
+        if (keepProgram_) {
+            auto p = std::make_shared<StepProgram>();
+            p->router = routerPtr_;
+            p->share = sharePtr_;
+            p->shareId = shareId_;
+            p->mapped = std::make_unique<MappedShare>(*sharePtr_, shareId_);
+            p->input = std::move(in);
+            p->input.share = p->mapped.get();
+            program_ = std::move(p);
+        }
         e_.dpAllGatherS = schedule->gatherBusyS;
         e_.dpReduceScatterS = schedule->reduceBusyS;
         e_.ppTransferS = schedule->meanSendS;
@@ -743,10 +758,14 @@ private:
     const ModelSpec& m_;
     const GpuSpec& g_;
     const ParallelConfig& c_;
-    FabricRouter router_;
+    std::shared_ptr<FabricRouter> routerPtr_;
+    FabricRouter& router_;
     CollectiveTimer timer_;
-    FabricShare share_;
+    std::shared_ptr<FabricShare> sharePtr_;
+    FabricShare& share_;
     const ScheduleClasses classes_;
+    const bool keepProgram_;
+    std::shared_ptr<const StepProgram> program_;
     std::vector<int> shareId_; // schedule class -> the share's class that runs it
     StepEstimate e_;
     double M_ = 0, V_ = 1; // micro-batches per replica and step; virtual stages
@@ -780,6 +799,17 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
     const ParallelConfig c = withResolvedDefaults(m, given);
     checkTrainingConfig(m, g, c); // before anything is placed or routed
     return StepEstimator(t, ix, m, g, c, solver, std::move(capacityLeft)).run();
+}
+
+StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
+                          const GpuSpec& g, const ParallelConfig& given,
+                          std::shared_ptr<const StepProgram>& program) {
+    const ParallelConfig c = withResolvedDefaults(m, given);
+    checkTrainingConfig(m, g, c);
+    StepEstimator e(t, ix, m, g, c, ShareSolver::BindingLinks, {}, true);
+    StepEstimate out = e.run();
+    program = e.program();
+    return out;
 }
 
 } // namespace cs

@@ -3,6 +3,7 @@
 // bubbles of the interleaved schedule, TP collectives on NVLink, CP all-gathers, PP sends,
 // MoE all-to-alls and FSDP all-gather / reduce-scatter as flows over the routed fabric, memory
 // per GPU.
+#include "FabricShare.h"
 #include "InputError.h"
 #include "StepBreakdown.h"
 #include "StepSchedule.h"
@@ -99,6 +100,19 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                           const GpuSpec& g, const ParallelConfig& c,
                           ShareSolver solver = ShareSolver::BindingLinks,
                           std::vector<double> capacityLeft = {});
+// What a job's step is made of, kept for a joint simulation with other jobs on the same fabric
+// (JointSchedule.h): its schedule, the fabric it routes on and the classes it loads there.
+struct StepProgram {
+    ScheduleInput input; // share: `mapped`, which answers which classes stay on NVLink
+    std::shared_ptr<FabricRouter> router;
+    std::shared_ptr<FabricShare> share;
+    std::vector<int> shareId; // schedule class -> the share's class that runs it
+    std::unique_ptr<MappedShare> mapped;
+};
+// The same step, also keeping its program (on the whole fabric: no capacity left to others).
+StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
+                          const GpuSpec& g, const ParallelConfig& c,
+                          std::shared_ptr<const StepProgram>& program);
 // Model FLOPs of one step (forward + backward, attention included, no recomputation).
 double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c);
 

@@ -6,16 +6,18 @@ namespace cs {
 
 int EdgeRouter::flowsOf(const Edge& e) const {
     const Transport& t = transports_.ofGpu(e.src);
-    if (t.loadBalancing != LoadBalancing::Ecmp) return 1;
-    return std::max(1, qps_ > 0 ? qps_ : t.flowsPerGpuPair());
+    if (t.loadBalancing == LoadBalancing::Adaptive) return 1;
+    const int flows = std::max(1, qps_ > 0 ? qps_ : t.flowsPerGpuPair());
+    // Spraying spreads a flow's packets over a fixed set of entropy values, each hashed onto
+    // a path as a flow of its own.
+    return t.loadBalancing == LoadBalancing::Spray ? std::max(flows, kSprayEntropies) : flows;
 }
 
 bool EdgeRouter::route(const Edge& e, std::vector<std::pair<int32_t, double>>& out) {
     out.clear();
     const Transport& t = transports_.ofGpu(e.src);
-    if (t.loadBalancing == LoadBalancing::Spray || t.loadBalancing == LoadBalancing::Adaptive) {
-        const bool ok = router_.spread(
-            e.src, e.dst, t.loadBalancing == LoadBalancing::Adaptive ? &capacity_ : nullptr, out);
+    if (t.loadBalancing == LoadBalancing::Adaptive) {
+        const bool ok = router_.spread(e.src, e.dst, &capacity_, out);
         std::sort(out.begin(), out.end());
         return ok;
     }

@@ -3,8 +3,10 @@
 // directions its bytes cross and the fraction of them on each. ECMP hashes each of the
 // connection's queue pairs onto one path and splits the bytes evenly over them (NCCL splits a
 // transfer over its queue pairs); packet spraying spreads the bytes evenly over every
-// equal-cost next hop; adaptive routing in proportion to the capacity each next hop has (a
-// slowed link, or one others load, gets less).
+// equal-cost next hop as UEC does, over a set of entropy values each hashed like a flow (64,
+// htsim's and UEC's default); adaptive routing in proportion to the capacity each next hop has
+// (a slowed link, or one others load, gets less), as a switch sending each packet to its
+// shortest queue does.
 #include "FabricRouter.h"
 #include "Transport.h"
 
@@ -12,6 +14,8 @@
 #include <vector>
 
 namespace cs {
+
+constexpr int kSprayEntropies = 64;
 
 struct Edge {
     int32_t src, dst; // GPUs

@@ -198,8 +198,8 @@ bool FabricRouter::spread(int32_t srcGpu, int32_t dstGpu, const std::vector<doub
             double total = 0;
             for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i)
                 if (d[size_t(adj_[size_t(i)].next)] + 1 == d[size_t(at)])
-                    total += weightOf ? (*weightOf)[size_t(resource(adj_[size_t(i)].link, at))]
-                                      : 1.0;
+                    total +=
+                        weightOf ? (*weightOf)[size_t(resource(adj_[size_t(i)].link, at))] : 1.0;
             int32_t candidates = 0;
             for (int32_t i = adjOffsets_[size_t(at)]; i < adjOffsets_[size_t(at) + 1]; ++i)
                 candidates += d[size_t(adj_[size_t(i)].next)] + 1 == d[size_t(at)];
@@ -207,8 +207,8 @@ bool FabricRouter::spread(int32_t srcGpu, int32_t dstGpu, const std::vector<doub
                 const Hop& h = adj_[size_t(i)];
                 if (d[size_t(h.next)] + 1 != d[size_t(at)]) continue;
                 const int32_t r = resource(h.link, at);
-                const double w = weightOf && total > 0 ? (*weightOf)[size_t(r)] / total
-                                                       : 1.0 / candidates;
+                const double w =
+                    weightOf && total > 0 ? (*weightOf)[size_t(r)] / total : 1.0 / candidates;
                 if (!(w > 0)) continue;
                 out.emplace_back(r, share * w);
                 int32_t& slot = slotOf_[size_t(h.next)];
@@ -287,21 +287,50 @@ double FabricRouter::latencyNs(const std::vector<int32_t>& path) const {
     return ns;
 }
 
-std::vector<double> FabricRouter::capacities(const FabricTransports& transports) const {
-    std::vector<double> c(2 * t_.links.size());
+int32_t FabricRouter::clusterOfLink(size_t l) const {
+    const Link& k = t_.links[l];
+    // Its switch's cluster, or its NIC's host's.
+    for (const Endpoint& e : {k.a, k.b})
+        if (e.kind == EntityKind::Switch && t_.switches[size_t(e.index)].cluster != kNone)
+            return t_.switches[size_t(e.index)].cluster;
+    for (const Endpoint& e : {k.a, k.b})
+        if (e.kind == EntityKind::Nic && t_.nics[size_t(e.index)].host != kNone)
+            return t_.clusterOfRack(t_.hosts[size_t(t_.nics[size_t(e.index)].host)].rack);
+    return kNone;
+}
+
+std::vector<double> FabricRouter::contendedEfficiencies(const FabricTransports& transports) const {
+    std::vector<double> e(2 * t_.links.size());
     for (size_t l = 0; l < t_.links.size(); ++l) {
         const Link& k = t_.links[l];
-        // The cluster a link belongs to: its switch's, or its NIC's host's.
-        int32_t cluster = kNone;
-        for (const Endpoint& e : {k.a, k.b})
-            if (cluster == kNone && e.kind == EntityKind::Switch)
-                cluster = t_.switches[size_t(e.index)].cluster;
-            else if (cluster == kNone && e.kind == EntityKind::Nic &&
-                     t_.nics[size_t(e.index)].host != kNone)
-                cluster = t_.clusterOfRack(t_.hosts[size_t(t_.nics[size_t(e.index)].host)].rack);
-        c[2 * l] = c[2 * l + 1] =
-            k.gbps * 1e9 / 8 * transports.ofCluster(cluster).wireEfficiency;
+        const Transport& t = transports.ofCluster(clusterOfLink(l));
+        // Pause frames cost where a saturated link between switches stops the switch ports
+        // before it, which carry other flows too; a NIC's own link pauses only the flows that
+        // end there (htsim: PFC's incasts end on time, its collisions do not).
+        const bool betweenSwitches =
+            k.a.kind == EntityKind::Switch && k.b.kind == EntityKind::Switch;
+        const bool pauses = t.congestionControl == CongestionControl::Pfc ||
+                            t.congestionControl == CongestionControl::Credit;
+        e[2 * l] = e[2 * l + 1] = pauses && !betweenSwitches ? 1.0 : t.contendedEfficiency();
     }
+    return e;
+}
+
+std::vector<uint8_t> FabricRouter::injectionLinks() const {
+    std::vector<uint8_t> out(2 * t_.links.size(), 0);
+    for (size_t l = 0; l < t_.links.size(); ++l) {
+        const Link& k = t_.links[l];
+        if (k.a.kind == EntityKind::Nic && k.b.kind == EntityKind::Switch) out[2 * l] = 1;
+        if (k.b.kind == EntityKind::Nic && k.a.kind == EntityKind::Switch) out[2 * l + 1] = 1;
+    }
+    return out;
+}
+
+std::vector<double> FabricRouter::capacities(const FabricTransports& transports) const {
+    std::vector<double> c(2 * t_.links.size());
+    for (size_t l = 0; l < t_.links.size(); ++l)
+        c[2 * l] = c[2 * l + 1] =
+            t_.links[l].gbps * 1e9 / 8 * transports.ofCluster(clusterOfLink(l)).wireEfficiency;
     if (capacityLeft_.size() == c.size())
         for (size_t r = 0; r < c.size(); ++r)
             c[r] *= capacityLeft_[r];

@@ -41,6 +41,11 @@ public:
     // Bytes per second each direction of a link carries at most: its rate after the headers of
     // its cluster's transport, and after others' share.
     std::vector<double> capacities(const FabricTransports& transports) const;
+    // Per link direction, what its cluster's congestion control keeps of it where two or more
+    // transfers saturate it (Transport::contendedEfficiency).
+    std::vector<double> contendedEfficiencies(const FabricTransports& transports) const;
+    // Per link direction, whether it carries a NIC's sending into the fabric (NIC to switch).
+    std::vector<uint8_t> injectionLinks() const;
     // The same at one fraction of every link's rate (storage writes over the frontend).
     std::vector<double> capacities(double goodputFraction) const;
 
@@ -70,6 +75,7 @@ private:
     Distances distancesTo(int32_t leaf);
     const std::vector<uint16_t>& bfsFrom(int32_t leaf);
     int32_t resource(int32_t link, int32_t from) const;
+    int32_t clusterOfLink(size_t link) const; // kNone: outside every cluster
     // The NICs and leaves of a route from src to dst: false if none; `dstLeaf` set, `relay`
     // the sending NIC (PXN), kNone for a route inside one NVLink domain.
     struct Ends {

@@ -3,15 +3,21 @@
 #include "EdgeRoutes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
 namespace cs {
+namespace {
+constexpr size_t kMaxMemo = 200'000;
+} // namespace
 
 FabricShare::FabricShare(const Topology& t, FabricRouter& router, double nvlinkBps,
                          ShareSolver solver)
     : t_(t), router_(router), transports_(t), nvlinkBps_(nvlinkBps),
-      capacity_(router.capacities(transports_)), solver_(solver) {}
+      capacity_(router.capacities(transports_)),
+      efficiency_(router.contendedEfficiencies(transports_)), injection_(router.injectionLinks()),
+      solver_(solver) {}
 
 int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     Class c;
@@ -46,6 +52,22 @@ int FabricShare::addClass(const std::vector<Edge>& edges, int flowsPerPair) {
     return int(classes_.size()) - 1;
 }
 
+int FabricShare::addLoads(std::span<const int32_t> resources, std::span<const double> coefficients,
+                          double cap, bool fabric) {
+    std::vector<std::pair<int32_t, double>> load;
+    loaded_.resize(capacity_.size(), 0);
+    for (size_t i = 0; i < resources.size(); ++i) {
+        load.emplace_back(resources[i], coefficients[i]);
+        if (!loaded_[size_t(resources[i])]) loaded_[size_t(resources[i])] = 1, ++linksLoaded_;
+    }
+    loads_.add(load, cap);
+    Class c;
+    c.fabric = fabric;
+    c.nvlink = !fabric || std::isfinite(cap);
+    classes_.push_back(c);
+    return int(classes_.size()) - 1;
+}
+
 void FabricShare::rates(std::span<const int> active, std::vector<double>& rate) {
     if (solver_ == ShareSolver::Solo && active.size() > 1) {
         std::vector<double> solo(active.size());
@@ -65,8 +87,13 @@ void FabricShare::rates(std::span<const int> active, std::vector<double>& rate) 
     const TransferLoads& loads = pruned ? binding_ : loads_;
     for (int cls : active)
         flowsSolved_ += loads.offsets[size_t(cls) + 1] - loads.offsets[size_t(cls)];
-    rate = maxMinFairTransferRates(pruned ? bindingCapacity_ : capacity_, loads, active, scratch_);
+    rate = contendedTransferRates(
+        pruned ? bindingCapacity_ : capacity_,
+        {pruned ? &bindingEfficiency_ : &efficiency_, pruned ? &bindingInjection_ : &injection_},
+        loads, active, scratch_);
     ++solves_;
+    // Sets of several jobs' transfers recur less than one job's: the memo is kept bounded.
+    if (memo_.size() >= kMaxMemo) memo_.clear();
     memo_.emplace(std::move(key), rate);
 }
 
@@ -158,9 +185,13 @@ void FabricShare::keepBindingLinks() {
     std::sort(kept.begin(), kept.end());
     std::vector<int32_t> index(nLinks, -1);
     bindingCapacity_.clear();
+    bindingEfficiency_.clear();
+    bindingInjection_.clear();
     for (int32_t r : kept) {
         index[size_t(r)] = int32_t(bindingCapacity_.size());
         bindingCapacity_.push_back(capacity_[size_t(r)]);
+        bindingEfficiency_.push_back(efficiency_[size_t(r)]);
+        bindingInjection_.push_back(injection_[size_t(r)]);
     }
     binding_ = TransferLoads{};
     std::vector<std::pair<int32_t, double>> load;

@@ -3,9 +3,9 @@
 // stage's DP collectives, the sends across one pipeline boundary) is routed once into flows as
 // its cluster's transport spreads them: with ECMP one per queue pair of each edge, each hashed
 // onto one path; with packet spraying or adaptive routing each edge spread over every
-// equal-cost path (evenly, or by the capacity each path has left). For any set of classes running at once,
-// one max-min fair solve between them gives each its rate. A class's flows advance together
-// (NCCL splits a transfer evenly over its channels, and a ring step waits for its slowest
+// equal-cost path (evenly, or by the capacity each path has left). For any set of classes running
+// at once, one max-min fair solve between them gives each its rate. A class's flows advance
+// together (NCCL splits a transfer evenly over its channels, and a ring step waits for its slowest
 // edge), so the solve runs over classes, each loading every link by the flows it routes
 // there. Solves are kept per set of classes: a pipeline's steady state meets the same sets
 // again and again.
@@ -32,6 +32,12 @@ public:
     void rates(std::span<const int> active, std::vector<double>& rate) override;
     // Classes that never cross the fabric run at NVLink's rate whatever else runs.
     bool fixedRate(int cls) override { return !classes_[size_t(cls)].fabric; }
+    // Adds a class loading the link directions as another share's class does (its resources,
+    // coefficients and cap): several jobs' classes in one share (JointSchedule.h).
+    int addLoads(std::span<const int32_t> resources, std::span<const double> coefficients,
+                 double cap, bool fabric);
+    const Topology& topology() const { return t_; }
+    FabricRouter& router() const { return router_; }
     // Adds what each link direction carries when every edge of the class moves
     // `bytesPerEdge`, split evenly over the edge's flows.
     void addLinkBytes(int cls, double bytesPerEdge, std::vector<double>* total,
@@ -39,6 +45,21 @@ public:
     // The class's rate when it runs alone.
     double soloRate(int cls);
     bool crossesFabric(int cls) const { return classes_[size_t(cls)].fabric; }
+    int classCount() const { return int(classes_.size()); }
+    // Class cls's loads: the link directions it crosses and the share of an edge's bytes on
+    // each; its cap (NVLink's rate where an edge stays inside a host); the fabric's capacities.
+    std::span<const int32_t> resourcesOf(int cls) const {
+        return {loads_.resources.data() + loads_.offsets[size_t(cls)],
+                size_t(loads_.offsets[size_t(cls) + 1] - loads_.offsets[size_t(cls)])};
+    }
+    std::span<const double> coefficientsOf(int cls) const {
+        return {loads_.coefficients.data() + loads_.offsets[size_t(cls)],
+                size_t(loads_.offsets[size_t(cls) + 1] - loads_.offsets[size_t(cls)])};
+    }
+    double capOf(int cls) const { return loads_.caps[size_t(cls)]; }
+    const std::vector<double>& capacity() const { return capacity_; }
+    // Per link direction, what its congestion control keeps where transfers collide.
+    const std::vector<double>& contendedEfficiency() const { return efficiency_; }
     long long solves() const { return solves_; }
     long long loadsSolved() const { return flowsSolved_; } // link loads over all solves
     // Link directions the classes load, and those the solves run over.
@@ -57,7 +78,8 @@ private:
     FabricRouter& router_;
     FabricTransports transports_;
     double nvlinkBps_;
-    std::vector<double> capacity_;
+    std::vector<double> capacity_, efficiency_;
+    std::vector<uint8_t> injection_;
     std::vector<Class> classes_;
     // Class k's loads, as transfer k: each link direction it crosses and its flows there per
     // flow of an edge; capped at NVLink's rate where an edge stays inside a host.
@@ -68,7 +90,8 @@ private:
     // dominated by another (a larger share of it for every class) are kept. Rates are those of
     // the full problem. Built for the classes added so far, rebuilt when more are added.
     TransferLoads binding_;
-    std::vector<double> bindingCapacity_;
+    std::vector<double> bindingCapacity_, bindingEfficiency_;
+    std::vector<uint8_t> bindingInjection_;
     size_t bindingClasses_ = 0;
     TransferSolveScratch scratch_;
     std::vector<double> flowsOn_;

@@ -3,9 +3,9 @@
 // its cluster's transport routes it (EdgeRoutes.h), the flows running at a moment sharing the
 // links max-min fairly, re-shared at every finish. A congestion control that loses throughput
 // where flows collide (DCQCN's rate cuts, PFC's pauses) gives up its measured fraction of a
-// link that two or more flows saturate; every flow also pays its path's latency and the
-// transport's start. The constants come from packet-level runs of htsim
-// (resources/reference/htsim-campaign.md). `collective --op permutation|incast|alltoall|
+// link that two or more flows saturate; a flow ends when its last byte's acknowledgement is back,
+// a round trip of its path after the fluid finish. The constants come from packet-level runs of
+// htsim (resources/reference/htsim-campaign.md). `collective --op permutation|incast|alltoall|
 // sendrecv` reports what comes out.
 #include "EdgeRoutes.h"
 #include "FabricRouter.h"
@@ -22,17 +22,10 @@ struct FlowSpec {
 
 struct FlowRun {
     std::vector<double> finishS; // per flow, from the common start
-    std::vector<double> startS;  // per flow: its path's latency and the transport's start
+    std::vector<double> startS;  // per flow: its path's round trip
     long long events = 0, solves = 0;
     int unroutable = 0; // flows with no route (kept out, finishS infinite)
 };
-
-// What a congestion control keeps of a link that two or more flows saturate (htsim: the mean
-// completion of ECMP permutations against UEC's NSCC, which keeps them near their fair share).
-double contendedLinkEfficiency(CongestionControl cc);
-// A flow's time before its bytes flow at their rate: the transport's start (htsim: one flow
-// alone on an idle fabric against its bytes at line rate).
-constexpr double kFlowStartS = 9e-6;
 
 class FlowSimulation {
 public:
@@ -47,7 +40,8 @@ private:
     FabricTransports transports_;
     double nvlinkBps_;
     int qps_;
-    std::vector<double> capacity_;
+    std::vector<double> capacity_, efficiency_;
+    std::vector<uint8_t> injection_;
 };
 
 } // namespace cs

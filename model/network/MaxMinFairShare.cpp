@@ -1,6 +1,7 @@
 #include "MaxMinFairShare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -231,6 +232,58 @@ std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
     for (int k : which)
         s.positionOf[size_t(k)] = -1;
     return rate;
+}
+
+std::vector<double> contendedTransferRates(const std::vector<double>& capacity,
+                                           Contention contention, const TransferLoads& loads,
+                                           std::span<const int> which, TransferSolveScratch& s) {
+    std::vector<double> rate = maxMinFairTransferRates(capacity, loads, which, s);
+    if (!contention.efficiency) return rate;
+    const std::vector<double>& efficiency = *contention.efficiency;
+    const size_t n = which.empty() ? loads.transfers() : which.size();
+    auto each = [&](size_t i, auto&& fn) {
+        const size_t k = which.empty() ? i : size_t(which[i]);
+        for (auto j = size_t(loads.offsets[k]); j < size_t(loads.offsets[k + 1]); ++j)
+            fn(size_t(loads.resources[j]), loads.coefficients[j]);
+    };
+    auto moving = [&](size_t i) { return rate[i] > 0 && std::isfinite(rate[i]); };
+    s.load.resize(capacity.size(), 0.0);
+    s.transfersOn.resize(capacity.size(), 0);
+    s.touched.clear();
+    for (size_t i = 0; i < n; ++i)
+        if (moving(i))
+            each(i, [&](size_t r, double c) {
+                if (s.load[r] == 0) s.touched.push_back(int32_t(r));
+                s.load[r] += rate[i] * c;
+            });
+    auto saturated = [&](size_t r) { return s.load[r] >= capacity[r] * (1 - 1e-9); };
+    auto injecting = [&](size_t r) {
+        return contention.injection && (*contention.injection)[r] != 0;
+    };
+    // Per saturated link inside the fabric, the transfers that would send more but for the
+    // fabric: not held at their own NIC's link into it.
+    for (size_t i = 0; i < n; ++i) {
+        if (!moving(i)) continue;
+        bool atNic = false;
+        each(i, [&](size_t r, double) { atNic |= injecting(r) && saturated(r); });
+        if (atNic) continue;
+        each(i, [&](size_t r, double) {
+            if (saturated(r) && !injecting(r)) ++s.transfersOn[r];
+        });
+    }
+    bool lower = false;
+    for (int32_t r : s.touched)
+        lower |= s.transfersOn[size_t(r)] >= 2 && efficiency[size_t(r)] < 1;
+    if (lower) {
+        s.lowered = capacity;
+        for (int32_t r : s.touched)
+            if (s.transfersOn[size_t(r)] >= 2)
+                s.lowered[size_t(r)] = capacity[size_t(r)] * efficiency[size_t(r)];
+    }
+    for (int32_t r : s.touched)
+        s.load[size_t(r)] = 0, s.transfersOn[size_t(r)] = 0;
+    if (!lower) return rate;
+    return maxMinFairTransferRates(s.lowered, loads, which, s);
 }
 
 } // namespace cs

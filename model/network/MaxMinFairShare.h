@@ -57,6 +57,11 @@ struct TransferSolveScratch {
     std::vector<int32_t> positionOf;        // per transfer of the loads: its place in `which`
     std::vector<uint8_t> state;             // per transfer solved: rising, freezing, frozen
     std::vector<size_t> freezing;
+    // contendedTransferRates: per resource, its load and transfers at the first solve.
+    std::vector<double> load;
+    std::vector<int32_t> transfersOn;
+    std::vector<int32_t> touched;
+    std::vector<double> lowered; // the capacities of the second solve
 };
 
 // Max-min fair rates of the transfers `which` (indices into `loads`; all of them when
@@ -69,5 +74,21 @@ struct TransferSolveScratch {
 std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
                                             const TransferLoads& loads, std::span<const int> which,
                                             TransferSolveScratch& scratch);
+
+// What a fabric's congestion control loses where flows collide (DCQCN's rate cuts, PFC's
+// pauses): per link direction the fraction of its capacity it keeps then, and which
+// directions carry a NIC's own sending into the fabric.
+struct Contention {
+    const std::vector<double>* efficiency = nullptr; // null: none lost
+    const std::vector<uint8_t>* injection = nullptr; // per direction: from a NIC to a switch
+};
+// The same where a link that two or more transfers saturate, each held back there rather
+// than at its own NIC (a sender at its line rate queues nothing), delivers only efficiency[r] of
+// its capacity (FlowSimulation.h has the measured fractions). Solved once, and again with
+// those links lowered when there are any.
+std::vector<double> contendedTransferRates(const std::vector<double>& capacity,
+                                           Contention contention, const TransferLoads& loads,
+                                           std::span<const int> which,
+                                           TransferSolveScratch& scratch);
 
 } // namespace cs

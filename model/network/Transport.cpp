@@ -30,8 +30,8 @@ Transport resolveTransport(Fabric fabric, const TransportSettings& s) {
     t.qpsPerConnection =
         s.qpsPerConnection > 0 ? s.qpsPerConnection : (ib ? 1 : kRoceQpsPerConnection);
     t.congestionControl = s.congestionControl != CongestionControl::Auto ? s.congestionControl
-                          : ib ? CongestionControl::Credit
-                               : CongestionControl::Pfc;
+                          : ib                                           ? CongestionControl::Credit
+                                                                         : CongestionControl::Pfc;
     t.switchBufferBytes =
         s.switchBufferMiB > 0 ? s.switchBufferMiB * 1024 * 1024 : kLeafBufferBytesPerPort;
     t.sharp = s.inNetworkReduction == InNetworkReduction::Sharp;
@@ -39,9 +39,27 @@ Transport resolveTransport(Fabric fabric, const TransportSettings& s) {
     return t;
 }
 
-int Transport::flowsPerGpuPair() const { return nccl::kChannelsPerNic * qpsPerConnection; }
+int Transport::flowsPerGpuPair() const {
+    return nccl::kChannelsPerNic * qpsPerConnection;
+}
 
-Transport transportOf(const Cluster& c) { return resolveTransport(c.fabric, c.transport); }
+double Transport::contendedEfficiency() const {
+    switch (congestionControl) {
+    case CongestionControl::Dcqcn:
+        return 0.65;
+    case CongestionControl::Pfc:
+    case CongestionControl::Credit:
+        return 0.88;
+    case CongestionControl::Auto:
+    case CongestionControl::None:
+        break;
+    }
+    return 1.0;
+}
+
+Transport transportOf(const Cluster& c) {
+    return resolveTransport(c.fabric, c.transport);
+}
 
 FabricTransports::FabricTransports(const Topology& t) {
     for (const Cluster& c : t.clusters)

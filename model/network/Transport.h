@@ -16,6 +16,10 @@ struct Transport {
     int qpsPerConnection = 1; // per connection: a channel between two GPUs
     // Flows between two GPUs: each of NCCL's channels on the pair's NIC a connection.
     int flowsPerGpuPair() const;
+    // What the congestion control keeps of a link that two or more flows saturate (htsim:
+    // the mean completion of ECMP permutations against UEC's NSCC, which keeps colliding flows
+    // near their fair share). resources/reference/htsim-campaign.md.
+    double contendedEfficiency() const;
     CongestionControl congestionControl = CongestionControl::Pfc;
     double switchBufferBytes = 0; // per port of a leaf switch
     bool sharp = false;           // the switches reduce all-reduces (NCCL CollNet)
@@ -41,7 +45,7 @@ public:
     // A cluster's (kNone: the first cluster's).
     const Transport& ofCluster(int32_t cluster) const {
         return byCluster_[cluster >= 0 && size_t(cluster) < byCluster_.size() ? size_t(cluster)
-                                                                               : 0];
+                                                                              : 0];
     }
 
 private:
