@@ -21,8 +21,8 @@ namespace cs::app {
 namespace {
 // The docks --dock can put in front, by their object names' stems.
 constexpr const char* kDockNames =
-    "topology|design|inspector|summary|comparison|charts|timeline|stepBreakdown|events|hotLinks|"
-    "jobs";
+    "topology|design|inspector|summary|comparison|charts|timeline|stepBreakdown|collectives|events|"
+    "hotLinks|jobs";
 } // namespace
 
 const CommandSpec& guiSpec() {

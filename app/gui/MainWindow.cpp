@@ -7,6 +7,7 @@
 #include "AboutDialog.h"
 #include "BillOfMaterials.h"
 #include "BomReport.h"
+#include "CollectivesDock.h"
 #include "ComparisonController.h"
 #include "DefaultRun.h"
 #include "DesignDock.h"
@@ -79,7 +80,7 @@ MainWindow::MainWindow()
     : tree_(new QTreeView), treeModel_(new views::TopologyTreeModel(this)),
       inspector_(new views::InspectorWidget), summary_(new QPlainTextEdit),
       stepChart_(new views::StepBreakdownChart), view_(new views::VtkViewWidget),
-      split_(new QSplitter), designDock_(new DesignDock) {
+      split_(new QSplitter), designDock_(new DesignDock), collectives_(new CollectivesDock) {
     setWindowTitle(tr("ClusterScope"));
     resize(1500, 900);
     view_->setObjectName("clusterView");
@@ -122,6 +123,11 @@ MainWindow::MainWindow()
     stepDock->setWidget(stepChart_);
     addDockWidget(Qt::RightDockWidgetArea, stepDock);
     tabifyDockWidget(summaryDock, stepDock);
+    auto* collectivesDock = new QDockWidget(tr("Collectives"), this);
+    collectivesDock->setObjectName("collectivesDock");
+    collectivesDock->setWidget(collectives_);
+    addDockWidget(Qt::RightDockWidgetArea, collectivesDock);
+    tabifyDockWidget(stepDock, collectivesDock);
     auto* designDock = new QDockWidget(tr("Design"), this);
     designDock->setObjectName("designDock");
     designDock->setWidget(designDock_);
@@ -275,6 +281,11 @@ void MainWindow::buildMenus() {
         if (!document()) return;
         TelemetryImportDialog dialog(*document(), this);
         if (dialog.exec() == QDialog::Accepted) keepImport(dialog);
+    });
+    file->addAction(tr("Import &nccl-tests Log..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import nccl-tests Log"), {}, tr("nccl-tests output (*.txt *.log);;All (*)"));
+        if (!path.isEmpty()) importNcclTestsLog(path);
     });
     file->addAction(tr("Import from &Prometheus..."), this, [this] {
         if (!document()) return;
@@ -437,6 +448,7 @@ void MainWindow::adoptDocument(std::unique_ptr<TopologyDocument> next,
     setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(doc_->topology().name)));
     showSummary();
     tree_->expandToDepth(0);
+    collectives_->setDesigns(doc_.get(), nullptr);
 }
 
 bool MainWindow::applyDesign(const SiteParams& params) {
@@ -687,6 +699,7 @@ bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QStr
                                           b.topology + "\": give the run's topology"});
         }
         compare_->open(*doc_, runPath_, runPath, std::move(docB));
+        collectives_->setDesigns(doc_.get(), compare_->documentB());
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot compare"), e.what(), showErrors);
         return false;
@@ -774,6 +787,18 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors) {
     }
     statusBar()->showMessage(tr("Saved the design as %1").arg(path), 8000);
     return true;
+}
+
+} // namespace cs::app
+
+namespace cs::app {
+
+bool MainWindow::importNcclTestsLog(const QString& path) {
+    if (auto* dock = findChild<QDockWidget*>("collectivesDock")) {
+        dock->show();
+        dock->raise();
+    }
+    return collectives_->importLog(path);
 }
 
 } // namespace cs::app

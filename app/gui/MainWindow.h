@@ -37,6 +37,7 @@ class SimulationDialog;
 class TelemetryImportDialog;
 
 class ComparisonController;
+class CollectivesDock;
 class DesignDock;
 class StudyWindow;
 class ViewControls;
@@ -88,6 +89,10 @@ public:
     // The open design as a parameters file (Save Design As).
     bool saveDesign(const QString& path, bool showErrors = true);
     DesignDock* designDock() const { return designDock_; }
+    CollectivesDock* collectives() const { return collectives_; }
+    // File > Import nccl-tests Log: the log's points over the open design's simulated curve,
+    // in the Collectives dock (brought to the front). False when the log cannot be read.
+    bool importNcclTestsLog(const QString& path);
     // A design kept inline (a session's "design"): its topology, editable in the Design dock.
     bool openDesign(const QJsonObject& design, const QString& origin, bool showErrors = true);
     // Opens a run store for replay on the current topology; shows errors unless told not to.
@@ -202,6 +207,7 @@ private:
     views::VtkViewWidget* view_;
     QSplitter* split_; // the view, and the compared run's view beside it
     DesignDock* designDock_;
+    CollectivesDock* collectives_; // nccl-tests on the open design (and a comparison's B)
     ViewControls* controls_;
     ReplayController* replay_;
     ComparisonController* compare_;

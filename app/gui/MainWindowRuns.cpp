@@ -1,5 +1,6 @@
 // The window's runs: opening and keeping them (the runs folder, Save Run As, Open Recent),
 // simulating into them (the Simulate dialog, run descriptions), importing telemetry files.
+#include "CollectivesDock.h"
 #include "ComparisonController.h"
 #include "DesignDock.h"
 #include "InputError.h"
@@ -37,6 +38,7 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
         return false;
     }
     compare_->close(); // it compared the run that went
+    collectives_->setDesigns(doc_.get(), nullptr);
     stepChart_->setSummary(replay_->summary());
     recent_.add(kRunPrefix + QFileInfo(path).absoluteFilePath());
     rebuildRecentMenu();

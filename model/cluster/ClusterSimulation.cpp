@@ -22,8 +22,15 @@ namespace cs {
 namespace {
 
 constexpr double kEpsS = 1e-6;
-// Steps of each job simulated when jobs meet (JointSchedule.h), and the phases they start at.
-constexpr int kJointSteps = 3;
+// Steps of each job simulated when jobs meet (JointSchedule.h), the most jobs in one joint run,
+// the events one may take (then each job's steps so far count), and the phases steps start at.
+// Two jobs meet where each keeps a common link busy a tenth of its step or more alone: below,
+// their bursts there overlap a hundredth of the time or less, and what they lose to each
+// other is within the engine's noise.
+constexpr int kJointSteps = 2;
+constexpr size_t kMaxJointJobs = 4;
+constexpr long long kJointEvents = 400'000;
+constexpr double kMinMeetingBusy = 0.10;
 constexpr double kGoldenRatio = 0.6180339887498949;
 constexpr long long kMaxCheckpointEvents = 20'000'000;
 
@@ -443,38 +450,45 @@ private:
         for (Job* j : running)
             loads.push_back(&j->load);
         const std::vector<CapacityLeft> left = capacityLeft(loads, capacity_);
-        // Groups of jobs that load a common link direction between switches.
-        std::vector<size_t> group(running.size());
-        for (size_t k = 0; k < group.size(); ++k)
-            group[k] = k;
-        auto root = [&](size_t k) {
-            while (group[k] != k)
-                k = group[k] = group[group[k]];
-            return k;
-        };
-        std::unordered_map<int32_t, size_t> firstOn;
+        // Where two jobs meet materially: on a link between switches that each keeps busy at
+        // least kMinMeetingBusy of its step alone (their bursts there can overlap); per pair,
+        // the most of the two's smaller busy fraction over their common links.
+        std::unordered_map<int32_t, std::vector<std::pair<size_t, double>>> on;
         for (size_t k = 0; k < running.size(); ++k) {
             const Job& j = *running[k];
             for (size_t i = 0; i < j.load.bytesPerStep.size(); ++i) {
-                if (!j.shareable[i] || !(j.load.bytesPerStep[i].second > 0)) continue;
-                const auto [it, fresh] = firstOn.try_emplace(j.load.bytesPerStep[i].first, k);
-                if (!fresh) group[root(k)] = root(it->second);
+                if (!j.shareable[i]) continue;
+                const auto [r, bytes] = j.load.bytesPerStep[i];
+                const double busy = busyFraction(bytes, j.r.aloneStepS, capacity_[size_t(r)]);
+                if (busy >= kMinMeetingBusy) on[r].emplace_back(k, busy);
             }
         }
-        std::map<size_t, std::vector<size_t>> members;
-        for (size_t k = 0; k < running.size(); ++k)
-            members[root(k)].push_back(k);
-        for (const auto& [rootOf, ks] : members) {
-            if (ks.size() == 1) {
-                running[ks.front()]->load.stepS = running[ks.front()]->r.aloneStepS;
+        std::map<std::pair<size_t, size_t>, double> pairBusy;
+        for (const auto& [r, users] : on)
+            for (size_t x = 0; x < users.size(); ++x)
+                for (size_t y = x + 1; y < users.size(); ++y) {
+                    const auto key = std::minmax(users[x].first, users[y].first);
+                    double& b = pairBusy[{key.first, key.second}];
+                    b = std::max(b, std::min(users[x].second, users[y].second));
+                }
+        // Each job runs with the jobs it meets most, up to kMaxJointJobs together (a bound on
+        // a joint run's cost); one that meets none, alone.
+        std::vector<std::vector<std::pair<double, size_t>>> partners(running.size());
+        for (const auto& [pr, busy] : pairBusy) {
+            partners[pr.first].emplace_back(busy, pr.second);
+            partners[pr.second].emplace_back(busy, pr.first);
+        }
+        for (size_t k = 0; k < running.size(); ++k) {
+            auto& p = partners[k];
+            if (p.empty()) {
+                running[k]->load.stepS = running[k]->r.aloneStepS;
                 continue;
             }
-            std::vector<Job*> together;
-            for (size_t k : ks)
-                together.push_back(running[k]);
-            const std::vector<double> steps = jointSteps(together);
-            for (size_t i = 0; i < ks.size(); ++i)
-                running[ks[i]]->load.stepS = steps[i];
+            std::sort(p.begin(), p.end(), std::greater<>());
+            std::vector<Job*> together{running[k]};
+            for (size_t i = 0; i < p.size() && together.size() < kMaxJointJobs; ++i)
+                together.push_back(running[p[i].second]);
+            running[k]->load.stepS = jointSteps(together).front();
         }
         for (size_t k = 0; k < running.size(); ++k) {
             Job& j = *running[k];
@@ -499,13 +513,26 @@ private:
     // (job i at the fractional part of i x the golden ratio of its step): jobs started at
     // different moments. Kept per set of jobs and their estimates.
     std::vector<double> jointSteps(const std::vector<Job*>& jobs) {
+        // The same jobs in any order (the first's step is asked for): one key, one run.
         std::vector<std::pair<const Job*, int>> key;
         for (const Job* j : jobs)
             key.emplace_back(j, j->version);
-        if (const auto hit = jointCache_.find(key); hit != jointCache_.end()) return hit->second;
+        std::sort(key.begin(), key.end());
+        const auto pick = [&](const std::vector<double>& steps) {
+            std::vector<double> out;
+            for (const Job* j : jobs)
+                for (size_t i = 0; i < key.size(); ++i)
+                    if (key[i].first == j) out.push_back(steps[i]);
+            return out;
+        };
+        if (const auto hit = jointCache_.find(key); hit != jointCache_.end())
+            return pick(hit->second);
+        std::vector<Job*> ordered;
+        for (const auto& [j, version] : key)
+            ordered.push_back(const_cast<Job*>(j));
         std::vector<JointJob> joint;
-        for (size_t i = 0; i < jobs.size(); ++i) {
-            Job& j = *jobs[i];
+        for (size_t i = 0; i < ordered.size(); ++i) {
+            Job& j = *ordered[i];
             if (!j.program) {
                 (void)estimateStep(*t_, doc_.index(), j.model, j.gpu, j.parallel, j.program);
                 ++estimates_;

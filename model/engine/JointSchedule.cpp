@@ -50,7 +50,7 @@ double JointJobSteps::meanStepS() const {
 }
 
 std::vector<JointJobSteps> runJointSchedule(const std::vector<JointJob>& jobs, int minSteps,
-                                            JointStats* stats) {
+                                            long long maxEvents, JointStats* stats) {
     std::vector<JointJobSteps> out(jobs.size());
     if (jobs.empty()) return out;
     for (const JointJob& j : jobs)
@@ -65,12 +65,12 @@ std::vector<JointJobSteps> runJointSchedule(const std::vector<JointJob>& jobs, i
     std::vector<std::vector<int>> activeOf(jobs.size());
     double now = 0;
     long long events = 0;
-    auto enough = [&] {
+    auto atLeast = [&](int n) {
         for (const JointJobSteps& s : out)
-            if (int(s.stepS.size()) < minSteps) return false;
+            if (int(s.stepS.size()) < n) return false;
         return true;
     };
-    while (!enough() && events < kMaxEvents) {
+    while (!atLeast(minSteps) && !(events >= maxEvents && atLeast(1)) && events < kMaxEvents) {
         // Steps due to start; what each can start now.
         for (size_t j = 0; j < jobs.size(); ++j) {
             Running& r = run[j];

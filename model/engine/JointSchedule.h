@@ -25,9 +25,10 @@ struct JointStats {
     long long events = 0, solves = 0;
 };
 
-// Runs until every job has completed `minSteps` steps (or a bound on events is reached, when
-// the slowest has at least one). The jobs' programs must be on the same topology.
+// Runs until every job has completed `minSteps` steps, or `maxEvents` events once every job
+// has completed one. The jobs' programs must be on the same topology.
 std::vector<JointJobSteps> runJointSchedule(const std::vector<JointJob>& jobs, int minSteps,
+                                            long long maxEvents = 20'000'000,
                                             JointStats* stats = nullptr);
 
 } // namespace cs

@@ -31,6 +31,7 @@ constexpr OpName kOps[] = {
 };
 
 constexpr double kWordBytes = 4; // nccl-tests' default type, float
+constexpr size_t kMaxFlowsReshared = 5'000;
 
 // The NCCL collective an op runs, where it is one.
 std::optional<NcclOp> ncclOpOf(BenchOp op) {
@@ -281,8 +282,12 @@ BenchResult runCollectiveBench(const Topology& t, const TopologyIndex& ix, const
         break;
     }
     out.flows = int(flows.size());
-    FlowSimulation sim(t, router, s.nvlinkBps, s.qpsOverride);
-    const FlowRun run = sim.run(flows);
+    // An all-to-all's many pairs spread over the ECMP paths by themselves: one flow a pair, as
+    // the engine's expert all-to-all (unless asked otherwise).
+    const int flowsPerPair = s.qpsOverride > 0 ? s.qpsOverride : s.op == BenchOp::AllToAll ? 1 : 0;
+    FlowSimulation sim(t, router, s.nvlinkBps, flowsPerPair);
+    // Flow by flow up to a size one core follows in a second or two; beyond, one solve.
+    const FlowRun run = sim.run(flows, flows.size() <= kMaxFlowsReshared);
     // NCCL's all-to-all across three or more hosts reaches 0.74 of each GPU's NIC.
     double nicFloorPerRef = 0;
     if (s.op == BenchOp::AllToAll && out.nodes >= 3) {

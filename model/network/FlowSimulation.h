@@ -32,7 +32,9 @@ public:
     // `nvlinkBps`: flows inside an NVLink domain; `qpsOverride` > 0 replaces the transport's
     // queue pairs per connection.
     FlowSimulation(const Topology& t, FabricRouter& router, double nvlinkBps, int qpsOverride = 0);
-    FlowRun run(const std::vector<FlowSpec>& flows);
+    // `reshare` false: the rates of the first solve hold to the end (a flow's share never grows
+    // as others finish): one solve, for patterns too large to follow flow by flow.
+    FlowRun run(const std::vector<FlowSpec>& flows, bool reshare = true);
 
 private:
     const Topology& t_;

@@ -234,10 +234,36 @@ std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
     return rate;
 }
 
+namespace {
+
+// Transfers that each load whole links without caps (single-path flows) solve by the heap,
+// whose cost does not grow with the number of distinct bottleneck levels; the others by rounds.
+std::vector<double> solveTransfers(const std::vector<double>& capacity, const TransferLoads& loads,
+                                   std::span<const int> which, TransferSolveScratch& s) {
+    const size_t n = which.empty() ? loads.transfers() : which.size();
+    bool unit = n > 64;
+    for (size_t i = 0; i < n && unit; ++i) {
+        const size_t k = which.empty() ? i : size_t(which[i]);
+        unit = !std::isfinite(loads.caps[k]);
+        for (auto j = size_t(loads.offsets[k]); j < size_t(loads.offsets[k + 1]) && unit; ++j)
+            unit = loads.coefficients[j] == 1.0;
+    }
+    if (!unit) return maxMinFairTransferRates(capacity, loads, which, s);
+    FlowPaths paths;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t k = which.empty() ? i : size_t(which[i]);
+        paths.add(std::span<const int32_t>(loads.resources.data() + loads.offsets[k],
+                                           size_t(loads.offsets[k + 1] - loads.offsets[k])));
+    }
+    return maxMinFairRates(capacity, paths);
+}
+
+} // namespace
+
 std::vector<double> contendedTransferRates(const std::vector<double>& capacity,
                                            Contention contention, const TransferLoads& loads,
                                            std::span<const int> which, TransferSolveScratch& s) {
-    std::vector<double> rate = maxMinFairTransferRates(capacity, loads, which, s);
+    std::vector<double> rate = solveTransfers(capacity, loads, which, s);
     if (!contention.efficiency) return rate;
     const std::vector<double>& efficiency = *contention.efficiency;
     const size_t n = which.empty() ? loads.transfers() : which.size();
@@ -283,7 +309,7 @@ std::vector<double> contendedTransferRates(const std::vector<double>& capacity,
     for (int32_t r : s.touched)
         s.load[size_t(r)] = 0, s.transfersOn[size_t(r)] = 0;
     if (!lower) return rate;
-    return maxMinFairTransferRates(s.lowered, loads, which, s);
+    return solveTransfers(s.lowered, loads, which, s);
 }
 
 } // namespace cs

@@ -65,6 +65,8 @@ class TestCluster : public QObject {
 private slots:
     void sharedLinksLeaveTheFairShareAtLeast_data();
     void sharedLinksLeaveTheFairShareAtLeast();
+    void twoLargeJobsOnAThinFabricMeetEventByEvent_data();
+    void twoLargeJobsOnAThinFabricMeetEventByEvent();
     void fragmentedJobsSlowEachOtherAndTopologyAwareKeepsThemApart_data();
     void fragmentedJobsSlowEachOtherAndTopologyAwareKeepsThemApart();
     void aJobThatFitsOnlyAcrossPodsWaitsWhenThePolicySaysSo_data();
@@ -116,6 +118,38 @@ void TestCluster::sharedLinksLeaveTheFairShareAtLeast() {
     QVERIFY(qAbs(left[1].fraction[0].second - leftB) < 1e-6);
     QCOMPARE(left[0].meetings.size(), size_t(1));
     QCOMPARE(left[0].meetings[0].jobs, std::vector<int>{1});
+}
+
+void TestCluster::twoLargeJobsOnAThinFabricMeetEventByEvent_data() {
+    QTest::addColumn<int>("policy");
+    QTest::newRow("fragmented") << int(SchedulerPolicy::Fragmented);
+    QTest::newRow("topology-aware") << int(SchedulerPolicy::TopologyAware);
+}
+
+// Two Llama 3 405B jobs of 8,192 GPUs on meta-roce-24k thinned to 1:14 between pods. Scattered
+// over every pod, their DP rings meet on the pod uplinks: simulated together, step by step, the
+// bursts that fall together share the links and each job's step grows. Each on pods of its
+// own, they meet nowhere and run exactly as alone.
+void TestCluster::twoLargeJobsOnAThinFabricMeetEventByEvent() {
+    QFETCH(int, policy);
+    TopologyReadOptions o;
+    o.sets = {"generator.clusters[0].oversubscription=14"};
+    const auto doc = openTopology("meta-roce-24k", "", o);
+    Workload w = workload("two-405b-jobs.json");
+    w.scheduler = SchedulerPolicy(policy);
+    const ClusterRunResult r = simulateCluster(*doc, w, 0);
+    QCOMPARE(r.jobs.size(), size_t(2));
+    for (const ClusterJobResult& j : r.jobs) {
+        QCOMPARE(j.state, ClusterJobState::Done);
+        if (w.scheduler == SchedulerPolicy::Fragmented) {
+            QVERIFY2(j.slowdown() >= 1.02, qPrintable(QString::number(j.slowdown())));
+            QVERIFY(!j.meetings.empty());
+        } else {
+            QCOMPARE(j.slowdown(), 1.0);
+            QVERIFY(j.meetings.empty());
+        }
+    }
+    if (w.scheduler == SchedulerPolicy::Fragmented) QVERIFY(r.jointRuns >= 1);
 }
 
 void TestCluster::fragmentedJobsSlowEachOtherAndTopologyAwareKeepsThemApart_data() {
