@@ -790,15 +790,3 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors) {
 }
 
 } // namespace cs::app
-
-namespace cs::app {
-
-bool MainWindow::importNcclTestsLog(const QString& path) {
-    if (auto* dock = findChild<QDockWidget*>("collectivesDock")) {
-        dock->show();
-        dock->raise();
-    }
-    return collectives_->importLog(path);
-}
-
-} // namespace cs::app

@@ -1,5 +1,6 @@
 // The window's runs: opening and keeping them (the runs folder, Save Run As, Open Recent),
-// simulating into them (the Simulate dialog, run descriptions), importing telemetry files.
+// simulating into them (the Simulate dialog, run descriptions), importing telemetry files and
+// nccl-tests logs.
 #include "CollectivesDock.h"
 #include "ComparisonController.h"
 #include "DesignDock.h"
@@ -194,6 +195,14 @@ QString MainWindow::simulateAndOpen(const RunSpec& spec) {
                                  .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
                                  .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0));
     return storePath;
+}
+
+bool MainWindow::importNcclTestsLog(const QString& path) {
+    if (auto* dock = findChild<QDockWidget*>("collectivesDock")) {
+        dock->show();
+        dock->raise();
+    }
+    return collectives_->importLog(path);
 }
 
 } // namespace cs::app

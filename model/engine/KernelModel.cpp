@@ -1,7 +1,7 @@
 #include "KernelModel.h"
 
-#include "PipelineLayers.h"
 #include "NcclConstants.h"
+#include "PipelineLayers.h"
 #include "TrainingEfficiency.h"
 
 #include <algorithm>

@@ -1,8 +1,9 @@
 #pragma once
 // Physical efficiency figures of the step model's communication and memory: one set for
 // every configuration, each with its source. Kernel constants per GPU family live in
-// KernelModel.cpp; NCCL's latencies and message-size curve in model/network/NcclConstants.h. Sources:
-// resources/reference/calibration.md, section 3, and resources/reference/microbenchmarks.md.
+// KernelModel.cpp; NCCL's latencies and message-size curve in model/network/NcclConstants.h.
+// Sources: resources/reference/calibration.md, section 3, and
+// resources/reference/microbenchmarks.md.
 
 namespace cs::efficiency {
 

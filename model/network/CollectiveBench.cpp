@@ -286,8 +286,11 @@ BenchResult runCollectiveBench(const Topology& t, const TopologyIndex& ix, const
     // the engine's expert all-to-all (unless asked otherwise).
     const int flowsPerPair = s.qpsOverride > 0 ? s.qpsOverride : s.op == BenchOp::AllToAll ? 1 : 0;
     FlowSimulation sim(t, router, s.nvlinkBps, flowsPerPair);
-    // Flow by flow up to a size one core follows in a second or two; beyond, one solve.
-    const FlowRun run = sim.run(flows, flows.size() <= kMaxFlowsReshared);
+    // Flow by flow, each size on its own (what a buffer absorbs depends on the bytes), up to
+    // the flows one core follows in a second or two; beyond, one solve at a reference size
+    // scaled to every size (a fluid share's time grows with the bytes).
+    const bool bySize = flows.size() <= kMaxFlowsReshared;
+    FlowRun run = bySize ? FlowRun{} : sim.run(flows, false);
     // NCCL's all-to-all across three or more hosts reaches 0.74 of each GPU's NIC.
     double nicFloorPerRef = 0;
     if (s.op == BenchOp::AllToAll && out.nodes >= 3) {
@@ -305,7 +308,14 @@ BenchResult runCollectiveBench(const Topology& t, const TopologyIndex& ix, const
                                                : nccl::kP2pNvlinkLatencyS;
     std::vector<double> finish(flows.size());
     for (double bytes : s.sizes) {
-        const double scale = bytes / kRefBytes;
+        double scale = bytes / kRefBytes;
+        if (bySize) {
+            std::vector<FlowSpec> sized = flows;
+            for (FlowSpec& f : sized)
+                f.bytes *= scale;
+            run = sim.run(sized);
+            scale = 1;
+        }
         double slowest = 0;
         for (size_t f = 0; f < flows.size(); ++f) {
             const double fluid = run.finishS[f] - run.startS[f];

@@ -44,15 +44,15 @@ std::vector<int32_t> collectiveGpus(const Topology& t, int gpus, int perHost,
 
 struct BenchSetup {
     BenchOp op = BenchOp::AllReduce;
-    std::vector<int32_t> gpus;          // rank order
-    std::string family = "hopper";      // the GPUs' family
-    double nvlinkBps = 0;               // per GPU and direction, as NCCL reaches it
-    double nvlsBusBps = 0;              // NVLink SHARP's all-reduce bus bandwidth; 0: none
-    NcclAlgoFilter algo;                // auto, or the algorithm asked for
-    int channelsPerNic = 0;             // NCCL's channels per NIC; 0: its default (2)
-    int qpsOverride = 0;                // > 0: flows per GPU pair instead of the transport's
-    uint64_t seed = 1;                  // the permutation's
-    std::vector<double> sizes;          // bytes, ascending
+    std::vector<int32_t> gpus;     // rank order
+    std::string family = "hopper"; // the GPUs' family
+    double nvlinkBps = 0;          // per GPU and direction, as NCCL reaches it
+    double nvlsBusBps = 0;         // NVLink SHARP's all-reduce bus bandwidth; 0: none
+    NcclAlgoFilter algo;           // auto, or the algorithm asked for
+    int channelsPerNic = 0;        // NCCL's channels per NIC; 0: its default (2)
+    int qpsOverride = 0;           // > 0: flows per GPU pair instead of the transport's
+    uint64_t seed = 1;             // the permutation's
+    std::vector<double> sizes;     // bytes, ascending
 };
 
 struct BenchRow {
@@ -66,11 +66,11 @@ struct BenchRow {
 struct BenchResult {
     BenchOp op = BenchOp::AllReduce;
     int ranks = 0, nodes = 0, perNode = 0;
-    double netBusGBs = 0;     // the rails' bus bandwidth on the network (0: one node)
-    double perNicGBs = 0;     // what each rail's edge gets of the fabric and NCCL's channels
+    double netBusGBs = 0; // the rails' bus bandwidth on the network (0: one node)
+    double perNicGBs = 0; // what each rail's edge gets of the fabric and NCCL's channels
     std::vector<BenchRow> rows;
-    double avgBusbwGBs = 0;   // over the rows, as nccl-tests prints it
-    int flows = 0;            // point-to-point patterns: the flows of one size
+    double avgBusbwGBs = 0; // over the rows, as nccl-tests prints it
+    int flows = 0;          // point-to-point patterns: the flows of one size
 };
 
 // Sizes from `minBytes` to `maxBytes`, each `factor` times the one before (nccl-tests' -b, -e,

@@ -17,9 +17,12 @@ QJsonObject collectiveToJson(const BenchResult& r, const LogComparison* log,
     if (r.flows > 0) o["flows"] = r.flows;
     QJsonArray rows;
     for (const BenchRow& x : r.rows) {
-        QJsonObject row{{"bytes", x.bytes},         {"count", x.count},
-                        {"type", "float"},          {"timeUs", x.timeUs},
-                        {"algbwGBs", x.algbwGBs},   {"busbwGBs", x.busbwGBs},
+        QJsonObject row{{"bytes", x.bytes},
+                        {"count", x.count},
+                        {"type", "float"},
+                        {"timeUs", x.timeUs},
+                        {"algbwGBs", x.algbwGBs},
+                        {"busbwGBs", x.busbwGBs},
                         {"algorithm", QString::fromStdString(x.algorithm)},
                         {"protocol", QString::fromStdString(x.protocol)}};
         if (x.p50Us >= 0) {

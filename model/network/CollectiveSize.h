@@ -9,8 +9,9 @@ namespace cs {
 
 // Fraction of its large-message bus bandwidth a collective of `messageBytes` (the buffer
 // size nccl-tests reports: the all-reduce's buffer, the all-gather's output) reaches over
-// NVLink inside one host of the GPU family ("ampere", "hopper", "blackwell"). Between measured sizes: linear in log2(size); below
-// the smallest: proportional to the size (latency-bound); above the largest: 1.
+// NVLink inside one host of the GPU family ("ampere", "hopper", "blackwell"). Between measured
+// sizes: linear in log2(size); below the smallest: proportional to the size (latency-bound); above
+// the largest: 1.
 double ncclSizeFraction(const std::string& gpuFamily, double messageBytes);
 
 } // namespace cs

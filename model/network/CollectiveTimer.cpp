@@ -93,8 +93,8 @@ std::vector<double> CollectiveTimer::rings(const std::vector<std::vector<int32_t
     for (size_t k = 0; k < shardBytes.size(); ++k)
         for (size_t g = 0; g < groups.size(); ++g) {
             if (groups[g].size() < 2) continue;
-            const double latency = crossesFabric[g] ? nccl::kFabricStepLatencyS
-                                                    : nccl::kNvlinkStepLatencyS;
+            const double latency =
+                crossesFabric[g] ? nccl::kFabricStepLatencyS : nccl::kNvlinkStepLatencyS;
             times[k] = std::max(times[k], steps * (shardBytes[k] / slowestRate[g] + latency));
         }
     return times;

@@ -316,6 +316,17 @@ std::vector<double> FabricRouter::contendedEfficiencies(const FabricTransports& 
     return e;
 }
 
+std::vector<double> FabricRouter::switchBuffers(const FabricTransports& transports) const {
+    std::vector<double> out(2 * t_.links.size(), 0.0);
+    for (size_t l = 0; l < t_.links.size(); ++l) {
+        const Link& k = t_.links[l];
+        const double b = transports.ofCluster(clusterOfLink(l)).switchBufferBytes;
+        if (k.a.kind == EntityKind::Switch) out[2 * l] = b;
+        if (k.b.kind == EntityKind::Switch) out[2 * l + 1] = b;
+    }
+    return out;
+}
+
 std::vector<uint8_t> FabricRouter::injectionLinks() const {
     std::vector<uint8_t> out(2 * t_.links.size(), 0);
     for (size_t l = 0; l < t_.links.size(); ++l) {

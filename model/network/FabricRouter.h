@@ -44,6 +44,9 @@ public:
     // Per link direction, what its cluster's congestion control keeps of it where two or more
     // transfers saturate it (Transport::contendedEfficiency).
     std::vector<double> contendedEfficiencies(const FabricTransports& transports) const;
+    // Per link direction leaving a switch, the buffer of its cluster's leaf switches per port
+    // (0 elsewhere).
+    std::vector<double> switchBuffers(const FabricTransports& transports) const;
     // Per link direction, whether it carries a NIC's sending into the fabric (NIC to switch).
     std::vector<uint8_t> injectionLinks() const;
     // The same at one fraction of every link's rate (storage writes over the frontend).

@@ -13,7 +13,8 @@ FlowSimulation::FlowSimulation(const Topology& t, FabricRouter& router, double n
                                int qpsOverride)
     : t_(t), router_(router), transports_(t), nvlinkBps_(nvlinkBps), qps_(qpsOverride),
       capacity_(router.capacities(transports_)),
-      efficiency_(router.contendedEfficiencies(transports_)), injection_(router.injectionLinks()) {}
+      efficiency_(router.contendedEfficiencies(transports_)),
+      buffer_(router.switchBuffers(transports_)), injection_(router.injectionLinks()) {}
 
 FlowRun FlowSimulation::run(const std::vector<FlowSpec>& flows, bool reshare) {
     FlowRun out;
@@ -48,13 +49,16 @@ FlowRun FlowSimulation::run(const std::vector<FlowSpec>& flows, bool reshare) {
     }
     loads.index(capacity_.size());
     TransferSolveScratch scratch;
-    std::vector<double> rate;
+    std::vector<double> rate, left;
     double now = 0;
     while (!active.empty()) {
         // Max-min fair rates, the links two or more flows saturate giving up what their
-        // congestion control loses there.
-        rate =
-            contendedTransferRates(capacity_, {&efficiency_, &injection_}, loads, active, scratch);
+        // congestion control loses there once what they still send outgrows the buffer.
+        left.resize(active.size());
+        for (size_t i = 0; i < active.size(); ++i)
+            left[i] = remaining[size_t(active[i])];
+        rate = contendedTransferRates(capacity_, {&efficiency_, &injection_, &left, &buffer_},
+                                      loads, active, scratch);
         ++out.solves;
         if (!reshare) {
             for (size_t i = 0; i < active.size(); ++i) {
@@ -69,11 +73,14 @@ FlowRun FlowSimulation::run(const std::vector<FlowSpec>& flows, bool reshare) {
         for (size_t i = 0; i < active.size(); ++i)
             if (rate[i] > 0) dt = std::min(dt, remaining[size_t(active[i])] / rate[i]);
         if (!(dt < kInf)) break; // nothing moves: the rest never finish
+        // A contended link whose queue drains into its buffer first stops losing then.
+        const bool drained = scratch.bufferDrainS < dt;
+        if (drained) dt = scratch.bufferDrainS;
         now += dt;
         ++out.events;
         // Flows within a thousandth of that finish with it: one event for the many flows of a
         // symmetric pattern that end together (each a little early, by at most that much).
-        const double slack = dt * kFinishTogether;
+        const double slack = drained ? 0 : dt * kFinishTogether;
         size_t w = 0;
         for (size_t i = 0; i < active.size(); ++i) {
             const auto k = size_t(active[i]);

@@ -3,7 +3,8 @@
 // its cluster's transport routes it (EdgeRoutes.h), the flows running at a moment sharing the
 // links max-min fairly, re-shared at every finish. A congestion control that loses throughput
 // where flows collide (DCQCN's rate cuts, PFC's pauses) gives up its measured fraction of a
-// link that two or more flows saturate; a flow ends when its last byte's acknowledgement is back,
+// link that two or more flows saturate once what they still send there outgrows the switch's
+// buffer; a flow ends when its last byte's acknowledgement is back,
 // a round trip of its path after the fluid finish. The constants come from packet-level runs of
 // htsim (resources/reference/htsim-campaign.md). `collective --op permutation|incast|alltoall|
 // sendrecv` reports what comes out.
@@ -42,7 +43,7 @@ private:
     FabricTransports transports_;
     double nvlinkBps_;
     int qps_;
-    std::vector<double> capacity_, efficiency_;
+    std::vector<double> capacity_, efficiency_, buffer_;
     std::vector<uint8_t> injection_;
 };
 

@@ -263,6 +263,7 @@ std::vector<double> solveTransfers(const std::vector<double>& capacity, const Tr
 std::vector<double> contendedTransferRates(const std::vector<double>& capacity,
                                            Contention contention, const TransferLoads& loads,
                                            std::span<const int> which, TransferSolveScratch& s) {
+    s.bufferDrainS = std::numeric_limits<double>::infinity();
     std::vector<double> rate = solveTransfers(capacity, loads, which, s);
     if (!contention.efficiency) return rate;
     const std::vector<double>& efficiency = *contention.efficiency;
@@ -288,28 +289,65 @@ std::vector<double> contendedTransferRates(const std::vector<double>& capacity,
     };
     // Per saturated link inside the fabric, the transfers that would send more but for the
     // fabric: not held at their own NIC's link into it.
+    const bool buffered = contention.remainingBytes && contention.bufferBytes;
+    s.held.clear();
+    if (buffered) s.queued.resize(capacity.size(), 0.0);
     for (size_t i = 0; i < n; ++i) {
         if (!moving(i)) continue;
         bool atNic = false;
         each(i, [&](size_t r, double) { atNic |= injecting(r) && saturated(r); });
         if (atNic) continue;
-        each(i, [&](size_t r, double) {
-            if (saturated(r) && !injecting(r)) ++s.transfersOn[r];
+        if (buffered) s.held.push_back(int32_t(i));
+        each(i, [&](size_t r, double c) {
+            if (!saturated(r) || injecting(r)) return;
+            ++s.transfersOn[r];
+            if (buffered) s.queued[r] += (*contention.remainingBytes)[i] * c;
         });
     }
+    // A byte's tolerance on the buffer, so that a queue drained to it counts as fitting.
+    auto fits = [&](size_t r) {
+        return s.queued[r] <= (*contention.bufferBytes)[r] * (1 + 1e-9) + 1;
+    };
+    auto contended = [&](size_t r) {
+        return s.transfersOn[r] >= 2 && efficiency[r] < 1 && !(buffered && fits(r));
+    };
     bool lower = false;
     for (int32_t r : s.touched)
-        lower |= s.transfersOn[size_t(r)] >= 2 && efficiency[size_t(r)] < 1;
+        lower |= contended(size_t(r));
+    // The buffered links lowered, each with its queue above the buffer (in s.queued) and, once
+    // solved, the rate its held transfers drain it at (in s.load).
+    std::vector<int32_t> overBuffer;
     if (lower) {
         s.lowered = capacity;
         for (int32_t r : s.touched)
-            if (s.transfersOn[size_t(r)] >= 2)
+            if (contended(size_t(r))) {
                 s.lowered[size_t(r)] = capacity[size_t(r)] * efficiency[size_t(r)];
+                if (buffered && (*contention.bufferBytes)[size_t(r)] > 0) overBuffer.push_back(r);
+            }
     }
-    for (int32_t r : s.touched)
+    for (int32_t r : s.touched) {
         s.load[size_t(r)] = 0, s.transfersOn[size_t(r)] = 0;
+        if (buffered && !std::count(overBuffer.begin(), overBuffer.end(), r))
+            s.queued[size_t(r)] = 0;
+    }
     if (!lower) return rate;
-    return solveTransfers(s.lowered, loads, which, s);
+    std::vector<double> lowered = solveTransfers(s.lowered, loads, which, s);
+    if (overBuffer.empty()) return lowered;
+    // When the first of them drains to its buffer the link stops losing: the caller's next
+    // event at the latest.
+    for (int32_t i : s.held)
+        each(size_t(i), [&](size_t r, double c) { s.load[r] += lowered[size_t(i)] * c; });
+    for (int32_t r : overBuffer) {
+        const auto k = size_t(r);
+        if (s.load[k] > 0)
+            s.bufferDrainS =
+                std::min(s.bufferDrainS, (s.queued[k] - (*contention.bufferBytes)[k]) / s.load[k]);
+    }
+    for (int32_t i : s.held)
+        each(size_t(i), [&](size_t r, double) { s.load[r] = 0; });
+    for (int32_t r : overBuffer)
+        s.queued[size_t(r)] = 0;
+    return lowered;
 }
 
 } // namespace cs

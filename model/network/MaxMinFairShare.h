@@ -62,6 +62,11 @@ struct TransferSolveScratch {
     std::vector<int32_t> transfersOn;
     std::vector<int32_t> touched;
     std::vector<double> lowered; // the capacities of the second solve
+    std::vector<double> queued;  // per resource: bytes its held transfers still send
+    std::vector<int32_t> held;   // the transfers held inside the fabric (buffered solves)
+    // After a buffered contended solve: seconds at these rates until the first lowered link's
+    // queue fits its buffer (infinite when none will).
+    double bufferDrainS = 0;
 };
 
 // Max-min fair rates of the transfers `which` (indices into `loads`; all of them when
@@ -81,6 +86,11 @@ std::vector<double> maxMinFairTransferRates(const std::vector<double>& capacity,
 struct Contention {
     const std::vector<double>* efficiency = nullptr; // null: none lost
     const std::vector<uint8_t>* injection = nullptr; // per direction: from a NIC to a switch
+    // Per transfer solved (`which`'s order): its bytes still to send; and per direction the
+    // switch buffer before it. Where given, a link loses nothing while the bytes its held
+    // transfers still send fit in its buffer: the burst is absorbed before pauses or marks.
+    const std::vector<double>* remainingBytes = nullptr;
+    const std::vector<double>* bufferBytes = nullptr;
 };
 // The same where a link that two or more transfers saturate, each held back there rather
 // than at its own NIC (a sender at its line rate queues nothing), delivers only efficiency[r] of

@@ -39,13 +39,16 @@ constexpr double kTreeEfficiency = 0.92, kPatEfficiency = 0.75;
 constexpr double kCollNetHopperEfficiency = 0.85;
 constexpr double kTreeLlDivisor = 3.8, kTreeLl128Efficiency = 120.0 / 128.0;
 
-int protoIndex(NcclProto p) { return p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2; }
+int protoIndex(NcclProto p) {
+    return p == NcclProto::LL ? 0 : p == NcclProto::LL128 ? 1 : 2;
+}
 
 // NCCL's tables indexed by nodes: 1, 2, 3 or more.
-int nodeIndex(int nodes) { return nodes <= 1 ? 0 : nodes == 2 ? 1 : 2; }
+int nodeIndex(int nodes) {
+    return nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
+}
 double llMaxGBs(const NcclGroup& g) {
-    if (g.nodes == 1)
-        return g.family == "ampere" ? 87.7 : g.family == "blackwell" ? 282.0 : 141.0;
+    if (g.nodes == 1) return g.family == "ampere" ? 87.7 : g.family == "blackwell" ? 282.0 : 141.0;
     return g.nodes == 2 ? 39.0 : 20.4; // x86 Intel hosts
 }
 double ringLl128PerChannelGBs(const NcclGroup& g) {
@@ -56,14 +59,18 @@ double treePerChannelGBs(const NcclGroup& g, NcclProto p) {
     if (p == NcclProto::LL128) {
         constexpr double hopper[] = {36.7, 36.7, 29.0}, ampere[] = {20.0, 20.0, 20.0},
                          blackwell[] = {55.6, 31.67, 20.0};
-        return g.family == "ampere" ? ampere[n] : g.family == "blackwell" ? blackwell[n] : hopper[n];
+        return g.family == "ampere"      ? ampere[n]
+               : g.family == "blackwell" ? blackwell[n]
+                                         : hopper[n];
     }
     constexpr double hopper[] = {38.7, 41.4, 36.0}, ampere[] = {24.0, 23.6, 17.8},
                      blackwell[] = {70.0, 42.8, 24.0};
     return g.family == "ampere" ? ampere[n] : g.family == "blackwell" ? blackwell[n] : hopper[n];
 }
 
-bool reduces(NcclOp op) { return op == NcclOp::AllReduce; }
+bool reduces(NcclOp op) {
+    return op == NcclOp::AllReduce;
+}
 
 // Bus bandwidth (GB/s) of the algorithm and protocol; 0 where it cannot run.
 double busGBs(NcclOp op, const NcclGroup& g, NcclAlgo a, NcclProto p) {
@@ -197,18 +204,18 @@ std::vector<NcclChoice> ncclCandidates(NcclOp op, const NcclGroup& g, double byt
         // One host: the measured nccl-tests curve of NVLink (NVLS for an all-reduce where
         // NVSwitch reduces), its latencies included.
         const bool nvls = reduces(op) && g.nvlsBusBps > 0;
-        const NcclAlgo a = nvls && (filter.any || filter.only == NcclAlgo::Nvls) ? NcclAlgo::Nvls
-                                                                                  : NcclAlgo::Ring;
+        const NcclAlgo a =
+            nvls && (filter.any || filter.only == NcclAlgo::Nvls) ? NcclAlgo::Nvls : NcclAlgo::Ring;
         if (!filter.any && filter.only != a) return out;
         const double peak = a == NcclAlgo::Nvls ? g.nvlsBusBps : g.nvlinkBps;
         const double bus = peak * ncclSizeFraction(g.family, bytes);
         out.push_back({a, NcclProto::Simple, bus > 0 ? bytes * factor / bus : 0});
         return out;
     }
-    for (NcclAlgo a : {NcclAlgo::Ring, NcclAlgo::Tree, NcclAlgo::NvlsTree, NcclAlgo::CollNet,
-                       NcclAlgo::Pat}) {
-        if (!filter.any && filter.only != a && !(filter.only == NcclAlgo::Nvls &&
-                                                 a == NcclAlgo::NvlsTree))
+    for (NcclAlgo a :
+         {NcclAlgo::Ring, NcclAlgo::Tree, NcclAlgo::NvlsTree, NcclAlgo::CollNet, NcclAlgo::Pat}) {
+        if (!filter.any && filter.only != a &&
+            !(filter.only == NcclAlgo::Nvls && a == NcclAlgo::NvlsTree))
             continue;
         for (NcclProto p : {NcclProto::LL, NcclProto::LL128, NcclProto::Simple}) {
             const double bus = busGBs(op, g, a, p) * 1e9;

@@ -55,9 +55,8 @@ std::string withoutPrefix(const std::string& line) {
         while (j < line.size() && line[j] == ' ')
             ++j;
         size_t k = j;
-        while (k < line.size() &&
-               (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '.' ||
-                line[k] == '-' || line[k] == '_'))
+        while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) ||
+                                   line[k] == '.' || line[k] == '-' || line[k] == '_'))
             ++k;
         // "0: ..." or "host-1: ...": a word, a colon and a space (a row has no colon).
         if (k > j && k + 1 < line.size() && line[k] == ':' && line[k + 1] == ' ') i = k + 1;
@@ -80,7 +79,8 @@ struct Columns {
 std::optional<Columns> headerColumns(const std::vector<std::string>& raw) {
     std::vector<std::string> names;
     for (const std::string& t : raw)
-        if (t != "#") names.push_back(lower(t[0] == '#' && t.size() > 1 && t != "#wrong" ? t.substr(1) : t));
+        if (t != "#")
+            names.push_back(lower(t[0] == '#' && t.size() > 1 && t != "#wrong" ? t.substr(1) : t));
     auto at = [&](const std::string& n) {
         const auto it = std::find(names.begin(), names.end(), n);
         return it == names.end() ? -1 : int(it - names.begin());
@@ -95,7 +95,10 @@ std::optional<Columns> headerColumns(const std::vector<std::string>& raw) {
     int seen[3] = {0, 0, 0};
     for (size_t i = 0; i < names.size(); ++i) {
         const std::string& n = names[i];
-        int* slot = n == "time" ? c.time : n == "algbw" ? c.algbw : n == "busbw" ? c.busbw : nullptr;
+        int* slot = n == "time"    ? c.time
+                    : n == "algbw" ? c.algbw
+                    : n == "busbw" ? c.busbw
+                                   : nullptr;
         const int k = n == "time" ? 0 : n == "algbw" ? 1 : 2;
         if (slot && seen[k] < 2) slot[seen[k]++] = int(i);
     }
@@ -172,15 +175,17 @@ NcclTestsLog parseNcclTestsLog(const std::string& text, const std::string& file)
         const Columns& c = *cols;
         const size_t half = size_t(c.time[1] > 0 ? c.time[1] : int(c.count));
         if (tok.size() != c.count && tok.size() != half)
-            fail(file, lineNo,
-                 "expected a row of " + std::to_string(c.count) + " columns as the header names them (" +
-                     [&] {
-                         std::string s;
-                         for (const std::string& n : c.names)
-                             s += (s.empty() ? "" : " ") + n;
-                         return s;
-                     }() +
-                     "), got " + std::to_string(tok.size()));
+            fail(
+                file, lineNo,
+                "expected a row of " + std::to_string(c.count) +
+                    " columns as the header names them (" +
+                    [&] {
+                        std::string s;
+                        for (const std::string& n : c.names)
+                            s += (s.empty() ? "" : " ") + n;
+                        return s;
+                    }() +
+                    "), got " + std::to_string(tok.size()));
         NcclTestsRow r;
         r.line = lineNo;
         auto number = [&](int col, const char* what) {
@@ -213,8 +218,8 @@ NcclTestsLog parseNcclTestsLog(const std::string& text, const std::string& file)
     if (log.op.empty())
         if (const size_t p = text.find("_perf"); p != std::string::npos) {
             size_t b = p;
-            while (b > 0 && (std::islower(static_cast<unsigned char>(text[b - 1])) ||
-                             text[b - 1] == '_'))
+            while (b > 0 &&
+                   (std::islower(static_cast<unsigned char>(text[b - 1])) || text[b - 1] == '_'))
                 --b;
             log.op = text.substr(b, p - b);
         }

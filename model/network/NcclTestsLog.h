@@ -26,10 +26,10 @@ struct NcclTestsLog {
     // "all_reduce": from "Collective test starting: all_reduce_perf", else from the command
     // line that ran it, else from the table (the reduction, root and count columns).
     std::string op;
-    int ranks = 0;            // the "#  Rank  N ..." lines
+    int ranks = 0;                  // the "#  Rank  N ..." lines
     std::vector<std::string> hosts; // distinct, in order of first rank
-    std::string gpu;          // the first rank's device name
-    std::string ncclVersion;  // "2.24.3+cuda12.6"
+    std::string gpu;                // the first rank's device name
+    std::string ncclVersion;        // "2.24.3+cuda12.6"
     std::vector<NcclTestsRow> rows;
     double avgBusbwGBs = -1; // "# Avg bus bandwidth", where printed
     int gpusPerHost() const { return hosts.empty() ? 0 : ranks / int(hosts.size()); }

@@ -26,13 +26,17 @@ struct RunJob {
     // slowdown (its step over its step alone): NaN where the run does not say.
     double submitS = NAN, startS = NAN, endS = NAN, waitS = NAN, slowdown = NAN;
     double hostsFromS = NAN; // when it got `hosts` (after startS when requeued); NaN: at start
+    // Times as the replay's clock holds them, whole nanoseconds: a moment within half a
+    // nanosecond of a start is that start (a seek to a job's start lands on it).
     bool runsAt(double tS) const {
-        return !std::isnan(startS) && tS >= startS && (std::isnan(endS) || tS < endS);
+        return !std::isnan(startS) && tS >= startS - kHalfNs &&
+               (std::isnan(endS) || tS < endS - kHalfNs);
     }
     // Whether it runs on `hosts` at tS (a requeued job had others before hostsFromS).
     bool holdsHostsAt(double tS) const {
-        return runsAt(tS) && (std::isnan(hostsFromS) || tS >= hostsFromS);
+        return runsAt(tS) && (std::isnan(hostsFromS) || tS >= hostsFromS - kHalfNs);
     }
+    static constexpr double kHalfNs = 0.5e-9;
 };
 
 constexpr size_t kMaxRunJobs = 100000;

@@ -127,8 +127,7 @@ QByteArray explicitTopologyJson(const Topology& t, const char* indent) {
             o["congestionControl"] = q(namesOf(s.congestionControl).name(s.congestionControl));
         if (s.switchBufferMiB > 0) o["switchBufferMiB"] = s.switchBufferMiB;
         if (s.inNetworkReduction != InNetworkReduction::Auto)
-            o["inNetworkReduction"] =
-                q(namesOf(s.inNetworkReduction).name(s.inNetworkReduction));
+            o["inNetworkReduction"] = q(namesOf(s.inNetworkReduction).name(s.inNetworkReduction));
         w.item(o);
     }
     w.end(false);

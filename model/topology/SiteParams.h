@@ -22,11 +22,11 @@ struct ClusterParams {
     CongestionControl congestionControl = CongestionControl::Auto;
     double switchBufferMiB = 0;
     InNetworkReduction inNetworkReduction = InNetworkReduction::Auto;
-    int pods = 8;                 // [paper] 8 pods (AI zones) of 3,072 GPUs
-    int racksPerPod = 192;        // [paper] 192 racks per pod
-    int hostsPerRack = 2;         // [paper] 16 GPUs = 2 Grand Teton servers under one RTSW
-    int gpusPerHost = 8;          // [paper] Grand Teton: 8 x H100
-    int cpusPerHost = 2;          // [paper] 2 CPUs per server
+    int pods = 8;          // [paper] 8 pods (AI zones) of 3,072 GPUs
+    int racksPerPod = 192; // [paper] 192 racks per pod
+    int hostsPerRack = 2;  // [paper] 16 GPUs = 2 Grand Teton servers under one RTSW
+    int gpusPerHost = 8;   // [paper] Grand Teton: 8 x H100
+    int cpusPerHost = 2;   // [paper] 2 CPUs per server
     // The NVLink domain: a host (its own NVSwitch) or the rack, whose GPUs all reach each other
     // through nvlinkSwitchTrays switch trays outside the hosts (GB200 NVL72: 9 trays).
     ScaleUp scaleUp = ScaleUp::Host;

@@ -17,8 +17,7 @@ void TopologyBuilder::reserve(size_t gpus, size_t links) {
     t_.links.reserve(links);
 }
 
-int32_t TopologyBuilder::addCluster(std::string name, Fabric fabric,
-                                    TransportSettings transport) {
+int32_t TopologyBuilder::addCluster(std::string name, Fabric fabric, TransportSettings transport) {
     t_.clusters.push_back({std::move(name), fabric, transport});
     return int32_t(t_.clusters.size() - 1);
 }

@@ -4,6 +4,8 @@
 #include "BillOfMaterials.h"
 #include "BomReport.h"
 #include "CameraBookmarks.h"
+#include "CollectiveChart.h"
+#include "CollectivesDock.h"
 #include "CommandArgs.h"
 #include "ComparisonController.h"
 #include "ComparisonTableModel.h"
@@ -1436,6 +1438,13 @@ void TestMainWindow::comparisonShowsTwoRunsSideBySide() {
     QVERIFY(table->model()->index(0, 3).data().toString().contains(" s"));
     QAbstractItemModelTester tester(c->table(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // The Collectives dock draws a curve for each design, named A's and B's.
+    w.collectives()->setGroup(16, 8, false);
+    QVERIFY(w.collectives()->run());
+    QCustomPlot* collectivePlot = w.collectives()->chart()->plot();
+    QCOMPARE(collectivePlot->graphCount(), 2);
+    QVERIFY(collectivePlot->graph(0)->name().endsWith("(A)"));
+    QVERIFY(collectivePlot->graph(1)->name().endsWith("(B)"));
     // Linked cameras: the second view follows the first, and no longer once unlinked.
     const cs::views::CameraPose there{{60, -90, 70}, {10, 20, 0}, {0, 0, 1}};
     w.view()->setCameraPose(there);

@@ -471,11 +471,13 @@ void TestStudyCommand::shippedStudiesRun() {
                                    {"run.parallel.zeroStage", zero}}),
                           "stepTimeS");
         };
-        // Faster NICs shorten the data-parallel-bound step up to 400G; at 800G the leaves'
-        // uplinks (as many as before, 800G each) are the limit and nothing changes. ZeRO 3
-        // gathers the weights again in each step: slower than 2, which only saves memory.
+        // Faster NICs shorten the data-parallel-bound step at every speed: at 800G the
+        // leaves' 800G uplinks, as many as the NICs, carry it all under InfiniBand's adaptive
+        // routing, but compute is a larger part of the step. ZeRO 3 gathers the weights
+        // again in each step: slower than 2, which only saves memory.
         QVERIFY(step(100, 2) > step(200, 2) && step(200, 2) > step(400, 2));
-        QCOMPARE(step(800, 2), step(400, 2));
+        QVERIFY(step(400, 2) > step(800, 2));
+        QVERIFY(step(400, 2) / step(800, 2) < step(200, 2) / step(400, 2));
         for (int nic : {100, 200, 400, 800}) {
             QVERIFY(step(nic, 3) > step(nic, 2));
             QCOMPARE(step(nic, 1), step(nic, 2));

@@ -2,10 +2,12 @@
 // meta-roce-24k through the event engine (its events and re-shares per second), of a 54-day
 // span with failures, and of the max-min solvers on one set of flows: heap-based progressive
 // filling beside the naive rescan, and the engine's solve over paced transfers; MoE steps; a
-// two-day mix of jobs sharing one cluster.
+// two-day mix of jobs sharing one cluster; collectives and flow patterns on the fabric.
 #include "BenchUtil.h"
 
 #include "ClusterSimulation.h"
+#include "CollectiveRun.h"
+#include "FlowSimulation.h"
 
 #include "FabricRouter.h"
 #include "MaxMinFairShare.h"
@@ -101,6 +103,82 @@ void clusterRows() {
         row(what, s, bench::peakMiB() - before, note);
     }
 }
+// Collectives as `clusterscope collective` runs them, and a flow pattern through the fabric
+// re-shared at every finish beside the one-solve baseline that never re-shares.
+void networkRows() {
+    const auto roce = openTopology("meta-roce-24k", {});
+    struct Case {
+        const char* what;
+        BenchOp op;
+        GroupPlacement placement;
+        std::vector<double> sizes;
+    };
+    const std::vector<Case> cases{
+        {"all_reduce 1K-16G (25 sizes), 2,048 GPUs", BenchOp::AllReduce, GroupPlacement::Packed,
+         benchSizes(1024, 16.0 * (1ULL << 30), 2)},
+        {"all_reduce 1K-16G, 2,048 GPUs fragmented", BenchOp::AllReduce, GroupPlacement::Fragmented,
+         benchSizes(1024, 16.0 * (1ULL << 30), 2)},
+        {"alltoall 1 GiB, 2,048 GPUs (4.2 M flows)",
+         BenchOp::AllToAll,
+         GroupPlacement::Packed,
+         {double(1ULL << 30)}},
+    };
+    for (const Case& c : cases) {
+        CollectiveRequest r;
+        r.op = c.op;
+        r.gpus = 2048;
+        r.placement = c.placement;
+        r.sizes = c.sizes;
+        bench::releaseFreed();
+        const double before = bench::rssMiB();
+        bench::resetPeak();
+        BenchResult b;
+        const double sec =
+            bench::timeSeconds([&] { b = runCollective(roce->topology(), roce->index(), r); });
+        char note[200];
+        std::snprintf(note, sizeof note, "largest size busbw %.1f GB/s (%s)",
+                      b.rows.back().busbwGBs, b.rows.back().algorithm.c_str());
+        row(c.what, sec, bench::peakMiB() - before, note);
+    }
+    // The 405B step with its TP groups spread over hosts, on meta-roce-24k's structure with each
+    // fabric's transport: the same links, RoCE's ECMP against InfiniBand's adaptive routing.
+    for (const char* fabric : {"roce", "infiniband"}) {
+        TopologyReadOptions o;
+        o.sets = {std::string("generator.clusters[0].fabric=") + fabric};
+        const auto doc = openTopology("meta-roce-24k", {}, o);
+        RunSpec spec;
+        spec.parallel.tp = 8, spec.parallel.cp = 1, spec.parallel.pp = 16, spec.parallel.dp = 128;
+        spec.parallel.placement = Placement::Linear;
+        spec.steps = 1;
+        RunResult x;
+        const double sec = bench::timeSeconds([&] { x = simulateRun(*doc, spec, nullptr); });
+        char what[80], note[200];
+        std::snprintf(what, sizeof what, "405B dp-innermost, 16,384 GPUs, fabric=%s", fabric);
+        std::snprintf(note, sizeof note, "step %.2f s, exposed TP %.2f s", x.step.stepS,
+                      x.step.breakdown.slowest()[StepPart::ExposedTp]);
+        row(what, sec, 0, note);
+    }
+    // A permutation of 1,024 hosts (16 MiB each) on a 1:1 leaf-spine, ECMP, one flow a pair.
+    const auto ls = openTopology("", CS_SOURCE_DIR "/tests/fixtures/htsim/ls1024-1to1.json");
+    FabricRouter router(ls->topology(), ls->index());
+    FlowSimulation sim(ls->topology(), router, 0, 1);
+    std::vector<FlowSpec> flows;
+    const int n = int(ls->topology().gpus.size());
+    for (int i = 0; i < n; ++i)
+        flows.push_back({i, int32_t((i * 389 + 17) % n), 16.0 * (1 << 20)});
+    for (bool reshare : {true, false}) {
+        FlowRun run;
+        const double sec = bench::timeSeconds([&] { run = sim.run(flows, reshare); });
+        double last = 0;
+        for (double f : run.finishS)
+            last = std::max(last, f);
+        char note[200];
+        std::snprintf(note, sizeof note, "%lld solves, last flow ends %.0f us", run.solves,
+                      last * 1e6);
+        row(reshare ? "permutation 1,024 x 16 MiB, re-shared" : "the same, one solve (baseline)",
+            sec, 0, note);
+    }
+}
 } // namespace
 
 int main() {
@@ -110,6 +188,11 @@ int main() {
     // CS_BENCH_ONLY=moe: the MoE rows alone (the rest takes minutes).
     if (qEnvironmentVariable("CS_BENCH_ONLY") == "moe") {
         moeRows();
+        return 0;
+    }
+    // CS_BENCH_ONLY=network: the collective and flow-pattern rows alone.
+    if (qEnvironmentVariable("CS_BENCH_ONLY") == "network") {
+        networkRows();
         return 0;
     }
     // CS_BENCH_ONLY=cluster: the many-jobs rows alone.

@@ -23,14 +23,17 @@ private slots:
     void sharpReducesInTheSwitches();
     void moreChannelsReachTheNicsRate();
     void permutationAndIncastReportFlowCompletion();
+    void aSwitchBufferAbsorbsTheEndOfAnIncast_data();
+    void aSwitchBufferAbsorbsTheEndOfAnIncast();
     void whatCannotRunIsRefusedByItsOption();
 };
 
 namespace {
 
 BenchResult run(const std::string& preset, BenchOp op, int gpus, std::vector<double> sizes,
-                std::vector<std::string> sets = {}, GroupPlacement placement = GroupPlacement::Packed,
-                int perHost = 0, int channels = 0) {
+                std::vector<std::string> sets = {},
+                GroupPlacement placement = GroupPlacement::Packed, int perHost = 0,
+                int channels = 0) {
     TopologyReadOptions o;
     o.sets = std::move(sets);
     const auto doc = openTopology(preset, "", o);
@@ -159,8 +162,8 @@ void TestCollectiveBench::moreChannelsReachTheNicsRate() {
     // NCCL's default 2 channels a NIC move 41 GB/s of a 400G NIC's 50 (the default logs'
     // 0.82); 3 (NCCL_MIN_CTAS=24 on 8 NICs) reach the wire's rate: the tuned 8-node log's 391.
     const BenchResult def = run("meta-ib-24k", BenchOp::AllReduce, 64, {8 * GiB});
-    const BenchResult tuned = run("meta-ib-24k", BenchOp::AllReduce, 64, {8 * GiB}, {},
-                                  GroupPlacement::Packed, 0, 3);
+    const BenchResult tuned =
+        run("meta-ib-24k", BenchOp::AllReduce, 64, {8 * GiB}, {}, GroupPlacement::Packed, 0, 3);
     QVERIFY(std::fabs(def.perNicGBs - 41.0) < 0.01);
     QVERIFY(tuned.perNicGBs > 49 && tuned.perNicGBs < 50);
     QVERIFY(std::fabs(tuned.rows.front().busbwGBs / 391.37 - 1) < 0.05);
@@ -173,12 +176,41 @@ void TestCollectiveBench::permutationAndIncastReportFlowCompletion() {
     QVERIFY(x.p50Us > 0 && x.p50Us <= x.p99Us && x.p99Us <= x.maxUs);
     QCOMPARE(x.timeUs, x.maxUs); // the pattern ends with its last flow
     // 15 GPUs to one: its NIC's 50 GB/s shared, each flow 1/15 of it.
-    const BenchResult in = run("meta-roce-24k", BenchOp::Incast, 16, {16 << 20}, {},
-                               GroupPlacement::Packed, 1);
+    const BenchResult in =
+        run("meta-roce-24k", BenchOp::Incast, 16, {16 << 20}, {}, GroupPlacement::Packed, 1);
     QCOMPARE(in.flows, 15);
     const double ideal = 15.0 * (16 << 20) / (50e9 * 4096 / 4182) * 1e6;
     QVERIFY2(std::fabs(in.rows.front().maxUs / ideal - 1) < 0.02,
              qPrintable(QString::number(in.rows.front().maxUs / ideal)));
+}
+
+void TestCollectiveBench::aSwitchBufferAbsorbsTheEndOfAnIncast_data() {
+    QTest::addColumn<double>("bufferMiB");
+    QTest::newRow("64 KiB") << 0.0625;
+    QTest::newRow("64 MiB, half the burst") << 64.0;
+    QTest::newRow("256 MiB, all of it") << 256.0;
+}
+
+// Eight senders of 16 MiB to one GPU under DCQCN, one flow each: the receiver's downlink
+// delivers 0.65 of its rate (Transport::contendedEfficiency) until what the senders still
+// send fits in the leaf's buffer, then all of it.
+void TestCollectiveBench::aSwitchBufferAbsorbsTheEndOfAnIncast() {
+    QFETCH(double, bufferMiB);
+    TopologyReadOptions o;
+    o.sets = {"generator.clusters[0].congestionControl=dcqcn",
+              "generator.clusters[0].switchBufferMiB=" + std::to_string(bufferMiB)};
+    const auto doc = openTopology("", CS_SOURCE_DIR "/tests/fixtures/htsim/ls128-1to1.json", o);
+    CollectiveRequest r;
+    r.op = BenchOp::Incast;
+    r.gpus = 9;
+    r.sizes = {16 << 20};
+    r.qpsOverride = 1;
+    const BenchResult in = runCollective(doc->topology(), doc->index(), r);
+    const double rate = 50e9 * 4096 / 4182, total = 8.0 * (16 << 20);
+    const double absorbed = std::min(total, bufferMiB * (1 << 20));
+    const double expectUs = ((total - absorbed) / (0.65 * rate) + absorbed / rate) * 1e6;
+    QVERIFY2(std::fabs(in.rows.front().maxUs / expectUs - 1) < 0.01,
+             qPrintable(QString("%1 us, expected %2").arg(in.rows.front().maxUs).arg(expectUs)));
 }
 
 void TestCollectiveBench::whatCannotRunIsRefusedByItsOption() {

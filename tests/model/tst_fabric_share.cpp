@@ -132,13 +132,12 @@ void TestFabricShare::nicSpeedMattersForDataParallelNotForTensorParallel() {
 
 void TestFabricShare::railWiringKeepsRingsOffOversubscribedUplinks() {
     // The DGX H100 SuperPOD preset with leaves oversubscribed 2:1 (8 planes x 2 uplinks for 32
-    // NICs), wired by rail or by rack, with ECMP on 16 flows a GPU pair. DP rings join GPU k of every
-    // node: on rail leaves they cross the spines only between scalable units, on rack leaves
+    // NICs), wired by rail or by rack, with ECMP on 16 flows a GPU pair. DP rings join GPU k of
+    // every node: on rail leaves they cross the spines only between scalable units, on rack leaves
     // between every rack, where their flows collide on the uplinks, so the rack-wired gradient
     // reduction is slower; without oversubscription both are the same. Adaptive routing
     // spreads the rack-wired rings' flows over every uplink: no slower than rail.
-    auto docOf = [](int railGroupRacks, int planes,
-                    LoadBalancing balancing = LoadBalancing::Ecmp) {
+    auto docOf = [](int railGroupRacks, int planes, LoadBalancing balancing = LoadBalancing::Ecmp) {
         SiteParams p = *presetParams("dgx-h100-superpod");
         p.clusters[0].railGroupRacks = railGroupRacks;
         p.clusters[0].planes = planes;
@@ -159,8 +158,7 @@ void TestFabricShare::railWiringKeepsRingsOffOversubscribedUplinks() {
     QCOMPARE(rail.dpReduceScatterS, railFull.dpReduceScatterS); // rail rings fit the uplinks
     QVERIFY(std::fabs(rackFull.dpReduceScatterS - railFull.dpReduceScatterS) <
             1e-6 * railFull.dpReduceScatterS);
-    const StepEstimate rackAdaptive =
-        step(*docOf(0, 8, LoadBalancing::Adaptive), "llama3-8b", c);
+    const StepEstimate rackAdaptive = step(*docOf(0, 8, LoadBalancing::Adaptive), "llama3-8b", c);
     QVERIFY2(rackAdaptive.dpReduceScatterS < rail.dpReduceScatterS * 1.001,
              qPrintable(QString("rack, adaptive %1 s, rail, ECMP %2 s")
                             .arg(rackAdaptive.dpReduceScatterS)

@@ -46,14 +46,14 @@ void TestNcclTestsLog::readsRealLogs_data() {
     QTest::addColumn<int>("hosts");
     QTest::addColumn<int>("rows");
     QTest::addColumn<double>("lastBusbw");
-    QTest::newRow("4 x 8 H100, all_reduce")
-        << "vpbench-4x8xH100-ib-all_reduce.txt" << "all_reduce" << 32 << 4 << 31 << 330.93;
-    QTest::newRow("4 x 8 H100, all_gather")
-        << "vpbench-4x8xH100-ib-all_gather.txt" << "all_gather" << 32 << 4 << 31 << 323.53;
-    QTest::newRow("8 x 8 H100, no header line")
-        << "issue309-8x8xH100-ib-all_reduce.txt" << "all_reduce" << 64 << 8 << 14 << 320.70;
-    QTest::newRow("2 x 8 H200, RoCE")
-        << "dell-2x8xH200-roce-all_reduce.txt" << "all_reduce" << 16 << 2 << 25 << 485.66;
+    QTest::newRow("4 x 8 H100, all_reduce") << "vpbench-4x8xH100-ib-all_reduce.txt"
+                                            << "all_reduce" << 32 << 4 << 31 << 330.93;
+    QTest::newRow("4 x 8 H100, all_gather") << "vpbench-4x8xH100-ib-all_gather.txt"
+                                            << "all_gather" << 32 << 4 << 31 << 323.53;
+    QTest::newRow("8 x 8 H100, no header line") << "issue309-8x8xH100-ib-all_reduce.txt"
+                                                << "all_reduce" << 64 << 8 << 14 << 320.70;
+    QTest::newRow("2 x 8 H200, RoCE") << "dell-2x8xH200-roce-all_reduce.txt"
+                                      << "all_reduce" << 16 << 2 << 25 << 485.66;
 }
 
 void TestNcclTestsLog::readsRealLogs() {
@@ -148,10 +148,9 @@ void TestNcclTestsLog::badLogsAreRefusedWithTheirLine_data() {
     QTest::newRow("too few columns")
         << "#  size count type redop root time algbw busbw #wrong\n1048576 262144 float sum\n"
         << 2 << "expected a row of 9 columns";
-    QTest::newRow("a negative time")
-        << "#  size count type redop root time algbw busbw #wrong\n"
-           "1048576 262144 float sum -1 -92.47 11.34 21.97 0\n"
-        << 2 << "time";
+    QTest::newRow("a negative time") << "#  size count type redop root time algbw busbw #wrong\n"
+                                        "1048576 262144 float sum -1 -92.47 11.34 21.97 0\n"
+                                     << 2 << "time";
     QTest::newRow("header without rows")
         << "#  size count type redop root time algbw busbw #wrong\n# Avg bus bandwidth : 0\n"
         << 0 << "no rows";

@@ -45,6 +45,7 @@ private slots:
     void refusesWithThePlace();
     void variantFiguresAreTheSimulationsAndTheBom();
     void variantTheEngineRefusesThrows();
+    void transportFieldsAreAxes();
     void figureRootsAreTheOutputsKeys();
     void storeResumesAndMerges();
     void storeRefusesAnotherStudy();
@@ -90,6 +91,9 @@ void TestStudy::refusesWithThePlace_data() {
     QTest::newRow("design value")
         << QByteArray(R"("axes": {"design.generator.clusters[0].oversubscription": [1, "x"]})")
         << "oversubscription[1]: expected a number";
+    QTest::newRow("transport value")
+        << QByteArray(R"("axes": {"design.generator.clusters[0].loadBalancing": ["ecmp", "hash"]})")
+        << "loadBalancing[1]: expected";
     QTest::newRow("run option") << QByteArray(R"("axes": {"run.parallel.zero": [1]})")
                                 << "no run option \"parallel.zero\"";
     QTest::newRow("run value") << QByteArray(R"("axes": {"run.parallel.placement": ["best"]})")
@@ -156,6 +160,20 @@ void TestStudy::variantFiguresAreTheSimulationsAndTheBom() {
     // 1:4 has fewer pod uplinks than 1:1, so costs less: the design axis reached the generator.
     QVERIFY(runStudyVariant(s, v[0]).figures.value("cost.perGpu").toDouble() >
             runStudyVariant(s, v[1]).figures.value("cost.perGpu").toDouble());
+}
+
+// The transport's design fields are axes like any other: with the TP groups spread over
+// hosts, RoCE's ECMP collisions give a longer step than adaptive routing on the same fabric.
+void TestStudy::transportFieldsAreAxes() {
+    const StudySpec s =
+        parse(R"("axes": {"design.generator.clusters[0].loadBalancing": ["ecmp", "adaptive"],
+                   "run.parallel.placement": ["dp-innermost"]})");
+    const std::vector<QJsonObject> v = studyVariants(s);
+    QCOMPARE(v.size(), size_t(2));
+    QCOMPARE(v[0].value("design.generator.clusters[0].loadBalancing").toString(), QString("ecmp"));
+    const double ecmp = runStudyVariant(s, v[0]).figures.value("stepTimeS").toDouble();
+    const double adaptive = runStudyVariant(s, v[1]).figures.value("stepTimeS").toDouble();
+    QVERIFY2(ecmp > adaptive * 1.2, qPrintable(QString("%1 against %2").arg(ecmp).arg(adaptive)));
 }
 
 void TestStudy::variantTheEngineRefusesThrows() {

@@ -1,8 +1,8 @@
 // One training step (TrainingStepModel): memory per GPU, ZeRO stages, overlap, TP collectives
 // as operations, ring or tree all-reduce, scaling, and the configurations it refuses.
 #include "EngineTestSupport.h"
-#include "PipelineLayers.h"
 #include "NcclConstants.h"
+#include "PipelineLayers.h"
 #include "TrainingEfficiency.h"
 
 #include <QTest>
