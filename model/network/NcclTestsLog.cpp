@@ -190,6 +190,11 @@ NcclTestsLog parseNcclTestsLog(const std::string& text, const std::string& file)
         r.line = lineNo;
         auto number = [&](int col, const char* what) {
             double v = 0;
+            // A header that names its columns out of order can point past a short row.
+            if (size_t(col) >= tok.size())
+                fail(file, lineNo,
+                     std::string("expected ") + what + " in column " + std::to_string(col + 1) +
+                         ", as the header names it; the row has " + std::to_string(tok.size()));
             if (!isNumber(tok[size_t(col)], &v) || v < 0)
                 fail(file, lineNo,
                      std::string("expected ") + what + " as a number of 0 or more in column " +
@@ -198,11 +203,11 @@ NcclTestsLog parseNcclTestsLog(const std::string& text, const std::string& file)
         };
         r.bytes = number(c.size, "the size in bytes");
         r.count = number(c.elements, "the count of elements");
-        if (c.type >= 0) r.type = tok[size_t(c.type)];
-        if (c.redop >= 0) r.redop = tok[size_t(c.redop)];
-        if (c.root >= 0) {
+        if (c.type >= 0 && size_t(c.type) < tok.size()) r.type = tok[size_t(c.type)];
+        if (c.redop >= 0 && size_t(c.redop) < tok.size()) r.redop = tok[size_t(c.redop)];
+        if (c.root >= 0 && size_t(c.root) < tok.size()) {
             double root = 0;
-            if (isNumber(tok[size_t(c.root)], &root)) r.root = int(root);
+            if (isNumber(tok[size_t(c.root)], &root) && std::fabs(root) < 1e9) r.root = int(root);
         }
         r.timeUs = number(c.time[0], "the out-of-place time in us");
         r.algbwGBs = number(c.algbw[0], "the out-of-place algbw in GB/s");

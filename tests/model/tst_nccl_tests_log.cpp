@@ -151,6 +151,12 @@ void TestNcclTestsLog::badLogsAreRefusedWithTheirLine_data() {
     QTest::newRow("a negative time") << "#  size count type redop root time algbw busbw #wrong\n"
                                         "1048576 262144 float sum -1 -92.47 11.34 21.97 0\n"
                                      << 2 << "time";
+    // Found by fuzz_nccl_tests_log: the first algbw misspelt, so the header's algbw is the
+    // in-place one, past the end of an out-of-place-only row.
+    QTest::newRow("a column past a short row")
+        << "#  size count type redop root time alwgb busbw #wrong time algbw busbw #wrong\n"
+           "1048576 262144 float sum -1 92.47 11.34 21.97 0\n"
+        << 2 << "algbw in GB/s in column 11, as the header names it";
     QTest::newRow("header without rows")
         << "#  size count type redop root time algbw busbw #wrong\n# Avg bus bandwidth : 0\n"
         << 0 << "no rows";
