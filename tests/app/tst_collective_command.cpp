@@ -135,6 +135,23 @@ void TestCollectiveCommand::badInputExitsTwo_data() {
                        "--gpus",   "16",
                        "--set",    "generator.clusters[0].inNetworkReduction=sharp"}
         << "inNetworkReduction";
+    // A transport the fabric does not have, named by its field.
+    const QStringList group{"--op", "all_reduce", "--gpus", "16"};
+    QTest::newRow("credit on roce")
+        << QStringList{"--preset", "small-256", "--set",
+                       "generator.clusters[0].congestionControl=credit"} +
+               group
+        << "congestionControl: credit is InfiniBand's";
+    QTest::newRow("dcqcn on infiniband")
+        << QStringList{"--preset", "small-ib-256", "--set",
+                       "generator.clusters[0].congestionControl=dcqcn"} +
+               group
+        << "congestionControl: dcqcn is RoCE's";
+    QTest::newRow("pfc on infiniband")
+        << QStringList{"--preset", "small-ib-256", "--set",
+                       "generator.clusters[0].congestionControl=pfc"} +
+               group
+        << "congestionControl: pfc is RoCE's";
 }
 
 void TestCollectiveCommand::badInputExitsTwo() {
