@@ -39,8 +39,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::TextAlignmentRole && column != FigureColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ForegroundRole && column == DeltaColumn && std::isfinite(r.delta()) &&
-        r.delta() != 0) {
+    if (role == Qt::ForegroundRole && column == DeltaColumn && deltaShown(r)) {
         const bool better = (r.delta() < 0) == r.lowerIsBetter;
         return QBrush(better ? QColor(0, 140, 90) : QColor(200, 60, 0));
     }

@@ -28,7 +28,7 @@ QJsonObject jobJson(const ClusterJobResult& j, const Topology& t) {
     if (j.hostsFromS >= 0) o.insert("hostsFromS", j.hostsFromS);
     if (j.endS >= 0) o.insert("endS", j.endS);
     if (!j.error.empty()) o.insert("error", text(j.error));
-    if (j.aloneStepS > 0) {
+    if (j.aloneStepS > 0 && j.startS >= 0) {
         o.insert("stepTimeS", j.stepS);
         o.insert("aloneStepTimeS", j.aloneStepS);
         o.insert("slowdown", j.slowdown());
@@ -119,11 +119,19 @@ std::string clusterRunText(const ClusterRunResult& r, const Topology& t) {
             met = std::to_string(j.restarts) + " restart(s) on fabric failures" +
                   (met.empty() ? "" : "; " + met);
         if (!j.error.empty()) met = j.error;
+        // A job that never started has no step and no slowdown: its wait is what it shows.
+        const bool started = j.startS >= 0;
+        auto figure = [&](double v) {
+            char cell[32];
+            std::snprintf(cell, sizeof cell, "%.3f", v);
+            return started ? std::string(cell) : std::string("-");
+        };
         std::snprintf(
-            line, sizeof line, "%-16.16s %-12.12s %6lld %-8s %14s %14s %9.3f %9.3f %8.3f %5d %6d  ",
+            line, sizeof line, "%-16.16s %-12.12s %6lld %-8s %14s %14s %9s %9s %8s %5d %6d  ",
             j.name.c_str(), j.model.c_str(), j.gpus,
             std::string(kClusterJobStateNames.name(j.state)).c_str(), seconds(j.waitS).c_str(),
-            seconds(j.startS).c_str(), j.aloneStepS, j.stepS, j.slowdown(), j.pods, j.racks);
+            seconds(j.startS).c_str(), figure(j.aloneStepS).c_str(), figure(j.stepS).c_str(),
+            figure(j.slowdown()).c_str(), j.pods, j.racks);
         out += line + met + "\n"; // the last column as long as it is
     }
     long long mostIdle = 0;

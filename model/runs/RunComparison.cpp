@@ -104,9 +104,15 @@ std::string formatFigure(double v, const std::string& unit) {
     return text.toStdString() + " " + unit;
 }
 
+bool deltaShown(const ComparisonRow& r) {
+    return std::isfinite(r.delta()) &&
+           formatFigure(r.delta(), r.unit).find_first_of("123456789") != std::string::npos;
+}
+
 std::string formatDelta(const ComparisonRow& r) {
-    std::string text = formatFigure(r.delta(), r.unit);
-    const bool zero = text.find_first_of("123456789") == std::string::npos;
+    const bool zero = !deltaShown(r) && std::isfinite(r.delta());
+    // Within rounding: no sign ("-0.000 s" would read as a difference).
+    std::string text = formatFigure(zero ? 0.0 : r.delta(), r.unit);
     if (std::isfinite(r.delta()) && r.delta() > 0 && !zero) text = "+" + text;
     if (std::isfinite(r.relative()) && r.unit != "%" && !zero)
         text += " (" + std::string(r.relative() > 0 ? "+" : "") +

@@ -51,5 +51,8 @@ std::string comparisonToText(const RunComparison& c);
 std::string formatFigure(double value, const std::string& unit);
 // The difference B - A as the table shows it: "+0.60 s (+10.0 %)", "-20 (-20.0 %)", "0.0 %".
 std::string formatDelta(const ComparisonRow& r);
+// Whether the difference shows at the table's rounding: a 1e-12 s difference is "0.000 s",
+// neither better nor worse.
+bool deltaShown(const ComparisonRow& r);
 
 } // namespace cs

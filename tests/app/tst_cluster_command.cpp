@@ -120,6 +120,16 @@ void TestClusterCommand::aSpanEndsWithJobsStillRunning() {
     QVERIFY(a["steps"].toDouble() > 0 && a["steps"].toDouble() < 1000);
     QCOMPARE(c["state"].toString(), QString("waiting"));
     QCOMPARE(c["waitS"].toDouble(), 50.0);
+    // A job that has not started has no step and no slowdown to show, only its wait.
+    QVERIFY(!c.contains("slowdown") && !c.contains("stepTimeS"));
+    const Result text = run({"simulate-cluster", "--preset", "small-256",
+                             workload("pod-crossing.json"), "--span", "1m"});
+    QCOMPARE(text.code, 0);
+    QString cLine;
+    for (const QString& line : QString::fromUtf8(text.out).split('\n'))
+        if (line.startsWith("c ")) cLine = line;
+    QVERIFY2(cLine.contains("waiting") && cLine.contains("50.000 s"), qPrintable(cLine));
+    QVERIFY2(!cLine.contains("1.000") && cLine.count(" - ") >= 3, qPrintable(cLine));
 }
 
 void TestClusterCommand::theStoredRunReplaysTheJobsOnTheirGpus() {

@@ -54,6 +54,16 @@ void TestRunComparison::rowsComeFromTheSummaries() {
              QString("-20 (-20.0 %)"));
     QCOMPARE(QString::fromStdString(formatDelta(*c.find("breakdown.exposedTpS"))),
              QString("0.000 s"));
+    QVERIFY(deltaShown(*step) && !deltaShown(*c.find("breakdown.exposedTpS")));
+    // A difference below the rounding, either way: zero, unsigned, not shown as one.
+    for (double tiny : {1e-12, -1e-12}) {
+        const RunComparison t =
+            compareRuns("A", {{"stepTimeS", 6.4}}, "B", {{"stepTimeS", 6.4 + tiny}});
+        const ComparisonRow& r = *t.find("stepTimeS");
+        QVERIFY(r.delta() != 0);
+        QVERIFY(!deltaShown(r));
+        QCOMPARE(QString::fromStdString(formatDelta(r)), QString("0.000 s"));
+    }
 }
 
 void TestRunComparison::unknownFiguresStayUnknown() {
