@@ -1,6 +1,7 @@
 #include "BillOfMaterials.h"
 
 #include "BomLines.h"
+#include "PartFabric.h"
 
 #include <algorithm>
 #include <map>
@@ -55,7 +56,7 @@ void countSwitches(BillOfMaterials& b, const Topology& t, const std::vector<Swit
 
 void countLinks(BillOfMaterials& b, const Topology& t, const std::vector<float>& lengthsM) {
     std::map<std::pair<LinkMedium, float>, long long> bySpeed;
-    std::map<float, long long> transceivers;
+    std::map<std::pair<bool, float>, long long> transceivers; // by InfiniBand, speed
     std::map<std::tuple<CableKind, float, double>, CableCount> cables;
     for (size_t i = 0; i < t.links.size(); ++i) {
         const Link& l = t.links[i];
@@ -76,14 +77,14 @@ void countLinks(BillOfMaterials& b, const Topology& t, const std::vector<float>&
         ++c.count;
         c.routedM += lengthsM[i];
         if (*kind == CableKind::Fibre) {
-            transceivers[l.gbps] += 2;
+            transceivers[{infiniBandLink(t, l), l.gbps}] += 2;
             b.transceivers += 2;
         }
     }
     for (const auto& [key, n] : bySpeed)
         b.links.byMediumAndSpeed.push_back({key.first, key.second, n});
-    for (const auto& [gbps, n] : transceivers)
-        b.transceiversBySpeed.push_back({gbps, n});
+    for (const auto& [key, n] : transceivers)
+        b.transceiversBySpeed.push_back({key.second, n, key.first});
     for (const auto& [key, c] : cables)
         b.cables.byLengthClass.push_back(c);
 }

@@ -51,6 +51,7 @@ struct LinkCount {
 struct SpeedCount {
     float gbps = 0;
     long long count = 0;
+    bool infiniBand = false; // transceivers: InfiniBand ones (PartFabric.h)
 };
 struct CableCount {
     CableKind kind = CableKind::Dac;
@@ -105,6 +106,8 @@ struct BillOfMaterials {
         // The backend switches and the links between them (cables, transceivers), as network
         // cost tables count a fabric; over the backend endpoints.
         double backendFabricUsd = 0, perBackendEndpointUsd = 0;
+        // The network, backend and frontend: switches, NICs, transceivers and cables.
+        double networkUsd = 0, perGpuNetworkUsd = 0;
         std::array<double, kBomCategoryCount> byCategoryUsd{};
     } cost;
     std::vector<BomLine> lines;

@@ -1,6 +1,7 @@
 #include "BomLines.h"
 
 #include "EquipmentPower.h"
+#include "PartFabric.h"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +11,7 @@
 namespace cs {
 namespace {
 
-// Looks prices up and remembers which it used.
+// Looks prices up and remembers which it used. InfiniBand parts have entries of their own.
 class Pricer {
 public:
     explicit Pricer(const PriceTable& table) : table_(table) {}
@@ -19,12 +20,18 @@ public:
         used_.emplace(key, p);
         return p.usd;
     }
-    double port(float gbps) {
-        return usd("switchPort." + speedKey(gbps), "a " + speedKey(gbps) + " switch port");
+    double port(float gbps, bool ib) {
+        return usd(partKey("switchPort", ib, speedKey(gbps)),
+                   "a " + part(gbps, ib) + "switch port");
     }
-    double transceiver(float gbps) {
-        return usd("transceiver." + speedKey(gbps), "a " + speedKey(gbps) + " transceiver");
+    double transceiver(float gbps, bool ib) {
+        return usd(partKey("transceiver", ib, speedKey(gbps)),
+                   "a " + part(gbps, ib) + "transceiver");
     }
+    double nic(float gbps, bool ib) {
+        return usd(partKey("nic", ib, speedKey(gbps)), "a " + part(gbps, ib) + "NIC");
+    }
+    double chassis() { return usd("switchChassis", "a modular switch chassis"); }
     double cable(CableKind k) {
         return usd("cable." + std::string(kCableKindNames.name(k)),
                    "a " + std::string(kCableKindNames.label(k)) + " cable");
@@ -34,6 +41,9 @@ public:
 private:
     const PriceTable& table_;
     std::map<std::string, Price> used_;
+    static std::string part(float gbps, bool ib) {
+        return speedKey(gbps) + (ib ? " InfiniBand " : " ");
+    }
 };
 
 // Lines in the order they are first added; the same item adds up.
@@ -60,11 +70,15 @@ private:
     std::unordered_map<std::string, size_t> index_;
 };
 
-double switchUsd(Pricer& p, const Switch& s, const SwitchPortUse& u) {
+// A fixed switch comes with all its ports; a modular chassis (SwitchPorts.h) with the line
+// cards its used ports fill, each port priced at its speed.
+double switchUsd(Pricer& p, const Switch& s, const SwitchPortUse& u, bool ib) {
     if (s.role == SwitchRole::NvSwitch) return 0; // part of its host
-    double usd = u.freeCount ? u.freeCount * p.port(u.fastestGbps) : 0;
+    double usd = u.idleCount ? u.idleCount * p.port(u.fastestGbps, ib) : 0;
     for (const PortsAtSpeed& at : u.used)
-        usd += at.count * p.port(at.gbps);
+        usd += at.count * p.port(at.gbps, ib);
+    // The 16-slot chassis's price; a smaller one in proportion to its slots.
+    if (u.lineCards > 0) usd += p.chassis() * chassisSlots(s.ports) / kChassisSlots;
     return usd;
 }
 
@@ -89,14 +103,15 @@ void addHostLines(Lines& lines, Pricer& p, const Topology& t, const GpuPowerFigu
         lines.add(BomCategory::Host,
                   "host for " + std::to_string(g) + " GPUs (without GPUs and NICs)", n,
                   double(n) * p.usd("host", "a host") * g / 8.0, double(n) * hostRestW(gpu, g));
-    std::map<std::pair<NicRole, float>, long long> nics;
-    for (const Nic& n : t.nics)
-        ++nics[{n.role, n.gbps}];
+    std::map<std::tuple<NicRole, float, bool>, long long> nics; // by role, speed, InfiniBand
+    for (size_t i = 0; i < t.nics.size(); ++i)
+        ++nics[{t.nics[i].role, t.nics[i].gbps, infiniBandNic(t, int32_t(i))}];
     for (const auto& [key, n] : nics) {
-        const std::string speed = speedKey(key.second);
-        lines.add(BomCategory::Nic, "NIC " + std::string(toString(key.first)) + " " + speed, n,
-                  double(n) * p.usd("nic." + speed, "a " + speed + " NIC"),
-                  double(n) * nicPowerW(key.second));
+        const auto& [role, gbps, ib] = key;
+        lines.add(BomCategory::Nic,
+                  "NIC " + std::string(toString(role)) + " " + speedKey(gbps) +
+                      (ib ? " InfiniBand" : ""),
+                  n, double(n) * p.nic(gbps, ib), double(n) * nicPowerW(gbps));
     }
 }
 
@@ -110,7 +125,7 @@ void addSwitchLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology&
     std::map<std::tuple<SwitchRole, int, bool>, Sum> groups;
     for (size_t s = 0; s < t.switches.size(); ++s) {
         const Switch& w = t.switches[s];
-        const double usd = switchUsd(p, w, ports[s]);
+        const double usd = switchUsd(p, w, ports[s], infiniBandSwitch(t, int32_t(s)));
         const bool tray = w.role == SwitchRole::NvSwitch && w.host == kNone;
         Sum& g = groups[{w.role, w.ports, tray}];
         ++g.count;
@@ -141,8 +156,9 @@ void addSwitchLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology&
 
 void addLinkLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology& t) {
     for (const SpeedCount& s : b.transceiversBySpeed)
-        lines.add(BomCategory::Transceiver, "transceiver " + speedKey(s.gbps), s.count,
-                  double(s.count) * p.transceiver(s.gbps),
+        lines.add(BomCategory::Transceiver,
+                  "transceiver " + speedKey(s.gbps) + (s.infiniBand ? " InfiniBand" : ""), s.count,
+                  double(s.count) * p.transceiver(s.gbps, s.infiniBand),
                   double(s.count) * transceiverPowerW(s.gbps));
     for (const CableCount& c : b.cables.byLengthClass)
         lines.add(BomCategory::Cable,
@@ -155,7 +171,8 @@ void addLinkLines(Lines& lines, Pricer& p, BillOfMaterials& b, const Topology& t
         const auto kind = cableKindOf(l.medium);
         if (!kind || !backendSwitch(t, l.a) || !backendSwitch(t, l.b)) continue;
         b.cost.backendFabricUsd +=
-            p.cable(*kind) + (*kind == CableKind::Fibre ? 2 * p.transceiver(l.gbps) : 0.0);
+            p.cable(*kind) +
+            (*kind == CableKind::Fibre ? 2 * p.transceiver(l.gbps, infiniBandLink(t, l)) : 0.0);
     }
 }
 
@@ -189,6 +206,10 @@ void priceBill(BillOfMaterials& b, const Topology& t, const std::vector<SwitchPo
         b.cost.totalUsd += l.costUsd;
     }
     b.cost.perGpuUsd = b.gpus ? b.cost.totalUsd / double(b.gpus) : 0;
+    for (BomCategory c :
+         {BomCategory::Switch, BomCategory::Nic, BomCategory::Transceiver, BomCategory::Cable})
+        b.cost.networkUsd += b.cost.byCategoryUsd[size_t(c)];
+    b.cost.perGpuNetworkUsd = b.gpus ? b.cost.networkUsd / double(b.gpus) : 0;
     b.cost.perBackendEndpointUsd =
         b.backendEndpoints ? b.cost.backendFabricUsd / double(b.backendEndpoints) : 0;
     b.pricesUsed.assign(p.used().begin(), p.used().end());

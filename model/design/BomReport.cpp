@@ -71,6 +71,8 @@ QJsonObject costJson(const BillOfMaterials& b) {
             {"perGpu", b.cost.perGpuUsd},
             {"backendFabric", b.cost.backendFabricUsd},
             {"perBackendEndpoint", b.cost.perBackendEndpointUsd},
+            {"network", b.cost.networkUsd},
+            {"perGpuNetwork", b.cost.perGpuNetworkUsd},
             {"byCategory", byCategory}};
 }
 
@@ -122,7 +124,8 @@ QJsonObject bomToJson(const BillOfMaterials& b, const RunPower* run) {
                   {"cables", cablesJson(b)}};
     QJsonArray transceivers;
     for (const SpeedCount& s : b.transceiversBySpeed)
-        transceivers.append(QJsonObject{{"gbps", double(s.gbps)}, {"count", s.count}});
+        transceivers.append(QJsonObject{
+            {"gbps", double(s.gbps)}, {"count", s.count}, {"infiniBand", s.infiniBand}});
     o.insert("transceiversBySpeed", transceivers);
     QJsonArray ports;
     for (const PortCount& p : b.ports)
@@ -194,7 +197,7 @@ std::string bomToText(const BillOfMaterials& b, const RunPower* run) {
         line("  " + std::string(toString(l.medium)) + " " + speedKey(l.gbps), n(l.count));
     line("transceivers", n(b.transceivers) + "  (two per fibre link)");
     for (const SpeedCount& s : b.transceiversBySpeed)
-        line("  " + speedKey(s.gbps), n(s.count));
+        line("  " + speedKey(s.gbps) + (s.infiniBand ? " InfiniBand" : ""), n(s.count));
     for (int k = 0; k < 2; ++k) {
         std::snprintf(buf, sizeof buf, "%s  (%s m routed)", n(b.cables.byKind[size_t(k)]).c_str(),
                       n(std::llround(b.cables.routedM[size_t(k)])).c_str());
@@ -240,6 +243,8 @@ std::string bomToText(const BillOfMaterials& b, const RunPower* run) {
         if (b.cost.byCategoryUsd[size_t(c)] > 0)
             line("  " + std::string(kBomCategoryNames.label(BomCategory(c))),
                  money(b.cost.byCategoryUsd[size_t(c)]));
+    line("network", money(b.cost.networkUsd) + "  (" + money(b.cost.perGpuNetworkUsd) +
+                        " per GPU: switches, NICs, transceivers, cables)");
     line("backend fabric", money(b.cost.backendFabricUsd) + "  (" +
                                money(b.cost.perBackendEndpointUsd) + " per backend endpoint)");
     out += "\nitem                                        count      unit price            cost"

@@ -15,8 +15,9 @@ constexpr qsizetype kMaxPrices = 10000;
 constexpr int kPriceFileVersion = 1;
 
 std::string keyForms() {
-    return "gpu.MODEL, host, nic.<speed>G, switchPort.<speed>G, transceiver.<speed>G, "
-           "cable.dac, cable.fibre, storage.tectonic or storage.hammerspace";
+    return "gpu.MODEL, host, nic.<speed>G, switchPort.<speed>G, transceiver.<speed>G (each also "
+           "as nic.ib.<speed>G ... for InfiniBand parts), switchChassis, cable.dac, cable.fibre, "
+           "storage.tectonic or storage.hammerspace";
 }
 
 Price readEntry(JsonObjectReader e, const std::string& file) {
@@ -37,7 +38,8 @@ Price readEntry(JsonObjectReader e, const std::string& file) {
 
 bool isPriceKey(std::string_view key) {
     static const QRegularExpression forms(
-        R"(^(gpu\.[A-Za-z0-9][A-Za-z0-9_.-]*|host|(nic|switchPort|transceiver)\.[0-9]+(\.[0-9]+)?G|)"
+        R"(^(gpu\.[A-Za-z0-9][A-Za-z0-9_.-]*|host|switchChassis|)"
+        R"((nic|switchPort|transceiver)\.(ib\.)?[0-9]+(\.[0-9]+)?G|)"
         R"(cable\.(dac|fibre)|storage\.(tectonic|hammerspace))$)");
     return forms.match(QString::fromUtf8(key.data(), qsizetype(key.size()))).hasMatch();
 }

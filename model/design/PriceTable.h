@@ -4,8 +4,10 @@
 // whose entries replace the shipped ones:
 //   {"format": "clusterscope-prices", "version": 1, "currency": "USD",
 //    "prices": {"switchPort.400G": {"usd": 1280, "source": "...", "date": "2025-05"}, ...}}
-// Keys: gpu.MODEL, host, nic.<speed>G, switchPort.<speed>G, transceiver.<speed>G, cable.dac,
-// cable.fibre, storage.tectonic, storage.hammerspace.
+// Keys: gpu.MODEL, host, nic.<speed>G, switchPort.<speed>G, transceiver.<speed>G (Ethernet;
+// nic.ib.<speed>G, switchPort.ib.<speed>G, transceiver.ib.<speed>G for InfiniBand parts),
+// switchChassis (a modular switch without its line cards), cable.dac, cable.fibre,
+// storage.tectonic, storage.hammerspace.
 #include <QByteArray>
 #include <QString>
 

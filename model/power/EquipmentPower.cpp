@@ -74,6 +74,13 @@ double switchPortPowerW(double gbps) {
     return gbps * kSwitchWPerGbps;
 }
 
+double switchChassisPowerW(int slots) {
+    // [assumption] no data sheet figure was read: two supervisors, six fabric modules and the
+    // fans of a 16-slot chassis at 1.5 kW, about a sixth of its 576 ports' 9 kW; a smaller
+    // chassis in proportion to its slots.
+    return 1500.0 * slots / 16;
+}
+
 double transceiverPowerW(double gbps) {
     if (gbps > 400) return 17; // [paper] 800G twin-port OSFP, class 8
     if (gbps > 200) return 9;  // [paper] 400G OSFP DR4

@@ -33,6 +33,9 @@ double nicPowerW(double gbps);
 // One port of a switch at this speed, the switch's share of ASIC, fans and supplies; without
 // the transceiver in it.
 double switchPortPowerW(double gbps);
+// A modular chassis of `slots` line-card slots without its line cards: supervisors, fabric
+// modules and fans.
+double switchChassisPowerW(int slots);
 // One end of an optical link: the transceiver at that port.
 double transceiverPowerW(double gbps);
 double dacPowerW(); // a passive copper cable

@@ -25,7 +25,9 @@ int32_t rackOf(const Topology& t, Endpoint e) {
 
 double switchPowerW(const Switch& s, const SwitchPortUse& ports) {
     if (s.role == SwitchRole::NvSwitch) return 0;
-    double w = ports.freeCount * switchPortPowerW(ports.fastestGbps);
+    // Ports bought but idle draw as used ones; a chassis's empty slots draw nothing.
+    double w = ports.idleCount * switchPortPowerW(ports.fastestGbps) +
+               (ports.lineCards > 0 ? switchChassisPowerW(chassisSlots(s.ports)) : 0.0);
     for (const PortsAtSpeed& p : ports.used)
         w += p.count * switchPortPowerW(p.gbps);
     return w;

@@ -38,7 +38,13 @@ std::vector<SwitchPortUse> switchPortUse(const Topology& t) {
                   [](const PortsAtSpeed& a, const PortsAtSpeed& b) { return a.gbps < b.gbps; });
         const float ofRole = fastestOfRole[size_t(t.switches[i].role)];
         if (s.usedCount == 0) s.fastestGbps = ofRole > 0 ? ofRole : fastest;
-        s.freeCount = std::max(0, int(t.switches[i].ports) - s.usedCount);
+        const int radix = int(t.switches[i].ports);
+        s.freeCount = std::max(0, radix - s.usedCount);
+        s.idleCount = s.freeCount;
+        if (radix > kFixedSwitchMaxPorts && t.switches[i].role != SwitchRole::NvSwitch) {
+            s.lineCards = std::max(1, (s.usedCount + kLineCardPorts - 1) / kLineCardPorts);
+            s.idleCount = std::max(0, std::min(radix, s.lineCards * kLineCardPorts) - s.usedCount);
+        }
     }
     return out;
 }

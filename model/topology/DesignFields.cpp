@@ -212,10 +212,11 @@ std::vector<DesignField> buildTable() {
                                   "[2nd] Minipack2 / Wedge400 class: 64 x 400G")),
         bind<&C::spineRadix>(radix("spineRadix", "Spine radix", "ports of a spine switch",
                                    "[paper] Arista 7800 CTSW: up to 576 x 400G")),
-        bind<&C::coresPerPlane>(count(
-            "coresPerPlane", "Cores per plane", 0, 4096, "switches",
-            "core switches of each plane joining the pods; 0: no core tier (a single pod only)",
-            "[assumption] one ATSW per plane joins that plane's spines of all pods")),
+        bind<&C::coresPerPlane>(
+            count("coresPerPlane", "Cores per plane", 0, 4096, "switches",
+                  "core switches of each plane joining the pods; 0: as many as the pods' uplinks "
+                  "need (none for a single pod)",
+                  "[assumption] as the uplinks need: one ATSW per plane at 1:7")),
         bind<&C::leafUplinksPerPlane>(
             count("leafUplinksPerPlane", "Leaf uplinks per plane", 1, 64, "links",
                   "parallel links from a leaf to its spine of each plane", "[assumption] one")),

@@ -15,12 +15,11 @@ ClusterParams metaInfiniBandCluster() {
     // [paper] Quantum-2 switches, 64 x 400G ports. Fabric internals were not published:
     // [assumption] a non-blocking 3-level fat tree keeping the 8 x 3,072 pod split. Each rack
     // leaf has 16 GPUs down and 16 uplinks (one per plane); 6 spines per plane and pod serve 32
-    // leaves each with 32 ports down and 32 up; 32 cores per plane take one link from each of
-    // the plane's 48 spines.
+    // leaves each with 32 ports down and 32 up; the cores per plane are as many as the uplinks
+    // need: at 1:1, 32 taking one link from each of the plane's 48 spines.
     c.leafRadix = 64;
     c.spinesPerPlane = 6;
     c.spineRadix = 64;
-    c.coresPerPlane = 32;
     c.coreRadix = 64;
     c.oversubscription = 1.0;
     c.spinesPerNetworkRack = 8; // 1U switches

@@ -217,16 +217,19 @@ void buildPod(TopologyBuilder& b, const ClusterParams& c, int32_t cluster, int p
                    c.podFibreLatencyNs);
     }
 
-    // Pod uplinks, spread evenly over the spines; uplink j of a spine goes to core j mod cores
-    // of its plane, so each spine reaches every core of its plane (a fat tree when they match).
-    // None without a core tier.
-    const long long total = c.coresPerPlane == 0 ? 0 : podUplinkCount(c);
+    // Pod uplinks, spread evenly over the spines; a plane's uplinks in this pod go round its
+    // cores in turn, spine after spine, so each spine reaches every core of its plane (a fat
+    // tree when they match) and no core takes more than its share. None without a core tier.
+    const int coresPerPlane = coresPerPlaneBuilt(c);
+    const long long total = coresPerPlane == 0 ? 0 : podUplinkCount(c);
     const auto nSpines = (long long)spines.size();
+    std::vector<long long> nextOfPlane(size_t(c.planes), 0);
     for (long long k = 0; k < nSpines; ++k) {
         const long long up = total / nSpines + (k < total % nSpines ? 1 : 0);
         const int plane = int(k / c.spinesPerPlane);
         for (long long j = 0; j < up; ++j) {
-            const int32_t core = cores[size_t(plane * c.coresPerPlane + j % c.coresPerPlane)];
+            const long long turn = nextOfPlane[size_t(plane)]++;
+            const int32_t core = cores[size_t(plane * coresPerPlane + turn % coresPerPlane)];
             b.link(sw(spines[size_t(k)]), sw(core), LinkMedium::Fibre, c.fabricGbps,
                    c.coreFibreLatencyNs);
         }
@@ -237,15 +240,16 @@ void buildCluster(TopologyBuilder& b, const ClusterParams& c,
                   const std::vector<int32_t>& siteSpines) {
     const ClusterRoles roles = rolesOf(c.fabric);
     const int32_t cluster = b.addCluster(c.name, c.fabric, transportSettingsOf(c));
+    const int coresPerPlane = coresPerPlaneBuilt(c);
     const int32_t coreRow =
-        c.coresPerPlane > 0 ? b.addRow(c.name + ".corerow", cluster, kNone) : kNone;
+        coresPerPlane > 0 ? b.addRow(c.name + ".corerow", cluster, kNone) : kNone;
     NetworkRackFiller coreRacks(b, coreRow, c.name + ".corerack", c.spinesPerNetworkRack);
     std::vector<int32_t> cores;
     for (int pl = 0; pl < c.planes; ++pl)
-        for (int k = 0; k < c.coresPerPlane; ++k) {
+        for (int k = 0; k < coresPerPlane; ++k) {
             Switch x;
             x.name = c.name + "." + roles.coreName + num(pl) +
-                     (c.coresPerPlane > 1 ? "-" + num(k) : std::string());
+                     (coresPerPlane > 1 ? "-" + num(k) : std::string());
             x.role = roles.core;
             x.rack = coreRacks.nextRack();
             x.cluster = cluster;

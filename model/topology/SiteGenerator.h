@@ -25,5 +25,12 @@ long long podUplinkCount(const ClusterParams& c);
 long long leavesPerPod(const ClusterParams& c);
 // NICs under one leaf: a rack's, or one per host of the scalable unit (rail wiring).
 long long leafDownlinks(const ClusterParams& c);
+// The core switches the generator builds per plane. coresPerPlane > 0: that many. 0: as many
+// as the pods' uplinks need and no more: the fewest cores with room for a plane's uplinks
+// (coreRadix) that also divide a spine's uplinks evenly (each spine reaches every core alike);
+// none for a single pod. So a thinner core tier (a higher oversubscription) has fewer cores.
+int coresPerPlaneBuilt(const ClusterParams& c);
+// Uplinks of the most loaded spine: the pod's uplinks spread evenly over its spines.
+long long uplinksPerSpine(const ClusterParams& c);
 
 } // namespace cs

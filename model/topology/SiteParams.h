@@ -38,8 +38,9 @@ struct ClusterParams {
     int spinesPerPlane = 1; // [assumption] one CTSW per plane and pod reaches all 192 RTSWs
     int leafRadix = 64;     // [2nd] Minipack2 / Wedge400 class: 64 ports at 400G (assumed)
     int spineRadix = 576;   // [paper] Arista 7800 CTSW: up to 576 x 400G ports
-    int coresPerPlane = 1;  // [assumption] one ATSW per plane joins that plane's CTSWs of all pods
-                            // (0: no core tier, for a single pod)
+    // 0: as many as the pods' uplinks need (coresPerPlaneBuilt, SiteGenerator.h); at 1:7 that is
+    // [assumption] one ATSW per plane joining that plane's CTSWs of all pods. N > 0: N per plane.
+    int coresPerPlane = 0;
     int leafUplinksPerPlane = 1; // parallel links from a leaf to its spine of each plane
     // Leaf wiring. 0: one leaf per rack takes every NIC of its rack (Meta's RTSW). N > 0:
     // rail-optimised, as DGX SuperPOD and MegaScale wire it: the hosts of N consecutive racks

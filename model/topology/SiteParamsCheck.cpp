@@ -45,11 +45,6 @@ void checkClusterShape(Checker& ck, const std::string& f, int i) {
     const ClusterParams& c = ck.p.clusters[size_t(i)];
     if (const auto conflict = transportConflict(c.fabric, transportSettingsOf(c)))
         ck.fail(f + conflict->field, conflict->message);
-    if (c.pods > 1 && c.coresPerPlane == 0)
-        ck.fail(f + "coresPerPlane",
-                "expected an integer from 1 to 4096 when there are several pods (0: no core "
-                "tier, for a single pod), got 0",
-                i, {{"coresPerPlane", +1}, {"pods", -1}});
     if (c.railGroupRacks > 0 && c.racksPerPod % c.railGroupRacks != 0)
         ck.fail(f + "railGroupRacks",
                 "expected a divisor of racksPerPod (" + std::to_string(c.racksPerPod) +
@@ -80,9 +75,8 @@ void checkClusterPorts(Checker& ck, const std::string& f, int i) {
                           : " ports (hostsPerRack x gpusPerHost down") +
                     " + planes x leafUplinksPerPlane up), has " + std::to_string(c.leafRadix),
                 i, {{"leafRadix", +1}, {"planes", -1}, {"leafUplinksPerPlane", -1}});
-    const long long spines = 1LL * c.planes * c.spinesPerPlane;
-    const long long uplinks = c.coresPerPlane == 0 ? 0 : podUplinkCount(c);
-    const long long upPerSpine = (uplinks + spines - 1) / spines;
+    const int cores = coresPerPlaneBuilt(c);
+    const long long upPerSpine = cores == 0 ? 0 : uplinksPerSpine(c);
     // A plane of a multi-plane fabric serves one rail's leaves.
     const long long planeLeaves =
         c.planesPerRail > 0 ? leavesPerPod(c) / c.gpusPerHost : leavesPerPod(c);
@@ -94,9 +88,9 @@ void checkClusterPorts(Checker& ck, const std::string& f, int i) {
                     std::to_string(leavesPerSpine) + " from leaves + " +
                     std::to_string(upPerSpine) + " uplinks), has " + std::to_string(c.spineRadix),
                 i, {{"spineRadix", +1}, {"spinesPerPlane", +1}});
-    if (c.coresPerPlane == 0) return; // a single pod without a core tier
-    const long long perCore =
-        1LL * c.pods * c.spinesPerPlane * ((upPerSpine + c.coresPerPlane - 1) / c.coresPerPlane);
+    if (cores == 0) return; // a single pod without a core tier
+    // Each pod's uplinks of a plane go round the plane's cores in turn.
+    const long long perCore = 1LL * c.pods * ((c.spinesPerPlane * upPerSpine + cores - 1) / cores);
     if (perCore > c.coreRadix)
         ck.fail(f + "coreRadix",
                 "a core switch needs " + std::to_string(perCore) + " ports, has " +
@@ -121,6 +115,22 @@ long long podUplinkCount(const ClusterParams& c) {
         double(c.racksPerPod) * c.hostsPerRack * c.gpusPerHost * c.nicGbps;
     const double count = std::llround(podInjectionGbps / (c.oversubscription * c.fabricGbps));
     return std::max(1LL, (long long)count);
+}
+
+long long uplinksPerSpine(const ClusterParams& c) {
+    const long long spines = 1LL * c.planes * c.spinesPerPlane;
+    return (podUplinkCount(c) + spines - 1) / spines;
+}
+
+int coresPerPlaneBuilt(const ClusterParams& c) {
+    if (c.coresPerPlane > 0) return c.coresPerPlane;
+    if (c.pods <= 1) return 0;
+    const long long up = uplinksPerSpine(c);
+    const long long ports = 1LL * c.pods * c.spinesPerPlane * up; // a plane's uplinks
+    const long long fewest = std::max(1LL, (ports + c.coreRadix - 1) / c.coreRadix);
+    for (long long k = fewest; k <= up; ++k)
+        if (up % k == 0) return int(k);
+    return int(std::min<long long>(fewest, 4096)); // more cores than a spine has uplinks
 }
 
 std::optional<InputError> checkSiteParams(const SiteParams& p, const std::string& prefix,

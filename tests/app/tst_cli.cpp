@@ -233,9 +233,10 @@ void TestCli::setChangesTheDesign() {
     const QString params = dir.filePath("params.json");
     QCOMPARE(run({"export", "--preset", "meta-roce-24k", "--params", "-o", params}).code, 0);
     QCOMPARE(run({"stats", params, "--set", oversubscription + "3", "--json"}).out, three.out);
-    // 1:1 needs more core ports than the preset's switches have.
-    const Result full =
-        run({"stats", "--preset", "meta-roce-24k", "--set", oversubscription + "1", "--json"});
+    // 1:1 with one core per plane needs more core ports than the preset's switches have.
+    const QString onePerPlane = "generator.clusters[0].coresPerPlane=1";
+    const Result full = run({"stats", "--preset", "meta-roce-24k", "--set", onePerPlane, "--set",
+                             oversubscription + "1", "--json"});
     QCOMPARE(full.code, 2);
     const QString err = QString::fromUtf8(full.err);
     QVERIFY2(err.contains("preset:meta-roce-24k with --set: generator.clusters[0].coreRadix: a "
@@ -244,8 +245,8 @@ void TestCli::setChangesTheDesign() {
     const qsizetype at = err.indexOf("--set generator.clusters[0].coresPerPlane=");
     QVERIFY2(at >= 0, qPrintable(err));
     const QString fix = err.mid(at + 6).section(' ', 0, 0).trimmed();
-    const Result fixed = run({"stats", "--preset", "meta-roce-24k", "--set", oversubscription + "1",
-                              "--set", fix, "--json"});
+    const Result fixed = run({"stats", "--preset", "meta-roce-24k", "--set", onePerPlane, "--set",
+                              oversubscription + "1", "--set", fix, "--json"});
     QCOMPARE(fixed.code, 0);
     QCOMPARE(QJsonDocument::fromJson(fixed.out).object()["oversubscription"].toDouble(), 1.0);
 }

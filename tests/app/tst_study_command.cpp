@@ -150,10 +150,11 @@ void TestStudyCommand::killedAndRestartedComputesEachVariantOnce() {
 void TestStudyCommand::failingVariantIsRecordedAndTheRestComplete() {
     QTemporaryDir dir;
     // Llama 3 405B without pipeline parallelism does not fit in an H100's memory; 1:1 on
-    // RoCE needs bigger core switches.
+    // RoCE with one core per plane needs bigger core switches.
     const QString study =
         writeStudy(dir, twelveVariants(R"(, "variants": [{"run.model": "llama3-405b"},
-        {"design.generator.clusters[0].oversubscription": 1}])"),
+        {"design.generator.clusters[0].oversubscription": 1,
+         "design.generator.clusters[0].coresPerPlane": 1}])"),
                    "study.json");
     const Result r = run({"study", study, "--out", dir.filePath("r.sqlite"), "--json"});
     QCOMPARE(r.code, 0);
@@ -367,19 +368,23 @@ void TestStudyCommand::metaStudyAnswersTheReadme() {
                                        {"run.parallel.placement", placement}});
         return o.value("status").toString() == "ok" ? figure(o, "stepTimeS") : -1.0;
     };
-    // RoCE's core tier (one 576-port core per plane) cannot take 1:1 or 1:2: recorded failed,
-    // with the change that fits.
-    const QJsonObject roce1 = find(v, {{"topology", "meta-roce-24k"},
-                                       {"design.generator.clusters[0].oversubscription", 1},
-                                       {"run.parallel.placement", "topology"}});
-    QCOMPARE(roce1.value("status").toString(), QString("failed"));
-    QVERIFY(roce1.value("message").toString().contains("coresPerPlane=3"));
-    // ... which the study's own variant then tries.
-    const QJsonObject fixed = find(v, {{"topology", "meta-roce-24k"},
-                                       {"design.generator.clusters[0].oversubscription", 1},
-                                       {"design.generator.clusters[0].coresPerPlane", 3},
-                                       {"run.parallel.placement", "topology"}});
-    QCOMPARE(fixed.value("status").toString(), QString("ok"));
+    // RoCE's core tier grows as the uplinks need (three 576-port cores per plane at 1:1, two
+    // at 1:2, one from 1:3): every variant runs, and 1:1 costs more than 1:7 by its switches.
+    QCOMPARE(v.size(), 24);
+    for (const QJsonValue& x : v)
+        QCOMPARE(x.toObject().value("status").toString(), QString("ok"));
+    const auto recorded = [&](const char* topology, int oversub, const char* name) {
+        return figure(find(v, {{"topology", topology},
+                               {"design.generator.clusters[0].oversubscription", oversub},
+                               {"run.parallel.placement", "topology"}}),
+                      name);
+    };
+    QVERIFY(recorded("meta-roce-24k", 1, "switches.backend") >
+            recorded("meta-roce-24k", 7, "switches.backend"));
+    QVERIFY(recorded("meta-roce-24k", 1, "cost.perGpu") >
+            recorded("meta-roce-24k", 7, "cost.perGpu"));
+    QVERIFY(recorded("meta-ib-24k", 28, "switches.backend") <
+            recorded("meta-ib-24k", 1, "switches.backend"));
     // Topology-aware placement keeps the step within 1 % from 1:3 to 1:28 on RoCE ...
     for (int o : {3, 7, 14, 28})
         QVERIFY2(std::abs(at("meta-roce-24k", o, "topology") / at("meta-roce-24k", 3, "topology") -

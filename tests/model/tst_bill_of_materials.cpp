@@ -6,12 +6,14 @@
 #include "EquipmentPower.h"
 #include "InputError.h"
 #include "SceneLayout.h"
+#include "SitePower.h"
 #include "SwitchPorts.h"
 #include "TopologyDocument.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace cs;
@@ -51,6 +53,9 @@ private slots:
     void cablesFollowTheRoutes();
     void portsUsedAndFree();
     void unlinkedSwitchTakesItsRolesSpeed();
+    void costFollowsTheDesign();
+    void modularChassisBuysTheLineCardsItUses();
+    void infiniBandPartsHaveTheirOwnPrices();
     void userPricesReplaceShippedOnes();
     void nvl72RacksComeWithPowerShelves();
     void badPriceFilesAreLocated_data();
@@ -229,11 +234,12 @@ void TestBillOfMaterials::portsUsedAndFree() {
     QCOMPARE(used, switchEnds);
 }
 
-// Thinning the InfiniBand fat tree to 1:2 leaves some core switches without links: their free
+// Thinning the InfiniBand fat tree to 1:7 with its 32 cores per plane kept leaves some core
+// switches without links (a plane's 6 spines have 27 to 30 uplinks in all): their free
 // ports are priced at what the other cores carry, not at the site's fastest link (NVLink).
 void TestBillOfMaterials::unlinkedSwitchTakesItsRolesSpeed() {
     TopologyReadOptions o;
-    o.sets = {"generator.clusters[0].oversubscription=2"};
+    o.sets = {"generator.clusters[0].coresPerPlane=32", "generator.clusters[0].oversubscription=7"};
     const auto doc = openTopology("meta-ib-24k", {}, o);
     const Topology& t = doc->topology();
     const std::vector<SwitchPortUse> ports = switchPortUse(t);
@@ -251,6 +257,105 @@ void TestBillOfMaterials::unlinkedSwitchTakesItsRolesSpeed() {
     QVERIFY(unlinked > 0);
     const BillOfMaterials b = bomOf(*doc); // every port has a price
     QVERIFY(b.cost.perGpuUsd > 0);
+}
+
+namespace {
+
+BillOfMaterials bomWith(const char* preset, std::vector<std::string> sets) {
+    TopologyReadOptions o;
+    o.sets = std::move(sets);
+    return bomOf(*openTopology(preset, {}, o));
+}
+
+double categoryUsd(const BillOfMaterials& b, BomCategory c) {
+    return b.cost.byCategoryUsd[size_t(c)];
+}
+
+} // namespace
+
+// Full bisection on Meta's RoCE cluster costs more than 1:7 by more than its optics and
+// cables: the generator adds core switches (3 per plane) and the CTSW chassis fill more line
+// cards. InfiniBand's cores thin with its uplinks, so 1:28 has fewer switches than 1:1.
+void TestBillOfMaterials::costFollowsTheDesign() {
+    const std::string over = "generator.clusters[0].oversubscription=";
+    const BillOfMaterials seven = bomWith("meta-roce-24k", {}),
+                          full = bomWith("meta-roce-24k", {over + "1"});
+    const double optics =
+        categoryUsd(full, BomCategory::Transceiver) + categoryUsd(full, BomCategory::Cable) -
+        categoryUsd(seven, BomCategory::Transceiver) - categoryUsd(seven, BomCategory::Cable);
+    QVERIFY(optics > 0);
+    QVERIFY(full.cost.totalUsd - seven.cost.totalUsd > optics * 1.5);
+    QVERIFY(categoryUsd(full, BomCategory::Switch) > categoryUsd(seven, BomCategory::Switch));
+    QCOMPARE(full.switches.byRole[size_t(SwitchRole::Atsw)],
+             3 * seven.switches.byRole[size_t(SwitchRole::Atsw)]);
+    QVERIFY(full.cost.perGpuNetworkUsd > seven.cost.perGpuNetworkUsd);
+    const BillOfMaterials ib1 = bomWith("meta-ib-24k", {}),
+                          ib28 = bomWith("meta-ib-24k", {over + "28"});
+    QCOMPARE(ib1.switches.byRole[size_t(SwitchRole::IbCore)], 512LL);
+    QCOMPARE(ib28.switches.byRole[size_t(SwitchRole::IbCore)], 32LL);
+    QVERIFY(ib28.cost.perGpuUsd < ib1.cost.perGpuUsd);
+    // The network's cost is its four kinds of parts.
+    for (const BillOfMaterials* b : {&seven, &full, &ib1, &ib28})
+        QVERIFY(std::abs(b->cost.networkUsd - categoryUsd(*b, BomCategory::Switch) -
+                         categoryUsd(*b, BomCategory::Nic) -
+                         categoryUsd(*b, BomCategory::Transceiver) -
+                         categoryUsd(*b, BomCategory::Cable)) < 1e-3);
+}
+
+// Meta's CTSW (576 ports): at 1:7 its 192 rack links and 28 uplinks fill 7 line cards of 36;
+// it costs those 252 ports and the chassis, and draws for them and the chassis alone.
+void TestBillOfMaterials::modularChassisBuysTheLineCardsItUses() {
+    const auto doc = openTopology("meta-roce-24k", {});
+    const Topology& t = doc->topology();
+    const std::vector<SwitchPortUse> ports = switchPortUse(t);
+    const PriceTable& prices = shippedPrices();
+    int checked = 0;
+    for (size_t i = 0; i < t.switches.size(); ++i) {
+        const SwitchPortUse& u = ports[i];
+        if (t.switches[i].role == SwitchRole::Rtsw) {
+            QCOMPARE(u.lineCards, 0); // a fixed 64-port box: all its ports
+            QCOMPARE(u.idleCount, 64 - u.usedCount);
+        }
+        if (t.switches[i].role != SwitchRole::Ctsw || u.usedCount != 192 + 28) continue;
+        ++checked;
+        QCOMPARE(u.lineCards, 7);
+        QCOMPARE(u.idleCount, 7 * kLineCardPorts - 220);
+        const double watts = 7 * kLineCardPorts * switchPortPowerW(400) + switchChassisPowerW(16);
+        QVERIFY(std::abs(switchPowerW(t.switches[i], u) - watts) < 1e-6);
+    }
+    QVERIFY(checked > 0);
+    const BillOfMaterials b = bomOf(*doc);
+    const auto ctsw = std::find_if(b.lines.begin(), b.lines.end(), [](const BomLine& l) {
+        return l.item.rfind("switch ctsw", 0) == 0;
+    });
+    QVERIFY(ctsw != b.lines.end());
+    const double port = prices.at("switchPort.400G", "").usd;
+    const double chassis = prices.at("switchChassis", "").usd;
+    // Every CTSW at 1:7 fills 7 cards (27 or 28 uplinks).
+    QVERIFY(std::abs(ctsw->unitUsd - (7 * kLineCardPorts * port + chassis)) < 1e-6 * ctsw->unitUsd);
+}
+
+// InfiniBand's switches, HCAs and the optics of its links are priced from the `.ib.` entries;
+// an Ethernet cluster uses none of them.
+void TestBillOfMaterials::infiniBandPartsHaveTheirOwnPrices() {
+    auto keys = [](const BillOfMaterials& b) {
+        QStringList k;
+        for (const auto& [key, price] : b.pricesUsed)
+            if (!price.source.empty() && !price.date.empty()) k << QString::fromStdString(key);
+        return k;
+    };
+    const BillOfMaterials ibBill = bomWith("meta-ib-24k", {});
+    const QStringList ib = keys(ibBill);
+    QCOMPARE(ib.size(), qsizetype(ibBill.pricesUsed.size())); // each with a source and date
+    for (const char* k : {"switchPort.ib.400G", "nic.ib.400G", "transceiver.ib.400G",
+                          "switchPort.100G", "nic.100G"}) // the frontend stays Ethernet
+        QVERIFY2(ib.contains(k), k);
+    const QStringList roce = keys(bomWith("meta-roce-24k", {}));
+    QVERIFY(roce.contains("switchPort.400G") && roce.contains("switchChassis"));
+    for (const QString& k : roce)
+        QVERIFY2(!k.contains(".ib."), qPrintable(k));
+    QVERIFY(shippedPrices().at("switchPort.ib.400G", "").usd >
+            shippedPrices().at("switchPort.400G", "").usd);
 }
 
 void TestBillOfMaterials::userPricesReplaceShippedOnes() {

@@ -11,6 +11,9 @@
 
 #include <QTest>
 
+#include <climits>
+#include <map>
+
 using namespace cs;
 
 namespace {
@@ -32,6 +35,8 @@ private slots:
     void smallestChangesFit_data();
     void smallestChangesFit();
     void fullBisectionNeedsLargerCores();
+    void coresFollowTheUplinks_data();
+    void coresFollowTheUplinks();
     void maxFlowOnKnownGraph();
     void railWiringPutsARailOneLeafApart_data();
     void railWiringPutsARailOneLeafApart();
@@ -66,11 +71,11 @@ void TestGenerator::countsFollowParameters() {
     QCOMPARE(s.gpus, s.hosts * gpusPerHost);
     QCOMPARE(s.switchesByRole[size_t(SwitchRole::Rtsw)], s.racks);
     QCOMPARE(s.switchesByRole[size_t(SwitchRole::Ctsw)], 1LL * pods * c.planes * c.spinesPerPlane);
-    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Atsw)], 1LL * c.planes * c.coresPerPlane);
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Atsw)], 1LL * c.planes * coresPerPlaneBuilt(c));
     QCOMPARE(s.switchesByRole[size_t(SwitchRole::NvSwitch)], s.hosts);
     // Rack uplinks: one per plane.
     const long long leafSpine = s.racks * c.planes;
-    const long long spineCore = pods * podUplinkCount(c);
+    const long long spineCore = coresPerPlaneBuilt(c) > 0 ? pods * podUplinkCount(c) : 0;
     const long long frontend =
         1LL * pods * c.frontendFabricPerPod * (p.storage.frontendSpines + racksPerPod);
     const long long storageRacks = s.storageRacks;
@@ -124,8 +129,6 @@ void TestGenerator::badParametersNameTheField_data() {
                                           << "divisor of racksPerPod (8)";
     QTest::newRow("rail leaf ports") << "generator.clusters[0].leafRadix"
                                      << "a rail leaf needs 24 ports";
-    QTest::newRow("no cores with 2 pods") << "generator.clusters[0].coresPerPlane"
-                                          << "from 1 to 4096";
     QTest::newRow("planes per rail without rails") << "generator.clusters[0].planesPerRail"
                                                    << "needs rail wiring";
     QTest::newRow("planes per rail not filling the planes")
@@ -146,7 +149,6 @@ void TestGenerator::badParametersNameTheField() {
     if (tag == "rail units not whole") p.clusters[0].railGroupRacks = 3;
     if (tag == "rail leaf ports") // 4 racks x 2 hosts down + 16 planes up
         p.clusters[0].railGroupRacks = 4, p.clusters[0].planes = 16, p.clusters[0].leafRadix = 20;
-    if (tag == "no cores with 2 pods") p.clusters[0].coresPerPlane = 0;
     if (tag == "planes per rail without rails") p.clusters[0].planesPerRail = 2;
     if (tag == "planes per rail not filling the planes")
         p.clusters[0].railGroupRacks = 4, p.clusters[0].planesPerRail = 3;
@@ -165,7 +167,8 @@ void TestGenerator::smallestChangesFit_data() {
     QTest::addColumn<QString>("field");       // the field the refusal names
     QTest::addColumn<QStringList>("changes"); // the fields whose changes are offered
     const QString c = "generator.clusters[0].";
-    QTest::newRow("core ports") << "meta-roce-24k" << QStringList{c + "oversubscription=1"}
+    QTest::newRow("core ports") << "meta-roce-24k"
+                                << QStringList{c + "coresPerPlane=1", c + "oversubscription=1"}
                                 << c + "coreRadix" << QStringList{"coreRadix", "coresPerPlane"};
     QTest::newRow("spine ports") << "small-256" << QStringList{c + "spineRadix=10"}
                                  << c + "spineRadix" << QStringList{"spineRadix", "spinesPerPlane"};
@@ -175,8 +178,6 @@ void TestGenerator::smallestChangesFit_data() {
                                   << QStringList{c + "leafUplinksPerPlane=2", c + "leafRadix=40"}
                                   << c + "leafRadix"
                                   << QStringList{"leafRadix", "planes", "leafUplinksPerPlane"};
-    QTest::newRow("no core tier") << "small-256" << QStringList{c + "coresPerPlane=0"}
-                                  << c + "coresPerPlane" << QStringList{"coresPerPlane", "pods"};
     QTest::newRow("rail units") << "small-256" << QStringList{c + "railGroupRacks=3"}
                                 << c + "railGroupRacks"
                                 << QStringList{"railGroupRacks", "railGroupRacks", "racksPerPod"};
@@ -226,18 +227,79 @@ void TestGenerator::smallestChangesFit() {
     }
 }
 
-// The example: 1:1 on Meta's RoCE cluster. 3,072 GPUs x 400G per pod need 3,072
-// uplinks at 1:1, 192 per spine (16 planes, one spine each); one core per plane takes 192
-// from each of 8 pods = 1,536 ports where it has 576. Three cores per plane take 64 x 8 = 512.
+// 1:1 on Meta's RoCE cluster. 3,072 GPUs x 400G per pod need 3,072 uplinks at 1:1, 192 per
+// spine (16 planes, one spine each); one core per plane would take 192 from each of 8 pods =
+// 1,536 ports where it has 576: with the cores set to one per plane that is refused with the
+// changes that fit; left to the generator (0), three cores per plane take 64 x 8 = 512 each.
 void TestGenerator::fullBisectionNeedsLargerCores() {
     SiteParams p = *presetParams("meta-roce-24k");
-    applyDesignSets(p, {"generator.clusters[0].oversubscription=1"});
+    applyDesignSets(
+        p, {"generator.clusters[0].coresPerPlane=1", "generator.clusters[0].oversubscription=1"});
     const auto e = checkSiteParams(p);
     QVERIFY(e.has_value());
     QCOMPARE(QString::fromStdString(e->message),
              QString("a core switch needs 1536 ports, has 576; smallest changes that fit: "
                      "--set generator.clusters[0].coreRadix=1536 or "
                      "--set generator.clusters[0].coresPerPlane=3"));
+    SiteParams built = *presetParams("meta-roce-24k");
+    applyDesignSets(built, {"generator.clusters[0].oversubscription=1"});
+    QVERIFY(!checkSiteParams(built));
+    QCOMPARE(coresPerPlaneBuilt(built.clusters[0]), 3);
+    const TopologyStats s = computeStats(generateSite(built));
+    QCOMPARE(s.switchesByRole[size_t(SwitchRole::Atsw)], 48LL);
+}
+
+// Cores as the uplinks need them: Meta's RoCE tier keeps one 576-port core per plane from 1:3
+// to 1:28; its InfiniBand tier of 64-port cores thins from 32 per plane at 1:1 (one link from
+// each of a plane's 48 spines) as the pods' uplinks do.
+void TestGenerator::coresFollowTheUplinks_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<double>("oversubscription");
+    QTest::addColumn<int>("cores");
+    QTest::newRow("RoCE 1:2") << "meta-roce-24k" << 2.0 << 2;
+    QTest::newRow("RoCE 1:3") << "meta-roce-24k" << 3.0 << 1;
+    QTest::newRow("RoCE 1:28") << "meta-roce-24k" << 28.0 << 1;
+    QTest::newRow("InfiniBand 1:1") << "meta-ib-24k" << 1.0 << 32;
+    QTest::newRow("InfiniBand 1:2") << "meta-ib-24k" << 2.0 << 16;
+    QTest::newRow("InfiniBand 1:7") << "meta-ib-24k" << 7.0 << 5;
+    QTest::newRow("InfiniBand 1:28") << "meta-ib-24k" << 28.0 << 2;
+}
+
+void TestGenerator::coresFollowTheUplinks() {
+    QFETCH(QString, preset);
+    QFETCH(double, oversubscription);
+    QFETCH(int, cores);
+    SiteParams p = *presetParams(preset.toStdString());
+    p.clusters[0].oversubscription = oversubscription;
+    QVERIFY(!checkSiteParams(p));
+    const ClusterParams& c = p.clusters[0];
+    QCOMPARE(coresPerPlaneBuilt(c), cores);
+    const Topology t = generateSite(p);
+    // Every core is used, none past its radix, and each spine's uplinks spread over its
+    // plane's cores to within one link.
+    std::vector<int> uplinksOfCore(t.switches.size(), 0);
+    std::map<std::pair<int32_t, int32_t>, int> spineToCore;
+    for (const Link& l : t.links) {
+        if (l.a.kind != EntityKind::Switch || l.b.kind != EntityKind::Switch) continue;
+        const Switch& a = t.switches[size_t(l.a.index)];
+        const Switch& b = t.switches[size_t(l.b.index)];
+        if (tierOf(a.role) == 2 && tierOf(b.role) == 3 && networkOf(a.role) == Network::Backend) {
+            ++uplinksOfCore[size_t(l.b.index)];
+            ++spineToCore[{l.a.index, l.b.index}];
+        }
+    }
+    long long coreSwitches = 0;
+    for (size_t i = 0; i < t.switches.size(); ++i)
+        if (tierOf(t.switches[i].role) == 3 && t.switches[i].cluster == 0) {
+            ++coreSwitches;
+            QVERIFY(uplinksOfCore[i] > 0);
+            QVERIFY(uplinksOfCore[i] <= t.switches[i].ports);
+        }
+    QCOMPARE(coreSwitches, 1LL * c.planes * cores);
+    int fewest = INT_MAX, most = 0;
+    for (const auto& [pair, n] : spineToCore)
+        fewest = std::min(fewest, n), most = std::max(most, n);
+    QVERIFY2(most - fewest <= 1, qPrintable(QString("%1 to %2").arg(fewest).arg(most)));
 }
 
 void TestGenerator::railWiringPutsARailOneLeafApart_data() {
