@@ -1,6 +1,7 @@
 #include "MovieWriter.h"
 
 #include "RunCaption.h"
+#include "RunFrameShading.h"
 
 #include "Duration.h"
 #include "HeadlessRenderer.h"
@@ -61,7 +62,8 @@ bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieReque
     const Series mfu = reader.scalars(Metric::Mfu, 0, reader.info().endNs, 1 << 20);
     for (long long k = 0; k < frames; ++k) {
         const int64_t at = std::min(r.toNs, r.fromNs + int64_t(std::llround(double(k) * stepNs)));
-        scene.setValues(fractionsOfCapacity(reader.frameAt(at), doc.topology(), shown.gpuMetric));
+        showRunFrame(scene, doc.topology(), reader.frameAt(at), shown.gpuMetric,
+                     reader.failedAt(at));
         scene.setCaption(runCaption(stepTimeS, mfu, at) + pace);
         view.render();
         encoder.addFrame(view.grab());

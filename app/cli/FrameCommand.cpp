@@ -7,6 +7,7 @@
 #include "EntitySearch.h"
 #include "RunReader.h"
 #include "RunTimeArgument.h"
+#include "RunTopologyArgs.h"
 #include "TopologyDocument.h"
 
 #include <QJsonArray>
@@ -42,25 +43,26 @@ std::optional<int32_t> entityIndex(const TopologyDocument& doc, MetricEntity kin
 } // namespace
 
 CommandSpec frameSpec() {
-    return {"frame",
-            "(--preset NAME | FILE) RUN.sqlite --at T",
-            "one frame of a stored run, read as the GUI reads it",
-            {{"--preset", "NAME", "a built-in topology", {}, false},
-             {"--at", "T", "the frame's time"},
-             {"--metric", "NAME", "the metric (default gpu_busy): " + metricNames()},
-             {"--select", "ID", "an entity whose value to print (repeatable; links as link:N)"},
-             {"--hottest", "N",
-              "also the N links with the highest peak over the stretch playing at --at (a "
-              "simulated step), with their time at or above 80% of capacity"},
-             {"--json", "", "one JSON object instead of text"}},
-            2};
+    CommandSpec c{"frame", "[--preset NAME | FILE] RUN.sqlite --at T",
+                  "one frame of a stored run, read as the GUI reads it, on its own design",
+                  topologyOptions(), 2};
+    c.options.insert(
+        c.options.end(),
+        {{"--at", "T", "the frame's time"},
+         {"--metric", "NAME", "the metric (default gpu_busy): " + metricNames()},
+         {"--select", "ID", "an entity whose value to print (repeatable; links as link:N)"},
+         {"--hottest", "N",
+          "also the N links with the highest peak over the stretch playing at --at (a "
+          "simulated step), with their time at or above 80% of capacity"},
+         {"--json", "", "one JSON object instead of text"}});
+    return c;
 }
 
 int frameCommand(const CommandArgs& a) {
     const bool preset = a.has("--preset");
     const QStringList pos = a.positionals();
-    if (pos.size() != (preset ? 1 : 2))
-        throw UsageError("expected (--preset NAME | FILE) RUN.sqlite");
+    if (pos.isEmpty() || pos.size() > (preset ? 1 : 2))
+        throw UsageError("expected [--preset NAME | FILE] RUN.sqlite");
     if (!a.has("--at")) throw UsageError("--at: expected a time such as 0s, 100ms, 90s or 1h30m");
     // An offset from the run's start, or a date and time (RFC 3339) for recorded runs.
     const RunTimeArgument atArg = parseRunTimeArgument(a.value("--at"));
@@ -72,8 +74,7 @@ int frameCommand(const CommandArgs& a) {
                          " (not step_time_s or mfu)");
     const MetricDef& def = metricDef(*metric);
 
-    const auto doc = openTopology(preset ? a.value("--preset").toStdString() : std::string(),
-                                  preset ? std::string() : pos.front().toStdString());
+    const auto doc = topologyOfRunArgs(a, pos.size() == 2 ? pos.front() : QString(), pos.back());
     RunReader reader(pos.back(), doc->topology());
     const int64_t at = resolveRunTime(atArg, reader.info(), pos.back().toStdString());
     if (!reader.has(*metric))

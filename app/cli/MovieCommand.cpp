@@ -6,6 +6,7 @@
 #include "MovieWriter.h"
 #include "RunReader.h"
 #include "RunTimeArgument.h"
+#include "RunTopologyArgs.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"
 #include "ViewArguments.h"
@@ -17,8 +18,9 @@
 namespace cs::app {
 
 CommandSpec movieSpec() {
-    CommandSpec c{"movie", "(--preset NAME | FILE) --run RUN.sqlite -o OUT.mp4|OUT.webm",
-                  "a stored run replayed as a movie (encoded by ffmpeg)", topologyOptions(), 1};
+    CommandSpec c{"movie", "[--preset NAME | FILE] --run RUN.sqlite -o OUT.mp4|OUT.webm",
+                  "a stored run replayed as a movie (encoded by ffmpeg), on its own design",
+                  topologyOptions(), 1};
     c.options.insert(c.options.end(),
                      {{"--run", "RUN.sqlite", "the run to replay"},
                       {"-o", "OUT.mp4|OUT.webm", "the movie: H.264 in .mp4, VP9 in .webm"},
@@ -34,7 +36,6 @@ CommandSpec movieSpec() {
 }
 
 int movieCommand(const CommandArgs& a) {
-    const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.mp4 or OUT.webm, the movie to write");
     if (!a.has("--run")) throw UsageError("expected --run RUN.sqlite, the run to replay");
@@ -49,8 +50,9 @@ int movieCommand(const CommandArgs& a) {
     req.view = viewStateOfArgs(a);
     req.cameraSpec = a.value("--camera").toStdString();
 
-    const auto doc = openTopology(src.preset, src.file, src.read);
     const QString store = a.value("--run");
+    const auto doc = topologyOfRunArgs(
+        a, a.positionals().isEmpty() ? QString() : a.positionals().front(), store);
     RunReader reader(store, doc->topology());
     const RunInfo& info = reader.info();
     auto timeOf = [&](const char* flag) {

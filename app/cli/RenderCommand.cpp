@@ -4,9 +4,11 @@
 #include "CommandArgs.h"
 #include "CommandLine.h"
 #include "HeadlessRenderer.h"
+#include "RunFrameShading.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
 #include "RunTimeArgument.h"
+#include "RunTopologyArgs.h"
 #include "TopologyDocument.h"
 #include "ViewArguments.h"
 #include "ViewSizeArgument.h"
@@ -28,7 +30,7 @@ std::string drawableMetrics() {
 } // namespace
 
 CommandSpec renderSpec() {
-    CommandSpec c{"render", "(--preset NAME | FILE) -o OUT.png|OUT.gltf",
+    CommandSpec c{"render", "(--preset NAME | FILE | --run RUN.sqlite) -o OUT.png|OUT.gltf",
                   "the 3D view as a PNG picture, or the scene as glTF 2.0", topologyOptions(), 1};
     auto add = [&c](std::vector<CommandOption> more) {
         c.options.insert(c.options.end(), more.begin(), more.end());
@@ -42,13 +44,14 @@ CommandSpec renderSpec() {
          {"--color", views::kColorModeNames.alternatives(), "by kind, or by the values"},
          {"--select", "ID", "the entity outlined and named"},
          {"--time", "S", "the test pattern's time in seconds"},
-         {"--run", "RUN.sqlite", "colours by a stored run's frame"},
+         {"--run", "RUN.sqlite",
+          "colours by a stored run's frame, on the design stored with the run when no "
+          "topology is given or the one given is not the run's"},
          {"--at", "T", "the time of that frame (default 0s)"}});
     return c;
 }
 
 int renderCommand(const CommandArgs& a) {
-    const TopologySourceArgs src = topologySource(a);
     const QString out = a.has("-o") ? a.value("-o") : a.value("--output");
     if (out.isEmpty()) throw UsageError("expected -o OUT.png, the picture to write");
     const QSize size = parseViewSize(a.has("--size") ? a.value("--size") : "1280x720");
@@ -68,7 +71,14 @@ int renderCommand(const CommandArgs& a) {
     const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
     if (!timeOk) throw UsageError("--time: expected seconds");
 
-    const auto doc = openTopology(src.preset, src.file, src.read);
+    const auto doc =
+        a.has("--run")
+            ? topologyOfRunArgs(a, a.positionals().isEmpty() ? QString() : a.positionals().front(),
+                                a.value("--run"))
+            : [&] {
+                  const TopologySourceArgs src = topologySource(a);
+                  return openTopology(src.preset, src.file, src.read);
+              }();
     if (a.has("--select")) {
         const auto e = doc->index().find(a.value("--select").toStdString());
         if (!e)
@@ -87,7 +97,8 @@ int renderCommand(const CommandArgs& a) {
             parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
         RunReader reader(a.value("--run"), doc->topology());
         const int64_t at = resolveRunTime(atArg, reader.info(), a.value("--run").toStdString());
-        scene.setValues(fractionsOfCapacity(reader.frameAt(at), doc->topology()));
+        views::showRunFrame(scene, doc->topology(), reader.frameAt(at), view.gpuMetric,
+                            reader.failedAt(at));
     }
     const std::string err = views::applyCameraSpec(scene, *doc, a.value("--camera").toStdString());
     if (!err.empty()) throw UsageError("--camera: " + err);

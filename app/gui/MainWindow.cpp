@@ -254,7 +254,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Open R&un..."), QKeySequence(tr("Ctrl+Shift+R")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open Run"), {}, tr("ClusterScope runs (*.sqlite);;All files (*)"));
-        if (!path.isEmpty()) openRun(path);
+        if (!path.isEmpty()) openRunWithItsTopology(path); // the run on its own design
     });
     file->addAction(tr("Save Run &As..."), this, [this] {
         if (runPath_.isEmpty()) {

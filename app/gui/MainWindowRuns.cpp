@@ -14,6 +14,7 @@
 #include "SimulationDialog.h"
 #include "StepBreakdownChart.h"
 #include "TelemetryImportDialog.h"
+#include "TopologyFingerprint.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -51,7 +52,9 @@ bool MainWindow::openRun(const QString& path, bool showErrors) {
 bool MainWindow::openRunWithItsTopology(const QString& path, bool showErrors) {
     try {
         const RunInfo info = RunReader::runsIn(path).back();
-        const bool onThis = doc_ && doc_->topology().name == info.topology;
+        // The same name is not enough: a --set variant of a preset keeps the preset's name.
+        const bool onThis = doc_ && doc_->topology().name == info.topology &&
+                            topologyFingerprint(doc_->topology()) == info.fingerprint;
         if (!onThis) {
             // The design the store keeps, else the preset it names.
             std::unique_ptr<TopologyDocument> doc = topologyOfRun(info);

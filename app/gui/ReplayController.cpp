@@ -7,6 +7,7 @@
 #include "RunCaption.h"
 #include "RunChartsWidget.h"
 #include "RunEventsModel.h"
+#include "RunFrameShading.h"
 #include "SimulationRun.h"
 #include "TimelineWidget.h"
 #include "ViewControls.h"
@@ -534,24 +535,8 @@ void ReplayController::applyFrame() {
         view_->update();
         return;
     }
-    const Metric gpuMetric = shown.gpuMetric;
-    view_->scene().setValues(fractionsOfCapacity(frame_->frame, doc_->topology(), gpuMetric));
-    view_->scene().setMarked(frame_->failed);
-    if (gpuMetric != Metric::GpuBusy) { // outliers are by busy
-        view_->scene().setFlagged({});
-        view_->update();
-        return;
-    }
-    // An idle GPU among busy ones (or the reverse): outlined with its rack, in reddish purple.
-    const views::ClusterScene& scene = view_->scene();
-    std::vector<Endpoint> outliers = rackOutliers(scene.rackMembers(), scene.values().gpu);
-    auto failed = [&](const Endpoint& e) {
-        return std::find(frame_->failed.begin(), frame_->failed.end(), e) != frame_->failed.end();
-    };
-    std::erase_if(outliers, [&](const Endpoint& e) { // failed ones are outlined in red
-        return failed(e) || failed({EntityKind::Host, doc_->topology().gpus[size_t(e.index)].host});
-    });
-    view_->scene().setFlagged(std::move(outliers));
+    views::showRunFrame(view_->scene(), doc_->topology(), frame_->frame, shown.gpuMetric,
+                        frame_->failed);
     view_->update();
 }
 

@@ -88,7 +88,8 @@ std::vector<RunInfo> RunReader::runsIn(const QString& path) {
                          r.endNs,
                          r.paramsJson,
                          r.summaryJson,
-                         {}});
+                         {},
+                         r.fingerprint});
     if (infos.empty()) throw InputException({path.toStdString(), 0, 0, {}, "holds no runs"});
     return infos;
 }
@@ -124,7 +125,7 @@ void RunReader::load(std::optional<int64_t> run) {
                (r->topology == t.name ? "\" (same name, other entities)" : "\""));
     // Read everything first: a refused refresh leaves the reader as it was.
     RunInfo info{r->id,    r->kind,       r->name,        r->topology, r->wallStartNs,
-                 r->endNs, r->paramsJson, r->summaryJson, {}};
+                 r->endNs, r->paramsJson, r->summaryJson, {},         r->fingerprint};
     std::array<std::optional<StoredMetric>, kMetricCount> metrics;
     for (const StoredMetric& m : store_.metrics(r->id)) {
         const auto metric = metricByName(m.name);

@@ -25,6 +25,7 @@ struct RunInfo {
     int64_t endNs = 0; // a run's time goes from 0 to endNs
     std::string paramsJson, summaryJson;
     std::vector<Metric> metrics; // what the run holds
+    uint64_t fingerprint = 0;    // of the topology it was recorded on (topologyFingerprint)
 };
 
 // Values of all of a run's per-entity metrics at one time, in their units (NaN: no data).

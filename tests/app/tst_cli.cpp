@@ -72,6 +72,7 @@ private slots:
     void renderRejectsBadOptions();
     void simulateJsonHasTheKeys();
     void simulateWritesStoreAndTrace();
+    void aRunReopensOnItsOwnDesign();
     void movieWritesTheFramesAsked_data();
     void movieWritesTheFramesAsked();
     void movieRefusesBadInput();
@@ -742,9 +743,54 @@ void TestCli::simulateWritesStoreAndTrace() {
                  .code,
              0);
     QCOMPARE(QImage(png).size(), QSize(320, 200));
-    const Result wrong = run({"render", "--preset", "meta-roce-24k", "--run", store, "-o", png});
-    QCOMPARE(wrong.code, 2);
-    QVERIFY2(wrong.err.contains("recorded on topology"), wrong.err.constData());
+    // Given another topology, the run is replayed on the design stored with it, as said.
+    const QString other = dir.filePath("other.png");
+    const Result wrong = run({"render", "--preset", "meta-roce-24k", "--run", store, "--at", "1s",
+                              "--size", "320x200", "-o", other});
+    QVERIFY2(wrong.code == 0, wrong.err.constData());
+    QVERIFY2(wrong.err.contains("not on the topology given (\"meta-roce-24k\")"),
+             wrong.err.constData());
+    QCOMPARE(QImage(other), QImage(png));
+}
+
+// A run on a --set variant of a preset keeps its design: frame, render and movie replay it
+// without the --set, from the store alone or when given the preset as it ships.
+void TestCli::aRunReopensOnItsOwnDesign() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QTemporaryDir dir;
+    const QString store = dir.filePath("os1.sqlite");
+    const QString set = "generator.clusters[0].oversubscription=1";
+    QCOMPARE(run({"simulate", "--preset", "small-256", "--set", set, "--model", "llama3-8b", "--tp",
+                  "8", "--pp", "4", "--dp", "8", "--steps", "2", "--out", store})
+                 .code,
+             0);
+    const Result withSet = run({"frame", "--preset", "small-256", "--set", set, store, "--at", "1s",
+                                "--metric", "link_bytes_per_s", "--json"});
+    QVERIFY2(withSet.code == 0, withSet.err.constData());
+    QVERIFY(withSet.err.isEmpty());
+    for (const QStringList& args :
+         {QStringList{"frame", store}, QStringList{"frame", "--preset", "small-256", store}}) {
+        const Result r =
+            run(args + QStringList{"--at", "1s", "--metric", "link_bytes_per_s", "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("replaying") && r.err.contains("design stored with it"),
+                 r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object(),
+                 QJsonDocument::fromJson(withSet.out).object());
+    }
+    // --set without a topology to change is refused.
+    const Result bare = run({"frame", "--set", set, store, "--at", "1s"});
+    QCOMPARE(bare.code, 2);
+    QVERIFY2(bare.err.contains("--set"), bare.err.constData());
+    const QString movie = dir.filePath("os1.mp4");
+    const Result m = run(
+        {"movie", "--run", store, "--to", "1s", "--fps", "2", "--size", "160x120", "-o", movie});
+    QVERIFY2(m.code == 0, m.err.constData());
+    QVERIFY(QFileInfo(movie).size() > 0);
+    const QString png = dir.filePath("os1.png");
+    QCOMPARE(run({"render", "--run", store, "--at", "1s", "--size", "160x120", "-o", png}).code, 0);
+    QCOMPARE(QImage(png).size(), QSize(160, 120));
 }
 
 namespace {

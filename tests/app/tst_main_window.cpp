@@ -947,6 +947,18 @@ void TestMainWindow::simulatedRunsAreKeptAndReopened() {
     QCOMPARE(dp, QString::number(spec.parallel.dp));
     QCOMPARE(model, QString::fromStdString(spec.model));
     QVERIFY(QString::fromStdString(spec.model) != QString::fromStdString(cs::RunSpec{}.model));
+    // A run on a changed design of the preset (1:1 uplinks) reopens on that design, though the
+    // preset as it ships, of the same name, is open.
+    cs::SiteParams full = *w.document()->params();
+    full.clusters[0].oversubscription = 1;
+    QVERIFY(w.applyDesign(full));
+    const QString fullRun = w.simulateAndOpen(spec);
+    QVERIFY(!fullRun.isEmpty());
+    QVERIFY(w.openSource("preset:small-256", false));
+    QCOMPARE(w.document()->params()->clusters[0].oversubscription, 2.0);
+    QVERIFY(w.openRunWithItsTopology(fullRun, false));
+    QCOMPARE(w.runPath(), fullRun);
+    QCOMPARE(w.document()->params()->clusters[0].oversubscription, 1.0);
 }
 
 void TestMainWindow::recordedRunsShowTheirDateAndTime() {
