@@ -4,9 +4,11 @@
 #include "VtkSurfaceFormat.h"
 
 #include <QApplication>
+#include <QGuiApplication>
 #include <QIcon>
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 void setIdentity() {
@@ -31,7 +33,14 @@ int main(int argc, char** argv) {
     const QString first = args.value(0);
     if (first == "--help" || first == "-h" || first == "help" || first == "--version" ||
         cs::app::findCommand(first)) {
-        QCoreApplication app(argc, argv);
+        // Pictures and movies draw their titles and captions with Qt's fonts (SlideFrame.h): a
+        // GUI application without windows, on Qt's offscreen platform unless one is set.
+        const bool draws = first == "render" || first == "movie";
+        if (draws && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        std::unique_ptr<QCoreApplication> app =
+            draws ? std::make_unique<QGuiApplication>(argc, argv)
+                  : std::make_unique<QCoreApplication>(argc, argv);
         setIdentity();
         if (first == "--version") {
             std::printf("clusterscope %s\n", qPrintable(QCoreApplication::applicationVersion()));

@@ -414,11 +414,16 @@ bool ClusterScene::updateDetail() {
     return true;
 }
 
+void ClusterScene::setNoValueLabel(const std::string& label) {
+    noValueLabel_ = label;
+    scalarBar_->SetNanAnnotation(label.c_str());
+}
+
 std::string ClusterScene::describe(const PickHit& hit) const {
     if (!doc_ || !layout_) return {};
     const Topology& t = doc_->topology();
-    auto percent = [](float v) {
-        if (std::isnan(v)) return std::string("no data");
+    auto percent = [this](float v) {
+        if (std::isnan(v)) return noValueLabel_;
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.0f%%", double(v) * 100);
         return std::string(buf);

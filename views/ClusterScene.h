@@ -96,6 +96,9 @@ public:
     void exportGltf(const std::string& path) const;
     // Text after the title line's own (a movie's run time and step); empty: none.
     void setCaption(const std::string& caption);
+    // What an entity without a value is called, in the legend and the tooltip: "no data" for
+    // recorded telemetry, "idle" for a simulated run's GPUs outside every job.
+    void setNoValueLabel(const std::string& label);
 
     // Re-evaluates the level of detail from the camera; true when it changed.
     bool updateDetail();
@@ -200,6 +203,7 @@ private:
     int roleCount_ = 1;
     vtkNew<vtkLegendBoxActor> legend_;
     vtkNew<vtkScalarBarActor> scalarBar_;
+    std::string noValueLabel_ = "no data";
     vtkNew<vtkLookupTable> lut_;
     vtkNew<vtkTextActor> title_;
     vtkNew<vtkRenderer> panel_;    // right of the 3D view: legend and colour bar

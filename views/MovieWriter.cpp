@@ -2,12 +2,14 @@
 
 #include "RunCaption.h"
 #include "RunFrameShading.h"
+#include "SlideFrame.h"
 
 #include "Duration.h"
 #include "HeadlessRenderer.h"
 #include "MovieEncoder.h"
 
 #include <cmath>
+#include <memory>
 
 namespace cs::views {
 
@@ -39,34 +41,66 @@ std::string checkMovieRequest(const MovieRequest& r, const RunInfo& run) {
     return {};
 }
 
-bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieRequest& r,
-                const std::function<bool(double)>& progress) {
-    HeadlessRenderer view(r.size.width(), r.size.height());
-    ClusterScene& scene = view.scene();
-    scene.setDocument(&doc, r.view.layout);
-    ViewState shown = coloredBy(r.view, ValueMetric::Run);
-    shown.selection.reset(); // a movie shows the run, not what the window had picked
-    shown.marked.clear();
-    scene.apply(shown);
-    if (!r.view.camera) {
-        const std::string err = applyCameraSpec(scene, doc, r.cameraSpec);
-        if (!err.empty()) throw std::invalid_argument("--camera: " + err);
+namespace {
+
+// One run's view of the movie: its scene set as the request asks, its step and MFU caption
+// from the run's own series (a few points per stretch).
+struct MovieSide {
+    const TopologyDocument& doc;
+    RunReader& reader;
+    HeadlessRenderer view;
+    ViewState shown;
+    Series stepTimeS, mfu;
+
+    MovieSide(const TopologyDocument& d, RunReader& rd, const MovieRequest& r, QSize size)
+        : doc(d), reader(rd), view(size.width(), size.height()),
+          shown(coloredBy(r.view, ValueMetric::Run)) {
+        ClusterScene& scene = view.scene();
+        scene.setDocument(&doc, r.view.layout);
+        shown.selection.reset(); // a movie shows the run, not what the window had picked
+        shown.marked.clear();
+        scene.apply(shown);
+        labelMissingValues(scene, reader.info());
+        if (!r.view.camera) {
+            const std::string err = applyCameraSpec(scene, doc, r.cameraSpec);
+            if (!err.empty()) throw std::invalid_argument("--camera: " + err);
+        }
+        stepTimeS = reader.scalars(Metric::StepTimeS, 0, reader.info().endNs, 1 << 20);
+        mfu = reader.scalars(Metric::Mfu, 0, reader.info().endNs, 1 << 20);
     }
+
+    QImage frameAt(int64_t at, const std::string& pace) {
+        at = std::min(at, reader.info().endNs); // a run that has ended holds its last frame
+        ClusterScene& scene = view.scene();
+        showRunFrame(scene, doc.topology(), reader.frameAt(at), shown.gpuMetric,
+                     reader.failedAt(at));
+        scene.setCaption(runCaption(stepTimeS, mfu, at) + pace);
+        view.render();
+        return view.grab();
+    }
+};
+
+} // namespace
+
+bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieRequest& r,
+                const std::function<bool(double)>& progress, const MovieSecondRun& beside) {
+    const bool two = beside.doc && beside.reader;
+    const SlideFrame slide{r.size, two, r.title, r.caption, beside.nameA, beside.nameB};
+    const bool framed = two || !r.title.isEmpty() || !r.caption.isEmpty();
+    const QSize viewSize = framed ? slide.viewSize() : r.size;
+    MovieSide a(doc, reader, r, viewSize);
+    std::unique_ptr<MovieSide> b;
+    if (two) b = std::make_unique<MovieSide>(*beside.doc, *beside.reader, r, viewSize);
     MovieEncoder encoder(r.out, r.size, r.fps);
     const long long frames = movieFrameCount(r);
     const double stepNs = r.speed * 1e9 / r.fps;
     const std::string pace =
         r.speed == 1 ? std::string() : "  (" + QString::number(r.speed).toStdString() + "x)";
-    // The caption's step and MFU, from the run's own series (a few points per stretch).
-    const Series stepTimeS = reader.scalars(Metric::StepTimeS, 0, reader.info().endNs, 1 << 20);
-    const Series mfu = reader.scalars(Metric::Mfu, 0, reader.info().endNs, 1 << 20);
     for (long long k = 0; k < frames; ++k) {
         const int64_t at = std::min(r.toNs, r.fromNs + int64_t(std::llround(double(k) * stepNs)));
-        showRunFrame(scene, doc.topology(), reader.frameAt(at), shown.gpuMetric,
-                     reader.failedAt(at));
-        scene.setCaption(runCaption(stepTimeS, mfu, at) + pace);
-        view.render();
-        encoder.addFrame(view.grab());
+        const QImage first = a.frameAt(at, pace);
+        encoder.addFrame(framed ? slide.compose(first, b ? b->frameAt(at, pace) : QImage())
+                                : first);
         if (progress && !progress(double(k + 1) / double(frames))) return false;
     }
     encoder.finish();

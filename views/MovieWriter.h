@@ -28,6 +28,17 @@ struct MovieRequest {
     // camera, when set (the window's), wins over cameraSpec.
     ViewState view;
     std::string cameraSpec; // "overview", "pod:N", ... (HeadlessRenderer.h)
+    // A title line over the frames and a caption line under them (SlideFrame.h); none when
+    // empty. Beside a second run, the caption defaults to the figures that differ.
+    QString title, caption;
+};
+
+// A second run replayed beside the first on the same clock (the same offset from each run's
+// start; one that has ended holds its last frame), each under its design's name.
+struct MovieSecondRun {
+    const TopologyDocument* doc = nullptr;
+    RunReader* reader = nullptr;
+    QString nameA, nameB;
 };
 
 long long movieFrameCount(const MovieRequest& r);
@@ -38,6 +49,6 @@ std::string checkMovieRequest(const MovieRequest& r, const RunInfo& run);
 // case nothing is written and false returned. Throws std::runtime_error (ffmpeg, the file)
 // and InputException (the run).
 bool writeMovie(const TopologyDocument& doc, RunReader& reader, const MovieRequest& r,
-                const std::function<bool(double)>& progress);
+                const std::function<bool(double)>& progress, const MovieSecondRun& beside = {});
 
 } // namespace cs::views

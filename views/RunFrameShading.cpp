@@ -24,4 +24,8 @@ void showRunFrame(ClusterScene& scene, const Topology& t, const RunFrame& frame,
     scene.setFlagged(std::move(outliers));
 }
 
+void labelMissingValues(ClusterScene& scene, const RunInfo& run) {
+    scene.setNoValueLabel(run.kind == "simulated" ? "idle" : "no data");
+}
+
 } // namespace cs::views

@@ -12,5 +12,8 @@ namespace cs::views {
 
 void showRunFrame(ClusterScene& scene, const Topology& t, const RunFrame& frame, Metric gpuMetric,
                   const std::vector<Endpoint>& failed);
+// What the run leaves without a value: a simulated run's GPUs outside every job are idle;
+// recorded telemetry may simply lack them.
+void labelMissingValues(ClusterScene& scene, const RunInfo& run);
 
 } // namespace cs::views

@@ -2,10 +2,12 @@
 // (an X server such as Xvfb is still needed by VTK on Debian) and encoded by ffmpeg.
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "ComparisonCaption.h"
 #include "Duration.h"
 #include "MovieWriter.h"
 #include "RunReader.h"
 #include "RunTimeArgument.h"
+#include "RunTopology.h"
 #include "RunTopologyArgs.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"
@@ -14,6 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace cs::app {
 
@@ -29,7 +32,13 @@ CommandSpec movieSpec() {
                       {"--to", "T", "where it ends (default the run's end)"},
                       {"--speed", "X", "run seconds per movie second (default 1)"},
                       {"--fps", "N", "frames per second, 1 to 120 (default 30)"},
-                      {"--size", "WxH", "even width and height in pixels (default 1280x720)"}});
+                      {"--size", "WxH", "even width and height in pixels (default 1280x720)"},
+                      {"--compare", "B.sqlite",
+                       "a second run beside the first on the same clock, each under its "
+                       "design's name, the figures that differ in the caption"},
+                      {"--title", "TEXT", "a title line over the frames"},
+                      {"--caption", "TEXT",
+                       "a caption line under them (with --compare: instead of the figures)"}});
     const std::vector<CommandOption> view = viewOptions();
     c.options.insert(c.options.end(), view.begin(), view.end());
     return c;
@@ -49,6 +58,8 @@ int movieCommand(const CommandArgs& a) {
     if (!ok) req.speed = 0;
     req.view = viewStateOfArgs(a);
     req.cameraSpec = a.value("--camera").toStdString();
+    req.title = a.value("--title");
+    req.caption = a.value("--caption");
 
     const QString store = a.value("--run");
     const auto doc = topologyOfRunArgs(
@@ -63,12 +74,30 @@ int movieCommand(const CommandArgs& a) {
     req.toNs = a.has("--to") ? timeOf("--to") : info.endNs;
     if (const std::string problem = views::checkMovieRequest(req, info); !problem.empty())
         throw UsageError(problem);
+    // A second run beside the first: on its own design, under its name.
+    std::unique_ptr<TopologyDocument> docB;
+    std::optional<RunReader> readerB;
+    views::MovieSecondRun beside;
+    if (a.has("--compare")) {
+        const QString storeB = a.value("--compare");
+        std::string note;
+        docB = topologyForRun(nullptr, storeB, &note);
+        if (!note.empty()) std::fprintf(stderr, "note: %s: %s\n", qPrintable(storeB), note.c_str());
+        readerB.emplace(storeB, docB->topology());
+        beside = {docB.get(), &*readerB, "A: " + QString::fromStdString(doc->topology().name),
+                  "B: " + QString::fromStdString(docB->topology().name)};
+        if (!a.has("--caption"))
+            req.caption = comparisonCaption(*doc, info, *docB, readerB->info());
+    }
     const auto bar = terminalProgress(false);
     try {
-        views::writeMovie(*doc, reader, req, [&](double f) {
-            if (bar) bar(f);
-            return true;
-        });
+        views::writeMovie(
+            *doc, reader, req,
+            [&](double f) {
+                if (bar) bar(f);
+                return true;
+            },
+            beside);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

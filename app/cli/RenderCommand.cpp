@@ -3,12 +3,15 @@
 #include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "CommandLine.h"
+#include "ComparisonCaption.h"
 #include "HeadlessRenderer.h"
 #include "RunFrameShading.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
 #include "RunTimeArgument.h"
+#include "RunTopology.h"
 #include "RunTopologyArgs.h"
+#include "SlideFrame.h"
 #include "TopologyDocument.h"
 #include "ViewArguments.h"
 #include "ViewSizeArgument.h"
@@ -47,7 +50,13 @@ CommandSpec renderSpec() {
          {"--run", "RUN.sqlite",
           "colours by a stored run's frame, on the design stored with the run when no "
           "topology is given or the one given is not the run's"},
-         {"--at", "T", "the time of that frame (default 0s)"}});
+         {"--at", "T", "the time of that frame (default 0s)"},
+         {"--compare", "B.sqlite",
+          "a second run beside the first (--run), each under its design's name, the figures "
+          "that differ in the caption"},
+         {"--title", "TEXT", "a title line over the picture"},
+         {"--caption", "TEXT",
+          "a caption line under it (with --compare: instead of the figures)"}});
     return c;
 }
 
@@ -71,14 +80,24 @@ int renderCommand(const CommandArgs& a) {
     const double timeS = a.has("--time") ? a.value("--time").toDouble(&timeOk) : 0.0;
     if (!timeOk) throw UsageError("--time: expected seconds");
 
-    const auto doc =
-        a.has("--run")
-            ? topologyOfRunArgs(a, a.positionals().isEmpty() ? QString() : a.positionals().front(),
-                                a.value("--run"))
-            : [&] {
-                  const TopologySourceArgs src = topologySource(a);
-                  return openTopology(src.preset, src.file, src.read);
-              }();
+    const bool compare = a.has("--compare");
+    if (compare && !a.has("--run"))
+        throw UsageError("--compare: expected --run A.sqlite, the run to compare it with");
+    const bool slide = compare || a.has("--title") || a.has("--caption");
+    if (slide && out.endsWith(".gltf", Qt::CaseInsensitive))
+        throw UsageError("--compare, --title and --caption draw a picture: expected -o OUT.png");
+    const QString fileArg = a.positionals().isEmpty() ? QString() : a.positionals().front();
+    const auto doc = a.has("--run") ? topologyOfRunArgs(a, fileArg, a.value("--run")) : [&] {
+        const TopologySourceArgs src = topologySource(a);
+        return openTopology(src.preset, src.file, src.read);
+    }();
+    std::unique_ptr<TopologyDocument> docB;
+    if (compare) {
+        std::string note;
+        docB = topologyForRun(nullptr, a.value("--compare"), &note);
+        if (!note.empty())
+            std::fprintf(stderr, "note: %s: %s\n", qPrintable(a.value("--compare")), note.c_str());
+    }
     if (a.has("--select")) {
         const auto e = doc->index().find(a.value("--select").toStdString());
         if (!e)
@@ -86,29 +105,57 @@ int renderCommand(const CommandArgs& a) {
                              a.value("--select").toStdString() + "\"");
         view.selection = PickHit{*e, kNone, 0};
     }
-    views::HeadlessRenderer r(size.width(), size.height());
-    views::ClusterScene& scene = r.scene();
-    scene.setDocument(doc.get(), view.layout);
-    scene.apply(view);
-    scene.setPatternTimeS(timeS);
-    if (view.metric == views::ValueMetric::Run) {
-        // The frame of a stored run at --at (an offset from its start, or an RFC 3339 time).
-        const RunTimeArgument atArg =
-            parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
-        RunReader reader(a.value("--run"), doc->topology());
-        const int64_t at = resolveRunTime(atArg, reader.info(), a.value("--run").toStdString());
-        views::showRunFrame(scene, doc->topology(), reader.frameAt(at), view.gpuMetric,
-                            reader.failedAt(at));
-    }
-    const std::string err = views::applyCameraSpec(scene, *doc, a.value("--camera").toStdString());
-    if (!err.empty()) throw UsageError("--camera: " + err);
-    r.render();
-    if (out.endsWith(".gltf", Qt::CaseInsensitive)) {
-        scene.exportGltf(out.toStdString());
+    views::SlideFrame frame{size, compare, a.value("--title"), a.value("--caption"), {}, {}};
+    const RunTimeArgument atArg =
+        parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
+    // One view of `d`, coloured by `runPath`'s frame at --at when there is a run; returns the
+    // run's design figures for the caption.
+    auto renderView = [&](const TopologyDocument& d, const QString& runPath, QSize at,
+                          bool gltf) -> QImage {
+        views::HeadlessRenderer r(at.width(), at.height());
+        views::ClusterScene& scene = r.scene();
+        scene.setDocument(&d, view.layout);
+        views::ViewState shown = view;
+        if (&d != doc.get()) shown.selection.reset(); // --select names an entity of A's
+        scene.apply(shown);
+        scene.setPatternTimeS(timeS);
+        if (view.metric == views::ValueMetric::Run) {
+            // The frame of a stored run at --at (an offset from its start, or an RFC 3339 time).
+            RunReader reader(runPath, d.topology());
+            views::labelMissingValues(scene, reader.info());
+            const int64_t ns = resolveRunTime(atArg, reader.info(), runPath.toStdString());
+            views::showRunFrame(scene, d.topology(), reader.frameAt(ns), view.gpuMetric,
+                                reader.failedAt(ns));
+        }
+        const std::string err = views::applyCameraSpec(scene, d, a.value("--camera").toStdString());
+        if (!err.empty()) throw UsageError("--camera: " + err);
+        r.render();
+        if (gltf) {
+            scene.exportGltf(out.toStdString());
+            return {};
+        }
+        return r.grab();
+    };
+    if (!slide && out.endsWith(".gltf", Qt::CaseInsensitive)) {
+        renderView(*doc, a.value("--run"), size, true);
         std::fprintf(stderr, "wrote %s (glTF 2.0, data inline)\n", qPrintable(out));
         return kExitOk;
     }
-    const QImage img = r.grab();
+    QImage img;
+    if (!slide) {
+        img = renderView(*doc, a.value("--run"), size, false);
+    } else {
+        QImage b;
+        if (compare) {
+            const RunInfo infoA = RunReader::runsIn(a.value("--run")).back();
+            const RunInfo infoB = RunReader::runsIn(a.value("--compare")).back();
+            frame.nameA = "A: " + QString::fromStdString(doc->topology().name);
+            frame.nameB = "B: " + QString::fromStdString(docB->topology().name);
+            if (!a.has("--caption")) frame.caption = comparisonCaption(*doc, infoA, *docB, infoB);
+            b = renderView(*docB, a.value("--compare"), frame.viewSize(), false);
+        }
+        img = frame.compose(renderView(*doc, a.value("--run"), frame.viewSize(), false), b);
+    }
     views::writePngAtomically(out, img);
     std::fprintf(stderr, "wrote %s (%dx%d)\n", qPrintable(out), img.width(), img.height());
     return kExitOk;

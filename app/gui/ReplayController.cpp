@@ -336,6 +336,7 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
     overview_ = std::move(opened);
     frame_.reset();
     doc_ = &doc;
+    views::labelMissingValues(view_->scene(), overview_->info);
     clock_->setRange(0, overview_->info.endNs);
     clock_->seek(0);
     // The run's summary, read once: step parts, roles, traffic source names.

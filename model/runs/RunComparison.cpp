@@ -134,4 +134,24 @@ std::string comparisonToText(const RunComparison& c) {
     return out;
 }
 
+std::string differencesCaption(const RunComparison& c, size_t most) {
+    std::vector<const ComparisonRow*> order;
+    for (const char* key : {"stepTimeS", "design.costPerGpu", "design.powerW"})
+        if (const ComparisonRow* r = c.find(key)) order.push_back(r);
+    for (const ComparisonRow& r : c.rows)
+        if (std::find(order.begin(), order.end(), &r) == order.end()) order.push_back(&r);
+    std::string out;
+    size_t shown = 0;
+    for (const ComparisonRow* r : order) {
+        if (shown == most) break;
+        if (std::isnan(r->a) || std::isnan(r->b) || !deltaShown(*r)) continue;
+        const std::string delta = formatDelta(*r);
+        const size_t paren = delta.find(" (");
+        out += (shown++ ? " \u00b7 " : "") + r->label + " " + formatFigure(r->a, r->unit) +
+               " \u2192 " + formatFigure(r->b, r->unit) +
+               (paren == std::string::npos ? std::string() : delta.substr(paren));
+    }
+    return out;
+}
+
 } // namespace cs

@@ -54,5 +54,10 @@ std::string formatDelta(const ComparisonRow& r);
 // Whether the difference shows at the table's rounding: a 1e-12 s difference is "0.000 s",
 // neither better nor worse.
 bool deltaShown(const ComparisonRow& r);
+// The figures that differ, for a caption under two pictures: step time, cost per GPU and power
+// first, then the others in the table's order, at most `most` of them:
+// "Step time 6.59 s → 6.45 s (-2.2 %) · Cost per GPU $41,267 → $41,588 (+0.8 %)"; empty when
+// none differs.
+std::string differencesCaption(const RunComparison& c, size_t most = 4);
 
 } // namespace cs

@@ -95,4 +95,30 @@ void checkDesignWithSets(const SiteParams& p, const std::string& origin) {
     }
 }
 
+std::string designVariantName(const std::string& base, const SiteParams& p,
+                              const std::vector<std::string>& sets) {
+    std::vector<std::pair<std::string, std::string>> changes; // the shown key, its value
+    for (const std::string& set : sets) {
+        const size_t eq = set.find('=');
+        if (eq == std::string::npos) continue; // applyDesignSets has refused it
+        const std::string key = set.substr(0, eq);
+        const auto ref = parseDesignFieldKey(key);
+        if (!ref) continue;
+        std::string shown = ref->field->name;
+        if (ref->field->scope == DesignScope::Cluster && p.clusters.size() > 1 &&
+            size_t(ref->cluster) < p.clusters.size())
+            shown = p.clusters[size_t(ref->cluster)].name + " " + shown;
+        const std::string value =
+            designFieldText(p, *ref->field, ref->cluster).toStdString(); // as it was taken
+        auto at = std::find_if(changes.begin(), changes.end(),
+                               [&](const auto& c) { return c.first == shown; });
+        if (at != changes.end()) changes.erase(at);
+        changes.emplace_back(shown, value);
+    }
+    std::string name = base;
+    for (size_t i = 0; i < changes.size(); ++i)
+        name += (i == 0 ? " \u00b7 " : ", ") + changes[i].first + " " + changes[i].second;
+    return name;
+}
+
 } // namespace cs

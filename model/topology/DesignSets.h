@@ -19,5 +19,11 @@ std::vector<std::string> nearDesignKeys(const SiteParams& p, const std::string& 
 // checkSiteParams after sets: a refused combination is reported as coming from `origin`
 // ("preset:meta-roce-24k", a file) with --set, not from a place in a file.
 void checkDesignWithSets(const SiteParams& p, const std::string& origin);
+// A design changed by --set named from what changed, so that its runs, renders and
+// comparisons say which variant they show: "meta-roce-24k · oversubscription 3"; the key's
+// cluster is said where the site has several ("roce oversubscription 3"), the last value of
+// a key repeated counts. `base` alone without sets.
+std::string designVariantName(const std::string& base, const SiteParams& p,
+                              const std::vector<std::string>& sets);
 
 } // namespace cs

@@ -45,7 +45,7 @@ std::unique_ptr<TopologyDocument> openTopology(const std::string& presetName,
         applyDesignSets(*p, o.sets);
         checkDesignWithSets(*p, "preset:" + presetName);
         Topology t = generateSite(*p);
-        t.name = presetName;
+        t.name = designVariantName(presetName, *p, o.sets);
         return std::make_unique<TopologyDocument>(std::move(t), std::move(p),
                                                   "preset:" + presetName);
     }

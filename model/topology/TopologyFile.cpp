@@ -102,7 +102,7 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus,
         explicitTopologyFromJson(doc.object().value("explicit"), r.pathOf("explicit"),
                                  out.topology);
     }
-    out.topology.name = name;
+    out.topology.name = out.params ? designVariantName(name, *out.params, sets) : name;
     return out;
 }
 

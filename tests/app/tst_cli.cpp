@@ -73,6 +73,7 @@ private slots:
     void simulateJsonHasTheKeys();
     void simulateWritesStoreAndTrace();
     void aRunReopensOnItsOwnDesign();
+    void twoRunsSideBySide();
     void movieWritesTheFramesAsked_data();
     void movieWritesTheFramesAsked();
     void movieRefusesBadInput();
@@ -751,6 +752,69 @@ void TestCli::simulateWritesStoreAndTrace() {
     QVERIFY2(wrong.err.contains("not on the topology given (\"meta-roce-24k\")"),
              wrong.err.constData());
     QCOMPARE(QImage(other), QImage(png));
+}
+
+namespace {
+// The mean over a band of rows and columns of an image: what text drawn there changes.
+QImage band(const QImage& img, QRect r) {
+    return img.copy(r);
+}
+} // namespace
+
+// `render --compare` and `movie --compare`: two runs side by side, each under its design's
+// name, a title over them and the figures that differ under them.
+void TestCli::twoRunsSideBySide() {
+    if (qEnvironmentVariableIsEmpty("DISPLAY"))
+        QFAIL("render needs an X server: run under xvfb-run");
+    QTemporaryDir dir;
+    const QString a = dir.filePath("a.sqlite"), b = dir.filePath("b.sqlite");
+    const QStringList job{"--model", "llama3-8b", "--tp",    "8", "--pp",        "4",
+                          "--dp",    "8",         "--steps", "2", "--placement", "fragmented"};
+    QCOMPARE(run(QStringList{"simulate", "--preset", "small-256", "--out", a} + job).code, 0);
+    QCOMPARE(run(QStringList{"simulate", "--preset", "small-256", "--set",
+                             "generator.clusters[0].oversubscription=1", "--out", b} +
+                 job)
+                 .code,
+             0);
+    const QString ab = dir.filePath("ab.png"), aa = dir.filePath("aa.png");
+    const QStringList common{"render",  "--run",           a,        "--at",   "1s",
+                             "--title", "1:2 against 1:1", "--size", "960x540"};
+    const Result r = run(common + QStringList{"--compare", b, "-o", ab});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(
+        run(common + QStringList{"--compare", a, "--caption", "the same run", "-o", aa}).code == 0,
+        "a run beside itself");
+    const QImage x(ab), y(aa);
+    QCOMPARE(x.size(), QSize(960, 540));
+    // The bands as SlideFrame lays them out at 540 rows: a 30-row title, a 22-row names band.
+    const QRect title(0, 0, 960, 30), nameA(0, 30, 480, 22), nameB(480, 30, 480, 22);
+    QCOMPARE(band(x, title), band(y, title));  // the same title
+    QCOMPARE(band(x, nameA), band(y, nameA));  // A's name the same
+    QVERIFY(band(x, nameB) != band(y, nameB)); // B: "small-256 · oversubscription 1"
+    // Text is drawn in each band: light pixels on the dark frame.
+    auto light = [](const QImage& img) {
+        int n = 0;
+        for (int yy = 0; yy < img.height(); ++yy)
+            for (int xx = 0; xx < img.width(); ++xx)
+                n += qGray(img.pixel(xx, yy)) > 160;
+        return n;
+    };
+    QVERIFY(light(band(x, title)) > 50 && light(band(x, nameA)) > 50 && light(band(x, nameB)) > 50);
+    QVERIFY(light(band(x, QRect(0, 540 - 20, 960, 20))) > 50); // the caption
+    const QString movie = dir.filePath("ab.mp4");
+    const Result m = run({"movie", "--run", a, "--compare", b, "--to", "2s", "--fps", "2", "--size",
+                          "640x360", "-o", movie});
+    QVERIFY2(m.code == 0, m.err.constData());
+    QProcess probe;
+    probe.start("ffprobe",
+                {"-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                 "stream=width,height,nb_read_frames", "-of", "csv=p=0", movie});
+    QVERIFY(probe.waitForFinished(60000));
+    QCOMPARE(QString::fromUtf8(probe.readAllStandardOutput()).trimmed(), QString("640,360,4"));
+    // --compare needs the first run.
+    const Result bare = run({"render", "--preset", "small-256", "--compare", b, "-o", ab});
+    QCOMPARE(bare.code, 2);
+    QVERIFY2(bare.err.contains("--compare"), bare.err.constData());
 }
 
 // A run on a --set variant of a preset keeps its design: frame, render and movie replay it

@@ -6,6 +6,7 @@
 #include "DesignFields.h"
 #include "DesignSets.h"
 #include "SiteParamsJson.h"
+#include "TopologyDocument.h"
 
 #include <QDir>
 #include <QFile>
@@ -124,6 +125,8 @@ private slots:
     void badSetsNameTheField_data();
     void badSetsNameTheField();
     void readmeListsEveryField();
+    void variantsAreNamedFromWhatChanged_data();
+    void variantsAreNamedFromWhatChanged();
 };
 
 void TestDesignFields::everyWayInAgrees_data() {
@@ -288,4 +291,40 @@ void TestDesignFields::readmeListsEveryField() {
 }
 
 QTEST_GUILESS_MAIN(TestDesignFields)
+void TestDesignFields::variantsAreNamedFromWhatChanged_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QStringList>("sets");
+    QTest::addColumn<QString>("name");
+    const QString c0 = "generator.clusters[0].", c1 = "generator.clusters[1].";
+    QTest::newRow("none") << "meta-roce-24k" << QStringList{} << "meta-roce-24k";
+    QTest::newRow("one") << "meta-roce-24k" << QStringList{c0 + "oversubscription=3"}
+                         << "meta-roce-24k \u00b7 oversubscription 3";
+    QTest::newRow("the last of a key")
+        << "meta-roce-24k"
+        << QStringList{c0 + "oversubscription=3", c0 + "planes=8", c0 + "oversubscription=1"}
+        << "meta-roce-24k \u00b7 planes 8, oversubscription 1";
+    QTest::newRow("a site field") << "small-256"
+                                  << QStringList{"generator.storage.tectonicServers=80"}
+                                  << "small-256 \u00b7 tectonicServers 80";
+    QTest::newRow("clusters named") << "meta-both" << QStringList{c1 + "oversubscription=3"}
+                                    << "meta-both \u00b7 ib oversubscription 3";
+}
+
+// A --set variant of a design is named from what changed: its runs, stats and comparisons say
+// which variant they show.
+void TestDesignFields::variantsAreNamedFromWhatChanged() {
+    QFETCH(QString, preset);
+    QFETCH(QStringList, sets);
+    QFETCH(QString, name);
+    TopologyReadOptions o;
+    for (const QString& x : sets)
+        o.sets.push_back(x.toStdString());
+    const auto doc = openTopology(preset.toStdString(), {}, o);
+    QCOMPARE(QString::fromStdString(doc->topology().name), name);
+    // A parameters file with the same sets is named the same way from its own name.
+    SiteParams p = *doc->params();
+    QCOMPARE(QString::fromStdString(designVariantName("x", p, o.sets)),
+             QString(name).replace(preset, "x"));
+}
+
 #include "tst_design_fields.moc"

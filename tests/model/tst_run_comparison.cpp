@@ -20,6 +20,7 @@ private slots:
     void figuresReadInTheirUnits();
     void sameIdsCompareEntityByEntity();
     void otherTopologiesCompareByPodAndTier();
+    void theCaptionSaysWhatDiffers();
 };
 
 void TestRunComparison::rowsComeFromTheSummaries() {
@@ -156,4 +157,25 @@ void TestRunComparison::otherTopologiesCompareByPodAndTier() {
 }
 
 QTEST_GUILESS_MAIN(TestRunComparison)
+// Under two pictures: step time, cost and power first, then the rest in the table's order,
+// only what differs at the table's rounding, at most `most` of them.
+void TestRunComparison::theCaptionSaysWhatDiffers() {
+    const QJsonObject a{{"stepTimeS", 6.59}, {"mfu", 0.396}, {"checkpointS", 3.2}};
+    const QJsonObject b{{"stepTimeS", 6.45}, {"mfu", 0.405}, {"checkpointS", 3.2}};
+    DesignFigures da, db;
+    da.switches = db.switches = 3643;
+    da.costPerGpu = 41267, db.costPerGpu = 41588;
+    da.transceivers = 72520, db.transceivers = 81880;
+    const RunComparison c = compareRuns("A", a, "B", b, da, db);
+    const QString all = QString::fromStdString(differencesCaption(c, 10));
+    QVERIFY2(all.startsWith("Step time 6.59 s \u2192 6.45 s (-2.1 %) \u00b7 Cost per GPU "
+                            "$41,267 \u2192 $41,588 (+0.8 %)"),
+             qPrintable(all));
+    QVERIFY(all.contains("MFU 39.6 % \u2192 40.5 %"));
+    QVERIFY(all.contains("Optical transceivers 72,520 \u2192 81,880"));
+    QVERIFY(!all.contains("Switches") && !all.contains("Checkpoint")); // unchanged
+    QCOMPARE(QString::fromStdString(differencesCaption(c, 1)).count("\u2192"), 1);
+    QCOMPARE(differencesCaption(compareRuns("A", a, "A", a, da, da)), std::string());
+}
+
 #include "tst_run_comparison.moc"

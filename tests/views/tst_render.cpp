@@ -22,6 +22,7 @@ private slots:
     void oneOutlierShowsAtTheOverview_data();
     void oneOutlierShowsAtTheOverview();
     void anOutlierOrAFailureOutlinesItsRack();
+    void gpusOutsideEveryJobAreIdle();
     void labelsNameTiersPodsAndTheSelection();
     void busyLinksDrawWider();
     void nicsShowTheirCablesLoad();
@@ -365,6 +366,32 @@ void TestRender::anOutlierOrAFailureOutlinesItsRack() {
              qPrintable(QString("%1 vs %2").arg(flagged).arg(valueOnly)));
     QVERIFY2(failed >= 30, qPrintable(QString::number(failed)));
     QCOMPARE(asStored, flagged);
+}
+
+// A simulated run leaves the GPUs outside every job without a value: the legend and the
+// tooltip call them idle; recorded telemetry without a value is "no data".
+void TestRender::gpusOutsideEveryJobAreIdle() {
+    const auto doc = openTopology("small-256", {});
+    const Topology& t = doc->topology();
+    HeadlessRenderer r(320, 200);
+    ClusterScene& scene = r.scene();
+    scene.setDocument(doc.get(), LayoutKind::Floor);
+    scene.setColorMode(ColorMode::Value);
+    FrameValues v;
+    v.gpu.assign(t.gpus.size(), std::nanf(""));
+    v.gpu[0] = 0.5f;
+    v.link.assign(t.links.size(), 0.0f);
+    scene.setValues(v);
+    const PickHit outside{{EntityKind::Gpu, 1}, kNone, 0}, inside{{EntityKind::Gpu, 0}, kNone, 0};
+    RunInfo run;
+    run.kind = "simulated";
+    labelMissingValues(scene, run);
+    QVERIFY2(QString::fromStdString(scene.describe(outside)).endsWith("\nidle"),
+             scene.describe(outside).c_str());
+    QVERIFY(QString::fromStdString(scene.describe(inside)).endsWith("\n50%"));
+    run.kind = "recorded";
+    labelMissingValues(scene, run);
+    QVERIFY(QString::fromStdString(scene.describe(outside)).endsWith("\nno data"));
 }
 
 namespace {
