@@ -5,6 +5,7 @@
 #include "PlaybackClock.h"
 #include "ReplayController.h"
 #include "RunChartsWidget.h"
+#include "RunFrameShading.h"
 #include "RunTopology.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
@@ -90,6 +91,7 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
     viewB_ = new views::VtkViewWidget;
     viewB_->setObjectName("comparisonView");
     viewB_->scene().setDocument(docB_.get(), viewA_->scene().layoutKind());
+    views::labelMissingValues(viewB_->scene(), overviewB_->info);
     split_->addWidget(viewB_);
     const int half = std::max(1, split_->width() / 2);
     split_->setSizes({half, half});
@@ -165,8 +167,9 @@ std::optional<int64_t> ComparisonController::shownNsB() const {
 void ComparisonController::showFrameB(std::shared_ptr<const FrameResult> f) {
     if (!docB_) return;
     frameB_ = std::move(f);
-    viewB_->scene().setValues(fractionsOfCapacity(frameB_->frame, docB_->topology()));
-    viewB_->scene().setMarked(frameB_->failed);
+    // As view A shows its run: failures outlined, outliers flagged (by busy).
+    views::showRunFrame(viewB_->scene(), docB_->topology(), frameB_->frame, Metric::GpuBusy,
+                        frameB_->failed);
     viewB_->update();
     showDifference();
     emit frameShownB();

@@ -1,3 +1,4 @@
+#include "ChoiceArgument.h"
 #include "CommandArgs.h"
 #include "ExitCodes.h"
 #include "GuiOptions.h"
@@ -8,8 +9,11 @@
 #include "RunTimeArgument.h"
 #include "SessionFile.h"
 #include "StudyWindow.h"
+#include "ViewControls.h"
+#include "VtkViewWidget.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QPointer>
@@ -23,6 +27,8 @@ namespace {
 constexpr const char* kDockNames =
     "topology|design|inspector|summary|comparison|charts|timeline|stepBreakdown|collectives|events|"
     "hotLinks|jobs";
+// What --color takes: the Colour box's choices by name.
+constexpr const char* kGuiColours = "kind|value|job|difference";
 } // namespace
 
 const CommandSpec& guiSpec() {
@@ -42,6 +48,12 @@ const CommandSpec& guiSpec() {
              {"--dock", "NAME",
               "a dock in front of its tabs at start (repeatable): " +
                   QString(kDockNames).split('|').join(", ").toStdString()},
+             {"--layout", kLayoutNames.alternatives(), "the data halls as built, or the tiers"},
+             {"--color", kGuiColours,
+              "what colours the view: kind, the run's values, the job on each GPU, or the "
+              "difference A - B (with --compare)"},
+             {"--aggregate", kAggregateNames.alternatives(), "what a rack or bundle shows"},
+             {"--camera", "overview|pod:N|rack:R|ID", "where the camera looks from"},
              {"--no-run", "", "the topology alone, without the default run"},
              {"--screenshot", "OUT.png",
               "saves a picture of the window (with --study, the chart's) and quits"}});
@@ -90,6 +102,17 @@ GuiOptions parseGuiOptions(const QStringList& args) {
         if (!QString(kDockNames).split('|').contains(dock))
             throw UsageError("--dock: expected one of " + std::string(kDockNames) + ", got \"" +
                              dock.toStdString() + "\"");
+    o.layout = a.value("--layout");
+    o.aggregate = a.value("--aggregate");
+    o.camera = a.value("--camera");
+    o.color = a.value("--color");
+    (void)choiceArgument(a, "--layout", kLayoutNames, LayoutKind::Floor); // refused by name
+    (void)choiceArgument(a, "--aggregate", kAggregateNames, Aggregate::Max);
+    if (!o.color.isEmpty() && !QString(kGuiColours).split('|').contains(o.color))
+        throw UsageError("--color: expected one of " + std::string(kGuiColours) + ", got \"" +
+                         o.color.toStdString() + "\"");
+    if (o.color == "difference" && o.compare.isEmpty())
+        throw UsageError("--color difference: expected --compare B.sqlite, the run to subtract");
     if (!o.compare.isEmpty() && o.run.isEmpty())
         throw UsageError("--compare: expected --run too, the run to compare it with");
     o.nodeNameMap = a.value("--node-name-map");
@@ -120,7 +143,8 @@ QString openTopologyAndRun(MainWindow& w, const GuiOptions& o) {
     if (!o.selectId.isEmpty() && !selectsJob && !w.selectById(o.selectId))
         return QString("--select: no entity has the id \"%1\"").arg(o.selectId);
     if (o.run.isEmpty()) return {};
-    if (!w.openRun(o.run, false))
+    // On the design the run was recorded on, when it is not the one opened (a --set variant).
+    if (!w.openRunWithItsTopology(o.run, false))
         return QString("cannot open %1 (see the message above)").arg(o.run);
     if (!o.compare.isEmpty() && !w.compareWith(o.compare, false))
         return QString("cannot compare with %1 (see the message above)").arg(o.compare);
@@ -136,10 +160,38 @@ QString openTopologyAndRun(MainWindow& w, const GuiOptions& o) {
         return QString("--select: the run has no job named \"%1\"").arg(o.selectId.mid(4));
     return {};
 }
+
+// The View toolbar's boxes as the options ask, so that the window behaves as if the user had
+// chosen them; then the camera.
+QString applyViewOptions(MainWindow& w, const GuiOptions& o) {
+    ViewControls* c = w.viewControls();
+    auto pick = [](QComboBox* box, int index) {
+        if (index >= 0 && index < box->count()) box->setCurrentIndex(index);
+    };
+    if (!o.layout.isEmpty()) pick(c->layoutBox(), int(*kLayoutNames.parse(o.layout.toStdString())));
+    if (!o.aggregate.isEmpty())
+        pick(c->aggregateBox(), int(*kAggregateNames.parse(o.aggregate.toStdString())));
+    if (!o.color.isEmpty()) {
+        const int item = c->colourItemNamed(o.color);
+        if (item < 0)
+            return QString("--color %1: %2")
+                .arg(o.color, o.color == "job" ? "the run holds no jobs (simulate-cluster's do)"
+                                               : "expected --run, a run to colour by");
+        pick(c->colourBox(), item);
+    }
+    if (!o.camera.isEmpty() && w.document()) {
+        const std::string err =
+            views::applyCameraSpec(w.view()->scene(), *w.document(), o.camera.toStdString());
+        if (!err.empty()) return QString("--camera: %1").arg(QString::fromStdString(err));
+        w.view()->update();
+    }
+    return {};
+}
 } // namespace
 
 QString openFromOptions(MainWindow& w, const GuiOptions& o) {
     QString problem = openTopologyAndRun(w, o);
+    if (problem.isEmpty()) problem = applyViewOptions(w, o);
     if (problem.isEmpty() && !o.study.isEmpty() && !w.openStudy(o.study, false))
         problem = QString("cannot open the study %1 (see the message above)").arg(o.study);
     return problem;

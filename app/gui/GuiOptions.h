@@ -22,6 +22,9 @@ struct GuiOptions {
     QString compare;                // a second run store, compared with --run
     QStringList docks;              // the docks to show in front: design, summary, ...
     QString study;                  // a design study's result file, charted in its window
+    // The 3D view at start, as the View toolbar sets it (empty: as it comes): floor|fabric,
+    // kind|value|job|difference, mean|max|min, overview|pod:N|rack:R|ID.
+    QString layout, color, aggregate, camera;
 };
 
 // The GUI's arguments, described as a command's are (CommandSpec.h), and the form that

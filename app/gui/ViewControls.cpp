@@ -160,6 +160,19 @@ int ViewControls::colourItem(views::ValueMetric m) const {
     return colour_->findData(colourCode(m));
 }
 
+int ViewControls::colourItemNamed(const QString& name) const {
+    if (name == "kind") return colour_->findData(int(views::ValueMetric::None));
+    if (name == "value") {
+        const int run = colour_->findData(colourCode(views::ValueMetric::Run));
+        return run >= 0 ? run : colour_->findData(int(views::ValueMetric::LinkSpeed));
+    }
+    if (name == "job")
+        return colour_->findData(
+            colourCode(views::ValueMetric::Run, Metric::GpuBusy, views::GpuRole::Job));
+    if (name == "difference") return colour_->findData(int(views::ValueMetric::Difference));
+    return -1;
+}
+
 void ViewControls::showRun(const QString& title, const std::vector<Metric>& metrics, bool roles,
                            bool jobs) {
     removeRunItems();

@@ -34,6 +34,9 @@ public:
     QComboBox* layoutBox() const { return layout_; }
     QComboBox* colourBox() const { return colour_; }
     QComboBox* aggregateBox() const { return aggregate_; }
+    // The Colour box's item for "kind", "value" (the run's busy, else link speed), "job" (the
+    // job on each GPU) or "difference" (A - B); -1 when the window has none now.
+    int colourItemNamed(const QString& name) const;
     QAction* labelsAction() const { return labels_; }
     // Runs a search as if typed; returns whether it found something.
     bool search(const QString& text);

@@ -155,6 +155,7 @@ private slots:
     void simulationRunsOffTheGuiThreadAndOpensInTheView();
     void replayFollowsTheClockAndKeys();
     void replayOutlinesFailuresAndShowsLiveValues();
+    void viewFlagsSetTheToolbar();
     void hostileStoresAreRefusedAndTheWindowStaysUsable();
     void simulatedRunsAreKeptAndReopened();
     void recordedRunsShowTheirDateAndTime();
@@ -1208,6 +1209,52 @@ void TestMainWindow::atOpensARunAtAnOffsetOrADate() {
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QCOMPARE(w.replay()->clock()->nowNs(), expectedNs);
     QTRY_COMPARE(w.replay()->shownNs(), std::optional<int64_t>(expectedNs));
+}
+
+// --layout, --color, --aggregate and --camera set the View toolbar as a user would; a run on a
+// --set variant given with --run opens on its own design.
+void TestMainWindow::viewFlagsSetTheToolbar() {
+    QTemporaryDir dir;
+    const QString run = dir.filePath("os1.sqlite");
+    {
+        cs::TopologyReadOptions read;
+        read.sets = {"generator.clusters[0].oversubscription=1"};
+        const auto doc = cs::openTopology("small-256", {}, read);
+        cs::RunSpec spec = smallRunSpec();
+        spec.steps = 1;
+        cs::RunStore store = cs::RunStore::openForWriting(run);
+        (void)cs::simulateRun(*doc, spec, &store);
+    }
+    const QStringList args{"gui",      "--preset", "small-256", "--run", run,
+                           "--layout", "fabric",   "--color",   "value", "--aggregate",
+                           "mean",     "--camera", "pod:1"};
+    MainWindow w;
+    QCOMPARE(cs::app::openFromOptions(w, cs::app::parseGuiOptions(args)), QString());
+    QCOMPARE(QString::fromStdString(w.document()->topology().name),
+             QString("small-256 \u00b7 oversubscription 1"));
+    QCOMPARE(w.runPath(), run);
+    const cs::views::ViewState s = w.view()->state();
+    QVERIFY(s.layout == cs::LayoutKind::Fabric);
+    QVERIFY(s.aggregate == cs::Aggregate::Mean);
+    QVERIFY(s.metric == cs::views::ValueMetric::Run);
+    QCOMPARE(w.viewControls()->layoutBox()->currentText(), QString("Fabric"));
+    QCOMPARE(w.viewControls()->aggregateBox()->currentText(), QString("Mean"));
+    // Refused by name, or said when the window has no such colouring.
+    for (const auto& [extra, says] :
+         {std::pair{QStringList{"--color", "difference"}, "--compare"},
+          std::pair{QStringList{"--color", "rainbow"}, "kind|value|job|difference"},
+          std::pair{QStringList{"--layout", "spiral"}, "--layout"}}) {
+        try {
+            (void)cs::app::parseGuiOptions(QStringList{"gui", "--run", run} + extra);
+            QFAIL("accepted");
+        } catch (const cs::app::UsageError& e) {
+            QVERIFY2(QString(e.what()).contains(says), e.what());
+        }
+    }
+    MainWindow other;
+    QVERIFY(cs::app::openFromOptions(
+                other, cs::app::parseGuiOptions({"gui", "--run", run, "--color", "job"}))
+                .contains("no jobs"));
 }
 
 void TestMainWindow::replayOutlinesFailuresAndShowsLiveValues() {
