@@ -96,6 +96,7 @@ public:
     void exportGltf(const std::string& path) const;
     // Text after the title line's own (a movie's run time and step); empty: none.
     void setCaption(const std::string& caption);
+    const std::string& caption() const { return caption_; }
     // What an entity without a value is called, in the legend and the tooltip: "no data" for
     // recorded telemetry, "idle" for a simulated run's GPUs outside every job.
     void setNoValueLabel(const std::string& label);

@@ -3,9 +3,22 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
+
 namespace cs::views {
 
 void ComparisonTableModel::setComparison(RunComparison c) {
+    // What a design decision turns on first: step time, cost per GPU, power; then the figures
+    // that differ; then the unchanged ones (greyed), each group in the table's order.
+    auto rank = [](const ComparisonRow& r) {
+        const char* lead[] = {"stepTimeS", "design.costPerGpu", "design.powerW"};
+        for (int i = 0; i < 3; ++i)
+            if (r.key == lead[i]) return i;
+        return deltaShown(r) ? 3 : 4;
+    };
+    std::stable_sort(
+        c.rows.begin(), c.rows.end(),
+        [&](const ComparisonRow& x, const ComparisonRow& y) { return rank(x) < rank(y); });
     beginResetModel();
     comparison_ = std::move(c);
     endResetModel();
@@ -39,6 +52,8 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::TextAlignmentRole && column != FigureColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && !deltaShown(r))
+        return QBrush(QColor(128, 128, 128)); // unchanged: greyed, the differences stand out
     if (role == Qt::ForegroundRole && column == DeltaColumn && deltaShown(r)) {
         const bool better = (r.delta() < 0) == r.lowerIsBetter;
         return QBrush(better ? QColor(0, 140, 90) : QColor(200, 60, 0));

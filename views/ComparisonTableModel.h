@@ -13,6 +13,8 @@ class ComparisonTableModel : public QAbstractTableModel {
 public:
     enum Column { FigureColumn, AColumn, BColumn, DeltaColumn, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
+    // Step time, cost per GPU and power first, then the figures that differ, then the
+    // unchanged ones, greyed.
     void setComparison(RunComparison c);
     const RunComparison& comparison() const { return comparison_; }
 

@@ -22,6 +22,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cs::app {
 
 ComparisonController::ComparisonController(QMainWindow* window, QSplitter* split,
@@ -119,8 +121,19 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
             window_->tabifyDockWidget(inspector, tableDock_);
     }
     tableDock_->show();
-    window_->resizeDocks({tableDock_}, {480}, Qt::Horizontal); // four columns of figures
-    QTimer::singleShot(0, tableDock_, &QDockWidget::raise);    // the tab in front, once shown
+    // The two views take at least 60 % of the window: the left column's docks (topology,
+    // design, hottest links...) collapse to tabs beside the table, which keeps its four
+    // columns of figures where the window is wide enough (else scrolls). View > Docks and
+    // dragging put them back.
+    if (auto* inspector = window_->findChild<QDockWidget*>("inspectorDock"))
+        for (QDockWidget* d : window_->findChildren<QDockWidget*>())
+            if (window_->dockWidgetArea(d) == Qt::LeftDockWidgetArea && !d->isFloating()) {
+                window_->addDockWidget(Qt::RightDockWidgetArea, d);
+                window_->tabifyDockWidget(inspector, d);
+            }
+    window_->resizeDocks({tableDock_}, {std::min(480, window_->width() * 36 / 100)},
+                         Qt::Horizontal);
+    QTimer::singleShot(0, tableDock_, &QDockWidget::raise); // the tab in front, once shown
     reader_->requestFrame(std::min<int64_t>(replay_->clock()->nowNs(), b.endNs));
     // Each view now has half the width (the splitter resized the first at once): both show
     // their whole cluster again. A session then puts its own camera.

@@ -143,7 +143,8 @@ MainWindow::MainWindow()
         if (!path.isEmpty()) saveDesign(path);
     });
     inspectorDock->raise();
-    resizeDocks({treeDock, inspectorDock}, {330, 380}, Qt::Horizontal);
+    // The 3D view keeps at least half the window at start.
+    resizeDocks({treeDock, inspectorDock}, {260, 380}, Qt::Horizontal);
     // The Summary's tables do not wrap: shown, it widens to its longest line.
     connect(summaryDock, &QDockWidget::visibilityChanged, this, [this](bool shown) {
         if (shown) QTimer::singleShot(0, this, [this] { fitSummaryWidth(); });
@@ -169,7 +170,7 @@ MainWindow::MainWindow()
     });
     connect(replay_, &ReplayController::nowShown, this, [this] {
         showReplayInInspector();
-        if (presenting_) updateCaption();
+        updateCaption(); // the run's step and MFU as it plays
     });
     // Presentation: on the window itself, so F11 works while the menus are hidden.
     auto* present = new QAction(tr("&Presentation Mode"), this);

@@ -34,7 +34,15 @@ QString MainWindow::presentationCaption() const {
 }
 
 void MainWindow::updateCaption() {
-    view_->scene().setCaption(presenting_ ? presentationCaption().toStdString() : std::string());
+    // A playing run's time, step and MFU always (the first screen says how the job runs);
+    // the selection only while presenting, when the inspector is hidden.
+    QString caption;
+    if (presenting_)
+        caption = presentationCaption();
+    else if (!runPath_.isEmpty() && replay_->overview())
+        caption = QString::fromStdString(runCaption(
+            replay_->overview()->stepTime, replay_->overview()->mfu, replay_->clock()->nowNs()));
+    view_->scene().setCaption(caption.toStdString());
     view_->update();
 }
 

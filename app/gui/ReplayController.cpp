@@ -361,9 +361,13 @@ void ReplayController::open(const QString& path, const TopologyDocument& doc) {
         chartsDock_->show();
         // The charts take most of their column: five time series need the height. Once the
         // window is laid out (the docks' sizes settle when it shows).
+        // Their column no wider than 28 % of the window: the 3D view keeps half of it.
         QTimer::singleShot(0, chartsDock_, [dock = chartsDock_] {
-            if (auto* window = qobject_cast<QMainWindow*>(dock->parentWidget()))
+            if (auto* window = qobject_cast<QMainWindow*>(dock->parentWidget())) {
                 window->resizeDocks({dock}, {window->height() * 3 / 5}, Qt::Vertical);
+                if (dock->width() > window->width() * 28 / 100)
+                    window->resizeDocks({dock}, {window->width() * 28 / 100}, Qt::Horizontal);
+            }
         });
     }
     roles_ = GpuRoles::ofSummary(doc.topology(), doc.index(), summary_);

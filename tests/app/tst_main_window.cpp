@@ -139,6 +139,7 @@ private slots:
     void savesAScreenshotOfTheViewAtTheAskedSize();
     void exportsAMovieOfTheOpenRun();
     void sessionReopensCameraTimeAndSelection();
+    void theViewHasHalfTheWindowAtStart();
     void presentationHidesChromeAndCaptionsTheView();
     void cameraTourVisitsTheBookmarks();
     void aboutNamesVersions();
@@ -361,6 +362,18 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     QCOMPARE(w2.runPath(), store);
 }
 
+// At its start size, with a run playing, the 3D view has at least half the window's width.
+void TestMainWindow::theViewHasHalfTheWindowAtStart() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openSource("preset:small-256", false));
+    QTemporaryDir dir;
+    QVERIFY(w.openRun(simulateSmallRun(w, dir.filePath("run.sqlite"), 1), false));
+    QTRY_VERIFY2(w.view()->width() >= w.width() / 2,
+                 qPrintable(QString("%1 of %2").arg(w.view()->width()).arg(w.width())));
+}
+
 void TestMainWindow::presentationHidesChromeAndCaptionsTheView() {
     MainWindow w;
     QVERIFY(showAt900x600(w));
@@ -371,6 +384,11 @@ void TestMainWindow::presentationHidesChromeAndCaptionsTheView() {
     QVERIFY(w.selectById("demo.pod1.rack2.host0.gpu4"));
     auto* tree = w.findChild<QDockWidget*>("topologyDock");
     QVERIFY(tree && tree->isVisible());
+    // Not presenting, the view says the run's step and MFU as it plays, without the selection
+    // (the inspector shows it).
+    w.replay()->clock()->seek(w.replay()->clock()->startNs() + 1'000'000'000);
+    QTRY_VERIFY(QString::fromStdString(w.view()->scene().caption()).contains("MFU "));
+    QVERIFY(!QString::fromStdString(w.view()->scene().caption()).contains("selected"));
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QTest::keyClick(&w, Qt::Key_F11); // as the user presses it
@@ -1483,6 +1501,13 @@ void TestMainWindow::comparisonShowsTwoRunsSideBySide() {
     auto* split = w.findChild<QSplitter*>("viewSplit");
     QCOMPARE(split->count(), 2);
     QTRY_VERIFY(c->viewB()->isVisible() && w.view()->isVisible());
+    // The two views take at least 60 % of the window: the left column's docks went to tabs.
+    QTRY_VERIFY2(w.view()->width() + c->viewB()->width() >= w.width() * 6 / 10,
+                 qPrintable(QString("%1 + %2 of %3")
+                                .arg(w.view()->width())
+                                .arg(c->viewB()->width())
+                                .arg(w.width())));
+    QVERIFY(w.dockWidgetArea(w.findChild<QDockWidget*>("topologyDock")) == Qt::RightDockWidgetArea);
     // One clock: the second view shows the frame of the time the timeline shows.
     w.replay()->clock()->seek(1'500'000'000);
     QTRY_COMPARE(c->shownNsB(), std::optional<int64_t>(1'500'000'000));
