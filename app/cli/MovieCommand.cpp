@@ -7,7 +7,6 @@
 #include "MovieWriter.h"
 #include "RunReader.h"
 #include "RunTimeArgument.h"
-#include "RunTopology.h"
 #include "RunTopologyArgs.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"
@@ -32,13 +31,9 @@ CommandSpec movieSpec() {
                       {"--to", "T", "where it ends (default the run's end)"},
                       {"--speed", "X", "run seconds per movie second (default 1)"},
                       {"--fps", "N", "frames per second, 1 to 120 (default 30)"},
-                      {"--size", "WxH", "even width and height in pixels (default 1280x720)"},
-                      {"--compare", "B.sqlite",
-                       "a second run beside the first on the same clock, each under its "
-                       "design's name, the figures that differ in the caption"},
-                      {"--title", "TEXT", "a title line over the frames"},
-                      {"--caption", "TEXT",
-                       "a caption line under them (with --compare: instead of the figures)"}});
+                      {"--size", "WxH", "even width and height in pixels (default 1280x720)"}});
+    const std::vector<CommandOption> slide = slideOptions();
+    c.options.insert(c.options.end(), slide.begin(), slide.end());
     const std::vector<CommandOption> view = viewOptions();
     c.options.insert(c.options.end(), view.begin(), view.end());
     return c;
@@ -80,9 +75,7 @@ int movieCommand(const CommandArgs& a) {
     views::MovieSecondRun beside;
     if (a.has("--compare")) {
         const QString storeB = a.value("--compare");
-        std::string note;
-        docB = topologyForRun(nullptr, storeB, &note);
-        if (!note.empty()) std::fprintf(stderr, "note: %s: %s\n", qPrintable(storeB), note.c_str());
+        docB = topologyOfRunArgs(storeB);
         readerB.emplace(storeB, docB->topology());
         beside = {docB.get(), &*readerB, "A: " + QString::fromStdString(doc->topology().name),
                   "B: " + QString::fromStdString(docB->topology().name)};

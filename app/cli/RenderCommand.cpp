@@ -9,7 +9,6 @@
 #include "RunReader.h"
 #include "RunSpecJson.h"
 #include "RunTimeArgument.h"
-#include "RunTopology.h"
 #include "RunTopologyArgs.h"
 #include "SlideFrame.h"
 #include "TopologyDocument.h"
@@ -50,13 +49,8 @@ CommandSpec renderSpec() {
          {"--run", "RUN.sqlite",
           "colours by a stored run's frame, on the design stored with the run when no "
           "topology is given or the one given is not the run's"},
-         {"--at", "T", "the time of that frame (default 0s)"},
-         {"--compare", "B.sqlite",
-          "a second run beside the first (--run), each under its design's name, the figures "
-          "that differ in the caption"},
-         {"--title", "TEXT", "a title line over the picture"},
-         {"--caption", "TEXT",
-          "a caption line under it (with --compare: instead of the figures)"}});
+         {"--at", "T", "the time of that frame (default 0s)"}});
+    add(slideOptions());
     return c;
 }
 
@@ -93,10 +87,7 @@ int renderCommand(const CommandArgs& a) {
     }();
     std::unique_ptr<TopologyDocument> docB;
     if (compare) {
-        std::string note;
-        docB = topologyForRun(nullptr, a.value("--compare"), &note);
-        if (!note.empty())
-            std::fprintf(stderr, "note: %s: %s\n", qPrintable(a.value("--compare")), note.c_str());
+        docB = topologyOfRunArgs(a.value("--compare"));
     }
     if (a.has("--select")) {
         const auto e = doc->index().find(a.value("--select").toStdString());

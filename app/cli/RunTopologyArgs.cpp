@@ -5,6 +5,16 @@
 #include <cstdio>
 
 namespace cs::app {
+namespace {
+// The design a run replays on, said on stderr when it is not the one given.
+std::unique_ptr<TopologyDocument> replayedOn(std::unique_ptr<TopologyDocument> given,
+                                             const QString& runPath) {
+    std::string note;
+    auto doc = topologyForRun(std::move(given), runPath, &note);
+    if (!note.empty()) std::fprintf(stderr, "note: %s: %s\n", qPrintable(runPath), note.c_str());
+    return doc;
+}
+} // namespace
 
 std::unique_ptr<TopologyDocument> topologyOfRunArgs(const CommandArgs& a, const QString& file,
                                                     const QString& runPath) {
@@ -23,10 +33,11 @@ std::unique_ptr<TopologyDocument> topologyOfRunArgs(const CommandArgs& a, const 
         throw UsageError("--set: expected --preset NAME or a topology FILE to change (a run's "
                          "own design is replayed as it was stored)");
     }
-    std::string note;
-    auto doc = topologyForRun(std::move(given), runPath, &note);
-    if (!note.empty()) std::fprintf(stderr, "note: %s: %s\n", qPrintable(runPath), note.c_str());
-    return doc;
+    return replayedOn(std::move(given), runPath);
+}
+
+std::unique_ptr<TopologyDocument> topologyOfRunArgs(const QString& runPath) {
+    return replayedOn(nullptr, runPath);
 }
 
 } // namespace cs::app

@@ -12,5 +12,7 @@ namespace cs::app {
 // `file`: the topology file among the positionals, empty when none was given.
 std::unique_ptr<TopologyDocument> topologyOfRunArgs(const CommandArgs& a, const QString& file,
                                                     const QString& runPath);
+// A run's own design, as a second run beside the first is shown (--compare).
+std::unique_ptr<TopologyDocument> topologyOfRunArgs(const QString& runPath);
 
 } // namespace cs::app

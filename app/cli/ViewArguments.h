@@ -7,6 +7,8 @@
 namespace cs::app {
 
 std::vector<CommandOption> viewOptions();
+// A second run beside the first, a title and a caption (render and movie, SlideFrame.h).
+std::vector<CommandOption> slideOptions();
 // The layout and aggregate given (the defaults otherwise); throws UsageError naming the flag.
 views::ViewState viewStateOfArgs(const CommandArgs& a);
 
