@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)"
-(cd build/release && xvfb-run -a -s "-screen 0 1920x1080x24" ctest --output-on-failure -j 1 "$@")
+# Two suites side by side on a 2-core machine (those that time themselves run alone: SERIAL in
+# tests/CMakeLists.txt).
+(cd build/release && xvfb-run -a -s "-screen 0 1920x1080x24" ctest --output-on-failure -j 2 "$@")
 # The fuzz suite (clang, ASan + UBSan, the model only): every kept input once, then a short
 # campaign per target (tests/fuzz/README.md). Skipped when ctest arguments pick tests.
 if [ $# -eq 0 ]; then

@@ -193,8 +193,10 @@ void RunChartsWidget::setOverview(std::shared_ptr<const RunOverview> overview) {
     rebuild();
 }
 
-void RunChartsWidget::setComparison(std::shared_ptr<const RunOverview> other) {
+void RunChartsWidget::setComparison(std::shared_ptr<const RunOverview> other,
+                                    const QString& letter) {
     other_ = std::move(other);
+    otherLetter_ = letter;
     rebuild();
 }
 
@@ -327,7 +329,7 @@ void RunChartsWidget::rebuild() {
     // The run compared with this one: the same figures, dashed, after the first's.
     const RunOverview* b = other_.get();
     auto dashed = [](QColor c) { return QPen(c, 1.5, Qt::DashLine); };
-    if (b) graph(busy, tr("B: mean"), "%", b->busyMean, 100, dashed(kVermillion));
+    if (b) graph(busy, otherLetter_ + tr(": mean"), "%", b->busyMean, 100, dashed(kVermillion));
     if (!jobSeries_.tsNs.empty()) {
         endAtJobEnd(graph(busy, jobName_ + tr(": mean"), "%", jobSeries_, 100, QPen(kSky, 2)));
         busy.primary = int(busy.series.size()) - 1;
@@ -344,7 +346,7 @@ void RunChartsWidget::rebuild() {
         graph(net, tr(tierName(k)), "TB/s", o.tiers[size_t(k)], 1e-12, QPen(tierColours[k], 1.5));
     if (b)
         for (int k = 0; k < kTierCount; ++k)
-            graph(net, tr("B: %1").arg(tr(tierName(k))), "TB/s", b->tiers[size_t(k)], 1e-12,
+            graph(net, otherLetter_ + ": " + tr(tierName(k)), "TB/s", b->tiers[size_t(k)], 1e-12,
                   dashed(tierColours[k]));
     net.primary = 0;
     if (!jobTraffic_.tsNs.empty()) {
@@ -359,7 +361,7 @@ void RunChartsWidget::rebuild() {
     net.plot->rescaleAxes();
     Chart& storage = *charts_[2];
     graph(storage, tr("Tectonic + Hammerspace"), "GB/s", o.storage, 1e-9, QPen(kSky, 1.5));
-    if (b) graph(storage, tr("B: storage"), "GB/s", b->storage, 1e-9, dashed(kSky));
+    if (b) graph(storage, otherLetter_ + tr(": storage"), "GB/s", b->storage, 1e-9, dashed(kSky));
     storage.primary = 0;
     storage.plot->rescaleAxes();
     Chart& steps = *charts_[3];
@@ -369,15 +371,17 @@ void RunChartsWidget::rebuild() {
     sm->yAxis2->setLabel("MFU %");
     graph(steps, tr("MFU"), "%", o.mfu, 100, QPen(kOrange, 1.5), sm->yAxis2);
     if (b) {
-        graph(steps, tr("B: step time"), "s", b->stepTime, 1, dashed(kBlue));
-        graph(steps, tr("B: MFU"), "%", b->mfu, 100, dashed(kOrange), sm->yAxis2);
+        graph(steps, otherLetter_ + tr(": step time"), "s", b->stepTime, 1, dashed(kBlue));
+        graph(steps, otherLetter_ + tr(": MFU"), "%", b->mfu, 100, dashed(kOrange), sm->yAxis2);
     }
     steps.primary = 0;
     sm->rescaleAxes();
     // The site's power: its swings follow the GPUs working and waiting in step.
     Chart& power = *charts_[4];
     graph(power, tr("site power"), "MW", o.sitePowerW, 1e-6, QPen(kVermillion, 1.5));
-    if (b) graph(power, tr("B: site power"), "MW", b->sitePowerW, 1e-6, dashed(kVermillion));
+    if (b)
+        graph(power, otherLetter_ + tr(": site power"), "MW", b->sitePowerW, 1e-6,
+              dashed(kVermillion));
     power.primary = 0;
     power.plot->rescaleAxes();
     for (const auto& c : charts_) {

@@ -31,7 +31,8 @@ public:
     void setOverview(std::shared_ptr<const RunOverview> overview); // null clears the charts
     // A second run drawn over the first, dashed, named "B: ..." in the legends (GPU busy mean,
     // tiers, storage, step time, MFU); null removes it.
-    void setComparison(std::shared_ptr<const RunOverview> other);
+    // `letter` names the other run in the legends ("B: mean"): B, or A when it is the baseline.
+    void setComparison(std::shared_ptr<const RunOverview> other, const QString& letter = "B");
     // The same run, grown (a live recording): the selected entity stays selected.
     void extendOverview(std::shared_ptr<const RunOverview> overview);
     // Plots a selected GPU's busy fraction or a selected link's traffic beside the run-wide
@@ -79,6 +80,7 @@ private:
     int columns_ = 0;
     std::shared_ptr<const RunOverview> overview_;
     std::shared_ptr<const RunOverview> other_; // the run compared with it, drawn dashed
+    QString otherLetter_ = "B";
     Endpoint selected_{EntityKind::Cluster, -1};
     QString selectedName_;
     Series selectedSeries_;

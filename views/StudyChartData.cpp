@@ -5,6 +5,7 @@
 #include "ParetoFront.h"
 #include "RunComparison.h"
 #include "RunOptions.h"
+#include "SummaryFigures.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,33 +16,6 @@
 
 namespace cs::views {
 namespace {
-
-struct FigureRow {
-    const char* name;
-    const char* label;
-    const char* unit;
-    double scale;
-    bool lowerIsBetter;
-};
-
-// The figures a study records most, in the units people read them in.
-const FigureRow kFigures[] = {
-    {"stepTimeS", "Step time", "s", 1, true},
-    {"mfu", "MFU", "%", 100, false},
-    {"tflopsPerGpu", "Throughput per GPU", "TFLOP/s", 1, false},
-    {"tokensPerS", "Tokens per second", "tokens/s", 1, false},
-    {"bubbleFraction", "Pipeline bubble", "%", 100, true},
-    {"peakMemoryGiB", "Peak memory", "GiB", 1, true},
-    {"effectiveTrainingTime", "Effective training time", "%", 100, false},
-    {"daysToTrain", "Days to train", "days", 1, true},
-    {"energyMWh", "Energy to train", "MWh", 1, true},
-    {"meanPowerW", "Mean site power", "MW", 1e-6, true},
-    {"powerW.total", "Site power", "MW", 1e-6, true},
-    {"cost.perGpu", "Cost per GPU", "$", 1, true},
-    {"cost.total", "Cost", "$", 1, true},
-    {"switches.backend", "Backend switches", "", 1, true},
-    {"transceivers.total", "Optical transceivers", "", 1, true},
-};
 
 // A figure not in the table: its name, a unit guessed from how the summary names them.
 StudyQuantity guessedFigure(const QString& name) {
@@ -122,8 +96,8 @@ bool isStudyAxisName(const QString& name) {
 
 StudyQuantity studyQuantity(const QString& name) {
     if (isStudyAxisName(name)) return axisQuantity(name);
-    for (const FigureRow& r : kFigures)
-        if (name == r.name) return {name, r.label, r.unit, r.scale, r.lowerIsBetter};
+    if (const SummaryFigure* f = findSummaryFigure(name.toStdString()))
+        return {name, f->label, f->unit, f->scale, f->lowerIsBetter};
     return guessedFigure(name);
 }
 

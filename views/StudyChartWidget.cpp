@@ -2,13 +2,13 @@
 
 #include "ChartExport.h"
 #include "ColorMaps.h"
+#include "PlaceInside.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -106,13 +106,22 @@ StudyChartWidget::StudyChartWidget(QWidget* parent)
     hovered_->setSize(20);
     hovered_->setPen(QPen(QColor(60, 60, 60), 2));
     hovered_->setVisible(false);
+    hoverLabel_ = new QLabel(plot_);
+    hoverLabel_->setObjectName("studyHover");
+    hoverLabel_->setAttribute(Qt::WA_TransparentForMouseEvents); // the plot keeps the pointer
+    hoverLabel_->setAutoFillBackground(true);
+    hoverLabel_->setBackgroundRole(QPalette::ToolTipBase);
+    hoverLabel_->setForegroundRole(QPalette::ToolTipText);
+    hoverLabel_->setFrameShape(QFrame::Box);
+    hoverLabel_->setMargin(4);
+    hoverLabel_->hide();
+    plot_->installEventFilter(this); // the pointer leaving the plot takes the box away
 
     for (QComboBox* c : {x_, y_, series_})
         connect(c, &QComboBox::currentIndexChanged, this, [this] {
             if (!filling_) rebuild();
         });
-    connect(plot_, &QCustomPlot::mouseMove, this,
-            [this](QMouseEvent* e) { hover(e->position(), e->globalPosition().toPoint()); });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { hover(e->position()); });
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         if (e->button() != Qt::LeftButton) return;
         const int v = variantAt(e->position());
@@ -303,7 +312,18 @@ int StudyChartWidget::variantAt(QPointF pos) const {
     return best;
 }
 
-void StudyChartWidget::hover(QPointF pos, QPoint globalPos) {
+bool StudyChartWidget::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Leave && !hoverText_.isEmpty()) {
+        hoverText_.clear();
+        hoverLabel_->hide();
+        hovered_->setVisible(false);
+        plot_->setCursor(Qt::ArrowCursor);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void StudyChartWidget::hover(QPointF pos) {
     const int v = variantAt(pos);
     // Variants drawn on the same spot (equal figures) are all named: one hides the other.
     QStringList parts;
@@ -321,12 +341,14 @@ void StudyChartWidget::hover(QPointF pos, QPoint globalPos) {
     hovered_->setVisible(!text.isEmpty());
     if (!text.isEmpty()) {
         hovered_->position->setPixelPosition(*pixelOf(v));
-        QToolTip::showText(globalPos,
-                           text + (parts.size() > 1 ? tr("\n\n(click to open variant %1)").arg(v)
-                                                    : tr("\n(click to open)")),
-                           plot_);
+        hoverLabel_->setText(text + (parts.size() > 1 ? tr("\n\n(click to open variant %1)").arg(v)
+                                                      : tr("\n(click to open)")));
+        hoverLabel_->adjustSize();
+        hoverLabel_->move(placeInside(pos.toPoint(), hoverLabel_->size(), plot_->rect()));
+        hoverLabel_->raise();
+        hoverLabel_->show();
     } else {
-        QToolTip::hideText();
+        hoverLabel_->hide();
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -17,6 +17,8 @@ class QCPItemTracer;
 class QCPLayoutGrid;
 class QCPTextElement;
 
+class QLabel;
+
 namespace cs::views {
 
 class StudyChartWidget : public QWidget {
@@ -38,6 +40,9 @@ public:
     // The variant whose point is within a few pixels of `pos` (plot pixels); -1: none.
     int variantAt(QPointF pos) const;
     QString hoverText() const { return hoverText_; } // the tooltip now; empty: none
+    // The hovered variant's box: drawn inside the plot (a tooltip would be cut by the window's
+    // edge beside a point at the chart's border).
+    QLabel* hoverLabel() const { return hoverLabel_; }
     // Saves the chart to path (.png, .svg, .csv); the error, or an empty string.
     QString exportChart(const QString& path, QSize sizePx = {}) const;
 
@@ -45,9 +50,12 @@ signals:
     void variantActivated(int index);
     void variantCompared(int index); // Ctrl- or Shift-clicked
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void rebuild();
-    void hover(QPointF pos, QPoint globalPos);
+    void hover(QPointF pos);
     double drawnX(size_t series, double x) const; // categorical points side by side
     QComboBox* combo(const QString& name);
 
@@ -59,6 +67,7 @@ private:
     QCPTextElement* legendTitle_;
     QCPItemText* empty_;
     QCPItemTracer* hovered_;
+    QLabel* hoverLabel_;
     std::vector<VariantResult> results_;
     StudyChartData data_;
     QString hoverText_;

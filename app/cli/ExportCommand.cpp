@@ -38,10 +38,11 @@ void refuseUnreadable(qint64 bytes, bool atLeast, const TopologyDocument& doc) {
                           std::to_string(kMaxTopologyFileBytes / (1024 * 1024)) +
                           " MiB are read, so it would not open again";
     if (doc.params())
-        message +=
-            "; --params writes the generator's parameters (" +
-            std::to_string(paramsTopologyDocument(doc.topology().name, *doc.params()).size()) +
-            " bytes), which read back the same site";
+        message += "; --params writes the generator's parameters (" +
+                   std::to_string(paramsTopologyDocument(doc.topology().name, *doc.params(),
+                                                         doc.topology().description)
+                                      .size()) +
+                   " bytes), which read back the same site";
     throw UsageError(message);
 }
 } // namespace
@@ -80,7 +81,8 @@ int exportCommand(const CommandArgs& a) {
         if (!doc->params())
             throw UsageError(
                 "--params: this topology was given explicitly and has no generator parameters");
-        bytes = paramsTopologyDocument(doc->topology().name, *doc->params());
+        bytes = paramsTopologyDocument(doc->topology().name, *doc->params(),
+                                       doc->topology().description);
     } else {
         refuseUnreadable(explicitTopologyDocumentMinBytes(doc->topology()), true, *doc);
         bytes = explicitTopologyDocument(doc->topology());

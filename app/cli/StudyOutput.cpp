@@ -1,5 +1,7 @@
 #include "StudyOutput.h"
 
+#include "SummaryFigures.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -45,11 +47,12 @@ void printStudy(const StudyStore& store, const StudySpec& s, bool json) {
         if (status == "ok") {
             ++ok;
             const QJsonObject f = o.value("figures").toObject();
-            for (const std::string& name : s.record)
-                line += name + " " +
-                        QString::number(f.value(QString::fromStdString(name)).toDouble(), 'g', 6)
-                            .toStdString() +
+            // In the units the rest of the program reads them in: MFU "41.2 %", not 0.412.
+            for (const std::string& name : s.record) {
+                const QJsonValue v = f.value(QString::fromStdString(name));
+                line += name + " " + (v.isDouble() ? summaryFigureText(name, v.toDouble()) : "-") +
                         "  ";
+            }
         } else if (status == "failed") {
             ++failed;
             line += "failed: " + o.value("message").toString().toStdString();

@@ -7,7 +7,7 @@
 namespace cs::app {
 namespace {
 
-constexpr size_t kColumns = 100;   // the README's code blocks and a wide terminal
+constexpr size_t kColumns = 100;   // the docs' code blocks and a wide terminal
 constexpr size_t kHelpColumn = 28; // where an option's help starts in COMMAND --help
 
 // The head's parts, split at spaces outside brackets: "(--preset NAME | FILE)" stays whole.
@@ -80,7 +80,7 @@ std::vector<CommandOption> topologyOptions() {
          "FIELD=VALUE",
          "change a generator parameter of the preset or file (repeatable)",
          {"FIELD as errors name it: generator.clusters[0].oversubscription,",
-          "generator.storage.tectonicServers; README \"File format\" lists every field"}},
+          "generator.storage.tectonicServers; docs/user/file-format.md lists every field"}},
         {"--node-name-map",
          "MAP",
          "names of a foreign fabric's nodes (ibnetdiscover's map)",

@@ -1,8 +1,8 @@
 #pragma once
 // The commands of `clusterscope`, each described once: its name, the shape of its arguments,
 // a one-line summary and its options (flag, value, help). The parser of a command's arguments,
-// `clusterscope --help`, `clusterscope COMMAND --help` and the README's command list are all
-// made from these descriptions, so they cannot disagree.
+// `clusterscope --help`, `clusterscope COMMAND --help` and the command list in
+// docs/user/commands.md are all made from these descriptions, so they cannot disagree.
 #include "CommandArgs.h"
 
 #include <QStringList>

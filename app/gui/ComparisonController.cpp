@@ -71,7 +71,8 @@ ComparisonController::~ComparisonController() {
 }
 
 void ComparisonController::open(const TopologyDocument& docA, const QString& runPathA,
-                                const QString& runPathB, std::unique_ptr<TopologyDocument> docB) {
+                                const QString& runPathB, std::unique_ptr<TopologyDocument> docB,
+                                bool secondIsBaseline) {
     close();
     if (!replay_->overview())
         throw InputException({{},
@@ -87,6 +88,7 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
     docA_ = &docA;
     docB_ = std::move(docB);
     runPathB_ = runPathB;
+    secondIsBaseline_ = secondIsBaseline;
     overviewB_ = std::move(opened);
     match_ = matchEntities(docA.topology(), docB_->topology());
 
@@ -94,24 +96,33 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
     viewB_->setObjectName("comparisonView");
     viewB_->scene().setDocument(docB_.get(), viewA_->scene().layoutKind());
     views::labelMissingValues(viewB_->scene(), overviewB_->info);
-    split_->addWidget(viewB_);
+    split_->insertWidget(secondIsBaseline ? 0 : 1, viewB_); // A on the left
     const int half = std::max(1, split_->width() / 2);
     split_->setSizes({half, half});
     connect(viewB_, &views::VtkViewWidget::cameraMoved, this,
             [this] { followCamera(viewB_, viewA_); });
     followState();
 
-    const RunInfo& a = replay_->overview()->info;
-    const RunInfo& b = overviewB_->info;
+    // The runs as the table and its caption take them: A first.
+    struct Side {
+        const RunInfo* info;
+        const TopologyDocument* doc;
+        QString path;
+    };
+    Side first{&replay_->overview()->info, &docA, runPathA};
+    Side second{&overviewB_->info, docB_.get(), runPathB};
+    if (secondIsBaseline) std::swap(first, second);
     auto summary = [](const RunInfo& i) {
         return QJsonDocument::fromJson(QByteArray::fromStdString(i.summaryJson)).object();
     };
-    table_->setComparison(compareRuns(a.name, summary(a), b.name, summary(b), designFiguresOf(docA),
-                                      designFiguresOf(*docB_)));
-    names_->setText(tr("A (left): %1, %2\nB (right): %3, %4")
-                        .arg(QString::fromStdString(a.name), QFileInfo(runPathA).fileName(),
-                             QString::fromStdString(b.name), QFileInfo(runPathB).fileName()));
-    replay_->charts()->setComparison(overviewB_);
+    table_->setComparison(compareRuns(first.info->name, summary(*first.info), second.info->name,
+                                      summary(*second.info), designFiguresOf(*first.doc),
+                                      designFiguresOf(*second.doc)));
+    names_->setText(
+        tr("A (left): %1, %2\nB (right): %3, %4")
+            .arg(QString::fromStdString(first.info->name), QFileInfo(first.path).fileName(),
+                 QString::fromStdString(second.info->name), QFileInfo(second.path).fileName()));
+    replay_->charts()->setComparison(overviewB_, secondIsBaseline ? tr("A") : tr("B"));
     controls_->showComparison();
     // Beside the inspector, as a tab: the table needs the column's height, the charts keep
     // theirs.
@@ -134,7 +145,7 @@ void ComparisonController::open(const TopologyDocument& docA, const QString& run
     window_->resizeDocks({tableDock_}, {std::min(480, window_->width() * 36 / 100)},
                          Qt::Horizontal);
     QTimer::singleShot(0, tableDock_, &QDockWidget::raise); // the tab in front, once shown
-    reader_->requestFrame(std::min<int64_t>(replay_->clock()->nowNs(), b.endNs));
+    reader_->requestFrame(std::min<int64_t>(replay_->clock()->nowNs(), overviewB_->info.endNs));
     // Each view now has half the width (the splitter resized the first at once): both show
     // their whole cluster again. A session then puts its own camera.
     viewA_->scene().viewOverview();
@@ -161,6 +172,7 @@ void ComparisonController::close() {
     overviewB_.reset();
     frameB_.reset();
     runPathB_.clear();
+    secondIsBaseline_ = false;
 }
 
 void ComparisonController::setCamerasLinked(bool linked) {
@@ -206,9 +218,16 @@ void ComparisonController::showDifference() {
     if (!docB_ || !frameB_ || viewA_->scene().metric() != views::ValueMetric::Difference) return;
     const FrameResult* a = replay_->shownFrame();
     if (!a) return;
-    viewA_->scene().setValues(frameDifference(
+    // The window's view minus the second, on the window's entities: A - B, or B - A when the
+    // second view holds the baseline, turned round to read A - B as the colour box says.
+    FrameValues difference = frameDifference(
         docA_->topology(), fractionsOfCapacity(a->frame, docA_->topology()), docB_->topology(),
-        fractionsOfCapacity(frameB_->frame, docB_->topology()), match_));
+        fractionsOfCapacity(frameB_->frame, docB_->topology()), match_);
+    if (secondIsBaseline_)
+        for (std::vector<float>* v : {&difference.gpu, &difference.link, &difference.storage})
+            for (float& d : *v)
+                d = -d; // NaN stays NaN
+    viewA_->scene().setValues(std::move(difference));
     viewA_->update();
 }
 

@@ -42,10 +42,12 @@ public:
                          ReplayController* replay, ViewControls* controls);
     ~ComparisonController() override;
 
-    // Compares the open run (A, on `docA`) with the store's newest run (B) on `docB` (owned from
-    // now on). Throws InputException when B's store is refused on docB.
+    // Compares the open run (on `docA`) with the store's newest run on `docB` (owned from now on),
+    // shown in a second view. The open run is A and the second B, unless `secondIsBaseline`: then
+    // the second run is A (the baseline, on the left) and the open one B, so that B - A reads
+    // as what the newer design changed. Throws InputException when B's store is refused on docB.
     void open(const TopologyDocument& docA, const QString& runPathA, const QString& runPathB,
-              std::unique_ptr<TopologyDocument> docB);
+              std::unique_ptr<TopologyDocument> docB, bool secondIsBaseline = false);
     void close();
     bool isOpen() const { return docB_ != nullptr; }
     void setCamerasLinked(bool linked);
@@ -54,6 +56,7 @@ public:
     views::VtkViewWidget* viewB() const { return viewB_; }
     const TopologyDocument* documentB() const { return docB_.get(); }
     const QString& runPathB() const { return runPathB_; }
+    bool secondIsBaseline() const { return secondIsBaseline_; }
     const RunComparison& comparison() const;
     views::ComparisonTableModel* table() const { return table_; }
     std::optional<int64_t> shownNsB() const; // the time of the frame view B shows
@@ -82,7 +85,8 @@ private:
     EntityMatch match_;
     views::ComparisonTableModel* table_;
     QDockWidget* tableDock_;
-    QLabel* names_; // which run is A and which B, above the table
+    QLabel* names_;                 // which run is A and which B, above the table
+    bool secondIsBaseline_ = false; // the second view holds A, the window's own view B
     bool linked_ = true;
     bool followingCamera_ = false; // a linked camera moving: not the user
 };

@@ -71,6 +71,7 @@ DesignDock::DesignDock(QWidget* parent)
     undo->setObjectName("designUndo");
     redo->setObjectName("designRedo");
     simulate_->setObjectName("designSimulate");
+    save->setObjectName("designSave");
     connect(undo, &QPushButton::clicked, undo_, &QUndoStack::undo);
     connect(redo, &QPushButton::clicked, undo_, &QUndoStack::redo);
     connect(undo_, &QUndoStack::canUndoChanged, undo, &QPushButton::setEnabled);

@@ -60,10 +60,10 @@ void showShortcutsDialog(QWidget* window) {
 
 QString userGuidePath() {
     const QString installed =
-        QCoreApplication::applicationDirPath() + "/../share/doc/clusterscope/README.md";
+        QCoreApplication::applicationDirPath() + "/../share/doc/clusterscope/docs/user/README.md";
     if (QFileInfo::exists(installed)) return QFileInfo(installed).canonicalFilePath();
 #ifdef CS_SOURCE_DIR
-    const QString source = QStringLiteral(CS_SOURCE_DIR "/README.md");
+    const QString source = QStringLiteral(CS_SOURCE_DIR "/docs/user/README.md");
     if (QFileInfo::exists(source)) return source;
 #endif
     return {};

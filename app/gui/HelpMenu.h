@@ -1,6 +1,6 @@
 #pragma once
 // Help: the keyboard shortcuts the window really has (read off its actions and shortcuts, so
-// the list cannot drift from the code) and the user guide, the README.
+// the list cannot drift from the code) and the user guide, docs/user/README.md.
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -13,8 +13,8 @@ namespace cs::app {
 // does (its whatsThis), sorted by what they do.
 QList<QPair<QString, QString>> windowShortcuts(const QWidget* window);
 void showShortcutsDialog(QWidget* window);
-// The README beside the installed app (share/doc/clusterscope), else the source tree's; empty
-// when neither is there.
+// The user guide beside the installed app (share/doc/clusterscope/docs/user/README.md), else the
+// source tree's (docs/user/README.md); empty when neither is there.
 QString userGuidePath();
 
 } // namespace cs::app

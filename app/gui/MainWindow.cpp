@@ -138,9 +138,11 @@ MainWindow::MainWindow()
     connect(designDock_, &DesignDock::simulateRequested, this, [this] { simulateOnDesign(); });
     connect(designDock_, &DesignDock::saveRequested, this, [this] {
         if (!doc_ || !doc_->params()) return;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Design As"), {},
-                                                          tr("ClusterScope topology (*.json)"));
-        if (!path.isEmpty()) saveDesign(path);
+        DesignSaveDialog d({QString::fromStdString(doc_->topology().name),
+                            QString::fromStdString(doc_->topology().description)},
+                           this);
+        if (d.exec() != QDialog::Accepted) return;
+        if (const std::optional<DesignIdentity> id = d.identity()) saveDesign(d.path(), true, id);
     });
     inspectorDock->raise();
     // The 3D view keeps at least half the window at start.
@@ -500,8 +502,9 @@ bool MainWindow::simulateOnDesign(bool showErrors) {
     const QString earlier = designRun_;
     if (!openRun(storePath, showErrors)) return false;
     replay_->clock()->seek(int64_t(replay_->overview()->info.endNs / 2));
-    // The new run (A) beside the one on the earlier design (B, rebuilt from its store).
-    return compareWith(earlier, showErrors);
+    // The run on the earlier design (rebuilt from its store) is the baseline A, on the left;
+    // the new run, on the design the dock goes on editing, is B.
+    return compareWith(earlier, showErrors, {}, true);
 }
 
 void MainWindow::startDefaultRun() {
@@ -672,7 +675,8 @@ void MainWindow::stopLive() {
     stopLive_->setEnabled(false);
 }
 
-bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QString& topology) {
+bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QString& topology,
+                             bool asBaseline) {
     if (!doc_) return false;
     try {
         std::unique_ptr<TopologyDocument> docB;
@@ -699,8 +703,11 @@ bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QStr
                                       "the store keeps no design and no preset is named \"" +
                                           b.topology + "\": give the run's topology"});
         }
-        compare_->open(*doc_, runPath_, runPath, std::move(docB));
-        collectives_->setDesigns(doc_.get(), compare_->documentB());
+        compare_->open(*doc_, runPath_, runPath, std::move(docB), asBaseline);
+        if (asBaseline)
+            collectives_->setDesigns(compare_->documentB(), doc_.get());
+        else
+            collectives_->setDesigns(doc_.get(), compare_->documentB());
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot compare"), e.what(), showErrors);
         return false;
@@ -776,16 +783,23 @@ bool MainWindow::exportMovie(views::MovieRequest request, bool showErrors) {
     return done;
 }
 
-bool MainWindow::saveDesign(const QString& path, bool showErrors) {
+bool MainWindow::saveDesign(const QString& path, bool showErrors,
+                            const std::optional<DesignIdentity>& identity) {
     if (!doc_ || !doc_->params()) return false;
+    const std::string name =
+        identity ? identity->name.toStdString() : QFileInfo(path).completeBaseName().toStdString();
+    const std::string description =
+        identity ? identity->description.toStdString() : doc_->topology().description;
     try {
-        writeFileAtomically(path,
-                            paramsTopologyDocument(QFileInfo(path).completeBaseName().toStdString(),
-                                                   *doc_->params()));
+        writeFileAtomically(path, paramsTopologyDocument(name, *doc_->params(), description));
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot save the design"), e.what(), showErrors);
         return false;
     }
+    // The design is that file now: titles, runs made on it and sessions say its name.
+    doc_->rename(name, description, QFileInfo(path).absoluteFilePath().toStdString());
+    setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(name)));
+    showSummary();
     statusBar()->showMessage(tr("Saved the design as %1").arg(path), 8000);
     return true;
 }

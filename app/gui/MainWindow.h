@@ -2,6 +2,7 @@
 // The main window: topology tree and inspector docks around the central view, File menu
 // with Open / Open Preset / Recent, Help -> About.
 #include "DefaultRun.h"
+#include "DesignSaveDialog.h"
 #include "MovieWriter.h"
 #include "PrometheusSource.h"
 #include "RecentFiles.h"
@@ -78,16 +79,22 @@ public:
     // View > Compare: the store's newest run beside the open one, on `topology` ("preset:NAME"
     // or a file) or else the topology the store keeps, the preset of its name, or the open
     // topology when the run was made on it. False when refused (the error shown unless not).
-    bool compareWith(const QString& runPath, bool showErrors = true, const QString& topology = {});
+    // `asBaseline`: the run compared with is A (the baseline, left) and the open one B.
+    bool compareWith(const QString& runPath, bool showErrors = true, const QString& topology = {},
+                     bool asBaseline = false);
     // The Design dock's edits: the topology regenerated from `params` in place (the camera,
     // layout and colouring stay); a run open on the earlier design is kept for
     // simulateOnDesign. False when the generator refuses the parameters.
     bool applyDesign(const SiteParams& params);
     // Runs the settings of the run made on the earlier design on this one, opens the new run
-    // and compares it with the earlier (B). False when nothing to re-run, or it failed.
+    // and compares it with the earlier, which is the baseline A (the new run B). False when
+    // nothing to re-run, or it failed.
     bool simulateOnDesign(bool showErrors = true);
-    // The open design as a parameters file (Save Design As).
-    bool saveDesign(const QString& path, bool showErrors = true);
+    // The open design as a parameters file (Save Design As), under `identity`'s name and
+    // description (none: the file's base name and the design's description); the design goes by
+    // them from now on.
+    bool saveDesign(const QString& path, bool showErrors = true,
+                    const std::optional<DesignIdentity>& identity = std::nullopt);
     DesignDock* designDock() const { return designDock_; }
     CollectivesDock* collectives() const { return collectives_; }
     // File > Import nccl-tests Log: the log's points over the open design's simulated curve,

@@ -26,7 +26,8 @@ Session MainWindow::currentSession() const {
     s.topology = QString::fromStdString(doc_->source());
     if (s.topology.startsWith(QString::fromStdString(kDesignSource)) && doc_->params())
         s.design =
-            QJsonDocument::fromJson(paramsTopologyDocument(doc_->topology().name, *doc_->params()))
+            QJsonDocument::fromJson(paramsTopologyDocument(doc_->topology().name, *doc_->params(),
+                                                           doc_->topology().description))
                 .object();
     s.nodeNameMap = QString::fromStdString(read_.nodeNameMap);
     s.structure = QString::fromStdString(read_.structureFile);
@@ -44,6 +45,7 @@ Session MainWindow::currentSession() const {
         const QString source = QString::fromStdString(compare_->documentB()->source());
         if (source.startsWith("preset:") || QFileInfo::exists(source)) s.compareTopology = source;
         s.camerasLinked = compare_->camerasLinked();
+        s.compareIsBaseline = compare_->secondIsBaseline();
     }
     s.docks = saveState();
     return s;
@@ -110,7 +112,8 @@ bool MainWindow::openSession(const QString& path, bool showErrors) {
     if (!s.compareRun.isEmpty()) {
         if (auto* link = findChild<QAction*>("linkCamerasAction"))
             link->setChecked(s.camerasLinked);
-        if (!compareWith(s.compareRun, showErrors, s.compareTopology)) return false;
+        if (!compareWith(s.compareRun, showErrors, s.compareTopology, s.compareIsBaseline))
+            return false;
     }
     views::ViewState view = s.view;
     if (view.metric == views::ValueMetric::Run && s.run.isEmpty())

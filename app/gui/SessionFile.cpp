@@ -67,6 +67,10 @@ Session readDocument(const QJsonDocument& doc, const QDir& dir) {
         if (!linked.isUndefined() && !linked.isBool())
             c.fail("linkedCameras", "expected true or false");
         s.camerasLinked = linked.toBool(true);
+        const QJsonValue baseline = c.value("baseline");
+        if (!baseline.isUndefined() && !baseline.isBool())
+            c.fail("baseline", "expected true or false");
+        s.compareIsBaseline = baseline.toBool(false);
         c.finish();
     }
     const std::string docks = r.string("docks", "");
@@ -94,6 +98,7 @@ QByteArray sessionDocument(const Session& s, const QString& sessionPath) {
     if (!s.selection.isEmpty()) o.insert("selection", s.selection);
     if (!s.compareRun.isEmpty()) {
         QJsonObject c{{"run", relative(s.compareRun, dir)}, {"linkedCameras", s.camerasLinked}};
+        if (s.compareIsBaseline) c.insert("baseline", true);
         if (!s.compareTopology.isEmpty()) c.insert("topology", relative(s.compareTopology, dir));
         o.insert("compare", c);
     }

@@ -29,9 +29,11 @@ struct Session {
     QString selection;     // an entity id; empty: none
     std::vector<views::CameraBookmark> bookmarks;
     // View > Compare: the second run, its topology when the store does not keep it (a preset
-    // or a file; empty: from the store), and whether the cameras move together.
+    // or a file; empty: from the store), whether the cameras move together and whether the
+    // second run is the baseline A (after Simulate on This Design) rather than B.
     QString compareRun, compareTopology;
     bool camerasLinked = true;
+    bool compareIsBaseline = false;
     QByteArray docks; // QMainWindow::saveState()
 };
 

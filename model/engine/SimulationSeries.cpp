@@ -204,9 +204,9 @@ private:
         summary.insert("stageGantt",
                        ganttJson(ganttOfStep(sched_, e_.breakdown, sched_.stepS / 2000)));
         if (params_)
-            summary.insert(
-                "design",
-                QJsonDocument::fromJson(paramsTopologyDocument(t_.name, *params_)).object());
+            summary.insert("design", QJsonDocument::fromJson(
+                                         paramsTopologyDocument(t_.name, *params_, t_.description))
+                                         .object());
         return summary;
     }
 

@@ -1,5 +1,7 @@
 #include "RunComparison.h"
 
+#include "SummaryFigures.h"
+
 #include <QJsonArray>
 #include <QLocale>
 #include <QString>
@@ -9,29 +11,6 @@
 
 namespace cs {
 namespace {
-
-struct RowDef {
-    const char* key; // a path in the summary: "breakdown.exposedTpS"
-    const char* label;
-    const char* unit;
-    double scale; // summary value to the row's unit (MFU: a fraction to %)
-    bool lowerIsBetter;
-};
-
-// The summary's figures a design is judged on, in the order the table lists them.
-constexpr RowDef kSummaryRows[] = {
-    {"stepTimeS", "Step time", "s", 1, true},
-    {"mfu", "MFU", "%", 100, false},
-    {"tflopsPerGpu", "Throughput per GPU", "TFLOP/s", 1, false},
-    {"breakdown.exposedTpS", "Exposed TP communication", "s", 1, true},
-    {"breakdown.exposedCpS", "Exposed CP communication", "s", 1, true},
-    {"breakdown.exposedPpS", "Exposed PP communication", "s", 1, true},
-    {"breakdown.exposedDpS", "Exposed DP communication", "s", 1, true},
-    {"breakdown.exposedEpS", "Exposed EP communication", "s", 1, true},
-    {"breakdown.hostBoundS", "Waiting on the host", "s", 1, true},
-    {"breakdown.bubbleS", "Pipeline bubble", "s", 1, true},
-    {"checkpointTimeS", "Checkpoint time", "s", 1, true},
-};
 
 double at(const QJsonObject& summary, const std::string& path) {
     const size_t dot = path.find('.');
@@ -58,9 +37,10 @@ RunComparison compareRuns(const std::string& nameA, const QJsonObject& summaryA,
                           const std::string& nameB, const QJsonObject& summaryB,
                           const DesignFigures& designA, const DesignFigures& designB) {
     RunComparison c{nameA, nameB, {}};
-    for (const RowDef& d : kSummaryRows)
-        c.rows.push_back({d.key, d.label, d.unit, at(summaryA, d.key) * d.scale,
-                          at(summaryB, d.key) * d.scale, d.lowerIsBetter});
+    for (const SummaryFigure& d : summaryFigures())
+        if (d.compared)
+            c.rows.push_back({d.key, d.label, d.unit, at(summaryA, d.key) * d.scale,
+                              at(summaryB, d.key) * d.scale, d.lowerIsBetter});
     c.rows.push_back({"design.switches", "Switches", "", designA.switches, designB.switches});
     c.rows.push_back({"design.transceivers", "Optical transceivers", "", designA.transceivers,
                       designB.transceivers});

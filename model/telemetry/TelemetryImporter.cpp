@@ -438,6 +438,7 @@ private:
         report_.endNs = endNs;
         const int32_t recording =
             w.addPattern(append_ ? "live" : "recording", endNs - storedEndNs_);
+        addTierFrames();
         for (const auto& [metric, ticks] : frames_)
             for (const auto& [tick, values] : ticks) {
                 w.addFrame(recording, metric, tick - storedEndNs_, values);
@@ -447,6 +448,28 @@ private:
         addXidEvents(w);
         w.finish(endNs,
                  QJsonDocument(report_.toJson()).toJson(QJsonDocument::Compact).toStdString());
+    }
+
+    // Link counters give the Network chart its tiers, as a simulation's do: each tier's
+    // throughput the sum of its links' (the busier direction of each, as stored), per tick;
+    // NaN for a tier none of whose links reported.
+    void addTierFrames() {
+        const auto links = frames_.find(Metric::LinkBytesPerS);
+        if (links == frames_.end() || frames_.count(Metric::TierBytesPerS)) return;
+        std::vector<int8_t> tierOf(t_.links.size());
+        for (size_t l = 0; l < t_.links.size(); ++l)
+            tierOf[l] = int8_t(tierOfLink(t_, int32_t(l)));
+        std::map<int64_t, std::vector<float>> tiers;
+        for (const auto& [tick, values] : links->second) {
+            std::vector<float> sum(kTierCount, kNaN);
+            for (size_t l = 0; l < values.size() && l < tierOf.size(); ++l) {
+                if (tierOf[l] < 0 || std::isnan(values[l])) continue;
+                float& s = sum[size_t(tierOf[l])];
+                s = std::isnan(s) ? values[l] : s + values[l];
+            }
+            tiers.emplace(tick, std::move(sum));
+        }
+        frames_.emplace(Metric::TierBytesPerS, std::move(tiers));
     }
 
     // DCGM_FI_DEV_XID_ERRORS holds the last XID: each new one is a failure of the GPU.

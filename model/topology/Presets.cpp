@@ -252,6 +252,8 @@ Topology generatePreset(const std::string& name) {
              "unknown preset \"" + name + "\"; expected one of: " + presetNamesJoined()});
     Topology t = generateSite(*p);
     t.name = name;
+    for (const PresetInfo& i : presets())
+        if (i.name == name) t.description = i.description;
     return t;
 }
 

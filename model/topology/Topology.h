@@ -97,6 +97,7 @@ struct Link {
 
 struct Topology {
     std::string name;
+    std::string description; // a design's own words (the file's "description"); may be empty
     std::string gpuModel = "H100-SXM-80GB"; // one GPU model per topology
     std::vector<Cluster> clusters;
     std::vector<Pod> pods;

@@ -12,13 +12,19 @@
 namespace cs {
 
 TopologyDocument::TopologyDocument(Topology t, std::optional<SiteParams> params, std::string source)
-    : topology_(std::make_unique<const Topology>(std::move(t))), index_(*topology_),
+    : topology_(std::make_unique<Topology>(std::move(t))), index_(*topology_),
       params_(std::move(params)), source_(std::move(source)) {}
 
 TopologyDocument::TopologyDocument(LoadedTopology loaded, std::string source)
     : TopologyDocument(std::move(loaded.topology), std::move(loaded.params), std::move(source)) {
     format_ = loaded.format;
     inferred_ = std::move(loaded.inferred);
+}
+
+void TopologyDocument::rename(std::string name, std::string description, std::string source) {
+    topology_->name = std::move(name);
+    topology_->description = std::move(description);
+    source_ = std::move(source);
 }
 
 const TopologyStats& TopologyDocument::stats() const {

@@ -26,9 +26,12 @@ public:
     const std::string& source() const { return source_; } // "preset:NAME" or a file path
     TopologyFormat format() const { return format_; }
     const std::vector<InferredFact>& inferred() const { return inferred_; }
+    // Save Design As: the design goes by `name` and `description` from now on, read from
+    // `source`. Nothing else of the topology changes.
+    void rename(std::string name, std::string description, std::string source);
 
 private:
-    std::unique_ptr<const Topology> topology_; // stable address for index_
+    std::unique_ptr<Topology> topology_; // stable address for index_; rename() alone changes it
     TopologyIndex index_;
     std::optional<SiteParams> params_;
     std::string source_;

@@ -66,6 +66,7 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus,
                               std::to_string(kTopologyFormatVersion) + "); update ClusterScope");
     LoadedTopology out;
     const std::string name = r.string("name", "unnamed");
+    const std::string description = r.string("description", "");
     const bool hasGenerator = r.has("generator"), hasExplicit = r.has("explicit");
     if (hasGenerator == hasExplicit)
         r.fail(nullptr, "expected exactly one of the fields \"generator\" (parameters) or "
@@ -103,6 +104,8 @@ LoadedTopology parseDocument(const QJsonDocument& doc, long long maxGpus,
                                  out.topology);
     }
     out.topology.name = out.params ? designVariantName(name, *out.params, sets) : name;
+    // A --set variant is not the design the words describe (its name says what changed).
+    out.topology.description = sets.empty() ? description : std::string();
     return out;
 }
 
@@ -213,23 +216,23 @@ LoadedTopology loadTopologyFile(const QString& path, const TopologyReadOptions& 
 }
 
 namespace {
-QByteArray header(const std::string& name) {
+QByteArray jsonString(const std::string& s) {
+    return QJsonDocument(QJsonArray{q(s)}).toJson(QJsonDocument::Compact).mid(1).chopped(1);
+}
+
+QByteArray header(const std::string& name, const std::string& description) {
     QByteArray out = "{\n  \"format\": \"";
     out += kTopologyFormat;
     out += "\",\n  \"version\": " + QByteArray::number(kTopologyFormatVersion) + ",\n";
-    out += "  \"name\": " +
-           QJsonDocument(QJsonArray{q(name)}).toJson(QJsonDocument::Compact).mid(1).chopped(1) +
-           ",\n";
+    out += "  \"name\": " + jsonString(name) + ",\n";
+    if (!description.empty()) out += "  \"description\": " + jsonString(description) + ",\n";
     return out;
 }
 } // namespace
 
 QByteArray explicitTopologyDocument(const Topology& t) {
-    QByteArray out = header(t.name);
-    out +=
-        "  \"gpuModel\": " +
-        QJsonDocument(QJsonArray{q(t.gpuModel)}).toJson(QJsonDocument::Compact).mid(1).chopped(1) +
-        ",\n";
+    QByteArray out = header(t.name, t.description);
+    out += "  \"gpuModel\": " + jsonString(t.gpuModel) + ",\n";
     out += "  \"explicit\": " + explicitTopologyJson(t, "  ") + "\n}\n";
     return out;
 }
@@ -243,11 +246,12 @@ qint64 explicitTopologyDocumentMinBytes(const Topology& t) {
     return bytes;
 }
 
-QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p) {
+QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p,
+                                  const std::string& description) {
     QByteArray body = QJsonDocument(siteParamsToJson(p)).toJson(QJsonDocument::Indented);
     body.replace("\n", "\n  ");
     body = body.trimmed();
-    QByteArray out = header(name) + "  \"generator\": " + body;
+    QByteArray out = header(name, description) + "  \"generator\": " + body;
     if (!p.faults.empty()) {
         QByteArray faults =
             QJsonDocument(fabricFaultsToJson(p.faults)).toJson(QJsonDocument::Indented);

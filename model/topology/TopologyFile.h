@@ -54,6 +54,8 @@ QByteArray explicitTopologyDocument(const Topology& t);
 // No more than explicitTopologyDocument(t) writes (its links' two ends' ids and their keys),
 // found without writing it: export refuses up front a file no loader would read.
 qint64 explicitTopologyDocumentMinBytes(const Topology& t);
-QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p);
+// A design as a parameters file, under `name`, with its `description` when not empty.
+QByteArray paramsTopologyDocument(const std::string& name, const SiteParams& p,
+                                  const std::string& description = {});
 
 } // namespace cs

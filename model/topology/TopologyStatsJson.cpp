@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -23,6 +24,7 @@ bool allPodsFull(const TopologyStats& s) {
 QJsonObject statsToJson(const Topology& t, const TopologyStats& s) {
     QJsonObject o;
     o.insert("name", QString::fromStdString(t.name));
+    if (!t.description.empty()) o.insert("description", QString::fromStdString(t.description));
     o.insert("gpuModel", QString::fromStdString(t.gpuModel));
     o.insert("clusters", s.clusters);
     o.insert("pods", s.pods);
@@ -72,11 +74,13 @@ std::string statsToText(const Topology& t, const TopologyStats& s) {
     std::string out;
     char buf[256];
     auto line = [&](const char* label, const std::string& value) {
-        std::snprintf(buf, sizeof buf, "%-26s %s\n", label, value.c_str());
-        out += buf;
+        std::string l = label;
+        l.resize(std::max<size_t>(l.size(), 26), ' ');
+        out += l + " " + value + "\n";
     };
     auto n = groupDigits;
     line("topology", t.name + " (" + t.gpuModel + ")");
+    if (!t.description.empty()) line("description", t.description);
     line("clusters", n(s.clusters));
     line("pods", n(s.pods));
     line("racks (compute)",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates the screenshots the README and the AppStream metainfo show, from a build:
+# Regenerates the screenshots the README, docs/ and the AppStream metainfo show, from a build:
 #   packaging/screenshots/make-screenshots.sh [BUILD_DIR]   (default build/release)
 # A simulated Llama 3 405B run on meta-roce-24k (two steps) is replayed at one instant; two
 # more, on two oversubscriptions, are compared.

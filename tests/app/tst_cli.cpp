@@ -92,12 +92,13 @@ private slots:
     void killedImportLeavesTheStoreAsItWas();
 };
 
-// The README's command list is what `clusterscope --help` prints, character for character:
+// The command list in docs/user/commands.md is what `clusterscope --help` prints, character for
+// character:
 // both come from the commands' descriptions.
 void TestCli::helpIsTheReadmesCommandList() {
     const Result r = run({"--help"});
     QCOMPARE(r.code, 0);
-    QFile f(CS_SOURCE_DIR "/README.md");
+    QFile f(CS_SOURCE_DIR "/docs/user/commands.md");
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString readme = QString::fromUtf8(f.readAll());
     const qsizetype section = readme.indexOf("\n## Command line\n");

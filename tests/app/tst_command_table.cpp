@@ -1,4 +1,4 @@
-// The commands' descriptions (CommandSpec.h) as the parser, --help and the README use them:
+// The commands' descriptions (CommandSpec.h) as the parser, --help and the docs use them:
 // what a synopsis names, the parser takes; names are unique; lines fit 100 columns; an option
 // the description does not hold is refused, naming it.
 #include "CommandLine.h"

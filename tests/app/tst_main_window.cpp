@@ -11,6 +11,7 @@
 #include "ComparisonTableModel.h"
 #include "DefaultRun.h"
 #include "DesignDock.h"
+#include "DesignSaveDialog.h"
 #include "Duration.h"
 #include "GpuRoles.h"
 #include "GuiOptions.h"
@@ -622,7 +623,7 @@ void TestMainWindow::windowAndDocksAreRemembered() {
 }
 
 // Help → Keyboard Shortcuts lists the keys the window answers to, read off its own actions and
-// shortcuts; Help → User Guide finds the README.
+// shortcuts; Help → User Guide finds the user guide, docs/user/README.md.
 void TestMainWindow::helpListsTheKeysAndFindsTheGuide() {
     MainWindow w;
     const auto keys = cs::app::windowShortcuts(&w);
@@ -645,7 +646,8 @@ void TestMainWindow::helpListsTheKeysAndFindsTheGuide() {
     });
     cs::app::showShortcutsDialog(&w);
     QCOMPARE(rows, int(keys.size()));
-    QVERIFY(QFileInfo(cs::app::userGuidePath()).fileName() == "README.md");
+    const QString guide = cs::app::userGuidePath();
+    QVERIFY2(guide.endsWith("docs/user/README.md") && QFileInfo::exists(guide), qPrintable(guide));
 }
 
 void TestMainWindow::searchSelectsAndFrames_data() {
@@ -1623,25 +1625,82 @@ void TestMainWindow::designDockChangesTheFabricAndResimulates() {
     QVERIFY2(dock->problem().startsWith("Oversubscription") && dock->problem().contains("expected"),
              qPrintable(dock->problem()));
     QCOMPARE(w.document()->stats().oversubscription, 4.0);
-    // Save Design As: a parameters file that opens as this design.
+    // Save Design As: the form asks for a name and a description (it offers the design's own
+    // name and refuses none), and the file opens as this design under them; the window says
+    // the new name and the Summary the description.
     const QString saved = dir.filePath("mine.json");
-    QVERIFY(w.saveDesign(saved, false));
+    QString offered, refusal;
+    QTimer::singleShot(0, &w, [&] {
+        QWidget* modal = QApplication::activeModalWidget();
+        auto* d = qobject_cast<cs::app::DesignSaveDialog*>(modal);
+        if (!d) {
+            if (modal) modal->close();
+            return;
+        }
+        offered = d->nameEdit()->text();
+        QPushButton* save = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save);
+        d->nameEdit()->setText("  ");
+        save->click();
+        refusal = d->isVisible() ? d->problemLabel()->text() : QString();
+        d->nameEdit()->setText("small-256 4:1");
+        d->descriptionEdit()->setText("fewer pod uplinks for the DP traffic");
+        d->pathEdit()->setText(dir.filePath("mine")); // .json added
+        save->click();
+        if (d->isVisible()) d->reject();
+    });
+    dock->findChild<QPushButton*>("designSave")->click();
+    QCOMPARE(offered, QString("small-256 (edited)"));
+    QVERIFY2(refusal.startsWith("Name: expected"), qPrintable(refusal));
     const cs::LoadedTopology back = cs::loadTopologyFile(saved);
     QVERIFY(back.params && *back.params == *w.document()->params());
-    QCOMPARE(QString::fromStdString(back.topology.name), QString("mine"));
-    // Re-simulated on the new fabric, beside the earlier run.
+    QCOMPARE(QString::fromStdString(back.topology.name), QString("small-256 4:1"));
+    QCOMPARE(QString::fromStdString(back.topology.description),
+             QString("fewer pod uplinks for the DP traffic"));
+    QVERIFY2(w.windowTitle().startsWith("small-256 4:1"), qPrintable(w.windowTitle()));
+    QVERIFY(w.findChild<QPlainTextEdit*>("summary")->toPlainText().contains(
+        "fewer pod uplinks for the DP traffic"));
+    // Re-simulated on the new fabric, beside the earlier run, which is the baseline A (left),
+    // the new run B: B - A reads as what the edit changed.
     QVERIFY(w.simulateOnDesign(false));
     QVERIFY(w.comparison()->isOpen());
     QCOMPARE(w.comparison()->runPathB(), earlier);
-    const cs::RunInfo now = cs::RunReader::runsIn(w.runPath()).back();
-    const double stepS =
-        QJsonDocument::fromJson(QByteArray::fromStdString(now.summaryJson))["stepTimeS"].toDouble();
+    auto stepOf = [](const QString& path) {
+        const cs::RunInfo r = cs::RunReader::runsIn(path).back();
+        return QJsonDocument::fromJson(QByteArray::fromStdString(r.summaryJson))["stepTimeS"]
+            .toDouble();
+    };
     auto* table = w.findChild<QTableView*>("comparisonTable");
     QCOMPARE(table->model()->index(0, 0).data().toString(), QString("Step time"));
     QCOMPARE(table->model()->index(0, 1).data().toString(),
-             QString::fromStdString(cs::formatFigure(stepS, "s")));
+             QString::fromStdString(cs::formatFigure(stepOf(earlier), "s")));
+    QCOMPARE(table->model()->index(0, 2).data().toString(),
+             QString::fromStdString(cs::formatFigure(stepOf(w.runPath()), "s")));
     const cs::ComparisonRow* step = w.comparison()->comparison().find("stepTimeS");
-    QVERIFY2(step->a > step->b, "4:1 uplinks slow the fragmented job's DP traffic");
+    QVERIFY2(step->b > step->a, "4:1 uplinks slow the fragmented job's DP traffic");
+    const QString names = w.findChild<QLabel*>("comparisonNames")->text();
+    QVERIFY2(names.startsWith("A (left): llama3-8b on small-256, earlier.sqlite") &&
+                 names.contains("B (right): llama3-8b on small-256 4:1"),
+             qPrintable(names));
+    // The earlier design's view is on the left of the window's own.
+    auto* split = qobject_cast<QSplitter*>(w.view()->parentWidget());
+    QVERIFY(split);
+    QCOMPARE(split->indexOf(w.comparison()->viewB()), 0);
+    QCOMPARE(split->indexOf(w.view()), 1);
+    // The charts name the dashed run A.
+    QStringList legends;
+    for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
+        for (int g = 0; g < plot->graphCount(); ++g)
+            legends << plot->graph(g)->name();
+    QVERIFY2(legends.contains("A: step time") && !legends.contains("B: step time"),
+             qPrintable(legends.join(", ")));
+    // A session keeps the sides.
+    const QString session = dir.filePath("design.clusterscope");
+    QVERIFY(w.saveSession(session, false));
+    MainWindow again;
+    QVERIFY(showAt900x600(again));
+    QVERIFY(again.openSession(session, false));
+    QVERIFY(again.comparison()->secondIsBaseline());
+    QCOMPARE(again.comparison()->comparison().find("stepTimeS")->a, step->a);
 }
 
 // A spine uplink failed in the Design dock: outlined in red in the view, kept by Save Design

@@ -18,6 +18,7 @@
 #include <map>
 #include <set>
 
+#include "RunComparison.h"
 #include "StudyStore.h"
 
 using namespace cs;
@@ -145,6 +146,16 @@ void TestStudyCommand::killedAndRestartedComputesEachVariantOnce() {
         return variants[i].toObject().value("figures").toObject().value("stepTimeS").toDouble();
     };
     QVERIFY(step(0) > step(2) && step(2) > step(4));
+    // The text gives each variant's figures in the units the rest of the program reads them
+    // in: MFU as a percentage, step time in seconds.
+    const Result text = run({"study", study, "--out", out});
+    QCOMPARE(text.code, 0);
+    const QJsonObject figures = variants[0].toObject().value("figures").toObject();
+    const std::string mfu = "mfu " + formatFigure(figures.value("mfu").toDouble() * 100, "%");
+    const std::string stepText = "stepTimeS " + formatFigure(step(0), "s");
+    QVERIFY2(text.out.contains(mfu.c_str()) && text.out.contains(stepText.c_str()) &&
+                 mfu.find(" %") != std::string::npos,
+             text.out.constData());
 }
 
 void TestStudyCommand::failingVariantIsRecordedAndTheRestComplete() {
@@ -354,7 +365,8 @@ QJsonObject find(const QJsonArray& variants, const QJsonObject& params) {
 
 } // namespace
 
-// What the README says of the Meta study, read off a run of the shipped file.
+// What the user guide (docs/user/studies.md) says of the Meta study, read off a run of the
+// shipped file.
 void TestStudyCommand::metaStudyAnswersTheReadme() {
     QTemporaryDir dir;
     const Result r = run(

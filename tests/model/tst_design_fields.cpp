@@ -94,7 +94,7 @@ QString expectedPart(const QString& message) {
     return message.mid(from, message.lastIndexOf(", got ") - from);
 }
 
-// The README's block between the markers, and what the table makes of it.
+// The block between the markers in docs/user/file-format.md, and what the table makes of it.
 const char* const kTableStart =
     "<!-- design fields: made from model/topology/DesignFields.cpp, checked by tst_design_fields "
     "-->\n";
@@ -273,20 +273,21 @@ void TestDesignFields::badSetsNameTheField() {
 }
 
 void TestDesignFields::readmeListsEveryField() {
-    QFile f(CS_SOURCE_DIR "/README.md");
+    QFile f(CS_SOURCE_DIR "/docs/user/file-format.md");
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString readme = QString::fromUtf8(f.readAll());
     const qsizetype from = readme.indexOf(kTableStart), to = readme.indexOf(kTableEnd);
-    QVERIFY2(from >= 0 && to > from, "README.md has no design field table");
+    QVERIFY2(from >= 0 && to > from, "docs/user/file-format.md has no design field table");
     const QString listed = readme.mid(from + qsizetype(strlen(kTableStart)),
                                       to - from - qsizetype(strlen(kTableStart)));
     if (listed != markdownTable()) {
         // The table to paste, for a field added or changed.
         QFile out(QDir::temp().filePath("design-fields.md"));
         if (out.open(QIODevice::WriteOnly)) out.write(markdownTable().toUtf8());
-        QFAIL(qPrintable("README.md's design field table differs from the table; the new one is "
-                         "in " +
-                         out.fileName()));
+        QFAIL(qPrintable(
+            "docs/user/file-format.md's design field table differs from the table; the new one is "
+            "in " +
+            out.fileName()));
     }
 }
 

@@ -341,9 +341,10 @@ void TestStudy::topologyFilesAreBesideTheStudy() {
     }
 }
 
-// The study file the README shows reads as a study with the variants it describes.
+// The study file the user guide shows (docs/user/studies.md) reads as a study with the variants
+// it describes.
 void TestStudy::readmeExampleIsAStudy() {
-    QFile f(CS_SOURCE_DIR "/README.md");
+    QFile f(CS_SOURCE_DIR "/docs/user/studies.md");
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray readme = f.readAll();
     const qsizetype section = readme.indexOf("\n## Design studies\n");
@@ -351,7 +352,7 @@ void TestStudy::readmeExampleIsAStudy() {
     const qsizetype from = readme.indexOf("```json\n", section) + 8;
     const qsizetype to = readme.indexOf("\n```\n", from);
     QVERIFY(from > 8 && to > from);
-    const StudySpec s = parseStudy(readme.mid(from, to - from), "README.md");
+    const StudySpec s = parseStudy(readme.mid(from, to - from), "docs/user/studies.md");
     QCOMPARE(s.axes.size(), size_t(3));
     QCOMPARE(studyVariants(s).size(), size_t(2 * 3 * 2 + 1));
     QCOMPARE(s.tokenBudget, 15.6e12);

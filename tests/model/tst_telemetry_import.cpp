@@ -623,6 +623,19 @@ void TestTelemetryImport::nicCountersLandOnTheirOwnCable() {
     QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, fe), 2e9f);
     QCOMPARE(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be1), 2e9f);
     QVERIFY(std::isnan(frameValue(*r.reader, "link_bytes_per_s", 15'000'000'000, be0)));
+    // The Network chart's tiers, as a simulated run has them: each tier the sum of its links'
+    // counters, none where no link of the tier reported.
+    std::vector<float> expected(kTierCount, std::numeric_limits<float>::quiet_NaN());
+    for (const size_t l : {fe, be1})
+        if (const int q = tierOfLink(doc_->topology(), int32_t(l)); q >= 0)
+            expected[size_t(q)] =
+                std::isnan(expected[size_t(q)]) ? 2e9f : expected[size_t(q)] + 2e9f;
+    QVERIFY(!std::isnan(expected[0])); // the backend NIC's cable is the first tier
+    for (int q = 0; q < kTierCount; ++q) {
+        const float got = frameValue(*r.reader, "tier_bytes_per_s", 15'000'000'000, size_t(q));
+        QVERIFY2(std::isnan(expected[size_t(q)]) ? std::isnan(got) : got == expected[size_t(q)],
+                 qPrintable(QString("tier %1: %2").arg(q).arg(got)));
+    }
 }
 
 void TestTelemetryImport::untimedScrapesAndDuplicatesAreSaid() {

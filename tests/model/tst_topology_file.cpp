@@ -101,12 +101,16 @@ void TestTopologyFile::paramsRoundTripIsExact_data() {
 void TestTopologyFile::paramsRoundTripIsExact() {
     QFETCH(QString, preset);
     const SiteParams p = *presetParams(preset.toStdString());
-    const QByteArray text = paramsTopologyDocument(preset.toStdString(), p);
+    const Topology generated = generatePreset(preset.toStdString());
+    QVERIFY(!generated.description.empty()); // the preset's own words
+    const QByteArray text = paramsTopologyDocument(preset.toStdString(), p, generated.description);
     const LoadedTopology back = parseTopologyText(text, "params.json");
     QVERIFY(back.params.has_value());
     QVERIFY(*back.params == p);
-    QCOMPARE(paramsTopologyDocument(preset.toStdString(), *back.params), text);
-    QVERIFY(back.topology == generatePreset(preset.toStdString()));
+    QCOMPARE(back.topology.description, generated.description);
+    QCOMPARE(paramsTopologyDocument(preset.toStdString(), *back.params, back.topology.description),
+             text);
+    QVERIFY(back.topology == generated);
 }
 
 void TestTopologyFile::smallExplicitFileLoads() {

@@ -19,7 +19,8 @@ foreach(needed libqt6widgets6 libqt6openglwidgets6 libvtk9.1 libqcustomplot2.1-q
 endforeach()
 execute_process(COMMAND dpkg-deb -c ${debs} OUTPUT_VARIABLE files)
 foreach(path usr/bin/clusterscope usr/share/applications/org.clusterscope.ClusterScope.desktop
-        usr/share/metainfo/org.clusterscope.ClusterScope.metainfo.xml)
+        usr/share/metainfo/org.clusterscope.ClusterScope.metainfo.xml
+        usr/share/doc/clusterscope/docs/user/README.md)
   string(FIND "${files}" "${path}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the package lacks ${path}")

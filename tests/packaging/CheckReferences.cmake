@@ -6,7 +6,7 @@ cmake_minimum_required(VERSION 3.25) # the project's policies in script mode (wh
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "set SOURCE_DIR to the repository root")
 endif()
-set(scanned app model views tests packaging resources)
+set(scanned app model views tests packaging resources docs)
 
 # The files: tracked or about to be (git), else every file of those folders (a source tarball).
 set(files "")

@@ -1,7 +1,15 @@
-# The screenshots the AppStream metainfo and the README show are files in
-# packaging/screenshots/, of the size the metainfo states, and the README shows each of them.
+# The screenshots the AppStream metainfo and the documentation show are files in
+# packaging/screenshots/, of the size the metainfo states, and the README or a page of docs/
+# shows each of them (docs/user/ pages link to them as ../../packaging/screenshots/NAME).
 file(READ ${METAINFO} metainfo)
 file(READ ${README} readme)
+if(DOCS)
+  file(GLOB_RECURSE pages ${DOCS}/*.md)
+  foreach(page IN LISTS pages)
+    file(READ ${page} text)
+    string(APPEND readme "\n${text}")
+  endforeach()
+endif()
 string(REGEX MATCHALL "<image[^>]*>[^<]*</image>" images "${metainfo}")
 list(LENGTH images count)
 if(count EQUAL 0)
@@ -24,9 +32,9 @@ foreach(image IN LISTS images)
   if(NOT w EQUAL width OR NOT h EQUAL height)
     message(FATAL_ERROR "${name} is ${w}x${h}, the metainfo says ${width}x${height}")
   endif()
-  string(FIND "${readme}" "(packaging/screenshots/${name})" shown)
+  string(FIND "${readme}" "packaging/screenshots/${name})" shown)
   if(shown EQUAL -1)
-    message(FATAL_ERROR "${README} does not show packaging/screenshots/${name}")
+    message(FATAL_ERROR "neither ${README} nor ${DOCS} shows packaging/screenshots/${name}")
   endif()
 endforeach()
 message(STATUS "${count} screenshots listed, present and shown")

@@ -4,6 +4,7 @@
 // ran is a point, hovering one names its parameters, clicking asks to open it, the legend
 // covers none, and the chart saves as CSV (read back), PNG and SVG.
 #include "ParetoFront.h"
+#include "PlaceInside.h"
 #include "StudyChartData.h"
 #include "StudyChartWidget.h"
 
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -138,6 +140,8 @@ private slots:
     void widgetShowsEveryVariantThatRan();
     void legendCoversNoPoint();
     void hoverNamesTheVariantsParameters();
+    void placeInsideKeepsTheBoxIn_data();
+    void placeInsideKeepsTheBoxIn();
     void clickAsksToOpenTheVariant();
     void csvReadsBackThePoints();
     void picturesAreDrawn_data();
@@ -380,9 +384,54 @@ void TestStudyChart::hoverNamesTheVariantsParameters() {
     QTest::mouseMove(chart_->plot(), chart_->pixelOf(0)->toPoint());
     QTRY_VERIFY(chart_->hoverText().contains("Variant 0"));
     QVERIFY2(chart_->hoverText().contains("Variant 1"), qPrintable(chart_->hoverText()));
+    // Every point's box stays inside the chart, the corners' too (a tooltip beside the right-
+    // most point was cut by the window's edge).
+    chart_->setRequest({"cost.perGpu", "stepTimeS", kPlacement});
+    QLabel* box = chart_->hoverLabel();
+    for (const StudySeries& s : chart_->data().series)
+        for (const StudyPoint& pt : s.points) {
+            QTest::mouseMove(chart_->plot(), chart_->pixelOf(pt.variant)->toPoint());
+            QTRY_VERIFY(chart_->hoverText().contains(QString("Variant %1").arg(pt.variant)));
+            QVERIFY(box->isVisible());
+            QVERIFY2(chart_->plot()->rect().contains(box->geometry()),
+                     qPrintable(QString("variant %1: box %2,%3 %4x%5 in %6x%7")
+                                    .arg(pt.variant)
+                                    .arg(box->x())
+                                    .arg(box->y())
+                                    .arg(box->width())
+                                    .arg(box->height())
+                                    .arg(chart_->plot()->width())
+                                    .arg(chart_->plot()->height())));
+            QVERIFY(box->text().startsWith(chart_->hoverText()));
+        }
     // Away from every point: nothing.
     QTest::mouseMove(chart_->plot(), chart_->plot()->axisRect()->topLeft() + QPoint(2, 2));
     QTRY_VERIFY(chart_->hoverText().isEmpty());
+    QVERIFY(!box->isVisible());
+}
+
+void TestStudyChart::placeInsideKeepsTheBoxIn_data() {
+    QTest::addColumn<QPoint>("anchor");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QPoint>("expected");
+    const QSize box(200, 100); // in an area of 1000 x 600 at (0, 0)
+    QTest::newRow("room below right") << QPoint(100, 100) << box << QPoint(112, 118);
+    QTest::newRow("right edge: to the left") << QPoint(950, 100) << box << QPoint(746, 118);
+    QTest::newRow("bottom edge: above") << QPoint(100, 580) << box << QPoint(112, 476);
+    QTest::newRow("corner: left and above") << QPoint(990, 590) << box << QPoint(786, 486);
+    QTest::newRow("bigger than the area: its top-left in")
+        << QPoint(500, 300) << QSize(1200, 700) << QPoint(0, 0);
+}
+
+void TestStudyChart::placeInsideKeepsTheBoxIn() {
+    QFETCH(QPoint, anchor);
+    QFETCH(QSize, size);
+    QFETCH(QPoint, expected);
+    const QRect area(0, 0, 1000, 600);
+    const QPoint at = placeInside(anchor, size, area);
+    QCOMPARE(at, expected);
+    if (size.width() <= area.width() && size.height() <= area.height())
+        QVERIFY(area.contains(QRect(at, size)));
 }
 
 void TestStudyChart::clickAsksToOpenTheVariant() {
