@@ -8,6 +8,7 @@
 #include "ReplayController.h"
 #include "RunTimeArgument.h"
 #include "SessionFile.h"
+#include "StudyChartWidget.h"
 #include "StudyWindow.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
@@ -45,6 +46,9 @@ const CommandSpec& guiSpec() {
              {"--compare", "B.sqlite", "a second run beside the first (View > Compare)"},
              {"--study", "RESULTS.sqlite",
               "a design study's results charted in a window (File > Open Study)"},
+             {"--study-x", "NAME", "the study chart's x: an axis or a recorded figure"},
+             {"--study-y", "FIGURE", "the study chart's y: a recorded figure"},
+             {"--series", "AXIS|none", "the axis whose values split the study chart's series"},
              {"--dock", "NAME",
               "a dock in front of its tabs at start (repeatable): " +
                   QString(kDockNames).split('|').join(", ").toStdString()},
@@ -98,6 +102,13 @@ GuiOptions parseGuiOptions(const QStringList& args) {
     o.compare = a.value("--compare");
     o.docks = a.values("--dock");
     o.study = a.value("--study");
+    o.studyX = a.value("--study-x");
+    o.studyY = a.value("--study-y");
+    o.studySeries = a.value("--series");
+    for (const char* flag : {"--study-x", "--study-y", "--series"})
+        if (a.has(flag) && o.study.isEmpty())
+            throw UsageError(std::string(flag) +
+                             ": expected --study RESULTS.sqlite too, the study to chart");
     for (const QString& dock : o.docks)
         if (!QString(kDockNames).split('|').contains(dock))
             throw UsageError("--dock: expected one of " + std::string(kDockNames) + ", got \"" +
@@ -189,11 +200,47 @@ QString applyViewOptions(MainWindow& w, const GuiOptions& o) {
 }
 } // namespace
 
+// The study chart's boxes as the options ask; a name the study does not offer is refused with
+// the ones it does.
+QString applyStudyOptions(StudyWindow& study, const GuiOptions& o) {
+    views::StudyChartRequest r = study.chart()->request();
+    const struct {
+        const char* flag;
+        const char* box;
+        QString given;
+        QString* into;
+    } asked[] = {{"--study-x", "studyX", o.studyX, &r.x},
+                 {"--study-y", "studyY", o.studyY, &r.y},
+                 {"--series", "studySeries", o.studySeries, &r.seriesBy}};
+    for (const auto& a : asked) {
+        if (a.given.isEmpty()) continue;
+        // The series box's "(none)" item holds an empty name.
+        const QString name = a.into == &r.seriesBy && a.given == "none" ? QString() : a.given;
+        const auto* box = study.chart()->findChild<QComboBox*>(a.box);
+        if (box->findData(name) < 0) {
+            QStringList offered;
+            for (int i = 0; i < box->count(); ++i) {
+                const QString item = box->itemData(i).toString();
+                offered << (item.isEmpty() ? QString("none") : item);
+            }
+            return QString("%1 %2: the study offers %3").arg(a.flag, a.given, offered.join(", "));
+        }
+        *a.into = name;
+    }
+    study.chart()->setRequest(r);
+    return {};
+}
+
 QString openFromOptions(MainWindow& w, const GuiOptions& o) {
     QString problem = openTopologyAndRun(w, o);
     if (problem.isEmpty()) problem = applyViewOptions(w, o);
-    if (problem.isEmpty() && !o.study.isEmpty() && !w.openStudy(o.study, false))
-        problem = QString("cannot open the study %1 (see the message above)").arg(o.study);
+    if (problem.isEmpty() && !o.study.isEmpty()) {
+        StudyWindow* study = w.openStudy(o.study, false);
+        if (!study)
+            problem = QString("cannot open the study %1 (see the message above)").arg(o.study);
+        else
+            problem = applyStudyOptions(*study, o);
+    }
     return problem;
 }
 

@@ -25,6 +25,9 @@ struct GuiOptions {
     // The 3D view at start, as the View toolbar sets it (empty: as it comes): floor|fabric,
     // kind|value|job|difference, mean|max|min, overview|pod:N|rack:R|ID.
     QString layout, color, aggregate, camera;
+    // The study chart at start (with --study; empty: its default): the x axis or figure, the
+    // y figure, the axis that splits the series ("none": one series).
+    QString studyX, studyY, studySeries;
 };
 
 // The GUI's arguments, described as a command's are (CommandSpec.h), and the form that

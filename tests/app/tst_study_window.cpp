@@ -18,6 +18,7 @@
 #include "VtkSurfaceFormat.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -204,6 +205,31 @@ void TestStudyWindow::studyOptionOpensTheChart() {
     MainWindow w2;
     QTest::ignoreMessage(QtWarningMsg, QRegularExpression("missing.sqlite: no such file"));
     QVERIFY(cs::app::openFromOptions(w2, bad).contains("cannot open the study"));
+    // --study-x, --study-y and --series set the chart's boxes as a user would; a name the study
+    // does not offer is refused with those it does, and the flags need --study.
+    const QStringList chart{"gui",    "--preset",  "small-256",   "--study",
+                            results_, "--study-x", "cost.perGpu", "--study-y",
+                            "mfu",    "--series",  "none"};
+    MainWindow w3;
+    QCOMPARE(cs::app::openFromOptions(w3, cs::app::parseGuiOptions(chart)), QString());
+    cs::views::StudyChartWidget* c = w3.findChild<StudyWindow*>()->chart();
+    QCOMPARE(c->findChild<QComboBox*>("studyX")->currentData().toString(), QString("cost.perGpu"));
+    QCOMPARE(c->findChild<QComboBox*>("studyY")->currentData().toString(), QString("mfu"));
+    QCOMPARE(c->findChild<QComboBox*>("studySeries")->currentData().toString(), QString());
+    QCOMPARE(c->data().series.size(), size_t(1));
+    MainWindow w4;
+    const QString refused = cs::app::openFromOptions(
+        w4, cs::app::parseGuiOptions(
+                {"gui", "--preset", "small-256", "--study", results_, "--series", "colour"}));
+    QVERIFY2(refused.startsWith("--series colour: the study offers none, ") &&
+                 refused.contains(QString("design.") + kOversub),
+             qPrintable(refused));
+    try {
+        (void)cs::app::parseGuiOptions({"gui", "--series", "none"});
+        QFAIL("accepted without --study");
+    } catch (const cs::app::UsageError& e) {
+        QVERIFY2(QString(e.what()).contains("--series: expected --study"), e.what());
+    }
 }
 
 // A variant opened, then another Ctrl-clicked: the first in the main view (A), the second's
