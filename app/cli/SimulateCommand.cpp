@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "NewStoreFile.h"
 #include "SimulateArgs.h"
+#include "SimulationRun.h"
 #include "StepBreakdown.h"
 #include "TerminalProgress.h"
 #include "TopologyDocument.h"

@@ -12,6 +12,7 @@
 #include "RunSpecJson.h"
 #include "RunTopology.h"
 #include "SimulationDialog.h"
+#include "SimulationRun.h"
 #include "StepBreakdownChart.h"
 #include "TelemetryImportDialog.h"
 #include "TopologyFingerprint.h"

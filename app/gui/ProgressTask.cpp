@@ -1,6 +1,6 @@
 #include "ProgressTask.h"
 
-#include "SimulationDialog.h"
+#include "DialogMessage.h"
 
 #include <QEventLoop>
 #include <QProgressDialog>

@@ -1,5 +1,8 @@
 #include "SimulationDialog.h"
 
+#include "DialogMessage.h"
+#include "SimulationRun.h"
+
 #include "NewStoreFile.h"
 #include "ProgressTask.h"
 
@@ -70,15 +73,6 @@ void setFieldText(QWidget* w, const QString& text) {
 }
 
 } // namespace
-
-QString dialogMessage(const std::exception& e) {
-    const auto* input = dynamic_cast<const InputException*>(&e);
-    if (!input) return QString::fromStdString(e.what());
-    const InputError& err = input->error();
-    const RunOption* o = err.file.empty() ? findRunOption(err.field) : nullptr;
-    if (!o) return QString::fromStdString(e.what());
-    return QString::fromStdString(o->label + ": " + err.message);
-}
 
 SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
     : QDialog(parent), doc_(doc), spec_(defaultRunSpec()),

@@ -59,10 +59,6 @@ private:
     QLabel* problem_;
 };
 
-// An InputException in the dialog's words: "Tensor parallel (TP): ..." for a field named by
-// its key; located errors (file:line:column) as they are.
-QString dialogMessage(const std::exception& e);
-
 // Runs the simulation with a progress dialog; writes the series to `storePath`. Returns
 // nothing when cancelled or failed (the error shown to the user).
 std::optional<RunResult> runWithProgress(QWidget* parent, const TopologyDocument& doc,

@@ -11,7 +11,7 @@
 // with its place in the file; each job's run as a run file's, without steps or span.
 #include "EnumNames.h"
 #include "InputError.h"
-#include "SimulationRun.h"
+#include "RunSpec.h"
 
 #include <QByteArray>
 #include <QString>

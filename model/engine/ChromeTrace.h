@@ -1,6 +1,7 @@
 #pragma once
 // A simulated step as a Chrome trace (the JSON that Perfetto and chrome://tracing open).
-#include "SimulationRun.h"
+#include "RunResult.h"
+#include "RunSpec.h"
 
 #include <QByteArray>
 

@@ -4,7 +4,7 @@
 // The run-file reader, `clusterscope simulate` and the simulation dialog all parse through
 // this table, so they accept the same values and name the same field in their errors.
 // The sources of the defaults: resources/reference/llama3-training.md.
-#include "SimulationRun.h"
+#include "RunSpec.h"
 
 #include <QJsonObject>
 #include <QString>

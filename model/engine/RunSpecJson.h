@@ -8,7 +8,7 @@
 #include "Duration.h"
 #include "JsonPath.h"
 #include "RunOptions.h"
-#include "SimulationRun.h"
+#include "RunSpec.h"
 
 #include <QJsonValue>
 

@@ -5,7 +5,7 @@
 // byte vectors of every transfer class (a stage's DP and CP rings, each direction of each
 // pipeline boundary), the router's and the solver's per-link arrays, the placement and the
 // store writer's per-entity buffers; the bench compares the estimate with the measured peak.
-#include "SimulationRun.h"
+#include "RunSpec.h"
 
 namespace cs {
 

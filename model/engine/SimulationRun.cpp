@@ -15,11 +15,6 @@
 
 namespace cs {
 
-std::optional<ModelSpec> modelOf(const RunSpec& spec) {
-    if (spec.customModel) return spec.customModel;
-    return findModel(spec.model);
-}
-
 namespace {
 
 // At most this many distinct failed parts are simulated in a span; the others take their

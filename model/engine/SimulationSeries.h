@@ -3,8 +3,10 @@
 // full time resolution (frames every 10 ms), a checkpoint and a "down" pattern, and the
 // timeline of which plays when (training stretches, checkpoints every interval,
 // interruptions from failure to restart), with events and run-wide scalars.
+#include "RunResult.h"
+#include "RunSpec.h"
 #include "RunWriter.h"
-#include "SimulationRun.h"
+#include "TopologyDocument.h"
 
 namespace cs {
 

@@ -1,7 +1,8 @@
-// The configuration side of TrainingStepModel.h: defaults that follow the rest of the run,
+// TrainingConfig.h: defaults that follow the rest of the run,
 // what cannot run (refused naming the field), memory per GPU and model FLOPs.
-#include "TrainingStepModel.h"
+#include "TrainingConfig.h"
 
+#include "InputError.h"
 #include "KernelModel.h"
 #include "PipelineLayers.h"
 #include "TrainingEfficiency.h"

@@ -8,17 +8,12 @@
 #include "StepBreakdown.h"
 #include "StepSchedule.h"
 #include "TopologyIndex.h"
-#include "TrainingSpecs.h"
+#include "TrainingConfig.h"
 
 #include <memory>
 #include <vector>
 
 namespace cs {
-
-struct MemoryEstimate {
-    double weightsGiB = 0, gradientsGiB = 0, optimizerGiB = 0, activationsGiB = 0;
-    double totalGiB() const { return weightsGiB + gradientsGiB + optimizerGiB + activationsGiB; }
-};
 
 // One layer's pass, as the kernel model splits it: compute, then the TP and CP time that
 // stays exposed.
@@ -83,16 +78,6 @@ struct StepEstimate {
     std::vector<std::vector<float>> epLinkBytes;
 };
 
-// The configuration with its "follows" defaults settled: virtualStages 0 becomes 1 without
-// PP, else the largest V <= kMaxAutoVirtualStages whose PP x V chunks split the layers (evenly,
-// or with one fewer on the first and last stage) and, for V > 1, whose micro-batches are a
-// multiple of PP. Every other field as given.
-constexpr int kMaxAutoVirtualStages = 8;
-ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c);
-// Rejects what cannot run (TP x CP x PP x DP vs GPUs, divisibility, memory) with the option
-// to change named as the field. Throws InputException.
-void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c);
-MemoryEstimate estimateMemory(const ModelSpec& m, const ParallelConfig& c);
 // `solver`: how transfers share the fabric (the baselines for benchmarks: solved per link, or
 // never slowing each other). `capacityLeft`: per link direction, the fraction of its capacity
 // left to this job by the others on the fabric (SharedFabric.h); empty: the fabric is its own.
@@ -113,7 +98,5 @@ struct StepProgram {
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
                           const GpuSpec& g, const ParallelConfig& c,
                           std::shared_ptr<const StepProgram>& program);
-// Model FLOPs of one step (forward + backward, attention included, no recomputation).
-double modelFlopsPerStep(const ModelSpec& m, const ParallelConfig& c);
 
 } // namespace cs

@@ -5,6 +5,7 @@
 #include "DesignFields.h"
 #include "Presets.h"
 #include "RunOptions.h"
+#include "SimulationRun.h"
 #include "SitePower.h"
 
 #include <QDir>

@@ -5,6 +5,7 @@
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 #include "SimulateArgs.h"
+#include "DialogMessage.h"
 #include "SimulationDialog.h"
 #include "TopologyDocument.h"
 

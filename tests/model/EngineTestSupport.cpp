@@ -2,6 +2,7 @@
 
 #include "Presets.h"
 #include "RunStore.h"
+#include "SimulationRun.h"
 #include "SiteGenerator.h"
 
 namespace cs::test {

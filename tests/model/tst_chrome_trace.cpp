@@ -3,6 +3,7 @@
 #include "ChromeTrace.h"
 #include "EngineTestSupport.h"
 #include "RankPlacement.h"
+#include "SimulationRun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

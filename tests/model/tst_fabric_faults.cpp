@@ -8,6 +8,7 @@
 #include "Presets.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "SimulationRun.h"
 #include "TopologyFile.h"
 #include "TopologyIndex.h"
 

@@ -3,6 +3,7 @@
 #include "EngineTestSupport.h"
 #include "GpuRoles.h"
 #include "RankPlacement.h"
+#include "SimulationRun.h"
 
 #include <QJsonArray>
 #include <QtTest>

@@ -4,6 +4,7 @@
 #include "ChromeTrace.h"
 #include "EngineTestSupport.h"
 #include "RunSpecJson.h"
+#include "SimulationRun.h"
 #include "TrainingEfficiency.h"
 
 #include <QJsonArray>

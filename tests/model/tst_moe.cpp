@@ -8,6 +8,7 @@
 #include "RunOptions.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "SimulationRun.h"
 #include "SiteGenerator.h"
 
 #include <QJsonArray>

@@ -3,6 +3,7 @@
 // fields, and the names of each enum written once.
 #include "RunOptions.h"
 #include "RunSpecJson.h"
+#include "SimulationRun.h"
 #include "TrainingEnumNames.h"
 
 #include <QJsonDocument>

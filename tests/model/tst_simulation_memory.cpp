@@ -1,6 +1,7 @@
 // The simulation's own memory (SimulationMemory): estimated, and runs past the budget refused.
 #include "EngineTestSupport.h"
 #include "SimulationMemory.h"
+#include "SimulationRun.h"
 
 #include <QTest>
 

@@ -2,6 +2,7 @@
 #include "EngineTestSupport.h"
 #include "RunReader.h"
 #include "RunSpecJson.h"
+#include "SimulationRun.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,6 +1,7 @@
 // Checkpoint writes (StorageTraffic): the storage servers and the frontend cables carry them.
 #include "EngineTestSupport.h"
 #include "RunReader.h"
+#include "SimulationRun.h"
 #include "TrainingEfficiency.h"
 
 #include <QJsonDocument>

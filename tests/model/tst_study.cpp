@@ -5,6 +5,7 @@
 #include "BillOfMaterials.h"
 #include "BomReport.h"
 #include "ParetoFront.h"
+#include "SimulationRun.h"
 #include "StudySpec.h"
 #include "StudyStore.h"
 #include "StudyVariantRun.h"
