@@ -368,10 +368,11 @@ void MainWindow::buildMenus() {
                    &MainWindow::simulateClusterDialog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcutsDialog(this); });
-    help->addAction(tr("&User Guide (README)"), this, [this] {
+    help->addAction(tr("&User Guide"), this, [this] {
         const QString path = userGuidePath();
         if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-            statusBar()->showMessage(tr("The user guide (README.md) is not installed here"), 6000);
+            statusBar()->showMessage(
+                tr("The user guide (docs/user/README.md) is not installed here"), 6000);
     });
     help->addSeparator();
     help->addAction(tr("&About ClusterScope"), this, [this] { showAboutDialog(this); });
