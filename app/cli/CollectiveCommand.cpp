@@ -173,8 +173,7 @@ int collectiveCommand(const CommandArgs& a) {
     if (a.has("--channels-per-nic")) r.channelsPerNic = positiveInt(a, "--channels-per-nic", 64);
     if (a.has("--flows-per-pair")) r.qpsOverride = positiveInt(a, "--flows-per-pair", 256);
     if (log) {
-        for (const NcclTestsRow& x : log->rows)
-            if (r.sizes.empty() || x.bytes > r.sizes.back()) r.sizes.push_back(x.bytes);
+        r.sizes = logSizes(*log);
     } else {
         const double lo = byteSizeArg(a, "--min-bytes", "1K"),
                      hi = byteSizeArg(a, "--max-bytes", "16G");

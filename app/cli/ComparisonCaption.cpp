@@ -17,4 +17,8 @@ QString comparisonCaption(const TopologyDocument& docA, const RunInfo& runA,
                                        designFiguresOf(docA), designFiguresOf(docB))));
 }
 
+QString sideTitle(char side, const TopologyDocument& doc) {
+    return QString(QChar(side)) + ": " + QString::fromStdString(doc.topology().name);
+}
+
 } // namespace cs::app

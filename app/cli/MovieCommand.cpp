@@ -77,8 +77,7 @@ int movieCommand(const CommandArgs& a) {
         const QString storeB = a.value("--compare");
         docB = topologyOfRunArgs(storeB);
         readerB.emplace(storeB, docB->topology());
-        beside = {docB.get(), &*readerB, "A: " + QString::fromStdString(doc->topology().name),
-                  "B: " + QString::fromStdString(docB->topology().name)};
+        beside = {docB.get(), &*readerB, sideTitle('A', *doc), sideTitle('B', *docB)};
         if (!a.has("--caption"))
             req.caption = comparisonCaption(*doc, info, *docB, readerB->info());
     }

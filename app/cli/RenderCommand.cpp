@@ -99,8 +99,8 @@ int renderCommand(const CommandArgs& a) {
     views::SlideFrame frame{size, compare, a.value("--title"), a.value("--caption"), {}, {}};
     const RunTimeArgument atArg =
         parseRunTimeArgument(a.has("--at") ? a.value("--at") : QStringLiteral("0s"));
-    // One view of `d`, coloured by `runPath`'s frame at --at when there is a run; returns the
-    // run's design figures for the caption.
+    // One view of `d`, coloured by `runPath`'s frame at --at when there is a run: its picture,
+    // or nothing for glTF, which it writes to OUT.
     auto renderView = [&](const TopologyDocument& d, const QString& runPath, QSize at,
                           bool gltf) -> QImage {
         views::HeadlessRenderer r(at.width(), at.height());
@@ -140,8 +140,8 @@ int renderCommand(const CommandArgs& a) {
         if (compare) {
             const RunInfo infoA = RunReader::runsIn(a.value("--run")).back();
             const RunInfo infoB = RunReader::runsIn(a.value("--compare")).back();
-            frame.nameA = "A: " + QString::fromStdString(doc->topology().name);
-            frame.nameB = "B: " + QString::fromStdString(docB->topology().name);
+            frame.nameA = sideTitle('A', *doc);
+            frame.nameB = sideTitle('B', *docB);
             if (!a.has("--caption")) frame.caption = comparisonCaption(*doc, infoA, *docB, infoB);
             b = renderView(*docB, a.value("--compare"), frame.viewSize(), false);
         }

@@ -114,12 +114,7 @@ BenchResult CollectivesDock::runOn(const TopologyDocument& doc) const {
     r.perHost = perHost_->value();
     r.placement = placement_->currentData().toString() == "fragmented" ? GroupPlacement::Fragmented
                                                                        : GroupPlacement::Packed;
-    if (log_)
-        for (const NcclTestsRow& x : log_->rows) {
-            if (r.sizes.empty() || x.bytes > r.sizes.back()) r.sizes.push_back(x.bytes);
-        }
-    else
-        r.sizes = benchSizes(1024, 16.0 * (1ULL << 30), 2);
+    r.sizes = log_ ? logSizes(*log_) : benchSizes(1024, 16.0 * (1ULL << 30), 2);
     return runCollective(doc.topology(), doc.index(), r);
 }
 

@@ -252,4 +252,11 @@ NcclTestsLog readNcclTestsLog(const std::string& path) {
     return parseNcclTestsLog(bytes.toStdString(), path);
 }
 
+std::vector<double> logSizes(const NcclTestsLog& log) {
+    std::vector<double> sizes;
+    for (const NcclTestsRow& x : log.rows)
+        if (sizes.empty() || x.bytes > sizes.back()) sizes.push_back(x.bytes);
+    return sizes;
+}
+
 } // namespace cs

@@ -43,5 +43,8 @@ constexpr long long kMaxNcclTestsLogBytes = 64LL << 20;
 // as numbers where the header says they should, sizes out of order.
 NcclTestsLog parseNcclTestsLog(const std::string& text, const std::string& file);
 NcclTestsLog readNcclTestsLog(const std::string& path);
+// The log's sizes, ascending, each once: where to simulate it (the command, the Collectives
+// dock and the fuzz target alike).
+std::vector<double> logSizes(const NcclTestsLog& log);
 
 } // namespace cs

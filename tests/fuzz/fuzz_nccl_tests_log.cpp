@@ -19,8 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         r.op = *op;
         r.gpus = log.ranks > 1 ? log.ranks : 16;
         r.perHost = log.gpusPerHost();
-        for (const cs::NcclTestsRow& row : log.rows)
-            r.sizes.push_back(row.bytes);
+        r.sizes = cs::logSizes(log);
         const cs::TopologyDocument& doc = fuzz::smallTopology();
         const cs::BenchResult b = cs::runCollective(doc.topology(), doc.index(), r);
         (void)cs::compareWithLog(log, b);
