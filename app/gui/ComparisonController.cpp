@@ -173,6 +173,7 @@ void ComparisonController::close() {
     frameB_.reset();
     runPathB_.clear();
     secondIsBaseline_ = false;
+    emit closed();
 }
 
 void ComparisonController::setCamerasLinked(bool linked) {

@@ -63,6 +63,7 @@ public:
 
 signals:
     void frameShownB();
+    void closed(); // the second run and its document are gone
 
 private:
     void showFrameB(std::shared_ptr<const FrameResult> f);

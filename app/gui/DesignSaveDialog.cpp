@@ -1,19 +1,21 @@
 #include "DesignSaveDialog.h"
 
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 
 namespace cs::app {
 namespace {
-// Within what the topology file's reader takes for a string (4,096 characters).
-constexpr int kMaxNameLength = 200;
-constexpr int kMaxDescriptionLength = 1000;
+// What the topology file's reader takes for a string: a name or description read from a file
+// is offered whole, never cut.
+constexpr int kMaxTextLength = 4096;
 
 // A file name from a design name: "meta-roce-24k · oversubscription 3" → meta-roce-24k-
 // oversubscription-3.json, characters a file system may refuse left out.
@@ -34,12 +36,12 @@ QString fileNameFor(const QString& name) {
 DesignSaveDialog::DesignSaveDialog(const DesignIdentity& current, QWidget* parent)
     : QDialog(parent), name_(new QLineEdit(current.name)),
       description_(new QLineEdit(current.description)),
-      path_(new QLineEdit(fileNameFor(current.name))), problem_(new QLabel) {
+      path_(new QLineEdit(QDir::home().filePath(fileNameFor(current.name)))), problem_(new QLabel) {
     setWindowTitle(tr("Save Design As"));
     name_->setObjectName("designName");
-    name_->setMaxLength(kMaxNameLength);
+    name_->setMaxLength(kMaxTextLength);
     description_->setObjectName("designDescription");
-    description_->setMaxLength(kMaxDescriptionLength);
+    description_->setMaxLength(kMaxTextLength);
     description_->setPlaceholderText(tr("what this design is for, in a sentence"));
     path_->setObjectName("designPath");
     problem_->setObjectName("designSaveProblem");
@@ -62,7 +64,13 @@ DesignSaveDialog::DesignSaveDialog(const DesignIdentity& current, QWidget* paren
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (identity()) accept();
+        if (!identity()) return;
+        // A file typed in (not chosen in Browse, which asks) is not replaced unasked.
+        if (QFileInfo::exists(path()) &&
+            QMessageBox::question(this, tr("Save Design As"),
+                                  tr("%1 exists. Replace it?").arg(path())) != QMessageBox::Yes)
+            return;
+        accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     setMinimumWidth(480);

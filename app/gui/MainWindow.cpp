@@ -156,6 +156,9 @@ MainWindow::MainWindow()
     controls_ = new ViewControls(this, view_);
     replay_ = new ReplayController(this, view_, controls_);
     compare_ = new ComparisonController(this, split_, view_, replay_, controls_);
+    // The second design goes with the comparison: the Collectives dock must not keep it.
+    connect(compare_, &ComparisonController::closed, this,
+            [this] { collectives_->setDesigns(doc_.get(), nullptr); });
     treeDock->raise(); // the replay's lists joined its tabs: the tree stays in front
     // An event's entity or a hot link, chosen in their docks: selected and flown to.
     connect(replay_, &ReplayController::entityChosen, this, [this](Endpoint e) {
@@ -797,7 +800,17 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors,
         reportFailure(tr("Cannot save the design"), e.what(), showErrors);
         return false;
     }
-    // The design is that file now: titles, runs made on it and sessions say its name.
+    // The design is that file now: titles, runs made on it and sessions say its name. Not while
+    // a run made under the old name is open (its store would no longer match the design): it
+    // keeps that name until the file is opened.
+    if (!runPath_.isEmpty() || live_) {
+        statusBar()->showMessage(tr("Saved the design as %1; the open run keeps the design's "
+                                    "name until the file is opened")
+                                     .arg(path),
+                                 8000);
+        return true;
+    }
+    finishBillOfMaterials(); // its thread reads the topology
     doc_->rename(name, description, QFileInfo(path).absoluteFilePath().toStdString());
     setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(name)));
     showSummary();

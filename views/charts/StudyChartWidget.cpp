@@ -201,6 +201,7 @@ double StudyChartWidget::drawnX(size_t series, double x) const {
 void StudyChartWidget::rebuild() {
     plot_->clearGraphs();
     hovered_->setVisible(false);
+    hoverLabel_->hide(); // the points move: the next hover says what is under the pointer
     hoverText_.clear();
     data_ = studyChartData(results_, request());
     const StudyChartData& d = data_;
