@@ -3,7 +3,8 @@
 namespace cs::app {
 
 CommandArgs::CommandArgs(const QStringList& args, const std::set<QString>& valued,
-                         const std::set<QString>& flags, int maxPositionals) {
+                         const std::set<QString>& flags, int maxPositionals)
+    : valued_(valued), switches_(flags) {
     for (qsizetype i = 1; i < args.size(); ++i) {
         const QString& a = args[i];
         if (a.startsWith("--") || (a.startsWith('-') && a.size() == 2)) {
@@ -23,12 +24,34 @@ CommandArgs::CommandArgs(const QStringList& args, const std::set<QString>& value
     }
 }
 
+void CommandArgs::requireValued(const QString& name) const {
+    if (!valued_.count(name))
+        throw UndeclaredOption("option " + name.toStdString() +
+                               (switches_.count(name) ? " takes no value" : " is not declared") +
+                               " by this command");
+}
+
+bool CommandArgs::flag(const QString& name) const {
+    if (!switches_.count(name))
+        throw UndeclaredOption("switch " + name.toStdString() +
+                               (valued_.count(name) ? " takes a value" : " is not declared") +
+                               " by this command");
+    return flags_.count(name) > 0;
+}
+
+bool CommandArgs::has(const QString& name) const {
+    requireValued(name);
+    return values_.count(name) > 0;
+}
+
 QString CommandArgs::value(const QString& name) const {
+    requireValued(name);
     const auto it = values_.find(name);
     return it == values_.end() ? QString() : it->second.back();
 }
 
 QStringList CommandArgs::values(const QString& name) const {
+    requireValued(name);
     const auto it = values_.find(name);
     return it == values_.end() ? QStringList() : it->second;
 }
@@ -46,10 +69,13 @@ TopologySourceArgs topologySource(const CommandArgs& a) {
     TopologySourceArgs s;
     s.preset = a.value("--preset").toStdString();
     if (!a.positionals().isEmpty()) s.file = a.positionals().front().toStdString();
-    s.read.nodeNameMap = a.value("--node-name-map").toStdString();
-    s.read.structureFile = a.value("--structure").toStdString();
-    for (const QString& set : a.values("--set"))
-        s.read.sets.push_back(set.toStdString());
+    // Commands that open a topology without variants or foreign formats (import) leave these out.
+    if (a.declares("--node-name-map"))
+        s.read.nodeNameMap = a.value("--node-name-map").toStdString();
+    if (a.declares("--structure")) s.read.structureFile = a.value("--structure").toStdString();
+    if (a.declares("--set"))
+        for (const QString& set : a.values("--set"))
+            s.read.sets.push_back(set.toStdString());
     if (s.preset.empty() == s.file.empty())
         throw UsageError("expected either --preset NAME or a topology FILE");
     return s;

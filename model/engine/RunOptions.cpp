@@ -2,6 +2,7 @@
 
 #include "Duration.h"
 #include "InputError.h"
+#include "RunFieldKeys.h"
 #include "TrainingEnumNames.h"
 #include "ValueText.h"
 
@@ -157,7 +158,7 @@ std::vector<RunOption> buildTable() {
              .source = "[paper] ml-engineering (compute/accelerator): a 5 % or wider spread of "
                        "the best GEMM rate between the GPUs of one node"}),
         bind<ParallelInt<&P::tp>>(
-            {.key = "parallel.tp",
+            {.key = runkey::tp,
              .flag = "--tp",
              .label = "Tensor parallel (TP)",
              .min = 1,
@@ -165,7 +166,7 @@ std::vector<RunOption> buildTable() {
              .unit = "GPUs",
              .help = "GPUs splitting each layer's matrices, within a host over NVLink",
              .source = "[paper] Llama 3 Table 4"}),
-        bind<ParallelInt<&P::cp>>({.key = "parallel.cp",
+        bind<ParallelInt<&P::cp>>({.key = runkey::cp,
                                    .flag = "--cp",
                                    .label = "Context parallel (CP)",
                                    .min = 1,
@@ -173,7 +174,7 @@ std::vector<RunOption> buildTable() {
                                    .unit = "GPUs",
                                    .help = "GPUs splitting each sequence (for long contexts)",
                                    .source = "[paper] Llama 3 Table 4 (8K sequences)"}),
-        bind<ParallelInt<&P::pp>>({.key = "parallel.pp",
+        bind<ParallelInt<&P::pp>>({.key = runkey::pp,
                                    .flag = "--pp",
                                    .label = "Pipeline parallel (PP)",
                                    .min = 1,
@@ -182,7 +183,7 @@ std::vector<RunOption> buildTable() {
                                    .help = "pipeline stages the layers are split into",
                                    .source = "[paper] Llama 3 Table 4"}),
         bind<ParallelInt<&P::dp>>(
-            {.key = "parallel.dp",
+            {.key = runkey::dp,
              .flag = "--dp",
              .label = "Data parallel (DP)",
              .min = 1,
@@ -191,7 +192,7 @@ std::vector<RunOption> buildTable() {
              .help = "data-parallel replicas; FSDP shards weights and optimizer over them",
              .source = "[paper] Llama 3 Table 4 (8,192 GPUs)"}),
         bind<ParallelInt<&P::ep>>(
-            {.key = "parallel.ep",
+            {.key = runkey::ep,
              .flag = "--ep",
              .label = "Expert parallel (EP)",
              .min = 1,
@@ -201,7 +202,7 @@ std::vector<RunOption> buildTable() {
                      "TP x CP x DP ranks; 1 for dense models",
              .source = "[assumption] 1: no expert parallelism"}),
         bind<ParallelInt<&P::etp>>(
-            {.key = "parallel.etp",
+            {.key = runkey::etp,
              .flag = "--etp",
              .label = "Expert tensor parallel (ETP)",
              .min = 1,
@@ -224,7 +225,7 @@ std::vector<RunOption> buildTable() {
              .source = "[paper] Megatron-Bridge's MoE recipes set alltoall; DeepSeek-V3 trains "
                        "with DeepEP"}),
         bind<ParallelEnum<CudaGraphs, &P::cudaGraphs>>(
-            {.key = "parallel.cudaGraphs",
+            {.key = runkey::cudaGraphs,
              .flag = "--cuda-graphs",
              .label = "CUDA graphs",
              .type = T::Choice,
@@ -237,7 +238,7 @@ std::vector<RunOption> buildTable() {
              .source = "[paper] Megatron-Bridge measured GPT-OSS-20B eager and with scoped "
                        "graphs; its H100 MoE recipes run eager"}),
         bind<ParallelDouble<&P::moeLayerHostMs>>(
-            {.key = "parallel.moeLayerHostMs",
+            {.key = runkey::moeLayerHostMs,
              .flag = "--moe-host-ms",
              .label = "MoE layer host time",
              .type = T::Number,
@@ -251,7 +252,7 @@ std::vector<RunOption> buildTable() {
                        "GPT-OSS-20B measurement; published H100 runs imply from under 6.6 to "
                        "about 18 ms"}),
         bind<ParallelInt<&P::virtualStages>>(
-            {.key = "parallel.virtualStages",
+            {.key = runkey::virtualStages,
              .flag = "--virtual-stages",
              .label = "Virtual stages (V)",
              .min = 0,
@@ -260,7 +261,7 @@ std::vector<RunOption> buildTable() {
              .help = "model chunks per stage in the interleaved schedule; 0 follows PP: 1 without "
                      "PP, else the most up to 8 that split the layers and micro-batches",
              .source = "[assumption] not published"}),
-        bind<ParallelInt<&P::seqLen>>({.key = "parallel.seq",
+        bind<ParallelInt<&P::seqLen>>({.key = runkey::seq,
                                        .flag = "--seq",
                                        .label = "Sequence length",
                                        .min = 1,
@@ -268,7 +269,7 @@ std::vector<RunOption> buildTable() {
                                        .unit = "tokens",
                                        .help = "tokens per sequence",
                                        .source = "[paper] Llama 3 Table 4 (pre-training)"}),
-        bind<BatchTokens>({.key = "parallel.batchTokens",
+        bind<BatchTokens>({.key = runkey::batchTokens,
                            .flag = "--batch-tokens",
                            .label = "Batch size",
                            .type = T::Number,
@@ -336,7 +337,7 @@ std::vector<RunOption> buildTable() {
              .help = "recompute in backward: nothing, attention, or every layer",
              .source = "[assumption] none"}),
         bind<ParallelInt<&P::recomputeLayers>>(
-            {.key = "parallel.recomputeLayers",
+            {.key = runkey::recomputeLayers,
              .flag = "--recompute-layers",
              .label = "Layers recomputed",
              .min = 0,
@@ -360,7 +361,7 @@ std::vector<RunOption> buildTable() {
                      "when V > 1",
              .source = "[paper] Llama 3 trains with interleaved 1F1B"}),
         bind<ParallelInt<&P::zeroStage>>(
-            {.key = "parallel.zeroStage",
+            {.key = runkey::zeroStage,
              .flag = "--zero-stage",
              .label = "ZeRO stage",
              .min = 0,
@@ -368,7 +369,7 @@ std::vector<RunOption> buildTable() {
              .help = "0 gradient all-reduce; 1 optimizer, 2 and gradients, 3 and weights sharded",
              .source = "[paper] Llama 3 3.3.2: FSDP keeping weights after forward (stage 2)"}),
         bind<ParallelEnum<AllReduceAlgorithm, &P::allReduce>>(
-            {.key = "parallel.allReduce",
+            {.key = runkey::allReduce,
              .flag = "--all-reduce",
              .label = "DP all-reduce algorithm",
              .type = T::Choice,

@@ -5,6 +5,7 @@
 #include "InputError.h"
 #include "KernelModel.h"
 #include "PipelineLayers.h"
+#include "RunFieldKeys.h"
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"
 
@@ -169,10 +170,8 @@ ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
 
 void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& given) {
     const ParallelConfig c = withResolvedDefaults(m, given);
-    for (auto [field, v] : {std::pair{"parallel.tp", c.tp},
-                            {"parallel.cp", c.cp},
-                            {"parallel.pp", c.pp},
-                            {"parallel.dp", c.dp}})
+    for (auto [field, v] :
+         {std::pair{runkey::tp, c.tp}, {runkey::cp, c.cp}, {runkey::pp, c.pp}, {runkey::dp, c.dp}})
         if (v < 1 || v > 1'000'000)
             reject(field, "expected a positive integer, got " + std::to_string(v));
     if (!g.hasPrecision(c.precision))
@@ -183,61 +182,60 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                         : "Blackwell's block-scaled FP8 tensor cores (b200, gb200, gb300); ") +
                    g.name + " has none (use " + (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
     if (c.recomputeLayers < 0 || c.recomputeLayers > 10000)
-        reject("parallel.recomputeLayers",
+        reject(runkey::recomputeLayers,
                "expected an integer from 0 to 10000, got " + std::to_string(c.recomputeLayers));
     if (c.recomputeLayers > 0 && c.recompute != Recompute::Full)
-        reject("parallel.recomputeLayers", "recomputes layers in full: set recomputation to "
-                                           "full, or 0 layers");
+        reject(runkey::recomputeLayers, "recomputes layers in full: set recomputation to "
+                                        "full, or 0 layers");
     // Transformer Engine's per-layer graphs capture a module once: full recomputation, which
     // reruns the layer inside the backward, needs a whole-step graph (Megatron-Bridge's check).
     if (c.cudaGraphs == CudaGraphs::Scoped && c.recompute == Recompute::Full)
-        reject("parallel.cudaGraphs", "scoped graphs cannot run with full recomputation; use "
-                                      "selective or no recomputation, or graphs none or full");
+        reject(runkey::cudaGraphs, "scoped graphs cannot run with full recomputation; use "
+                                   "selective or no recomputation, or graphs none or full");
     // A host time of one's own replaces the graphs' figure: it needs MoE layers and a host that
     // issues them.
     if (c.moeLayerHostMs > 0 && !m.moe.present())
-        reject("parallel.moeLayerHostMs",
+        reject(runkey::moeLayerHostMs,
                "a MoE layer's host time needs a mixture-of-experts model; " + m.name +
                    " is dense (use 0)");
     if (c.moeLayerHostMs > 0 && c.cudaGraphs == CudaGraphs::Full)
-        reject("parallel.moeLayerHostMs", "full CUDA graphs leave the host nothing to issue; use "
-                                          "0, or graphs none or scoped");
+        reject(runkey::moeLayerHostMs, "full CUDA graphs leave the host nothing to issue; use "
+                                       "0, or graphs none or scoped");
     if (c.ep < 1 || c.ep > 1'000'000)
-        reject("parallel.ep", "expected a positive integer, got " + std::to_string(c.ep));
+        reject(runkey::ep, "expected a positive integer, got " + std::to_string(c.ep));
     if (c.ep > 1 && !m.moe.present())
-        reject("parallel.ep", "expert parallelism needs a mixture-of-experts model; " + m.name +
-                                  " is dense (use 1)");
+        reject(runkey::ep, "expert parallelism needs a mixture-of-experts model; " + m.name +
+                               " is dense (use 1)");
     if (m.moe.present() && m.moe.experts % c.ep != 0)
-        reject("parallel.ep", "EP must divide the " + std::to_string(m.moe.experts) +
-                                  " experts of " + m.name + ", got " + std::to_string(c.ep));
+        reject(runkey::ep, "EP must divide the " + std::to_string(m.moe.experts) + " experts of " +
+                               m.name + ", got " + std::to_string(c.ep));
     if ((1LL * c.tp * c.cp * c.dp) % c.ep != 0)
-        reject("parallel.ep",
+        reject(runkey::ep,
                "EP regroups a stage's TP x CP x DP = " + std::to_string(1LL * c.tp * c.cp * c.dp) +
                    " ranks; it must divide them, got " + std::to_string(c.ep));
     if (c.etp < 1 || c.etp > 1024)
-        reject("parallel.etp", "expected an integer from 1 to 1024, got " + std::to_string(c.etp));
+        reject(runkey::etp, "expected an integer from 1 to 1024, got " + std::to_string(c.etp));
     if (c.etp > 1 && !m.moe.present())
-        reject("parallel.etp", "expert tensor parallelism needs a mixture-of-experts model; " +
-                                   m.name + " is dense (use 1)");
+        reject(runkey::etp, "expert tensor parallelism needs a mixture-of-experts model; " +
+                                m.name + " is dense (use 1)");
     if ((1LL * c.tp * c.cp * c.dp) % (1LL * c.ep * c.etp) != 0)
-        reject("parallel.etp", "ETP x EP regroups a stage's TP x CP x DP = " +
-                                   std::to_string(1LL * c.tp * c.cp * c.dp) +
-                                   " ranks; it must divide them, got " +
-                                   std::to_string(1LL * c.ep * c.etp));
+        reject(runkey::etp, "ETP x EP regroups a stage's TP x CP x DP = " +
+                                std::to_string(1LL * c.tp * c.cp * c.dp) +
+                                " ranks; it must divide them, got " +
+                                std::to_string(1LL * c.ep * c.etp));
     if (m.moe.present() && m.moe.expertFfnDim % c.etp != 0)
-        reject("parallel.etp", "ETP must divide the experts' FFN width " +
-                                   std::to_string(m.moe.expertFfnDim) + ", got " +
-                                   std::to_string(c.etp));
+        reject(runkey::etp, "ETP must divide the experts' FFN width " +
+                                std::to_string(m.moe.expertFfnDim) + ", got " +
+                                std::to_string(c.etp));
     if (m.heads % c.tp != 0 || m.kvHeads % c.tp != 0)
-        reject("parallel.tp", "TP must divide the attention heads (" + std::to_string(m.heads) +
-                                  ") and KV heads (" + std::to_string(m.kvHeads) + ") of " +
-                                  m.name);
+        reject(runkey::tp, "TP must divide the attention heads (" + std::to_string(m.heads) +
+                               ") and KV heads (" + std::to_string(m.kvHeads) + ") of " + m.name);
     if (c.seqLen < 2 * c.cp || c.seqLen % (2 * c.cp) != 0)
-        reject("parallel.seq",
+        reject(runkey::seq,
                "CP splits the sequence into 2 x CP chunks: " + std::to_string(c.seqLen) +
                    " is not divisible by " + std::to_string(2 * c.cp));
     if (c.virtualStages > 1 && oneChunkPerStage(c.schedule))
-        reject("parallel.virtualStages",
+        reject(runkey::virtualStages,
                std::string("the ") + enumName(c.schedule) +
                    (c.schedule == PipelineSchedule::DualPipe
                         ? " schedule gives each stage two model stages, not virtual stages: "
@@ -245,27 +243,27 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                         : " schedule runs one chunk per stage: expected 1, got ") +
                    std::to_string(c.virtualStages));
     if (c.schedule == PipelineSchedule::Interleaved && c.virtualStages < 2)
-        reject("parallel.virtualStages",
+        reject(runkey::virtualStages,
                "the interleaved schedule needs at least 2 chunks per stage (and PP > 1), got " +
                    std::to_string(c.virtualStages));
     if (c.allReduce == AllReduceAlgorithm::Tree && m.moe.present())
-        reject("parallel.allReduce", "a mixture of experts reduces its gradients in rings (the "
-                                     "experts' over expert-DP); use ring or auto");
+        reject(runkey::allReduce, "a mixture of experts reduces its gradients in rings (the "
+                                  "experts' over expert-DP); use ring or auto");
     const bool splitsBackward =
         c.schedule == PipelineSchedule::ZbH1 || c.schedule == PipelineSchedule::DualPipe;
     if (splitsBackward && c.zeroStage >= 3)
-        reject("parallel.zeroStage", std::string("the ") + enumName(c.schedule) +
-                                         " schedule runs with replicated weights (ZeRO 0 to 2); "
-                                         "ZeRO 3 gathers weights again for every pass");
+        reject(runkey::zeroStage, std::string("the ") + enumName(c.schedule) +
+                                      " schedule runs with replicated weights (ZeRO 0 to 2); "
+                                      "ZeRO 3 gathers weights again for every pass");
     if (c.schedule == PipelineSchedule::DualPipe && (c.pp < 2 || c.pp % 2 != 0))
-        reject("parallel.pp", "DualPipe feeds the pipeline from both ends and needs an even "
-                              "number of stages, got " +
-                                  std::to_string(c.pp));
+        reject(runkey::pp, "DualPipe feeds the pipeline from both ends and needs an even "
+                           "number of stages, got " +
+                               std::to_string(c.pp));
     if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
-        reject("parallel.virtualStages",
+        reject(runkey::virtualStages,
                "expected 1 without pipeline parallelism, at least 1 with it");
     if (!unevenStages(m, c) && m.pipelineLayers() % (c.pp * c.virtualStages) != 0)
-        reject("parallel.pp",
+        reject(runkey::pp,
                std::to_string(m.pipelineLayers()) + " layers do not split into " +
                    std::to_string(c.pp) + " stages x " + std::to_string(c.virtualStages) +
                    " virtual stages; choose PP x V dividing " + std::to_string(m.pipelineLayers()) +
@@ -273,34 +271,34 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                    ", with one layer fewer on the first and last stage)");
     const double micro = c.microBatches();
     if (micro < 1 || std::fabs(micro - std::round(micro)) > 1e-9)
-        reject("parallel.batchTokens",
+        reject(runkey::batchTokens,
                "batch tokens / (seq x DP x micro-batch) must be a whole number "
                "of micro-batches, got " +
                    fmt(micro, 3));
     if (c.virtualStages > 1 && std::llround(micro) % c.pp != 0)
-        reject("parallel.virtualStages",
+        reject(runkey::virtualStages,
                "the interleaved schedule needs micro-batches in multiples of PP (" +
                    std::to_string(c.pp) + "), got " + fmt(micro, 0) +
                    "; change the batch or use one virtual stage");
     // Plain 1F1B runs fewer micro-batches than stages (Megatron-LM clamps its warm-up): mostly
     // bubble, as small test runs are; zero bubble splits passes that need a full pipeline.
     if (c.pp > 1 && micro < c.pp && c.schedule == PipelineSchedule::ZbH1)
-        reject("parallel.batchTokens", "zero bubble needs at least PP = " + std::to_string(c.pp) +
-                                           " micro-batches per step, got " + fmt(micro, 0));
+        reject(runkey::batchTokens, "zero bubble needs at least PP = " + std::to_string(c.pp) +
+                                        " micro-batches per step, got " + fmt(micro, 0));
     if (c.schedule == PipelineSchedule::DualPipe &&
         (micro < 2 * c.pp || std::llround(micro) % 2 != 0))
-        reject("parallel.batchTokens",
+        reject(runkey::batchTokens,
                "DualPipe feeds half the micro-batches from each end: it needs an even number, at "
                "least 2 x PP = " +
                    std::to_string(2 * c.pp) + ", got " + fmt(micro, 0));
     const MemoryEstimate mem = estimateMemory(m, c);
     if (mem.totalGiB() > g.hbmGiB)
-        reject("parallel.pp", "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +
-                                  fmt(mem.totalGiB()) + " GiB per GPU (weights " +
-                                  fmt(mem.weightsGiB) + ", gradients " + fmt(mem.gradientsGiB) +
-                                  ", optimizer " + fmt(mem.optimizerGiB) + ", activations " +
-                                  fmt(mem.activationsGiB) +
-                                  "); raise TP, PP or CP, or shorten the sequence");
+        reject(runkey::pp, "does not fit in " + fmt(g.hbmGiB) + " GiB of HBM: needs about " +
+                               fmt(mem.totalGiB()) + " GiB per GPU (weights " +
+                               fmt(mem.weightsGiB) + ", gradients " + fmt(mem.gradientsGiB) +
+                               ", optimizer " + fmt(mem.optimizerGiB) + ", activations " +
+                               fmt(mem.activationsGiB) +
+                               "); raise TP, PP or CP, or shorten the sequence");
 }
 
 } // namespace cs

@@ -34,6 +34,7 @@ private slots:
     void namesAreUnique();
     void usageFitsTheColumns();
     void parserRefusesWhatTheDescriptionLacks();
+    void undeclaredLookupsFail();
 };
 
 void TestCommandTable::synopsisNamesOnlyWhatTheParserTakes_data() {
@@ -95,6 +96,33 @@ void TestCommandTable::parserRefusesWhatTheDescriptionLacks() {
                 }
             }
     }
+}
+
+// Code that asks a command for an option it does not declare (a typo such as "--presets")
+// fails loudly instead of reading "not given"; declared ones answer as parsed.
+void TestCommandTable::undeclaredLookupsFail() {
+    for (const CliCommand& c : cliCommands()) {
+        const QString name = QString::fromStdString(c.spec.name);
+        const CommandArgs a = parseCommandArgs(c.spec, {name});
+        QVERIFY_THROWS_EXCEPTION(UndeclaredOption, a.value("--presets"));
+        QVERIFY_THROWS_EXCEPTION(UndeclaredOption, a.values("--presets"));
+        QVERIFY_THROWS_EXCEPTION(UndeclaredOption, a.has("--presets"));
+        QVERIFY_THROWS_EXCEPTION(UndeclaredOption, a.flag("--presets"));
+        for (const CommandOption& o : c.spec.options) {
+            const QString flag = QString::fromStdString(o.flag);
+            QVERIFY(a.declares(flag));
+            if (o.value.empty()) {
+                QVERIFY(!a.flag(flag));
+                QVERIFY_THROWS_EXCEPTION(UndeclaredOption, a.value(flag)); // a switch has none
+            } else {
+                QVERIFY(!a.has(flag));
+                QVERIFY_THROWS_EXCEPTION(UndeclaredOption, a.flag(flag));
+            }
+        }
+    }
+    const CommandArgs given = parseCommandArgs(simulateSpec(), {"simulate", "--tp", "4", "--json"});
+    QCOMPARE(given.value("--tp"), QString("4"));
+    QVERIFY(given.flag("--json"));
 }
 
 QTEST_GUILESS_MAIN(TestCommandTable)

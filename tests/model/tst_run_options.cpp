@@ -1,6 +1,7 @@
 // The table of run options: complete, run files that read back what they wrote, bad values
 // located at their line and column with the field path, strict durations, the checks across
 // fields, and the names of each enum written once.
+#include "RunFieldKeys.h"
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 #include "SimulationRun.h"
@@ -57,6 +58,7 @@ class TestRunOptions : public QObject {
     Q_OBJECT
 private slots:
     void tableDescribesEveryOption();
+    void crossFieldKeysAreOptions();
     void runFileRoundTrips_data();
     void runFileRoundTrips();
     void versionOneFilesStillLoad();
@@ -78,6 +80,14 @@ private slots:
     void ffnKindsRoundTrip();
     void summaryConfigIsTheRunFile();
 };
+
+// The checks across fields name their fields by the constants of RunFieldKeys.h: each one is
+// an option of the table, so its error carries the option's label and flag.
+void TestRunOptions::crossFieldKeysAreOptions() {
+    for (const char* key : cs::runkey::all)
+        QVERIFY2(cs::findRunOption(key), key);
+    QVERIFY(!cs::findRunOption("parallel.tpp"));
+}
 
 void TestRunOptions::tableDescribesEveryOption() {
     const QStringList keys{"model",
