@@ -6,6 +6,8 @@
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 
+#include <cctype>
+
 namespace cs::app {
 namespace {
 
@@ -18,6 +20,12 @@ std::string metavar(const RunOption& o) {
         return "DURATION";
     case RunOptionType::Bool:
         return "on|off";
+    case RunOptionType::Text: { // the flag's last word: --pipeline-layout LAYOUT
+        std::string word = o.flag.substr(o.flag.rfind('-') + 1);
+        for (char& ch : word)
+            ch = char(std::toupper(static_cast<unsigned char>(ch)));
+        return word;
+    }
     case RunOptionType::Choice: {
         std::string s;
         for (const std::string& c : o.choices)

@@ -1,20 +1,37 @@
 #include "PipelineLayers.h"
 
+#include "PipelineLayout.h"
+
 #include <algorithm>
 
 namespace cs {
 
+namespace {
+// The layout's chunk k (model order): stage k % PP, its virtual stage k / PP.
+const LayoutChunk& chunkOfLayout(const ParallelConfig& c, int stage, int chunk) {
+    return cachedPipelineLayout(c.pipelineLayout).chunks.at(size_t(chunk * c.pp + stage));
+}
+} // namespace
+
 bool unevenStages(const ModelSpec& m, const ParallelConfig& c) {
-    return c.pp > 1 && (m.pipelineLayers() + 2) % (c.pp * c.virtualStages) == 0;
+    return c.pipelineLayout.empty() && c.pp > 1 &&
+           (m.pipelineLayers() + 2) % (c.pp * c.virtualStages) == 0;
 }
 
 int layersOfStage(const ModelSpec& m, const ParallelConfig& c, int s) {
+    if (!c.pipelineLayout.empty()) {
+        int layers = 0;
+        for (int ch = 0; ch < std::max(1, c.virtualStages); ++ch)
+            layers += chunkOfLayout(c, s, ch).layers();
+        return layers;
+    }
     if (!unevenStages(m, c)) return m.pipelineLayers() / c.pp;
     const int middle = (m.pipelineLayers() + 2) / c.pp;
     return (s == 0 || s == c.pp - 1) ? middle - 1 : middle;
 }
 
 int layersOfChunk(const ModelSpec& m, const ParallelConfig& c, int stage, int chunk) {
+    if (!c.pipelineLayout.empty()) return chunkOfLayout(c, stage, chunk).layers();
     if (!unevenStages(m, c)) return m.pipelineLayers() / (c.pp * c.virtualStages);
     const int slot = (m.pipelineLayers() + 2) / (c.pp * c.virtualStages);
     const bool first = stage == 0 && chunk == 0;

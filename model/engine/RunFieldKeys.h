@@ -19,6 +19,7 @@ inline constexpr const char* batchTokens = "parallel.batchTokens";
 inline constexpr const char* recomputeLayers = "parallel.recomputeLayers";
 inline constexpr const char* allReduce = "parallel.allReduce";
 inline constexpr const char* zeroStage = "parallel.zeroStage";
+inline constexpr const char* pipelineLayout = "parallel.pipelineLayout";
 
 inline constexpr const char* all[] = {tp,
                                       cp,
@@ -33,6 +34,7 @@ inline constexpr const char* all[] = {tp,
                                       batchTokens,
                                       recomputeLayers,
                                       allReduce,
-                                      zeroStage};
+                                      zeroStage,
+                                      pipelineLayout};
 
 } // namespace cs::runkey

@@ -2,6 +2,7 @@
 
 #include "Duration.h"
 #include "InputError.h"
+#include "PipelineLayout.h"
 #include "RunFieldKeys.h"
 #include "TrainingEnumNames.h"
 #include "ValueText.h"
@@ -34,6 +35,21 @@ template <typename Enum, Enum ParallelConfig::*M> struct ParallelEnum {
         if (const auto e = enumFromName<Enum>(std::get<std::string>(v))) s.parallel.*M = *e;
     }
 };
+template <std::string ParallelConfig::*M> struct ParallelString {
+    static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
+    static void set(RunSpec& s, const RunOptionValue& v) {
+        s.parallel.*M = std::get<std::string>(v);
+    }
+};
+// A layout's syntax; whether it fits the model is checked with the run's other fields.
+std::string layoutSyntaxProblem(const std::string& text) {
+    try {
+        parsePipelineLayout(text);
+        return {};
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+}
 template <double ParallelConfig::*M> struct ParallelDouble {
     static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
     static void set(RunSpec& s, const RunOptionValue& v) { s.parallel.*M = std::get<double>(v); }
@@ -259,8 +275,23 @@ std::vector<RunOption> buildTable() {
              .max = 256,
              .unit = "per stage",
              .help = "model chunks per stage in the interleaved schedule; 0 follows PP: 1 without "
-                     "PP, else the most up to 8 that split the layers and micro-batches",
+                     "PP, the layout's chunks / PP with a pipeline layout, else the most up to 8 "
+                     "that split the layers and micro-batches",
              .source = "[assumption] not published"}),
+        bind<ParallelString<&P::pipelineLayout>>(
+            {.key = runkey::pipelineLayout,
+             .flag = "--pipeline-layout",
+             .label = "Pipeline layout",
+             .type = T::Text,
+             .max = 4096,
+             .help = "which chunk holds the embedding (E), decoder layers (t), prediction layers "
+                     "(m) and loss (L), in Megatron-LM's syntax: '|' between chunks, X*N and "
+                     "(...)*N repeats; chunk k runs on stage k % PP; empty: an even split",
+             .source = "[code] Megatron-LM --pipeline-model-parallel-layout; Megatron-Bridge's "
+                       "DeepSeek-V3 on GB200: Et*4|(t*4|)*14tmL",
+             .textForm = "a pipeline layout such as Et*4|(t*4|)*14tmL, or nothing for an even "
+                         "split",
+             .textProblem = layoutSyntaxProblem}),
         bind<ParallelInt<&P::seqLen>>({.key = runkey::seq,
                                        .flag = "--seq",
                                        .label = "Sequence length",
@@ -527,6 +558,10 @@ bool choiceKnown(const RunOption& o, const std::string& s) {
 bool durationInRange(const RunOption& o, double s) {
     return std::isfinite(s) && s >= o.min && s <= o.max;
 }
+std::string textProblem(const RunOption& o, const std::string& s) {
+    if (double(s.size()) > o.max) return "longer than " + numberText(o.max) + " characters";
+    return o.textProblem && !s.empty() ? o.textProblem(s) : std::string();
+}
 
 // Whether the value a spec holds is one the option takes. A duration counts to the
 // nanosecond, as run files and the command line carry it.
@@ -542,6 +577,8 @@ bool valueInRange(const RunOption& o, const RunOptionValue& v) {
         return true;
     case T::Duration:
         return durationInRange(o, std::round(std::get<double>(v) * 1e9) / 1e9);
+    case T::Text:
+        return textProblem(o, std::get<std::string>(v)).empty();
     }
     return false;
 }
@@ -594,6 +631,8 @@ std::string runOptionExpected(const RunOption& o) {
     case T::Duration:
         return "a duration from " + durationText(o.min) + " to " + durationText(o.max) +
                " (such as 54d, 12h, 1h30m or 2.5s)";
+    case T::Text:
+        return o.textForm;
     }
     return {};
 }
@@ -628,6 +667,18 @@ void setRunOption(RunSpec& spec, const RunOption& o, const QString& text) {
         o.set(spec, *v);
         return;
     }
+    case T::Text: {
+        const std::string s = text.toStdString();
+        if (const std::string problem = textProblem(o, s); !problem.empty())
+            throw InputException({{},
+                                  0,
+                                  0,
+                                  o.key,
+                                  "expected " + runOptionExpected(o) + ", got \"" +
+                                      s.substr(0, 60) + "\": " + problem});
+        o.set(spec, s);
+        return;
+    }
     }
 }
 
@@ -648,6 +699,8 @@ QString runOptionText(const RunSpec& spec, const RunOption& o) {
         const double s = std::get<double>(v);
         return isStepsOrSpan(o) && s == 0 ? QString() : QString::fromStdString(durationText(s));
     }
+    case T::Text:
+        return QString::fromStdString(std::get<std::string>(v));
     }
     return {};
 }
@@ -685,6 +738,7 @@ std::optional<QString> runOptionTextOfJson(const RunOption& o, const QJsonValue&
         return v.toBool() ? "on" : "off";
     case T::Choice:
     case T::Duration:
+    case T::Text:
         if (!v.isString()) return std::nullopt;
         return v.toString();
     }
@@ -754,7 +808,7 @@ QJsonObject runSpecToJson(const RunSpec& spec) {
     QJsonObject root{{"format", "clusterscope-run"}, {"version", kRunFileVersion}};
     for (const RunOption& o : runOptions()) {
         const QString text = runOptionText(spec, o);
-        if (text.isEmpty() && isStepsOrSpan(o)) continue;
+        if (text.isEmpty() && (isStepsOrSpan(o) || o.type == T::Text)) continue;
         const RunOptionValue v = o.get(spec);
         QJsonValue json;
         switch (o.type) {
@@ -769,6 +823,7 @@ QJsonObject runSpecToJson(const RunSpec& spec) {
             break;
         case T::Choice:
         case T::Duration:
+        case T::Text:
             json = text;
             break;
         }

@@ -16,10 +16,10 @@
 
 namespace cs {
 
-enum class RunOptionType { Integer, Number, Choice, Bool, Duration };
+enum class RunOptionType { Integer, Number, Choice, Bool, Duration, Text };
 
 // A value as the accessors of one option hold it: Integer (long long), Number and Duration
-// (double, seconds), Choice (std::string), Bool (bool).
+// (double, seconds), Choice and Text (std::string), Bool (bool).
 using RunOptionValue = std::variant<long long, double, std::string, bool>;
 
 struct RunOption {
@@ -27,12 +27,16 @@ struct RunOption {
     std::string flag;  // command line: "--tp"
     std::string label; // dialog: "Tensor parallel (TP)"
     RunOptionType type = RunOptionType::Integer;
-    double min = 0, max = 0;          // Integer, Number; Duration in seconds
+    double min = 0, max = 0;          // Integer, Number; Duration in seconds; Text: length
     std::vector<std::string> choices; // Choice
     std::string unit;                 // "GPUs", "tokens"; empty where the value says it
     std::string help;                 // one line
     std::string source;               // of the default: "[paper] Llama 3 Table 4"
     std::string defaultText;          // runOptionText(defaultRunSpec(), *this)
+    // Text: what it takes ("a pipeline layout such as ..."), and what is wrong with a value
+    // (empty when nothing; the checks against the model come later, with the run's others).
+    std::string textForm;
+    std::string (*textProblem)(const std::string&) = nullptr;
     // The field of a RunSpec; setRunOption and runOptionText go through these.
     RunOptionValue (*get)(const RunSpec&) = nullptr;
     void (*set)(RunSpec&, const RunOptionValue&) = nullptr;

@@ -5,6 +5,7 @@
 #include "InputError.h"
 #include "KernelModel.h"
 #include "PipelineLayers.h"
+#include "PipelineLayout.h"
 #include "RunFieldKeys.h"
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"
@@ -152,6 +153,16 @@ ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
         c.epDispatcher = m.moe.nodeLimit > 0 ? EpDispatcher::DeepEp : EpDispatcher::AllToAll;
     if (c.virtualStages == 0 && oneChunkPerStage(c.schedule))
         c.virtualStages = 1; // schedules of one chunk per stage
+    if (c.virtualStages == 0 && !c.pipelineLayout.empty()) {
+        // A layout says its chunks: V is their number over PP (checkTrainingConfig says what
+        // is wrong with one that does not parse or divide).
+        c.virtualStages = 1;
+        try {
+            const auto chunks = int(parsePipelineLayout(c.pipelineLayout).chunks.size());
+            if (c.pp > 0 && chunks % c.pp == 0) c.virtualStages = std::max(1, chunks / c.pp);
+        } catch (const std::invalid_argument&) {
+        }
+    }
     if (c.virtualStages != 0) return c;
     c.virtualStages = 1;
     if (c.pp <= 1) return c;
@@ -262,7 +273,21 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (c.virtualStages < 1 || (c.pp == 1 && c.virtualStages != 1))
         reject(runkey::virtualStages,
                "expected 1 without pipeline parallelism, at least 1 with it");
-    if (!unevenStages(m, c) && m.pipelineLayers() % (c.pp * c.virtualStages) != 0)
+    if (!c.pipelineLayout.empty()) {
+        std::string problem;
+        try {
+            problem = pipelineLayoutProblem(parsePipelineLayout(c.pipelineLayout),
+                                            c.pp * c.virtualStages, m.layers, m.mtpDepth);
+        } catch (const std::invalid_argument& e) {
+            problem = e.what();
+        }
+        if (!problem.empty())
+            reject(runkey::pipelineLayout, "\"" + c.pipelineLayout.substr(0, 60) + "\" " + problem +
+                                               " (" + m.name + ": " + std::to_string(m.layers) +
+                                               " layers t, " + std::to_string(m.mtpDepth) +
+                                               " m; PP " + std::to_string(c.pp) + " x V " +
+                                               std::to_string(c.virtualStages) + ")");
+    } else if (!unevenStages(m, c) && m.pipelineLayers() % (c.pp * c.virtualStages) != 0)
         reject(runkey::pp,
                std::to_string(m.pipelineLayers()) + " layers do not split into " +
                    std::to_string(c.pp) + " stages x " + std::to_string(c.virtualStages) +

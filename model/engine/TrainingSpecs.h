@@ -200,6 +200,9 @@ struct ParallelConfig {
     // + 2 slots freed on the first and last stage = 16 stages x 8), the V that makes the three
     // rows of Llama 3 Table 4 agree with one kernel model.
     int virtualStages = 0;
+    // Which chunk holds which layers, in Megatron-LM's syntax (PipelineLayout.h); empty: the
+    // layers split evenly, or one fewer on the first and last stage where that splits them.
+    std::string pipelineLayout;
     int seqLen = 8192;
     double batchTokens = 16.0 * 1024 * 1024;
     int batchSeqs = 0;      // when set, the batch in sequences (batchTokens = batchSeqs x seq)

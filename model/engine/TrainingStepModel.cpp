@@ -135,12 +135,16 @@ private:
         for (double* x : {&layer_.forwardS, &layer_.backwardS, &layer_.recomputeS, &layer_.gemmS,
                           &layer_.attentionForwardS, &headS_})
             *x *= slow;
-        const int middle = layersOfStage(m_, c_, c_.pp > 2 ? 1 : 0),
-                  last = layersOfStage(m_, c_, c_.pp - 1);
-        e_.layersOnBusiestStage = middle;
+        // The busiest stage: the most layers, the last one's with the head (a pipeline
+        // layout may give any stage the most).
         const double perLayerS = layer_.forwardS + layer_.backwardS + layer_.recomputeS;
-        e_.computePerMicroS = std::max(middle * perLayerS, last * perLayerS + headS_);
-        busiestLayers_ = middle * perLayerS >= last * perLayerS + headS_ ? middle : last;
+        const int last = layersOfStage(m_, c_, c_.pp - 1);
+        int most = c_.pp > 1 ? 0 : last;
+        for (int s = 0; s + 1 < c_.pp; ++s)
+            most = std::max(most, layersOfStage(m_, c_, s));
+        e_.layersOnBusiestStage = most;
+        e_.computePerMicroS = std::max(most * perLayerS, last * perLayerS + headS_);
+        busiestLayers_ = most * perLayerS >= last * perLayerS + headS_ ? most : last;
     }
 
     void formRankGroups() { groups_ = cs::formRankGroups(m_, c_, e_.gpuOfRank); }

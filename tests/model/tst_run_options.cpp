@@ -102,6 +102,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.cudaGraphs",
                            "parallel.moeLayerHostMs",
                            "parallel.virtualStages",
+                           "parallel.pipelineLayout",
                            "parallel.seq",
                            "parallel.batchTokens",
                            "parallel.microBatchSeqs",
@@ -175,6 +176,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.pp", "8");
         set(s, "parallel.dp", "32");
         set(s, "parallel.virtualStages", "2");
+        set(s, "parallel.pipelineLayout", "Et*4|(t*4|)*14tmL");
         set(s, "parallel.seq", "4096");
         set(s, "parallel.batchTokens", "8388608.5");
         set(s, "parallel.microBatchSeqs", "2");
@@ -392,6 +394,11 @@ void TestRunOptions::setRunOptionNamesTheKey_data() {
     QTest::newRow("tp") << "parallel.tp"
                         << "2000"
                         << "expected an integer from 1 to 1024, got \"2000\"";
+    QTest::newRow("pipeline layout")
+        << "parallel.pipelineLayout"
+        << "Et*4|(t*4|*14tmL"
+        << "expected a pipeline layout such as Et*4|(t*4|)*14tmL, or nothing for an even split, "
+           "got \"Et*4|(t*4|*14tmL\": at character 17: expected ')', got the end";
     QTest::newRow("tp fraction") << "parallel.tp"
                                  << "1.5"
                                  << "expected an integer from 1 to 1024, got \"1.5\"";
@@ -463,6 +470,11 @@ void TestRunOptions::crossFieldChecks_data() {
     QTest::newRow("unknown GPU") << Change([](RunSpec& s) { s.gpu = "tpu"; }) << "gpu"
                                  << "unknown GPU \"tpu\"; expected a100-sxm-80gb, h100-sxm, h800, "
                                     "h200, b200, gb200, gb300, a100 or h100";
+    QTest::newRow("layout syntax")
+        << Change([](RunSpec& s) { s.parallel.pipelineLayout = "E(t"; })
+        << "parallel.pipelineLayout"
+        << "expected a pipeline layout such as Et*4|(t*4|)*14tmL, or nothing for an even split, "
+           "got \"E(t\"";
     QTest::newRow("tp out of range")
         << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
         << "expected an integer from 1 to 1024, got \"2000\"";
