@@ -24,9 +24,8 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ffmpeg")
 include(CPack)
 # The documentation as it lies in the source tree, so that its relative links resolve: README.md,
 # docs/ (Help → User Guide opens share/doc/clusterscope/docs/user/README.md), the screenshots and
-# the references its pages link to.
+# the references (docs/reference/) its pages link to.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/clusterscope)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION share/doc/clusterscope)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/packaging/screenshots DESTINATION share/doc/clusterscope/packaging
         FILES_MATCHING PATTERN "*.png")
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/reference DESTINATION share/doc/clusterscope/resources)

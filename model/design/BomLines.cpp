@@ -83,7 +83,7 @@ double switchUsd(Pricer& p, const Switch& s, const SwitchPortUse& u, bool ib) {
 }
 
 // [paper] NVIDIA's GB200 rack reference design: 8 power shelves of 6 PSUs up to 5.5 kW
-// (resources/reference/dgx-superpods.md).
+// (docs/reference/dgx-superpods.md).
 constexpr long long kPowerShelvesPerNvlinkRack = 8;
 
 bool backendSwitch(const Topology& t, Endpoint e) {

@@ -3,7 +3,7 @@
 // 405B pre-training on about 16K GPUs): each cause's rate per GPU-hour is its count there
 // divided by 54 days x 24 h x 16,384 GPUs; planned interruptions scale with time only.
 // Every interruption hits a concrete entity of the topology used by the job.
-// Table 5 and the entity each cause hits: resources/reference/failures.md.
+// Table 5 and the entity each cause hits: docs/reference/failures.md.
 #include "Topology.h"
 
 #include <random>

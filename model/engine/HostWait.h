@@ -1,7 +1,7 @@
 #pragma once
 // The GPU's wait for a host that issues a MoE layer's kernels eagerly: where the host's time
 // to issue a layer's forward and backward is longer than the GPU's work on them, a phase of
-// its own at the end of each pass (resources/reference/microbenchmarks.md, "Host time of a
+// its own at the end of each pass (docs/reference/microbenchmarks.md, "Host time of a
 // MoE layer").
 #include "StepSchedule.h"
 

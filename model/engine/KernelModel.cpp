@@ -11,7 +11,7 @@
 namespace cs {
 
 const KernelConstants& kernelConstants(const GpuSpec& g) {
-    // resources/reference/microbenchmarks.md gives each value's measurement. GEMM: the
+    // docs/reference/microbenchmarks.md gives each value's measurement. GEMM: the
     // sustained rate of large BF16 GEMMs (cuBLAS 8192^3 about 740 TFLOP/s on H100; cuBLASLt
     // 16384^3 256.5 on A100) over the shape terms below. Attention: FlashAttention-3 (H100)
     // and -2 (A100) forward + backward, causal, head dim 128 at 8K; head dim 64 of that:

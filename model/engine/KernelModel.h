@@ -4,7 +4,7 @@
 // bandwidth, whichever is longer) where a GEMM's achieved fraction follows its shape: output
 // tiles that fill the SMs in whole waves, and thin inner dimensions that do not amortise a
 // tile's prologue. The kernel constants come from kernel and collective measurements
-// (resources/reference/microbenchmarks.md); one factor per GPU family, the tensor-core rate
+// (docs/reference/microbenchmarks.md); one factor per GPU family, the tensor-core rate
 // training reaches of what the kernels reach alone, is fitted on the calibration rows.
 #include "TrainingSpecs.h"
 
@@ -19,7 +19,7 @@ struct KernelConstants {
     double innerHalfK;            // K at which a tile reaches half its efficiency: K / (K + this)
     double nvlinkGoodput;         // NCCL bus bandwidth over NVSwitch / NVLink per direction
     // Of the GEMM and attention rates above, what a training step reaches (fitted per family
-    // on resources/reference/calibration.md; 1 where the measurements explain the rows).
+    // on docs/reference/calibration.md; 1 where the measurements explain the rows).
     double inTrainingFraction;
 };
 

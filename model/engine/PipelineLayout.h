@@ -5,7 +5,7 @@
 // spaces are cosmetic, and a chunk may be empty. Chunk k runs on pipeline stage k % PP as its
 // virtual stage k / PP. Bridge's DeepSeek-V3 layout over 16 chunks: "Et*4|(t*4|)*14tmL".
 // Source: Megatron-LM docs/api-guide/pipeline_parallel_layout.md
-// (resources/reference/llama3-training.md, "Pipeline layouts").
+// (docs/reference/llama3-training.md, "Pipeline layouts").
 #include <string>
 #include <vector>
 

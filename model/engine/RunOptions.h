@@ -3,7 +3,7 @@
 // dialog label, type, range or choices, default, unit, help and where the default comes from.
 // The run-file reader, `clusterscope simulate` and the simulation dialog all parse through
 // this table, so they accept the same values and name the same field in their errors.
-// The sources of the defaults: resources/reference/llama3-training.md.
+// The sources of the defaults: docs/reference/llama3-training.md.
 #include "RunSpec.h"
 
 #include <QJsonObject>

@@ -4,7 +4,7 @@
 // synchronous job waits for its slowest GPU at every collective, so a step lasts as long as
 // the slowest of its GPUs needs. Speeds taken as normal: sigma = host spread / E[range of 8],
 // and the job runs at 1 + sigma x E[largest of its GPUs' draws] of the mean GPU's time.
-// Source: resources/reference/microbenchmarks.md, "Spread between GPUs".
+// Source: docs/reference/microbenchmarks.md, "Spread between GPUs".
 
 namespace cs {
 

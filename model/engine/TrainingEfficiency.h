@@ -2,8 +2,8 @@
 // Physical efficiency figures of the step model's communication and memory: one set for
 // every configuration, each with its source. Kernel constants per GPU family live in
 // KernelModel.cpp; NCCL's latencies and message-size curve in model/network/NcclConstants.h.
-// Sources: resources/reference/calibration.md, section 3, and
-// resources/reference/microbenchmarks.md.
+// Sources: docs/reference/calibration.md, section 3, and
+// docs/reference/microbenchmarks.md.
 
 namespace cs::efficiency {
 
@@ -33,7 +33,7 @@ constexpr double kActivationProjectionInputBytesPerTokenDim = 2.0;
 
 // SMs an overlapped expert all-to-all takes from the GEMMs while it runs: DeepSeek-V3 gives
 // 20 of the H800's 132 SMs to communication (technical report 3.2.2).
-// resources/reference/microbenchmarks.md, "Mixtures of experts".
+// docs/reference/microbenchmarks.md, "Mixtures of experts".
 constexpr double kEpCommSms = 20;
 // The host's time to issue one MoE layer's forward and backward (recomputation included) for
 // one micro-batch, from Megatron-Core run eagerly, and with Transformer Engine's scoped CUDA
@@ -42,7 +42,7 @@ constexpr double kEpCommSms = 20;
 // 5 x 6 = 30 layer passes in a row on the critical path, each layer's GPU work about a quarter
 // of its host time): 467-520 ms a step eager, 391-399 ms with those graphs. These are the
 // host times with which the engine comes within 0.4 % of the fastest of each (tst_host_bound).
-// resources/reference/microbenchmarks.md, "Host time of a MoE layer".
+// docs/reference/microbenchmarks.md, "Host time of a MoE layer".
 constexpr double kMoeLayerHostEagerS = 14.8e-3;
 constexpr double kMoeLayerHostScopedGraphsS = 12.3e-3;
 

@@ -99,7 +99,7 @@ const std::vector<ModelSpec>& modelPresets() {
         {"gpt-175b", 96, 12288, 4 * 12288, 96, 96, 51200, FfnKind::Gelu},
         {"gpt-530b", 105, 20480, 4 * 20480, 128, 128, 51200, FfnKind::Gelu},
         {"gpt-1t", 128, 25600, 4 * 25600, 160, 160, 51200, FfnKind::Gelu},
-        // Mixtures of experts (resources/reference/models.md, "Mixtures of experts").
+        // Mixtures of experts (docs/reference/models.md, "Mixtures of experts").
         // GPT-OSS-120B: OpenAI's reference model; 64 query heads of 64 (width 4,096) over a
         // hidden of 2,880, a 128-token window on every other layer.
         moe("gpt-oss-120b", 36, 2880, 64, 8, 201088, {64, 0, 0, 0, 128, 0.5},
@@ -142,7 +142,7 @@ const std::vector<GpuSpec>& gpuPresets() {
         {"gb200", {}, "blackwell", 2500, 5000, 173.2, 8000, 900, 1200, 148, true},
         // GB300 (Blackwell Ultra) in a GB300 NVL72 rack, per GPU: BF16 2.5 PF, FP8 5 PF dense
         // (the rack's 360 PF FP8 / 72), 279 GB of its 288 GB HBM3e usable, 8 TB/s, NVLink 5
-        // 1.8 TB/s, 1,400 W; 160 SMs. Secondary sources (resources/reference/gpus.md).
+        // 1.8 TB/s, 1,400 W; 160 SMs. Secondary sources (docs/reference/gpus.md).
         {"gb300", {}, "blackwell", 2500, 5000, 259.8, 8000, 900, 1400, 160, true},
     };
     return list;

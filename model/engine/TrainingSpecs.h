@@ -3,7 +3,7 @@
 // transformer; presets for Llama 3 and the GPT shapes of Megatron-LM's papers), GPU data
 // sheets, and the parallelism of a run as practitioners configure Megatron-LM / torchtitan.
 // Data, not code: presets are tables, and any shape is described by the same numbers.
-// Sources: resources/reference/models.md, resources/reference/gpus.md.
+// Sources: docs/reference/models.md, docs/reference/gpus.md.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -2,7 +2,7 @@
 // NCCL's bus bandwidth falls with the message size: a collective reaches half of its
 // large-message rate only at 16-32 MiB on one 8-GPU host (nccl-tests all_reduce_perf on A100,
 // H100 and H200). The measured curves, as fractions of their 8 GiB rate, are in
-// resources/reference/microbenchmarks.md, section "NCCL bus bandwidth by message size".
+// docs/reference/microbenchmarks.md, section "NCCL bus bandwidth by message size".
 #include <string>
 
 namespace cs {

@@ -6,7 +6,7 @@
 // link that two or more flows saturate once what they still send there outgrows the switch's
 // buffer; a flow ends when its last byte's acknowledgement is back,
 // a round trip of its path after the fluid finish. The constants come from packet-level runs of
-// htsim (resources/reference/htsim-campaign.md). `collective --op permutation|incast|alltoall|
+// htsim (docs/reference/htsim-campaign.md). `collective --op permutation|incast|alltoall|
 // sendrecv` reports what comes out.
 #include "EdgeRoutes.h"
 #include "FabricRouter.h"

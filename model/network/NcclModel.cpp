@@ -26,7 +26,7 @@ constexpr double kNetOverheadUs = 1.0;
 // LL (its small messages take them as measured); LL128 and Simple move chunks a hop at a time,
 // and their per-step latencies across hosts x 6 and x 3 on a ring, x 4 and x 5 on a tree, and
 // inside a host x 1 on a ring and x 0.25 on a tree bring alpha to what all_reduce_perf and
-// all_gather_perf measure on 2 to 8 hosts of 8 H100 (resources/reference/collectives.md,
+// all_gather_perf measure on 2 to 8 hosts of 8 H100 (docs/reference/collectives.md,
 // "NCCL's latencies").
 struct LatencyScale {
     double nvlink[kProtos], net[kProtos];

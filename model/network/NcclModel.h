@@ -8,7 +8,7 @@
 // less what each protocol loses (LL half its bytes, LL128 8 of 128), within NCCL's caps per
 // channel. The algorithm and protocol are the fastest by that time, as NCCL's tuner takes the
 // fastest by its own model. Inside one host, the measured nccl-tests curve (CollectiveSize.h).
-// Sources: resources/reference/collectives.md.
+// Sources: docs/reference/collectives.md.
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 #pragma once
 // A cluster's transport with its "auto" settled: what its fabric technology does by default
 // (each default with its source), and what the transport costs on the wire. Sources:
-// resources/reference/network-transport.md.
+// docs/reference/network-transport.md.
 #include "Topology.h"
 #include "TransportKinds.h"
 
@@ -18,7 +18,7 @@ struct Transport {
     int flowsPerGpuPair() const;
     // What the congestion control keeps of a link that two or more flows saturate (htsim:
     // the mean completion of ECMP permutations against UEC's NSCC, which keeps colliding flows
-    // near their fair share). resources/reference/htsim-campaign.md.
+    // near their fair share). docs/reference/htsim-campaign.md.
     double contendedEfficiency() const;
     CongestionControl congestionControl = CongestionControl::Pfc;
     double switchBufferBytes = 0; // per port of a leaf switch

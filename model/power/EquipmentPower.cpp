@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-// Source list: resources/reference/power-and-prices.md.
+// Source list: docs/reference/power-and-prices.md.
 namespace cs {
 namespace {
 

@@ -2,7 +2,7 @@
 // What each piece of equipment draws, in watts: GPUs at their power limit and idle, the rest
 // of a host, NICs, switch ports, transceivers, cables, storage servers. Each figure is tagged
 // [paper], [2nd], [derived] or [assumption] and has its source in
-// resources/reference/power-and-prices.md.
+// docs/reference/power-and-prices.md.
 #include "EntityKinds.h"
 
 #include <optional>

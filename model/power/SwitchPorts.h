@@ -30,7 +30,7 @@ struct SwitchPortUse {
 // Spectrum-4 SN5600 at 800G); a switch of more ports is a modular chassis.
 constexpr int kFixedSwitchMaxPorts = 64;
 // [2nd] Arista 7800R3 line cards carry 36 x 400G; 16 slots make Meta's 576-port CTSW
-// (resources/reference/llama3-clusters.md).
+// (docs/reference/llama3-clusters.md).
 constexpr int kLineCardPorts = 36;
 constexpr int kChassisSlots = 16; // the 576-port chassis's; smaller ones in proportion
 

@@ -217,7 +217,7 @@ void fillLinkSpeed(const Topology& t, FrameValues& out) {
     out.storage.assign(t.storage.size(), std::numeric_limits<float>::quiet_NaN());
 }
 
-// The ranges cover the GPUs of resources/reference/gpus.md: B200's 1,000 W TDP and 180 GB of
+// The ranges cover the GPUs of docs/reference/gpus.md: B200's 1,000 W TDP and 180 GB of
 // HBM; the SM clock up to 2,000 MHz, above H100's 1,980 MHz maximum; 20-100 °C spans an idle
 // GPU to a throttling one.
 GpuMetricScale gpuMetricScale(Metric m) {

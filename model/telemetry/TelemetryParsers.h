@@ -3,7 +3,7 @@
 // Prometheus range-query JSON and long CSV (ts,metric,entity,labels,value). Each turns a
 // file into raw samples; a malformed line is rejected with its number and the reason, and
 // parsing goes on. Timestamps become int64 nanoseconds. The formats and their
-// specifications: resources/reference/formats.md.
+// specifications: docs/reference/formats.md.
 #include "EnumNames.h"
 #include "PromAnswerReader.h"
 #include <QByteArray>

@@ -1,7 +1,7 @@
 #pragma once
 // Readers of the fabric descriptions other tools write. Each fills a FabricGraph (hosts,
 // switches, links) and throws InputException with the file, line and what was expected.
-// The formats and their specifications: resources/reference/formats.md.
+// The formats and their specifications: docs/reference/formats.md.
 #include "FabricGraph.h"
 
 #include <QByteArray>

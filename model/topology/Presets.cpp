@@ -128,7 +128,7 @@ ClusterParams dgxA100SuperPodCluster() {
 
 // DeepSeek's 2,048-GPU fabrics [paper: DeepSeek-AI, "Insights into DeepSeek-V3: Scaling
 // Challenges and Reflections on Hardware for AI Architectures", ISCA 2025, section 5;
-// resources/reference/dgx-superpods.md]: 256 nodes of 8 H800, one 400G InfiniBand NIC (CX7) per
+// docs/reference/dgx-superpods.md]: 256 nodes of 8 H800, one 400G InfiniBand NIC (CX7) per
 // GPU, 64-port 400G switches, two layers. Rail wiring: units of 32 nodes (8 racks of 4
 // [assumption]), leaf k of a unit takes NIC k of its 32 nodes and has 32 uplinks [derived].
 // Multi-rail (MRFT): one plane, every leaf one uplink to each of 32 spines. Multi-plane
@@ -151,7 +151,7 @@ ClusterParams deepSeekCluster(bool multiPlane) {
 // One scalable unit of GB200 NVL72 racks, after NVIDIA's GB200 SuperPOD [paper: NVIDIA DGX
 // GB200 user guide, "Hardware": a 72-GPU rack holds 18 compute trays of 2 Grace CPUs and 4
 // Blackwell GPUs with 4 ConnectX-7 400G NICs each, and 9 NVLink switch trays joining the
-// 72 GPUs in one NVLink domain; resources/reference/dgx-superpods.md]. 8 racks, 576 GPUs
+// 72 GPUs in one NVLink domain; docs/reference/dgx-superpods.md]. 8 racks, 576 GPUs
 // [2nd: the SuperPOD's scalable unit]. The compute fabric [assumption: the RA's wiring was not
 // read]: a rail-optimised, non-blocking two-level InfiniBand fat tree of 64-port NDR switches,
 // as the DGX H100 SuperPOD: leaf k of a rack takes NIC k of its 18 trays and has 18 uplinks,

@@ -1,7 +1,7 @@
 #pragma once
 // Named generator parameter sets: Meta's two 24K Llama 3 clusters, both together, and small
-// clusters for demos and tests. Sources: resources/reference/llama3-clusters.md,
-// resources/reference/dgx-superpods.md.
+// clusters for demos and tests. Sources: docs/reference/llama3-clusters.md,
+// docs/reference/dgx-superpods.md.
 #include "SiteParams.h"
 
 #include <optional>

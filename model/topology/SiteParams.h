@@ -2,7 +2,7 @@
 // Parameters of the topology generator. The defaults reproduce Meta's 24K RoCE cluster; each
 // value says where it comes from: [paper] published by Meta, [2nd] secondary sources,
 // [derived] arithmetic on those, [assumption] not published, our documented choice.
-// Source list: resources/reference/llama3-clusters.md.
+// Source list: docs/reference/llama3-clusters.md.
 #include "EntityKinds.h"
 #include "FabricFaultList.h"
 #include "TransportKinds.h"

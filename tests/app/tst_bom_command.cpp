@@ -1,5 +1,5 @@
 // `clusterscope bom` run as a user would: its JSON agrees with `stats` on every count, gives
-// DeepSeek's published fat-tree counts and cost per endpoint (resources/reference/
+// DeepSeek's published fat-tree counts and cost per endpoint (docs/reference/
 // network-cost.md), its CSV adds up, a user's prices replace the shipped ones, a stored run
 // gives the site's power swing, and bad input exits 2 naming the place.
 #include "CliProcess.h"

@@ -1,5 +1,5 @@
 // The bill of materials (model/design): its counts agree with the topology's figures, DeepSeek's
-// fat trees come out as their published table (resources/reference/network-cost.md), power and
+// fat trees come out as their published table (docs/reference/network-cost.md), power and
 // cost add up line by line, cables follow the floor's routes, and a user's price file
 // replaces entries or is refused with its place.
 #include "BillOfMaterials.h"
@@ -112,7 +112,7 @@ void TestBillOfMaterials::deepSeekFatTrees_data() {
     QTest::addColumn<long long>("switches");
     QTest::addColumn<long long>("links");
     QTest::addColumn<double>("perEndpointUsd");
-    // DeepSeek-V3 ISCA'25 Table 3 (resources/reference/network-cost.md).
+    // DeepSeek-V3 ISCA'25 Table 3 (docs/reference/network-cost.md).
     QTest::newRow("FT2") << "deepseek-ft2.json" << 2048LL << 96LL << 2048LL << 4390.0;
     QTest::newRow("FT3") << "deepseek-ft3.json" << 65536LL << 5120LL << 131072LL << 7500.0;
 }
@@ -219,7 +219,7 @@ void TestBillOfMaterials::portsUsedAndFree() {
         QVERIFY(p.used + p.free >= p.ports);
     }
     // A rack switch: 16 NICs down and 16 planes up of its 64 ports [paper and 2nd:
-    // resources/reference/llama3-clusters.md].
+    // docs/reference/llama3-clusters.md].
     const auto rtsw = std::find_if(b.ports.begin(), b.ports.end(),
                                    [](const PortCount& p) { return p.role == SwitchRole::Rtsw; });
     QVERIFY(rtsw != b.ports.end());

@@ -1,4 +1,4 @@
-// The calibration rows of resources/reference/calibration.md, one test row each: the Llama 3
+// The calibration rows of docs/reference/calibration.md, one test row each: the Llama 3
 // paper's Table 4 (405B on H100, TFLOP/s per GPU, within 3 %) and Korthikanti et al. 2022
 // Table 5 (GPT on A100, seconds per iteration, within 5 %) and Table 4 (one layer of the 22B
 // model, forward and backward milliseconds, within 10 %). The kernel constants are fitted
@@ -186,7 +186,7 @@ void TestCalibration::korthikantiTable4Layer() {
     QVERIFY2(std::fabs(bwd * 1e3 / backwardMs - 1) <= 0.10, qPrintable(QString::number(bwd * 1e3)));
 }
 
-// Mixtures of experts (resources/reference/calibration.md, "Mixtures of experts"): NVIDIA
+// Mixtures of experts (docs/reference/calibration.md, "Mixtures of experts"): NVIDIA
 // Megatron-Bridge's performance summary, release 26.02, on DGX H100, and DeepSeek-V3 on its
 // 2,048 H800 (DeepSeek's ISCA 2025 paper), through the run files of resources/examples.
 // Nothing is fitted to these rows (the host time of a MoE layer comes from GPT-OSS-20B, whose
@@ -218,18 +218,18 @@ void TestCalibration::megatronBridgeMoe() {
           r.step.breakdown.slowest()[StepPart::ExposedEp]);
     QEXPECT_FAIL("B1 GPT-OSS-120B, 64 GPUs, EP 8",
                  "GPT-OSS-120B's layers take the host longer to issue than the 14.8 ms "
-                 "Megatron-Bridge's GPT-OSS-20B measurement gives (resources/reference/"
+                 "Megatron-Bridge's GPT-OSS-20B measurement gives (docs/reference/"
                  "calibration.md, section 2b)",
                  Continue);
     QEXPECT_FAIL(
         "B2 Qwen3-235B-A22B, 256 GPUs, EP 32, FP8",
         "Qwen3-235B's layers take the host less than 14.8 ms: its published step "
-        "allows about 13 ms a layer at most (resources/reference/calibration.md, section 2b)",
+        "allows about 13 ms a layer at most (docs/reference/calibration.md, section 2b)",
         Continue);
     QVERIFY2(std::fabs(got / publishedStepS - 1) <= 0.08, qPrintable(QString::number(got)));
 }
 
-// Dense Hopper rows nothing was set from (resources/reference/calibration.md, "Dense FP8 on
+// Dense Hopper rows nothing was set from (docs/reference/calibration.md, "Dense FP8 on
 // H100"): Megatron-Bridge's Llama 3 70B on 64 H100 and Llama 3.1 405B on 1,024, FP8, release
 // 26.02. Hopper's in-training fraction was fitted on Llama 3's BF16 rows at 8,192 and 16,384
 // GPUs; these check it at 64 and 1,024 GPUs in FP8, within Llama 3 Table 5's 5 %.
@@ -254,7 +254,7 @@ void TestCalibration::megatronBridgeDenseFp8() {
 }
 
 // The same dense layouts in Megatron-Bridge's other releases on DGX H100, and Llama 3 8B on 8
-// (resources/reference/calibration.md, section 2c), nothing set from them: release 25.11 ran
+// (docs/reference/calibration.md, section 2c), nothing set from them: release 25.11 ran
 // the large ones with smaller global batches, later releases with newer software. Within 10 %:
 // megatronBridgeDenseFp8's 5 % and as much again for what a layout moves between releases (Llama 3
 // 70B: 1,602 to 1,664 tokens/s/GPU).

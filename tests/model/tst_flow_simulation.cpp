@@ -1,6 +1,6 @@
 // The flow model against the packet-level reference: htsim's permutations, incasts and
 // all-to-alls on leaf-spine fabrics of 96 to 1,024 hosts at 1:1 and 1:3
-// (resources/reference/htsim-campaign.md, its figures in htsim-campaign.csv). Each run's own
+// (docs/reference/htsim-campaign.md, its figures in htsim-campaign.csv). Each run's own
 // connection matrix is fed to FlowSimulation on the same fabric (tests/fixtures/htsim/), with
 // the transport the run had. Held: permutation and all-to-all mean completion within 15 %,
 // incast p99 within 25 %; the rest is printed.
@@ -28,7 +28,7 @@ struct Reference {
 };
 
 std::vector<Reference> references() {
-    QFile f(CS_SOURCE_DIR "/resources/reference/htsim-campaign.csv");
+    QFile f(CS_SOURCE_DIR "/docs/reference/htsim-campaign.csv");
     if (!f.open(QIODevice::ReadOnly)) return {};
     std::vector<Reference> out;
     bool header = true;

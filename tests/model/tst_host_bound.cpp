@@ -57,7 +57,7 @@ RunSpec gptOss120b(CudaGraphs graphs) {
 // GPT-OSS-20B (OpenAI's reference configuration: GPT-OSS-120B's layer on 24 layers and 32
 // experts) as Megatron-Bridge's CUDA-graph measurement ran it: 16 H100, TP 2 with sequence
 // parallelism, PP 4, EP 4, DP 2, global batch 4 of 4,096 tokens
-// (resources/reference/microbenchmarks.md, "Host time of a MoE layer").
+// (docs/reference/microbenchmarks.md, "Host time of a MoE layer").
 RunSpec gptOss20b(CudaGraphs graphs) {
     RunSpec s = gptOss120b(graphs);
     ModelSpec m = *findModel("gpt-oss-120b");
@@ -179,7 +179,7 @@ void TestHostBound::aHybridEpRunTakesTheHostLessTime() {
     QVERIFY(gpuOnly.step.stepS < publishedS);
     QEXPECT_FAIL("",
                  "one host time a MoE layer for every dispatcher and software release "
-                 "(resources/reference/calibration.md, section 2b)",
+                 "(docs/reference/calibration.md, section 2b)",
                  Continue);
     QVERIFY2(std::fabs(scoped.step.stepS / publishedS - 1) <= 0.08,
              qPrintable(QString::number(scoped.step.stepS)));

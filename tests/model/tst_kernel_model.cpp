@@ -85,7 +85,7 @@ void TestKernelModel::precisionAndGpuGenerations() {
     QVERIFY(h800.stepS > bf16.stepS);
 }
 
-// The GEMM model against published kernel measurements (resources/reference/microbenchmarks.md,
+// The GEMM model against published kernel measurements (docs/reference/microbenchmarks.md,
 // section 1): cuBLASLt sweeps on A100 and (FP8) H100 [S2], cuBLAS on H100 [S3] and the
 // best-shape search [S1]. The model's shape terms (waves of output tiles, their padding, the inner
 // dimension) keep these points within 15 % (a two-parameter fit reaches about 10 % on the square
@@ -138,7 +138,7 @@ void TestKernelModel::gemmFollowsMeasuredSweeps() {
     QVERIFY2(std::fabs(tflops / measuredTflops - 1) <= 0.15, qPrintable(QString::number(tflops)));
 }
 
-// FlashAttention-3 on H100, causal, 8K (resources/reference/microbenchmarks.md, section 2b):
+// FlashAttention-3 on H100, causal, 8K (docs/reference/microbenchmarks.md, section 2b):
 // forward 460 / backward 472 TFLOP/s at head dim 64, 602 / 559 at 128; the backward does 2.5
 // times the forward's FLOPs. The same attention FLOPs in heads of 64 take that much longer.
 void TestKernelModel::narrowHeadsSlowFusedAttention() {

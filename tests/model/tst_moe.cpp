@@ -75,7 +75,7 @@ void TestMoe::presetsHaveTheirPublishedSizes_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<double>("totalB");
     QTest::addColumn<double>("activeB");
-    // Published totals and active parameters (resources/reference/models.md). GPT-OSS counts
+    // Published totals and active parameters (docs/reference/models.md). GPT-OSS counts
     // its 5.1 B active without the input embedding.
     QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 116.8 << 5.1 + 201088 * 2880e-9;
     QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 235.0 << 22.0;

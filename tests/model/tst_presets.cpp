@@ -1,6 +1,6 @@
 // The presets reproduce the published structure of Meta's Llama 3 clusters
-// (resources/reference/llama3-clusters.md) and NVIDIA's DGX SuperPODs
-// (resources/reference/dgx-superpods.md).
+// (docs/reference/llama3-clusters.md) and NVIDIA's DGX SuperPODs
+// (docs/reference/dgx-superpods.md).
 #include "Presets.h"
 #include "SiteGenerator.h"
 #include "TopologyStats.h"

@@ -1,6 +1,6 @@
 # The project's references live in the project: no source, test, CMake, script or Markdown
 # file points at notes outside the repository (the sibling folder of shared notes the project
-# was started from), and every resources/reference/*.md file that a file names exists.
+# was started from), and every docs/reference/*.md file that a file names exists.
 # Run: cmake -DSOURCE_DIR=<repository root> -P CheckReferences.cmake
 cmake_minimum_required(VERSION 3.25) # the project's policies in script mode (while(TRUE), lists)
 if(NOT SOURCE_DIR)
@@ -71,7 +71,7 @@ foreach(file IN LISTS files)
   foreach(needle IN LISTS forbidden)
     report_each("${text}" "${needle}" "${file}" "points outside the repository (${needle})")
   endforeach()
-  string(REGEX MATCHALL "resources/reference/[A-Za-z0-9_.-]+\\.md" named "${text}")
+  string(REGEX MATCHALL "docs/reference/[A-Za-z0-9_.-]+\\.md" named "${text}")
   list(REMOVE_DUPLICATES named)
   foreach(name IN LISTS named)
     if(NOT EXISTS ${SOURCE_DIR}/${name})

@@ -1,6 +1,6 @@
 #pragma once
 // A QOpenGLWidget hosting VTK's generic OpenGL render window (Debian's VTK Qt widget is
-// built for Qt 5 and cannot be used here; see resources/reference/vtk-in-qt6.md). VTK renders
+// built for Qt 5 and cannot be used here; see docs/reference/vtk-in-qt6.md). VTK renders
 // into its own framebuffer inside paintGL; the result is blitted into the widget's. The
 // camera is driven from Qt events: left drag orbits, right or middle drag (or Shift+left)
 // pans, the wheel zooms toward the pointer, a click picks through the model's own lookup and a
