@@ -47,7 +47,9 @@ QWidget* makeField(const RunOption& o) {
     } else if (o.type == RunOptionType::Bool) {
         w = new QCheckBox(QString::fromStdString(o.label));
     } else {
-        w = new QLineEdit;
+        auto* line = new QLineEdit;
+        line->setPlaceholderText(QString::fromStdString(o.textPlaceholder));
+        w = line;
     }
     w->setObjectName(QString::fromStdString(o.key));
     w->setToolTip(QString::fromStdString(

@@ -291,7 +291,8 @@ std::vector<RunOption> buildTable() {
                        "DeepSeek-V3 on GB200: Et*4|(t*4|)*14tmL",
              .textForm = "a pipeline layout such as Et*4|(t*4|)*14tmL, or nothing for an even "
                          "split",
-             .textProblem = layoutSyntaxProblem}),
+             .textProblem = layoutSyntaxProblem,
+             .textPlaceholder = "even split; e.g. Et*4|(t*4|)*14tmL"}),
         bind<ParallelInt<&P::seqLen>>({.key = runkey::seq,
                                        .flag = "--seq",
                                        .label = "Sequence length",

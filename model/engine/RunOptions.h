@@ -37,6 +37,7 @@ struct RunOption {
     // (empty when nothing; the checks against the model come later, with the run's others).
     std::string textForm;
     std::string (*textProblem)(const std::string&) = nullptr;
+    std::string textPlaceholder; // what an empty field means, with an example (the dialog's)
     // The field of a RunSpec; setRunOption and runOptionText go through these.
     RunOptionValue (*get)(const RunSpec&) = nullptr;
     void (*set)(RunSpec&, const RunOptionValue&) = nullptr;

@@ -2,10 +2,10 @@
 // the simulation dialog (typed into its fields, Run pressed) and a run file. For every option
 // of the table and values at and beyond its limits, all three accept it and hold the same run,
 // or all three refuse it, the dialog naming the option by its label.
+#include "DialogMessage.h"
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 #include "SimulateArgs.h"
-#include "DialogMessage.h"
 #include "SimulationDialog.h"
 #include "TopologyDocument.h"
 
@@ -215,6 +215,12 @@ void TestRunOptionsUi::everyWayInAgrees_data() {
             rows.push_back({"max", "366d", durationRow(o, "366d")});
             rows.push_back({"max+1", "367d", durationRow(o, "367d")});
             break;
+        case RunOptionType::Text: // the pipeline layout: its syntax here, the model's fit later
+            rows = {{"empty", "", {true, std::string()}},
+                    {"layout", "Et*4|(t*4|)*14tmL", {true, std::string("Et*4|(t*4|)*14tmL")}},
+                    {"open group", "E(t|L", {}},
+                    {"unknown symbol", "Etx|L", {}}};
+            break;
         case RunOptionType::Bool:
             rows = {{"on", "on", {true, true}},
                     {"off", "off", {true, false}},
@@ -381,6 +387,13 @@ void TestRunOptionsUi::dialogFitsTheScreen() {
     QWidget* last = d.findChild<QWidget*>("seed");
     scroll->ensureWidgetVisible(last);
     QVERIFY(scroll->viewport()->rect().contains(last->mapTo(scroll->viewport(), QPoint(0, 0))));
+    // The empty pipeline layout says what it means, and its example fits the field.
+    auto* layout = d.findChild<QLineEdit*>("parallel.pipelineLayout");
+    QVERIFY(layout->text().isEmpty());
+    QVERIFY(layout->placeholderText().startsWith("even split"));
+    QVERIFY2(layout->fontMetrics().horizontalAdvance(layout->placeholderText()) <
+                 layout->contentsRect().width(),
+             qPrintable(QString::number(layout->contentsRect().width())));
 }
 
 QTEST_MAIN(TestRunOptionsUi)
