@@ -1,6 +1,7 @@
 #include "DefaultRun.h"
 
 #include "RunOptions.h"
+#include "RunSpecJson.h"
 #include "SimulationRun.h"
 #include "TopologyFingerprint.h"
 

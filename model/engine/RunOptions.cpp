@@ -537,10 +537,6 @@ std::vector<RunOption> buildTable() {
     return t;
 }
 
-bool isStepsOrSpan(const RunOption& o) {
-    return o.key == "steps" || o.key == "span";
-}
-
 std::string durationText(double s) {
     return formatDuration(std::llround(s * 1e9));
 }
@@ -601,6 +597,10 @@ bool isUnset(const RunOption& o, const RunOptionValue& v) {
 }
 
 } // namespace
+
+bool isStepsOrSpan(const RunOption& o) {
+    return o.key == "steps" || o.key == "span";
+}
 
 const std::vector<RunOption>& runOptions() {
     static const std::vector<RunOption> table = buildTable();
@@ -744,95 +744,6 @@ std::optional<QString> runOptionTextOfJson(const RunOption& o, const QJsonValue&
         return v.toString();
     }
     return std::nullopt;
-}
-
-QJsonObject modelToJson(const ModelSpec& m) {
-    QJsonObject o{{"name", QString::fromStdString(m.name)},
-                  {"layers", m.layers},
-                  {"hidden", m.modelDim},
-                  {"ffnHidden", m.ffnDim},
-                  {"ffnKind", QString::fromStdString(enumName(m.ffn))},
-                  {"heads", m.heads},
-                  {"kvHeads", m.kvHeads},
-                  {"vocab", m.vocab},
-                  {"tiedEmbeddings", m.tiedEmbeddings}};
-    if (m.mtpDepth > 0) o.insert("mtpDepth", m.mtpDepth);
-    const AttentionSpec& a = m.attention;
-    if (a.headDim > 0 || a.latent() || a.slidingWindow > 0) {
-        QJsonObject attention{{"kind", a.latent() ? "mla" : m.kvHeads < m.heads ? "gqa" : "mha"}};
-        if (a.headDim > 0) attention.insert("headDim", a.headDim);
-        if (a.latent()) {
-            attention.insert("qLoraRank", a.qLoraRank);
-            attention.insert("kvLoraRank", a.kvLoraRank);
-            attention.insert("ropeHeadDim", a.ropeHeadDim);
-        }
-        if (a.slidingWindow > 0) {
-            attention.insert("slidingWindow", a.slidingWindow);
-            attention.insert("slidingLayerFraction", a.slidingLayerFraction);
-        }
-        o.insert("attention", attention);
-    }
-    if (m.moe.present()) {
-        const MoeSpec& x = m.moe;
-        o.insert("moe",
-                 QJsonObject{{"experts", x.experts},
-                             {"activeExperts", x.activeExperts},
-                             {"sharedExperts", x.sharedExperts},
-                             {"expertFfnHidden", x.expertFfnDim},
-                             {"firstDenseLayers", x.firstDenseLayers},
-                             {"nodeLimit", x.nodeLimit},
-                             {"routing", x.routingSkew > 1
-                                             ? QJsonValue(QJsonObject{{"skew", x.routingSkew}})
-                                             : QJsonValue("balanced")}});
-    }
-    return o;
-}
-
-namespace {
-
-// Sets `value` at the dotted path inside `root`, creating the objects on the way.
-void insertAt(QJsonObject& root, const std::string& path, const QJsonValue& value) {
-    const size_t dot = path.find('.');
-    const QString head = QString::fromStdString(path.substr(0, dot));
-    if (dot == std::string::npos) {
-        root.insert(head, value);
-        return;
-    }
-    QJsonObject child = root.value(head).toObject();
-    insertAt(child, path.substr(dot + 1), value);
-    root.insert(head, child);
-}
-
-} // namespace
-
-QJsonObject runSpecToJson(const RunSpec& spec) {
-    QJsonObject root{{"format", "clusterscope-run"}, {"version", kRunFileVersion}};
-    for (const RunOption& o : runOptions()) {
-        const QString text = runOptionText(spec, o);
-        if (text.isEmpty() && (isStepsOrSpan(o) || o.type == T::Text)) continue;
-        const RunOptionValue v = o.get(spec);
-        QJsonValue json;
-        switch (o.type) {
-        case T::Integer:
-            json = double(std::get<long long>(v)); // exact up to 2^53, the largest range
-            break;
-        case T::Number:
-            json = std::get<double>(v);
-            break;
-        case T::Bool:
-            json = std::get<bool>(v);
-            break;
-        case T::Choice:
-        case T::Duration:
-        case T::Text:
-            json = text;
-            break;
-        }
-        if (o.key == "model" && spec.customModel) json = modelToJson(*spec.customModel);
-        insertAt(root, o.key, json);
-    }
-    if (!spec.fabric.empty()) root.insert("fabric", fabricFaultsToJson(spec.fabric));
-    return root;
 }
 
 } // namespace cs

@@ -46,6 +46,8 @@ struct RunOption {
 // In run-file order: model, gpu, parallel.*, steps, span, checkpointInterval, failures, seed.
 const std::vector<RunOption>& runOptions();
 const RunOption* findRunOption(const std::string& key);
+// Steps and span: the one not in use holds 0 and has no text (nor a run-file field).
+bool isStepsOrSpan(const RunOption& option);
 
 // RunSpec{} with one step: a run needs steps or a span; the command line and the dialog
 // start from it.
@@ -71,13 +73,5 @@ void validateRunSpec(const RunSpec& spec);
 // The text setRunOption reads for a run-file value: numbers as numbers, durations and choices
 // as strings, bools as true / false; nothing when the JSON type is not the option's.
 std::optional<QString> runOptionTextOfJson(const RunOption& option, const QJsonValue& value);
-// The run file ({"format": "clusterscope-run", "version": 2, ...}, see RunSpecJson.h) that
-// parseRunSpec reads back to an equal spec. Version 1 files (no model objects, no switches
-// of version 2) still load.
-constexpr int kRunFileVersion = 2;
-QJsonObject runSpecToJson(const RunSpec& spec);
-// A model shape as a run file writes it: {"name", "layers", "hidden", "ffnHidden",
-// "ffnKind", "heads", "kvHeads", "vocab", "tiedEmbeddings"}.
-QJsonObject modelToJson(const ModelSpec& m);
 
 } // namespace cs

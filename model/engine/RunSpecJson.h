@@ -1,5 +1,5 @@
 #pragma once
-// Run descriptions in the native format:
+// Run descriptions in the native format, read and written here:
 // {"format": "clusterscope-run", "version": 1, "model": "llama3-405b", "gpu": "h100",
 //  "parallel": {"tp": 8, "cp": 1, "pp": 16, "dp": 128, "virtualStages": 4, "seq": 8192,
 //               "batchTokens": 16777216, "microBatchSeqs": 1, "flowsPerPair": 16,
@@ -10,6 +10,7 @@
 #include "RunOptions.h"
 #include "RunSpec.h"
 
+#include <QJsonObject>
 #include <QJsonValue>
 
 #include <QByteArray>
@@ -28,5 +29,14 @@ RunSpec runSpecOfJson(const QJsonValue& value, const JsonPath& at);
 // ..., got ..." quoting the value as JSON writes it.
 std::optional<std::string> setRunOptionJson(RunSpec& spec, const RunOption& option,
                                             const QJsonValue& value);
+
+// The run file ({"format": "clusterscope-run", "version": 2, ...}, as above) that
+// parseRunSpec reads back to an equal spec. Version 1 files (no model objects, no switches
+// of version 2) still load.
+constexpr int kRunFileVersion = 2;
+QJsonObject runSpecToJson(const RunSpec& spec);
+// A model shape as a run file writes it: {"name", "layers", "hidden", "ffnHidden",
+// "ffnKind", "heads", "kvHeads", "vocab", "tiedEmbeddings"}.
+QJsonObject modelToJson(const ModelSpec& m);
 
 } // namespace cs

@@ -3,6 +3,7 @@
 #include "SimulationMemory.h"
 
 #include "RunOptions.h"
+#include "RunSpecJson.h"
 #include "SimulationSeries.h"
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"

@@ -4,6 +4,7 @@
 
 #include "RankPlacement.h"
 #include "RunOptions.h"
+#include "RunSpecJson.h"
 #include "SimulationRun.h"
 #include "SitePower.h"
 #include "StageGantt.h"
