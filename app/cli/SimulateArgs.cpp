@@ -75,8 +75,9 @@ CommandArgs simulateCommandArgs(const QStringList& args) {
 
 RunSpec runSpecOfArgs(const CommandArgs& a) {
     // Each of them replaces the other (so that a flag overrides the run file), not both.
+    // (Neither is allowed here: the run file's or the default's one step stays.)
     if (a.has("--steps") && a.has("--span"))
-        throw UsageError("--span: expected either --steps or --span, not both");
+        throw UsageError("--span: " + stepsOrSpanProblem(true, true, "--steps", "--span"));
     RunSpec spec = a.has("--run") ? loadRunSpec(a.value("--run")) : defaultRunSpec();
     for (const RunOption& o : runOptions()) {
         const QString flag = QString::fromStdString(o.flag);

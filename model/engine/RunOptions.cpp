@@ -602,6 +602,12 @@ bool isStepsOrSpan(const RunOption& o) {
     return o.key == "steps" || o.key == "span";
 }
 
+std::string stepsOrSpanProblem(bool steps, bool span, const std::string& stepsName,
+                               const std::string& spanName) {
+    if (steps != span) return {};
+    return "expected either " + stepsName + " or " + spanName + ", not both";
+}
+
 const std::vector<RunOption>& runOptions() {
     static const std::vector<RunOption> table = buildTable();
     return table;
@@ -716,8 +722,8 @@ void validateRunSpec(const RunSpec& spec) {
     if (!findGpu(spec.gpu))
         reject("gpu", "unknown GPU \"" + spec.gpu + "\"; expected " +
                           runOptionExpected(*findRunOption("gpu")));
-    if ((spec.steps > 0) == (spec.spanS > 0))
-        reject("steps", "expected either a number of steps or a span, not both");
+    if (const std::string p = stepsOrSpanProblem(spec.steps > 0, spec.spanS > 0); !p.empty())
+        reject("steps", p);
     // Each value checked against its option: the ranges of the table, for specs built in
     // code too (steps at most 1,000,000, a span at most a year, ...).
     for (const RunOption& o : runOptions()) {

@@ -48,6 +48,12 @@ const std::vector<RunOption>& runOptions();
 const RunOption* findRunOption(const std::string& key);
 // Steps and span: the one not in use holds 0 and has no text (nor a run-file field).
 bool isStepsOrSpan(const RunOption& option);
+// The rule of steps and span, written once: a run has one of them, never both nor neither.
+// Empty when `steps` and `span` (whether each is given) keep it; else the refusal, naming
+// them as the caller's input does ("--steps", "\"steps\"").
+std::string stepsOrSpanProblem(bool steps, bool span,
+                               const std::string& stepsName = "a number of steps",
+                               const std::string& spanName = "a span");
 
 // RunSpec{} with one step: a run needs steps or a span; the command line and the dialog
 // start from it.

@@ -141,7 +141,9 @@ RunSpec readSpec(const QJsonValue& value, const JsonPath& at, bool formatRequire
     for (auto it = objects.rbegin(); it != objects.rend(); ++it)
         it->second.finish();
     r.finish();
-    if ((s.steps > 0) == (s.spanS > 0)) r.fail("steps", "expected either \"steps\" or \"span\"");
+    if (const std::string p = stepsOrSpanProblem(s.steps > 0, s.spanS > 0, "\"steps\"", "\"span\"");
+        !p.empty())
+        r.fail("steps", p);
     return s;
 }
 
