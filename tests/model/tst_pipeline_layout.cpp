@@ -41,6 +41,14 @@ QString describe(const PipelineLayout& l) {
                    .arg(c.loss ? "L" : "");
     return out.join(',');
 }
+
+// Llama 3 70B on small-256: TP 8 x PP 4 x DP 8, 64 sequences a step, V chunks a stage.
+ParallelConfig seventyB(int virtualStages) {
+    ParallelConfig c = config(8, 1, 4, 8, 8192);
+    c.virtualStages = virtualStages;
+    c.batchSeqs = 64;
+    return c;
+}
 } // namespace
 
 void TestPipelineLayout::chunksHoldWhatTheLayoutSays_data() {
@@ -145,9 +153,7 @@ void TestPipelineLayout::layoutsAreHeldToTheModel() {
 // written as a layout gives the same step, chunk for chunk.
 void TestPipelineLayout::theEvenSplitWrittenOutChangesNothing() {
     const auto doc = smallWithOversubscription(2);
-    ParallelConfig c = config(8, 1, 4, 8, 8192);
-    c.virtualStages = 2;
-    c.batchSeqs = 64;
+    ParallelConfig c = seventyB(2);
     const StepEstimate even = step(*doc, "llama3-70b", c);
     c.pipelineLayout = "Et*10|(t*10|)*6t*10L";
     c.virtualStages = 0; // from the layout: 8 chunks over 4 stages
@@ -199,9 +205,7 @@ void TestPipelineLayout::bridgesDeepSeekLayoutRunsOnGb200() {
 // for it.
 void TestPipelineLayout::aHeavyStageSetsThePace() {
     const auto doc = smallWithOversubscription(2);
-    ParallelConfig c = config(8, 1, 4, 8, 8192);
-    c.virtualStages = 1;
-    c.batchSeqs = 64;
+    ParallelConfig c = seventyB(1);
     const StepEstimate even = step(*doc, "llama3-70b", c);
     c.pipelineLayout = "Et*40|t*20|t*10|t*10L";
     const StepEstimate heavy = step(*doc, "llama3-70b", c);
