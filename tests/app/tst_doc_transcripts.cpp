@@ -37,12 +37,15 @@ std::vector<Transcript> transcriptsOf(const QString& page) {
     const QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
     std::vector<Transcript> out;
     for (qsizetype i = 0; i < lines.size(); ++i) {
+        // A block may be indented under a list item: its lines lose the fence's indent.
+        const qsizetype indent = lines[i].size() - lines[i].trimmed().size();
+        auto unindented = [&](qsizetype k) { return lines[k].mid(indent); };
         if (lines[i].trimmed() != "```text" || i + 1 >= lines.size() ||
-            !lines[i + 1].startsWith("$ "))
+            !unindented(i + 1).startsWith("$ "))
             continue;
         Transcript t{page, int(i + 1), {}};
-        for (++i; i < lines.size() && !lines[i].startsWith("```"); ++i) {
-            QString l = lines[i];
+        for (++i; i < lines.size() && !lines[i].trimmed().startsWith("```"); ++i) {
+            QString l = unindented(i);
             if (l.startsWith("$ ")) {
                 QString command = l.mid(2);
                 while (command.endsWith('\\') && i + 1 < lines.size())
