@@ -5,8 +5,6 @@
 #include "PrometheusImportDialog.h"
 
 #include "AboutDialog.h"
-#include "BillOfMaterials.h"
-#include "BomReport.h"
 #include "CollectivesDock.h"
 #include "ComparisonController.h"
 #include "DefaultRun.h"
@@ -18,13 +16,13 @@
 #include "InspectorWidget.h"
 #include "LiveRecording.h"
 #include "Presets.h"
-#include "PriceTable.h"
 #include "ReplayController.h"
 #include "RunSpecJson.h"
 #include "RunTopology.h"
 #include "SimulationDialog.h"
 #include "SiteGenerator.h"
 #include "StepBreakdownChart.h"
+#include "SummaryPanel.h"
 #include "TelemetryImportDialog.h"
 #include "TopologyFile.h"
 #include "TopologyStatsJson.h"
@@ -57,7 +55,6 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QThread>
 #include <QTimer>
 #include <QTreeView>
 #include <QUrl>
@@ -113,6 +110,8 @@ MainWindow::MainWindow()
     summary_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     summary_->setObjectName("summary");
     summary_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    summaryPanel_ = new SummaryPanel(summary_, this);
+    connect(summaryPanel_, &SummaryPanel::textChanged, this, &MainWindow::fitSummaryWidth);
     auto* summaryDock = new QDockWidget(tr("Summary"), this);
     summaryDock->setObjectName("summaryDock");
     summaryDock->setWidget(summary_);
@@ -236,7 +235,7 @@ MainWindow::MainWindow()
 }
 
 MainWindow::~MainWindow() {
-    finishBillOfMaterials();
+    summaryPanel_->finishBillOfMaterials();
     compare_->close(); // its views and reader go before the documents
     // The replay's reader may be reading (the hottest links of a 262K-GPU site take seconds):
     // it finishes and lets go of the topology before the document goes.
@@ -437,8 +436,8 @@ bool MainWindow::openSource(const QString& source, bool showErrors,
 
 void MainWindow::adoptDocument(std::unique_ptr<TopologyDocument> next,
                                const TopologyReadOptions& read) {
-    finishBillOfMaterials(); // it counts the document about to go
-    delete background_;      // it simulates on the document about to go: cancel and wait
+    summaryPanel_->finishBillOfMaterials(); // it counts the document about to go
+    delete background_; // it simulates on the document about to go: cancel and wait
     treeModel_->setDocument(nullptr);
     inspector_->setDocument(nullptr);
     stopLive(); // the recording maps onto the document that goes
@@ -550,22 +549,12 @@ void MainWindow::startDefaultRun() {
 
 void MainWindow::showSummary() {
     const TopologyStats& s = doc_->stats();
-    summaryStats_ =
-        QString::fromStdString(statsToText(doc_->topology(), s) + inferredToText(doc_->inferred()));
-    summaryBom_ = tr("bill of materials: counting...\n");
-    summaryNotes_.clear();
-    composeSummary();
-    startBillOfMaterials();
+    summaryPanel_->show(*doc_);
     statusBar()->showMessage(tr("%1: %2 GPUs, %3 hosts, %4 pods, %5 switches, %6 links")
                                  .arg(QString::fromStdString(doc_->topology().name))
                                  .arg(QLocale().toString(s.gpus), QLocale().toString(s.hosts),
                                       QLocale().toString(s.pods), QLocale().toString(s.switches),
                                       QLocale().toString(s.links)));
-}
-
-void MainWindow::composeSummary() {
-    summary_->setPlainText(summaryStats_ + "\n" + summaryBom_ + summaryNotes_.join(""));
-    if (summary_->isVisible()) fitSummaryWidth();
 }
 
 void MainWindow::fitSummaryWidth() {
@@ -585,41 +574,7 @@ void MainWindow::fitSummaryWidth() {
 }
 
 void MainWindow::addSummaryNote(const QString& note) {
-    summaryNotes_ << "\n" + note + "\n";
-    composeSummary();
-}
-
-// The bill of materials takes a few tenths of a second on a 24K-GPU site: counted on a
-// thread of its own, shown when done; the document waits for it before it goes.
-void MainWindow::startBillOfMaterials() {
-    finishBillOfMaterials();
-    const TopologyDocument* doc = doc_.get();
-    const int generation = ++bomGeneration_;
-    bomThread_ = QThread::create([this, doc, generation] {
-        QString text;
-        try {
-            text = QString::fromStdString(
-                bomToText(billOfMaterials(doc->topology(), doc->index(), shippedPrices())));
-        } catch (const std::exception& e) {
-            text = tr("bill of materials: %1\n").arg(QString::fromUtf8(e.what()));
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, text] {
-                if (generation != bomGeneration_) return; // a later document's is coming
-                summaryBom_ = text;
-                composeSummary();
-            },
-            Qt::QueuedConnection);
-    });
-    bomThread_->start();
-}
-
-void MainWindow::finishBillOfMaterials() {
-    if (!bomThread_) return;
-    bomThread_->wait();
-    delete bomThread_;
-    bomThread_ = nullptr;
+    summaryPanel_->addNote(note);
 }
 
 void MainWindow::openFileDialog() {
@@ -810,7 +765,7 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors,
                                  8000);
         return true;
     }
-    finishBillOfMaterials(); // its thread reads the topology
+    summaryPanel_->finishBillOfMaterials(); // its thread reads the topology
     doc_->rename(name, description, QFileInfo(path).absoluteFilePath().toStdString());
     setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(name)));
     showSummary();

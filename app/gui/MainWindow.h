@@ -40,6 +40,7 @@ class TelemetryImportDialog;
 class ComparisonController;
 class CollectivesDock;
 class DesignDock;
+class SummaryPanel;
 class StudyWindow;
 class ViewControls;
 class ReplayController;
@@ -225,14 +226,8 @@ private:
     QString newRunStorePath(const RunSpec& spec) const;
     QString newRunStorePath(const QString& what) const; // "recorded", a model's name
     // The Summary tab: the topology's figures, its bill of materials, notes of runs made.
-    QString summaryStats_, summaryBom_;
-    QStringList summaryNotes_;
-    QThread* bomThread_ = nullptr;
-    int bomGeneration_ = 0;
-    void composeSummary();
+    SummaryPanel* summaryPanel_;
     void addSummaryNote(const QString& note);
-    void startBillOfMaterials();
-    void finishBillOfMaterials();
     bool syncing_ = false; // guards tree <-> view selection echo
     QMenu* recentMenu_ = nullptr;
     QPointer<BackgroundSimulation> background_;

@@ -54,4 +54,33 @@ double fullyRecomputedShare(const ModelSpec& m, const ParallelConfig& c) {
     return all > 0 ? rerun / all : 1;
 }
 
+int StageLayers::layersOfChunkOnStage(int st, int ch) const {
+    return dualPipe() ? layersOfStage(m_, c_, modelStageOf(st, ch)) : layersOfChunk(m_, c_, st, ch);
+}
+
+int StageLayers::moeLayersOfStage(int st) const {
+    if (!m_.moe.present()) return 0;
+    int before = 0, moe = 0; // model layers ahead of the chunk
+    for (int ch = 0; ch < c_.virtualStages; ++ch)
+        for (int s = 0; s < c_.pp; ++s) {
+            const int n = layersOfChunk(m_, c_, s, ch);
+            if (s == st) moe += n - std::clamp(m_.moe.firstDenseLayers - before, 0, n);
+            before += n;
+        }
+    return moe;
+}
+
+double StageLayers::layerPassesOfStage(int st, bool moeOnly, double microBatches) const {
+    auto layers = [&](int s) {
+        return double(moeOnly ? moeLayersOfStage(s) : layersOfStage(m_, c_, s));
+    };
+    return dualPipe() ? (layers(st) + layers(c_.pp - 1 - st)) * microBatches / 2
+                      : layers(st) * microBatches;
+}
+
+int StageLayers::layersHeldByStage(int st) const {
+    return dualPipe() ? layersOfStage(m_, c_, st) + layersOfStage(m_, c_, c_.pp - 1 - st)
+                      : layersOfStage(m_, c_, st);
+}
+
 } // namespace cs

@@ -158,7 +158,7 @@ ParallelConfig withResolvedDefaults(const ModelSpec& m, ParallelConfig c) {
         // is wrong with one that does not parse or divide).
         c.virtualStages = 1;
         try {
-            const auto chunks = int(parsePipelineLayout(c.pipelineLayout).chunks.size());
+            const auto chunks = int(cachedPipelineLayout(c.pipelineLayout).chunks.size());
             if (c.pp > 0 && chunks % c.pp == 0) c.virtualStages = std::max(1, chunks / c.pp);
         } catch (const std::invalid_argument&) {
         }
@@ -276,7 +276,7 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
     if (!c.pipelineLayout.empty()) {
         std::string problem;
         try {
-            problem = pipelineLayoutProblem(parsePipelineLayout(c.pipelineLayout),
+            problem = pipelineLayoutProblem(cachedPipelineLayout(c.pipelineLayout),
                                             c.pp * c.virtualStages, m.layers, m.mtpDepth);
         } catch (const std::invalid_argument& e) {
             problem = e.what();

@@ -389,7 +389,8 @@ private:
         const double treeBytes = paramsPerRank_ * 2 / 2; // per edge: half the gradients
         const double treeLatencyS =
             collectivesPerBucket_ * 2 * std::ceil(std::log2(members_)) * stepLatencyS;
-        const double buckets = std::max(1, layersHeldByStage(0)) / double(e_.dpBucketLayers);
+        const double buckets =
+            std::max(1, stages_.layersHeldByStage(0)) / double(e_.dpBucketLayers);
         const double ringS =
             reduceBytes_ / buckets / share_.soloRate(classes_.reduce(0)) + dpLatencyS_;
         const double treeS = treeBytes / buckets / share_.soloRate(treeId.front()) + treeLatencyS;
@@ -415,7 +416,7 @@ private:
             collectivesPerBucket_ * dpCollectives_ *
             (std::ceil(std::log2(members_)) * stepLatencyS / nccl::kPatLogStepDivisor +
              members_ * nccl::kPatPerRankLatencyS);
-        const double layers = std::max(1, layersHeldByStage(0));
+        const double layers = std::max(1, stages_.layersHeldByStage(0));
         const double bucketBytes = reduceBytes_ / layers * e_.dpBucketLayers;
         const double rate = share_.soloRate(classes_.reduce(0));
         const double ringS = bucketBytes / rate + dpLatencyS_;
@@ -469,7 +470,7 @@ private:
         if (!epLinkBytesPerAllToAll_.empty()) {
             e_.epLinkBytes = std::move(epLinkBytesPerAllToAll_);
             for (int st = 0; st < c_.pp; ++st) {
-                const double times = 4.0 * layerPassesOfStage(st, true);
+                const double times = 4.0 * stages_.layerPassesOfStage(st, true, M_);
                 for (size_t l = 0; l < e_.epLinkBytes[size_t(st)].size(); ++l) {
                     float& b = e_.epLinkBytes[size_t(st)][l];
                     b = float(b * times);
@@ -490,8 +491,9 @@ private:
         if (tpOnFabric) e_.tpLinkBytes.assign(size_t(c_.pp), std::vector<float>(directions, 0.f));
         for (int st = 0; st < c_.pp; ++st)
             share_.addLinkBytes(classes_.tp(st),
-                                tpPasses_ * tpPassBytes_ * layerPassesOfStage(st, false), bytes,
-                                tpOnFabric ? &e_.tpLinkBytes[size_t(st)] : nullptr);
+                                tpPasses_ * tpPassBytes_ *
+                                    stages_.layerPassesOfStage(st, false, M_),
+                                bytes, tpOnFabric ? &e_.tpLinkBytes[size_t(st)] : nullptr);
     }
 
     // The optimizer step streams its state through HBM: the dense parameters' and the routed
@@ -574,7 +576,7 @@ private:
         e_.cpBytesLayer = (c_.cp - 1) * cpShard_;
     }
 
-    bool dualPipe() const { return c_.schedule == PipelineSchedule::DualPipe; }
+    bool dualPipe() const { return stages_.dualPipe(); }
 
     // A MoE layer's two all-to-alls per pass (dispatch and combine) as the exposed phase that
     // ends its forward and its backward. Overlapped with another micro-batch's compute
@@ -633,56 +635,20 @@ private:
         appendHostWait(in.forwardLayerPaired, in.backwardLayerPaired, h);
     }
 
-    // MoE layers of a stage: its chunks' layers but the dense first ones of the model, which
-    // fill the chunks in model order (chunk 0 of every stage, then chunk 1, ...).
-    int moeLayersOfStage(int st) const {
-        if (!m_.moe.present()) return 0;
-        int before = 0, moe = 0; // model layers ahead of the chunk
-        for (int ch = 0; ch < int(V_); ++ch)
-            for (int s = 0; s < c_.pp; ++s) {
-                const int n = layersOfChunk(m_, c_, s, ch);
-                if (s == st) moe += n - std::clamp(m_.moe.firstDenseLayers - before, 0, n);
-                before += n;
-            }
-        return moe;
-    }
-
-    // The model stage that chunk ch of stage st runs: DualPipe's chunk 1 runs the stages in
-    // reverse (stage st holds model stages st and p - 1 - st).
-    int modelStageOf(int st, int ch) const { return dualPipe() && ch == 1 ? c_.pp - 1 - st : st; }
-    int chunksPerStage() const { return dualPipe() ? 2 : int(V_); }
-    // Layer passes (forward and backward each) a stage runs per step, of every layer or of the
-    // MoE ones: DualPipe runs half the micro-batches through each of its two model stages.
-    double layerPassesOfStage(int st, bool moeOnly) const {
-        auto layers = [&](int s) {
-            return double(moeOnly ? moeLayersOfStage(s) : layersOfStage(m_, c_, s));
-        };
-        return dualPipe() ? (layers(st) + layers(c_.pp - 1 - st)) * M_ / 2 : layers(st) * M_;
-    }
-    // The layers whose weights a stage holds: DualPipe's two model stages.
-    int layersHeldByStage(int st) const {
-        return dualPipe() ? layersOfStage(m_, c_, st) + layersOfStage(m_, c_, c_.pp - 1 - st)
-                          : layersOfStage(m_, c_, st);
-    }
-    int layersOfChunkOnStage(int st, int ch) const {
-        return dualPipe() ? layersOfStage(m_, c_, modelStageOf(st, ch))
-                          : layersOfChunk(m_, c_, st, ch);
-    }
-
     // Each stage's chunks: their layers, and the head on the last chunk of the last model stage.
     void addChunks(ScheduleInput& in) {
         e_.headForwardS = headS_ / 3;
         e_.headBackwardS = headS_ * 2 / 3;
-        const int chunks = chunksPerStage();
+        const int chunks = stages_.chunksPerStage();
         for (int st = 0; st < c_.pp; ++st) {
             std::vector<double> fwd(size_t(chunks), 0.0), bwd(size_t(chunks), 0.0);
             std::vector<int> layers;
             for (int ch = 0; ch < chunks; ++ch) {
                 const bool head =
-                    modelStageOf(st, ch) == c_.pp - 1 && (dualPipe() || ch == chunks - 1);
+                    stages_.modelStageOf(st, ch) == c_.pp - 1 && (dualPipe() || ch == chunks - 1);
                 fwd[size_t(ch)] = head ? e_.headForwardS : 0; // beside the layers' phases
                 bwd[size_t(ch)] = head ? e_.headBackwardS : 0;
-                layers.push_back(layersOfChunkOnStage(st, ch));
+                layers.push_back(stages_.layersOfChunkOnStage(st, ch));
             }
             in.forwardS.push_back(fwd);
             in.backwardS.push_back(bwd);
@@ -716,7 +682,7 @@ private:
     void runEventSchedule() {
         ScheduleInput in;
         in.stages = c_.pp;
-        in.chunks = chunksPerStage();
+        in.chunks = stages_.chunksPerStage();
         in.microBatches = int(std::llround(M_));
         in.dualPipe = dualPipe();
         addLayerPhases(in);
@@ -762,6 +728,7 @@ private:
     const ModelSpec& m_;
     const GpuSpec& g_;
     const ParallelConfig& c_;
+    const StageLayers stages_{m_, c_}; // what each stage runs, schedule included
     std::shared_ptr<FabricRouter> routerPtr_;
     FabricRouter& router_;
     CollectiveTimer timer_;
