@@ -28,6 +28,10 @@ double copiesPerHostFraction(int hosts, int experts, int activeExperts, int node
 
 } // namespace
 
+double expertBytesPerPeer(const ModelSpec& m, const ParallelConfig& c, double tokensPerMicro) {
+    return expertTokensPerRank(m, c, tokensPerMicro) * m.modelDim * 2 / c.ep;
+}
+
 AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const GpuSpec& g,
                             const AllToAllInput& in) {
     AllToAllResult out;
@@ -71,8 +75,13 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
                 copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts, in.nodeLimit);
     // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
     // other hosts arrive there once per host and are forwarded over NVLink to their GPUs
-    // (about as many as a GPU sends across hosts).
+    // (about as many as a GPU sends across hosts), and a token crosses NVLink once per GPU
+    // it reaches, not once per expert there (DeepEP's intranode kernels).
     const double nvlinkBps = nvlinkBytesPerS(g);
+    const double nvlinkCopyFraction =
+        in.dispatcher == EpDispatcher::DeepEp
+            ? copiesPerHostFraction(out.peers + 1, in.experts, in.activeExperts, 0)
+            : 1.0;
     // Not where rounding alone leaves a fraction under 1.
     const bool forwarding = std::any_of(fabricByteFraction.begin(), fabricByteFraction.end(),
                                         [](double f) { return f < 1 - 1e-9; });
@@ -83,7 +92,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
         for (const auto& [gpu, n] : fabricPeers)
             mostCopies =
                 std::max(mostCopies, n + double(inHostPeers.count(gpu) ? inHostPeers.at(gpu) : 0));
-    out.nvlinkS = mostCopies * in.bytesPerPeer / nvlinkBps;
+    out.nvlinkS = mostCopies * in.bytesPerPeer * nvlinkCopyFraction / nvlinkBps;
     // NCCL's all-to-all in a group across three or more hosts: a GPU's copies leave its NIC at
     // most at 37 of its 50 GB/s (nccl #1316; fewer channels per peer since NCCL 2.19), however
     // idle the fabric; DeepEP's kernels at most at 43-47 (its README). A GPU's NIC: its host's

@@ -4,8 +4,9 @@
 // copies at once. Inside a host the copies go over the GPU's NVLink, shared by its peers in
 // the host; across hosts as flows over the routed fabric, max-min fair with the other EP
 // groups of the same stage (stages run their MoE layers at different moments). DeepEP sends
-// a token across the fabric once per host it reaches and forwards it over NVLink there; NCCL's
-// all-to-all sends every copy, and across three or more hosts reaches less of the NIC.
+// a token across the fabric once per host it reaches and over NVLink once per GPU it reaches
+// (that GPU's experts share the copy); NCCL's all-to-all sends every copy, and across three or
+// more hosts reaches less of the NIC.
 #include "CollectiveTimer.h"
 #include "TrainingSpecs.h"
 
@@ -33,6 +34,11 @@ struct AllToAllResult {
     // Bytes per link direction of one all-to-all, per stage.
     std::vector<std::vector<float>> linkBytesByStage;
 };
+
+// What one EP member sends one other member in a dispatch (a combine sends as much back): each
+// routed copy of a token, its bf16 hidden state, to the rank of its expert; balanced routing
+// sends every peer 1 / EP of them, and the busiest rank gets the routing skew.
+double expertBytesPerPeer(const ModelSpec& m, const ParallelConfig& c, double tokensPerMicro);
 
 AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const GpuSpec& g,
                             const AllToAllInput& in);

@@ -86,6 +86,10 @@ double inTrainingRate(const GpuSpec& g, Precision p) {
     return peakFraction(g, p) * kernelConstants(g).inTrainingFraction;
 }
 
+double rateOf(const GpuSpec& g, Precision p, KernelRate r) {
+    return r == KernelRate::Alone ? peakFraction(g, p) : inTrainingRate(g, p);
+}
+
 // `batch` independent GEMMs of one shape in one launch (BF16), in 128 x 128 tiles.
 double batchedGemmSeconds(const GpuSpec& g, double batch, double m, double n, double k) {
     return tiledGemmSeconds(g, Precision::Bf16, batch, m, n, k, inTrainingRate(g, Precision::Bf16),
@@ -116,11 +120,6 @@ double streamSeconds(const GpuSpec& g, double bytes) {
     return bytes / (g.hbmGBps * 1e9 * kernelConstants(g).hbmFraction);
 }
 
-double groupedGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n,
-                          double k) {
-    return tiledGemmSeconds(g, p, groups, m, n, k, inTrainingRate(g, p), kTiles);
-}
-
 double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens) {
     // With TP the MoE layer sees the sequence-parallel shard of the tokens.
     return tokens / c.tp * m.moe.activeExperts * std::max(1.0, m.moe.routingSkew);
@@ -135,8 +134,12 @@ struct MoeMlp {
     double gemmS = 0, streamS = 0;
     double gemmInputs = 0, gemmOutputs = 0; // elements in and out of its FP8-able GEMMs
 };
-MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens) {
+MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
+              KernelRate r) {
     const Precision p = c.precision;
+    const auto gemm = [&](Precision q, double groups, double rows, double cols, double inner) {
+        return tiledGemmSeconds(g, q, groups, rows, cols, inner, rateOf(g, q, r), kTiles);
+    };
     const double h = m.modelDim, fe = m.moe.expertFfnDim, t = c.tp;
     const double local = tokens / t; // tokens this rank routes
     const double assigned = expertTokensPerRank(m, c, tokens);
@@ -145,16 +148,15 @@ MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, dou
     // its slice of the experts' width.
     const double etp = c.etp, perExpert = assigned * etp / localExperts;
     MoeMlp out;
-    out.gemmS = gemmSeconds(g, Precision::Bf16, local, m.moe.experts, h) + // router, in BF16
-                groupedGemmSeconds(g, p, localExperts, perExpert, 2 * fe / etp, h) +
-                groupedGemmSeconds(g, p, localExperts, perExpert, h, fe / etp);
+    out.gemmS = gemm(Precision::Bf16, 1, local, m.moe.experts, h) + // router, in BF16
+                gemm(p, localExperts, perExpert, 2 * fe / etp, h) +
+                gemm(p, localExperts, perExpert, h, fe / etp);
     const double copies = perExpert * localExperts;
     out.gemmInputs = copies * (h + fe / etp);
     out.gemmOutputs = copies * (2 * fe / etp + h);
     if (m.moe.sharedExperts > 0) {
         const double fs = m.moe.sharedExperts * fe;
-        out.gemmS +=
-            gemmSeconds(g, p, tokens, 2 * fs / t, h) + gemmSeconds(g, p, tokens, h, fs / t);
+        out.gemmS += gemm(p, 1, tokens, 2 * fs / t, h) + gemm(p, 1, tokens, h, fs / t);
         out.gemmInputs += tokens * (h * fullWidthShare(c) + fs / t); // as a dense MLP's
         out.gemmOutputs += tokens * (2 * fs / t + h * fullWidthShare(c));
     }
@@ -169,7 +171,20 @@ MoeMlp moeMlp(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, dou
     return out;
 }
 
+// Bytes streamed to cast a pass's GEMM operands (see layerTimes).
+double castSeconds(const GpuSpec& g, Precision p, double elements) {
+    return g.hasPrecision(p) ? streamSeconds(g, castBytes(g, p) * elements) : 0;
+}
+
 } // namespace
+
+MoeBlockTimes moeBlockTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c,
+                            double tokens, KernelRate rate) {
+    const MoeMlp x = moeMlp(m, g, c, tokens, rate);
+    // As layerTimes counts a layer's: backward two GEMMs per forward one, 1.5 times the bytes.
+    return {x.gemmS + x.streamS + castSeconds(g, c.precision, x.gemmInputs),
+            2 * x.gemmS + 1.5 * x.streamS + castSeconds(g, c.precision, x.gemmOutputs)};
+}
 
 LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
                       bool moeLayer) {
@@ -191,7 +206,7 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     gemmInputs *= tokens, gemmOutputs *= tokens;
     MoeMlp experts;
     if (moeLayer) {
-        experts = moeMlp(m, g, c, tokens);
+        experts = moeMlp(m, g, c, tokens, KernelRate::InTraining);
         gemmInputs += experts.gemmInputs, gemmOutputs += experts.gemmOutputs;
     } else {
         gemms += gemmSeconds(g, p, tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
@@ -202,9 +217,8 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     gemms += experts.gemmS;
     // FP8: each GEMM input in the forward and each output gradient in the backward is cast
     // from BF16 (the weights once per step, not counted).
-    const double cast = g.hasPrecision(p) ? castBytes(g, p) : 0;
-    const double castForwardS = streamSeconds(g, cast * gemmInputs);
-    const double castBackwardS = streamSeconds(g, cast * gemmOutputs);
+    const double castForwardS = castSeconds(g, p, gemmInputs);
+    const double castBackwardS = castSeconds(g, p, gemmOutputs);
     // Attention core: QK^T and AV over the context, per rank's heads; a sliding window
     // bounds the context on its share of the layers.
     double seqContext = c.seqLen;

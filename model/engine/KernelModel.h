@@ -44,11 +44,19 @@ struct LayerTimes {
 // `moeLayer`: the layer's MLP is the model's experts (the routed experts of this EP rank).
 LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
                       bool moeLayer = false);
-// `groups` GEMMs of one shape in one launch (the experts of an EP rank).
-double groupedGemmSeconds(const GpuSpec& g, Precision p, double groups, double m, double n,
-                          double k);
 // Token copies the busiest EP rank's experts process per micro-batch of `tokens` tokens.
 double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens);
+// At what rate the kernels run: in a training step (the family's in-training fraction of what
+// they reach alone) or alone, as a layer benchmark times them.
+enum class KernelRate { InTraining, Alone };
+// The MLP of a MoE layer on one EP rank for a micro-batch of `tokens` tokens: the router, the
+// token permutations, the routed experts this rank holds, the shared experts and the FP8
+// casts; compute only (the all-to-alls are ExpertAllToAll.h's).
+struct MoeBlockTimes {
+    double forwardS = 0, backwardS = 0;
+};
+MoeBlockTimes moeBlockTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c,
+                            double tokens, KernelRate rate = KernelRate::InTraining);
 // The output layer (LM head and cross-entropy), forward + backward.
 double headSeconds(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens);
 

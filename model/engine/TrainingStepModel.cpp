@@ -175,10 +175,8 @@ private:
         in.groups = groups_.ep;
         in.stageOfGroup = groups_.stageOfEpGroup;
         in.stages = c_.pp;
-        // Each routed copy of a token (bf16 hidden state) goes to the EP rank of its expert;
-        // balanced routing sends every peer 1 / EP of them; the busiest rank gets the skew.
         const double copies = expertTokensPerRank(m_, c_, tokensPerMicro_);
-        in.bytesPerPeer = copies * m_.modelDim * 2 / c_.ep;
+        in.bytesPerPeer = expertBytesPerPeer(m_, c_, tokensPerMicro_);
         in.dispatcher = c_.epDispatcher;
         in.experts = m_.moe.experts, in.activeExperts = m_.moe.activeExperts;
         in.nodeLimit = m_.moe.nodeLimit;
