@@ -10,8 +10,10 @@ namespace cs {
 namespace {
 
 // Of a token's copies for other hosts, the fraction DeepEP sends across the fabric: one per
-// host reached, `hosts` of them holding the experts evenly.
-double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit) {
+// host reached, `hosts` of them holding the experts evenly (or, with `hosts` the GPUs of a
+// group, of its copies the fraction sent over NVLink: one per GPU reached).
+double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit, int groups,
+                             int groupLimit) {
     if (hosts < 2 || experts < 1 || activeExperts < 1) return 1;
     // Without a limit: a host is missed when every copy goes elsewhere (drawn without
     // replacement from the experts); with one, the top hosts are nearly always all used.
@@ -21,6 +23,10 @@ double copiesPerHostFraction(int hosts, int experts, int activeExperts, int node
         missed *= std::max(0.0, (experts - perHost - i) / (experts - i));
     double reached = hosts * (1 - missed);
     if (nodeLimit > 0) reached = std::min(reached, double(nodeLimit));
+    // Group-limited routing: hosts that hold whole groups are reached at most `groupLimit`
+    // times; groups that span hosts, that many times the hosts a group spans.
+    if (groups > 0 && groupLimit > 0)
+        reached = std::min(reached, groupLimit * std::max(1.0, double(hosts) / groups));
     // The token's own host is as likely among them as any: of the copies and of the hosts
     // reached, the same share is remote.
     return std::min(1.0, reached / activeExperts);
@@ -72,7 +78,8 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     if (in.dispatcher == EpDispatcher::DeepEp)
         for (size_t st = 0; st < stageHosts.size(); ++st)
             fabricByteFraction[st] =
-                copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts, in.nodeLimit);
+                copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts, in.nodeLimit,
+                                      in.routerGroups, in.groupLimit);
     // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
     // other hosts arrive there once per host and are forwarded over NVLink to their GPUs
     // (about as many as a GPU sends across hosts), and a token crosses NVLink once per GPU
@@ -80,7 +87,8 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     const double nvlinkBps = nvlinkBytesPerS(g);
     const double nvlinkCopyFraction =
         in.dispatcher == EpDispatcher::DeepEp
-            ? copiesPerHostFraction(out.peers + 1, in.experts, in.activeExperts, 0)
+            ? copiesPerHostFraction(out.peers + 1, in.experts, in.activeExperts, 0, in.routerGroups,
+                                    in.groupLimit)
             : 1.0;
     // Not where rounding alone leaves a fraction under 1.
     const bool forwarding = std::any_of(fabricByteFraction.begin(), fabricByteFraction.end(),

@@ -23,6 +23,7 @@ struct AllToAllInput {
     // Routing, for DeepEP's copies per host: experts (spread evenly over the members), the
     // experts each token reaches, and the most hosts it may reach (0: no limit).
     int experts = 1, activeExperts = 1, nodeLimit = 0;
+    int routerGroups = 0, groupLimit = 0; // group-limited routing (MoeSpec)
 };
 
 struct AllToAllResult {

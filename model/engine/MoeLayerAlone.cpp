@@ -29,6 +29,7 @@ MoeLayerAloneTime timeMoeLayerAlone(const Topology& t, const std::vector<int32_t
         in.dispatcher = c.epDispatcher;
         in.experts = m.moe.experts, in.activeExperts = m.moe.activeExperts;
         in.nodeLimit = m.moe.nodeLimit;
+        in.routerGroups = m.moe.groups, in.groupLimit = m.moe.groupLimit;
         out.allToAllS = timeAllToAll(t, timer, g, in).seconds;
     }
     // Forward: dispatch and combine; backward: the combine's gradient and the dispatch's.

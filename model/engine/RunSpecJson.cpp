@@ -26,7 +26,7 @@ void readOption(JsonObjectReader& r, const char* name, const RunOption& o, RunSp
 }
 
 // A mixture of experts: {"experts", "activeExperts", "sharedExperts", "expertFfnHidden",
-// "firstDenseLayers", "nodeLimit", "routing": "balanced" | {"skew": x}}.
+// "firstDenseLayers", "nodeLimit", "groups", "groupLimit", "routing": "balanced" | {"skew": x}}.
 MoeSpec readMoe(JsonObjectReader r, int layers) {
     MoeSpec x;
     x.experts = int(r.integer("experts", 2, 65536));
@@ -35,6 +35,18 @@ MoeSpec readMoe(JsonObjectReader r, int layers) {
     x.expertFfnDim = int(r.integer("expertFfnHidden", 1, 1 << 22));
     x.firstDenseLayers = int(r.integer("firstDenseLayers", 0, layers - 1, 0));
     x.nodeLimit = int(r.integer("nodeLimit", 0, 65536, 0));
+    x.groups = int(r.integer("groups", 0, x.experts, 0));
+    if (x.groups > 0 && x.experts % x.groups != 0)
+        r.fail("groups", "expected a divisor of the " + std::to_string(x.experts) +
+                             " experts, got " + std::to_string(x.groups));
+    if (!r.value("groupLimit").isUndefined() && x.groups == 0)
+        r.fail("groupLimit", "needs \"groups\", the blocks it limits a token to");
+    x.groupLimit = int(r.integer("groupLimit", 1, std::max(1, x.groups), x.groups));
+    if (x.groups > 0 && x.groupLimit * (x.experts / x.groups) < x.activeExperts)
+        r.fail("groupLimit", std::to_string(x.groupLimit) + " groups of " +
+                                 std::to_string(x.experts / x.groups) +
+                                 " experts hold fewer than the " + std::to_string(x.activeExperts) +
+                                 " active experts");
     const QJsonValue routing = r.value("routing");
     if (routing.isObject()) {
         JsonObjectReader skew = r.object("routing");
@@ -219,6 +231,12 @@ QJsonObject modelToJson(const ModelSpec& m) {
                              {"routing", x.routingSkew > 1
                                              ? QJsonValue(QJsonObject{{"skew", x.routingSkew}})
                                              : QJsonValue("balanced")}});
+        if (x.groups > 0) {
+            QJsonObject moe = o.value("moe").toObject();
+            moe.insert("groups", x.groups);
+            moe.insert("groupLimit", x.groupLimit);
+            o.insert("moe", moe);
+        }
     }
     return o;
 }

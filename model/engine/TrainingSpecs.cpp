@@ -107,10 +107,10 @@ const std::vector<ModelSpec>& modelPresets() {
         // Qwen3-235B-A22B: 64 query heads of 128 (width 8,192) over a hidden of 4,096.
         moe("qwen3-235b-a22b", 94, 4096, 64, 4, 151936, {128}, {128, 8, 0, 1536, 0, 0}),
         // DeepSeek-V3 (technical report 4.2): MLA, 256 routed experts and one shared, the
-        // first 3 layers dense (FFN 18,432), a token's experts on at most 4 nodes, one
-        // multi-token prediction module.
+        // first 3 layers dense (FFN 18,432), a token's experts on at most 4 nodes (its router:
+        // 8 groups of 32 experts, a token's in the top 4), one multi-token prediction module.
         moe("deepseek-v3", 61, 7168, 128, 128, 129280, {128, 1536, 512, 64},
-            {256, 8, 1, 2048, 3, 4}, 18432, 1),
+            {256, 8, 1, 2048, 3, 4, 1, 8, 4}, 18432, 1),
         // Mixtral-8x22B: 8 experts of 16,384, two per token.
         moe("mixtral-8x22b", 56, 6144, 48, 8, 32768, {128}, {8, 2, 0, 16384, 0, 0}),
     };

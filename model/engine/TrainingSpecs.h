@@ -29,6 +29,10 @@ struct MoeSpec {
     // Tokens the busiest expert gets over the balanced share (1: balanced routing, as the
     // calibration runs force it). The lock-step layer waits for the busiest.
     double routingSkew = 1;
+    // Group-limited routing (DeepSeek-V3's router): the experts in `groups` equal blocks (in
+    // expert order, as EP ranks hold them), a token's experts in at most `groupLimit` of them;
+    // 0: none.
+    int groups = 0, groupLimit = 0;
     bool present() const { return experts > 0; }
 };
 

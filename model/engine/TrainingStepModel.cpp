@@ -180,6 +180,7 @@ private:
         in.dispatcher = c_.epDispatcher;
         in.experts = m_.moe.experts, in.activeExperts = m_.moe.activeExperts;
         in.nodeLimit = m_.moe.nodeLimit;
+        in.routerGroups = m_.moe.groups, in.groupLimit = m_.moe.groupLimit;
         AllToAllResult a = timeAllToAll(t_, timer_, g_, in);
         // Expert TP: the dispatch's tokens all-gathered over the ETP ranks after it, the
         // combine's reduce-scattered before it, on NVLink (ETP groups stay in a domain).

@@ -102,6 +102,7 @@ void TestMoe::moeModelsRoundTripThroughRunFiles() {
     s.customModel = *findModel("deepseek-v3");
     s.customModel->name = "my-deepseek";
     s.customModel->moe.routingSkew = 1.25;
+    s.customModel->moe.groups = 8, s.customModel->moe.groupLimit = 4;
     s.model = "my-deepseek";
     const QByteArray text = QJsonDocument(runSpecToJson(s)).toJson();
     const RunSpec back = parseRunSpec(text, "run.json");
@@ -114,6 +115,8 @@ void TestMoe::moeModelsRoundTripThroughRunFiles() {
     QCOMPARE(m.moe.firstDenseLayers, 3);
     QCOMPARE(m.moe.nodeLimit, 4);
     QCOMPARE(m.moe.routingSkew, 1.25);
+    QCOMPARE(m.moe.groups, 8);
+    QCOMPARE(m.moe.groupLimit, 4);
     QCOMPARE(m.attention.kvLoraRank, 512);
     QCOMPARE(m.attention.qLoraRank, 1536);
     QCOMPARE(m.attention.ropeHeadDim, 64);
@@ -141,6 +144,22 @@ void TestMoe::badMoeFieldsAreRefusedByName_data() {
         << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
                      "firstDenseLayers": 1})"
         << "model.ffnHidden";
+    QTest::newRow("groups that do not divide the experts")
+        << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
+                     "groups": 3})"
+        << "model.moe.groups";
+    QTest::newRow("a group limit without groups")
+        << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
+                     "groupLimit": 2})"
+        << "model.moe.groupLimit";
+    QTest::newRow("a group limit over the groups")
+        << base + R"("moe": {"experts": 8, "activeExperts": 2, "expertFfnHidden": 512,
+                     "groups": 4, "groupLimit": 5})"
+        << "model.moe.groupLimit";
+    QTest::newRow("too few groups for the active experts")
+        << base + R"("moe": {"experts": 32, "activeExperts": 8, "expertFfnHidden": 512,
+                     "groups": 8, "groupLimit": 1})"
+        << "model.moe.groupLimit";
     QTest::newRow("unknown attention kind")
         << base + R"("ffnHidden": 4096, "attention": {"kind": "linear"})"
         << "model.attention.kind";
@@ -516,7 +535,8 @@ void TestMoe::deepSeekV3RunsOnBothOfItsFabrics() {
         return sum;
     };
     s.customModel = *findModel("deepseek-v3");
-    s.customModel->moe.nodeLimit = 0;
+    s.customModel->moe.nodeLimit = 0; // and its router's groups, which limit it as well
+    s.customModel->moe.groups = s.customModel->moe.groupLimit = 0;
     s.customModel->name = "deepseek-v3-any-node";
     s.model = s.customModel->name;
     const RunResult unlimited = simulateRun(*mpft, s, nullptr);
@@ -539,6 +559,14 @@ void TestMoe::deepSeekV3RunsOnBothOfItsFabrics() {
     QVERIFY2(std::fabs(fabricBytes(unlimited) / fabricBytes(nccl) / (nodesReached / 8) - 1) < 0.01,
              qPrintable(QString::number(fabricBytes(unlimited) / fabricBytes(nccl))));
     QVERIFY(std::fabs(fabricBytes(planes) / fabricBytes(nccl) - 4.0 / 8) < 1e-6);
+    // The router's groups alone (8 of 32 experts, one a node here, a token's in 4 of them)
+    // keep a token to 4 nodes as the node limit does.
+    s = loadRunSpec(CS_SOURCE_DIR "/resources/examples/moe-deepseek-v3-h800.json");
+    s.customModel = *findModel("deepseek-v3");
+    s.customModel->moe.nodeLimit = 0;
+    s.customModel->name = "deepseek-v3-groups";
+    s.model = s.customModel->name;
+    QCOMPARE(fabricBytes(simulateRun(*mpft, s, nullptr)), fabricBytes(planes));
     // NCCL's all-to-all leaves a GPU's 400G NIC at 37 GB/s at most across 3 or more hosts: each
     // GPU's copies for its 56 peers on other nodes take at least that long.
     const double perGpuFabricBytes = nccl.step.epBytesPerAllToAll / 63 * 56;

@@ -32,7 +32,8 @@ ModelSpec proxy(const QString& name) {
     } else {
         m.modelDim = 7168;
         m.moe.experts = 32, m.moe.activeExperts = 8, m.moe.expertFfnDim = 2048;
-        m.moe.sharedExperts = 1; // its shared expert is 2,048 wide
+        m.moe.sharedExperts = 1;                // its shared expert is 2,048 wide
+        m.moe.groups = 8, m.moe.groupLimit = 4; // a group is one GPU's 4 experts
     }
     m.ffnDim = m.moe.expertFfnDim;
     return m;
@@ -71,9 +72,15 @@ QString unmodelledIn(const QString& model, const QString& dispatcher, const QStr
     if (precision == "fp8")
         return "the blockwise FP8 recipe (a scale per 128 elements); the engine's FP8 is "
                "per-tensor";
+    return {};
+}
+
+// Rows whose mechanisms the engine has and which it still misses: named, so that a change that
+// meets them shows (as an unexpected pass).
+QString knownMiss(const QString& model, const QString& dispatcher) {
     if (model == "deepseek" && dispatcher != "a2a")
-        return "group-limited routing (a token's 8 experts in 4 of the 8 groups, one group a "
-               "GPU: 4 GPUs reached, not the 5.6 of a free draw)";
+        return "the DeepSeek proxy's backward comes out 19-22 % long with DeepEP and HybridEP "
+               "(14 % with NCCL's all-to-all), its forward 12-16 %: not explained";
     return {};
 }
 
@@ -124,6 +131,8 @@ void TestMoeLayerAlone::layerTimesFollowTheBenchmark() {
     QCOMPARE(e.backwardS, e.computeBackwardS + 2 * e.allToAllS);
     QVERIFY(e.hostS > 0);
     if (!unmodelled.isEmpty()) return;
+    if (const QString miss = knownMiss(model, dispatcher); !miss.isEmpty())
+        QEXPECT_FAIL("", qPrintable(miss), Continue);
     QVERIFY2(std::fabs(fwd) < kBound && std::fabs(bwd) < kBound,
              qPrintable(QString("forward %1 %, backward %2 %").arg(100 * fwd).arg(100 * bwd)));
 }
@@ -132,11 +141,11 @@ void TestMoeLayerAlone::dispatchersDifferWhereTheirTrafficDoes() {
     // Mixtral's 8 experts on 8 GPUs: a token's 2 copies go to 2 GPUs either way.
     QCOMPARE(engineTime("mixtral", "deepep", "bf16").allToAllS,
              engineTime("mixtral", "a2a", "bf16").allToAllS);
-    // DeepSeek's 32 experts, 4 a GPU: DeepEP sends a token once per GPU it reaches (about 5.6
-    // of its 8 copies), NCCL's all-to-all each copy.
+    // DeepSeek's 32 experts, 4 a GPU, a token's 8 in 4 of the 8 groups (one a GPU): DeepEP
+    // sends a token once to each of its 4 GPUs, NCCL's all-to-all each of its 8 copies.
     const double ratio = engineTime("deepseek", "deepep", "bf16").allToAllS /
                          engineTime("deepseek", "a2a", "bf16").allToAllS;
-    QVERIFY2(ratio > 0.65 && ratio < 0.75, qPrintable(QString::number(ratio)));
+    QVERIFY2(ratio > 0.45 && ratio < 0.55, qPrintable(QString::number(ratio)));
 }
 
 QTEST_GUILESS_MAIN(TestMoeLayerAlone)
