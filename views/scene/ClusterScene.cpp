@@ -1,25 +1,19 @@
 #include "ClusterScene.h"
 
+#include "ConcurrentTask.h"
 #include "GlyphLayer.h"
 #include "LabelLayer.h"
 #include "LineLayer.h"
 #include "RackRunLayer.h"
+#include "SceneGltf.h"
+#include "SceneOutlines.h"
+#include "SceneOverlays.h"
+#include "SceneShading.h"
 
-#include <vtkActor.h>
 #include <vtkCamera.h>
-#include <vtkCellArray.h>
-#include <vtkLegendBoxActor.h>
 #include <vtkLookupTable.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
-#include <vtkProperty.h>
-#include <vtkProperty2D.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
-#include <vtkScalarBarActor.h>
-#include <vtkTextActor.h>
-#include <vtkTextProperty.h>
 
 #include <algorithm>
 #include <array>
@@ -27,37 +21,12 @@
 #include <cstdio>
 
 namespace cs::views {
-namespace {
-
-void styleText(vtkTextProperty* p, int size) {
-    p->SetFontFamilyToArial();
-    p->SetFontSize(size);
-    p->SetColor(0.93, 0.94, 0.96);
-    p->SetShadow(false);
-}
-
-} // namespace
 
 ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
-    const Rgba bg = sceneBackground(); // the 3D view clears nothing: the backdrop is its background
-    backdrop_->SetBackground(bg[0] / 255.0, bg[1] / 255.0, bg[2] / 255.0);
-    backdrop_->SetBackgroundAlpha(1); // an opaque picture: nothing behind it shows through
-    backdrop_->InteractiveOff();
-    // The legend and colour bar live in a panel of their own at the right: the 3D view ends
-    // where the panel begins, so they never cover the fabric, wherever the camera goes.
-    panel_->SetBackground(0.10, 0.11, 0.14);
-    panel_->SetBackgroundAlpha(1);
-    panel_->InteractiveOff();
-    // Layer 0 clears the whole window at once, then the panel; the 3D view (layer 1) clears
-    // nothing. A software rasteriser clears part of a window by drawing over it: clearing
-    // the view's own part cost 1.5 ms a frame at 1280x720 (bench_render).
-    renderer_->SetLayer(1);
-    renderer_->PreserveDepthBufferOn();
-    if (vtkRenderWindow* w = renderer_->GetRenderWindow()) {
-        w->SetNumberOfLayers(std::max(2, w->GetNumberOfLayers()));
-        w->AddRenderer(backdrop_);
-        w->AddRenderer(panel_);
-    }
+    lut_->SetNumberOfTableValues(256);
+    lut_->SetNanColor(noDataColor()[0] / 255.0, noDataColor()[1] / 255.0, noDataColor()[2] / 255.0,
+                      1);
+    overlays_ = std::make_unique<SceneOverlays>(renderer_, lut_);
     bundles_ = std::make_unique<LineLayer>(renderer_);
     links_ = std::make_unique<LineLayer>(renderer_);
     rackRuns_ = std::make_unique<RackRunLayer>(renderer_);
@@ -69,98 +38,12 @@ ClusterScene::ClusterScene(vtkRenderer* renderer) : renderer_(renderer) {
     storage_ = std::make_unique<GlyphLayer>(renderer_);
     labels_ = std::make_unique<LabelLayer>(renderer_);
 
-    vtkNew<vtkPolyDataMapper> selMapper;
-    selMapper->SetInputData(selectionPoly_);
-    selectionActor_->SetMapper(selMapper);
-    selectionActor_->GetProperty()->SetColor(1, 1, 1);
-    selectionActor_->GetProperty()->SetLineWidth(4);
-    selectionActor_->GetProperty()->SetLighting(false);
-    selectionActor_->SetVisibility(false);
-    renderer_->AddActor(selectionActor_);
-    vtkNew<vtkPolyDataMapper> markedMapper;
-    markedMapper->SetInputData(markedPoly_);
-    markedActor_->SetMapper(markedMapper);
-    const Rgba failed = kindColor(KindClass::StorageRack); // vermillion: failed
-    markedActor_->GetProperty()->SetColor(failed[0] / 255.0, failed[1] / 255.0, failed[2] / 255.0);
-    markedActor_->GetProperty()->SetLineWidth(4);
-    markedActor_->GetProperty()->SetLighting(false);
-    markedActor_->SetVisibility(false);
-    renderer_->AddActor(markedActor_);
-    vtkNew<vtkPolyDataMapper> flaggedMapper;
-    flaggedMapper->SetInputData(flaggedPoly_);
-    flaggedActor_->SetMapper(flaggedMapper);
-    // Okabe-Ito's reddish purple: apart from every viridis colour, and from failed vermillion.
-    flaggedActor_->GetProperty()->SetColor(204 / 255.0, 121 / 255.0, 167 / 255.0);
-    flaggedActor_->GetProperty()->SetLineWidth(4);
-    flaggedActor_->GetProperty()->SetLighting(false);
-    flaggedActor_->SetVisibility(false);
-    renderer_->AddActor(flaggedActor_);
-    vtkNew<vtkPolyDataMapper> highlightedMapper;
-    highlightedMapper->SetInputData(highlightedPoly_);
-    highlightedActor_->SetMapper(highlightedMapper);
-    // Okabe-Ito's sky blue: a selected job, apart from the white selection and the outlines
-    // of failed and outlying parts.
-    highlightedActor_->GetProperty()->SetColor(86 / 255.0, 180 / 255.0, 233 / 255.0);
-    highlightedActor_->GetProperty()->SetLineWidth(1.5); // racks side by side stay apart
-    highlightedActor_->GetProperty()->SetLighting(false);
-    highlightedActor_->SetVisibility(false);
-    renderer_->AddActor(highlightedActor_);
+    outlines_ = std::make_unique<SceneOutlines>(renderer_);
 
-    styleText(legend_->GetEntryTextProperty(), 13);
-    legend_->SetBorder(false);
-    legend_->SetBox(true);
-    legend_->GetBoxProperty()->SetColor(0.05, 0.06, 0.08);
-    legend_->GetBoxProperty()->SetOpacity(0.55);
-    legend_->SetPadding(4);
-    legend_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    legend_->GetPositionCoordinate()->SetValue(0.01, 0.05);
-    legend_->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
-    legend_->GetPosition2Coordinate()->SetValue(0.22, 0.36);
-    panel_->AddActor2D(legend_);
-
-    lut_->SetNumberOfTableValues(256);
     fillScale();
-    lut_->SetNanColor(noDataColor()[0] / 255.0, noDataColor()[1] / 255.0, noDataColor()[2] / 255.0,
-                      1);
-    scalarBar_->SetLookupTable(lut_);
-    scalarBar_->SetNumberOfLabels(5);
-    scalarBar_->SetLabelFormat("%.0f%%");
-    scalarBar_->SetOrientationToVertical();
-    scalarBar_->SetDrawNanAnnotation(true);
-    scalarBar_->SetNanAnnotation("no data");
-    styleText(scalarBar_->GetTitleTextProperty(), 14);
-    styleText(scalarBar_->GetLabelTextProperty(), 12);
-    styleText(scalarBar_->GetAnnotationTextProperty(), 12); // "no data", at the bar's left
-    scalarBar_->UnconstrainedFontSizeOn();
-    scalarBar_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    scalarBar_->GetPositionCoordinate()->SetValue(0.90, 0.10);
-    scalarBar_->SetWidth(0.08);
-    scalarBar_->SetHeight(0.75);
-    scalarBar_->SetVisibility(false);
-    panel_->AddActor2D(scalarBar_);
-    scalarBar_->SetTitle(std::string(valueTitle(state_.metric)).c_str());
-
-    styleText(title_->GetTextProperty(), 16);
-    title_->GetTextProperty()->SetBold(true);
-    title_->GetTextProperty()->SetVerticalJustificationToTop();
-    title_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    title_->GetPositionCoordinate()->SetValue(0.01, 0.98);
-    renderer_->AddActor2D(title_);
 }
 
-ClusterScene::~ClusterScene() {
-    renderer_->RemoveActor(selectionActor_);
-    renderer_->RemoveActor(markedActor_);
-    renderer_->RemoveActor(flaggedActor_);
-    renderer_->RemoveActor(highlightedActor_);
-    panel_->RemoveActor2D(legend_);
-    panel_->RemoveActor2D(scalarBar_);
-    renderer_->RemoveActor2D(title_);
-    if (vtkRenderWindow* w = renderer_->GetRenderWindow()) {
-        w->RemoveRenderer(panel_);
-        w->RemoveRenderer(backdrop_);
-    }
-}
+ClusterScene::~ClusterScene() = default;
 
 void ClusterScene::setDocument(const TopologyDocument* doc, LayoutKind kind) {
     doc_ = doc;
@@ -192,11 +75,65 @@ void ClusterScene::setLayoutKind(LayoutKind kind) {
     aggregateValues();
     applyColors();
     updateLegend();
-    updateSelectionActor();
-    updateMarkedActor();
-    outlineWithRacks(flagged_, flaggedPoly_, flaggedActor_);
-    outlineWithRacks(highlighted_, highlightedPoly_, highlightedActor_, false);
+    updateOutlines();
     viewOverview();
+}
+
+void ClusterScene::exportGltf(const std::string& path) const {
+    // The instanced boxes materialised as polygons; the far racks are polygons already.
+    std::vector<GltfPart> parts;
+    for (const GlyphLayer* g : {farSwitches_.get(), hosts_.get(), gpus_.get(), nics_.get(),
+                                switches_.get(), storage_.get()})
+        parts.push_back({g->boxesAsPolyData(), g->actor(), false});
+    for (const LineLayer* l : {bundles_.get(), links_.get()})
+        parts.push_back({l->polyData(), l->actor(), true});
+    exportSceneGltf(renderer_->GetActiveCamera(), parts, rackRuns_->actor(), path);
+}
+
+OutlineGeometry ClusterScene::outlineGeometry() const {
+    if (!doc_ || !layout_) return {};
+    return {&doc_->topology(), layout_.get(), [this](Endpoint e) { return boundsOf(e); }};
+}
+
+void ClusterScene::updateOutlines() {
+    const OutlineGeometry g = outlineGeometry();
+    if (state_.selection)
+        outlines_->show(OutlineKind::Selection, {state_.selection->entity}, g,
+                        state_.selection->bundle);
+    else
+        outlines_->show(OutlineKind::Selection, {}, g);
+    outlines_->show(OutlineKind::Failed, state_.marked, g);
+    outlines_->show(OutlineKind::Outlier, flagged_, g);
+    outlines_->show(OutlineKind::Job, highlighted_, g);
+}
+
+void ClusterScene::select(std::optional<PickHit> hit) {
+    state_.selection = hit;
+    outlines_->show(OutlineKind::Selection,
+                    hit ? std::vector<Endpoint>{hit->entity} : std::vector<Endpoint>{},
+                    outlineGeometry(), hit ? hit->bundle : kNone);
+}
+
+void ClusterScene::setMarked(std::vector<Endpoint> entities) {
+    if (entities == state_.marked) return;
+    state_.marked = std::move(entities);
+    outlines_->show(OutlineKind::Failed, state_.marked, outlineGeometry());
+}
+
+void ClusterScene::setHighlighted(std::vector<Endpoint> entities) {
+    if (entities == highlighted_) return;
+    highlighted_ = std::move(entities);
+    outlines_->show(OutlineKind::Job, highlighted_, outlineGeometry());
+}
+
+size_t ClusterScene::highlightedLines() const {
+    return outlines_->lineCells(OutlineKind::Job);
+}
+
+void ClusterScene::setFlagged(std::vector<Endpoint> entities) {
+    if (entities == flagged_) return;
+    flagged_ = std::move(entities);
+    outlines_->show(OutlineKind::Outlier, flagged_, outlineGeometry());
 }
 
 void ClusterScene::rebuildFar() {
@@ -327,12 +264,12 @@ void ClusterScene::fillScale() {
     if (role) lut_->SetRange(0, std::max(1, roleCount_ - 1));
     // Ranks (and watts, degrees, ...) are not percentages; jobs have no order on the bar (each
     // job's colour is in the Jobs list), so it names no values.
-    scalarBar_->SetLabelFormat(role || gpuMetric ? "%.0f" : "%.0f%%");
-    scalarBar_->SetDrawTickLabels(
-        state_.metric == ValueMetric::Run && state_.role == GpuRole::Job ? 0 : 1);
-    scalarBar_->SetTitle(role        ? std::string(kGpuRoleNames.label(state_.role)).c_str()
-                         : gpuMetric ? std::string(scale.title).c_str()
-                                     : std::string(valueTitle(state_.metric)).c_str());
+    overlays_->setColourBarScale(
+        role        ? std::string(kGpuRoleNames.label(state_.role))
+        : gpuMetric ? std::string(scale.title)
+                    : std::string(valueTitle(state_.metric)),
+        role || gpuMetric ? "%.0f" : "%.0f%%",
+        !(state_.metric == ValueMetric::Run && state_.role == GpuRole::Job));
     const auto& table = difference ? differenceTable() : valueTable();
     for (int i = 0; i < 256; ++i)
         lut_->SetTableValue(i, table[size_t(i)][0] / 255.0, table[size_t(i)][1] / 255.0,
@@ -416,7 +353,7 @@ bool ClusterScene::updateDetail() {
 
 void ClusterScene::setNoValueLabel(const std::string& label) {
     noValueLabel_ = label;
-    scalarBar_->SetNanAnnotation(label.c_str());
+    overlays_->setNoValueLabel(label);
 }
 
 std::string ClusterScene::describe(const PickHit& hit) const {
@@ -460,6 +397,192 @@ size_t ClusterScene::drawnBoxes() const {
 
 size_t ClusterScene::drawnLines() const {
     return bundles_->size() + links_->size();
+}
+
+// The 2D layer: the legend and colour bar (SceneOverlays) and the 3D labels, laid out for the
+// window's size before each render.
+void ClusterScene::updateLegend() {
+    const bool byValue = state_.colorMode == ColorMode::Value;
+    overlays_->setContents(doc_ && !byValue ? legendKinds(*doc_, state_.layout)
+                                            : std::vector<KindClass>{},
+                           byValue && doc_);
+    updateLabels();
+    updateTitle();
+}
+
+void ClusterScene::setCaption(const std::string& caption) {
+    caption_ = caption;
+    updateTitle();
+}
+
+void ClusterScene::updateTitle() {
+    std::vector<std::string> parts;
+    if (doc_) {
+        parts = {doc_->topology().name, std::string(kLayoutNames.name(state_.layout)) + " layout",
+                 detail_.near ? std::to_string(detail_.openRacks.size()) +
+                                    (detail_.openRacks.size() == 1 ? " rack open" : " racks open")
+                              : std::string("racks and link bundles")};
+        // A fabric read from another tool's file: its structure was partly inferred.
+        if (doc_->format() != TopologyFormat::Native)
+            parts.push_back(std::string(topologyFormatName(doc_->format())) +
+                            (doc_->inferred().empty() ? "" : ", structure inferred"));
+        if (!caption_.empty()) parts.push_back(caption_);
+    }
+    overlays_->setTitle(std::move(parts));
+}
+
+void ClusterScene::fitOverlays(int widthPx, int heightPx, double dpiScale) {
+    overlays_->fit(widthPx, heightPx, dpiScale);
+    updateLabels();
+}
+
+void ClusterScene::updateLabels() {
+    std::vector<LabelCandidate> all =
+        state_.labels ? labelCandidates_ : std::vector<LabelCandidate>{};
+    if (state_.labels && state_.selection && doc_ && layout_) {
+        // The selection's name over it: a link at its middle, anything else above its box.
+        const Endpoint e = state_.selection->entity;
+        Vec3 at;
+        if (e.kind == EntityKind::Link && state_.selection->bundle == kNone)
+            at = (layout_->linkA[size_t(e.index)] + layout_->linkB[size_t(e.index)]) * 0.5f;
+        else if (e.kind == EntityKind::Link)
+            at = (layout_->bundles.a[size_t(state_.selection->bundle)] +
+                  layout_->bundles.b[size_t(state_.selection->bundle)]) *
+                 0.5f;
+        else {
+            const Bounds b = boundsOf(e);
+            at = b.valid() ? Vec3{b.center().x, b.center().y, b.max.z} : Vec3{};
+        }
+        std::string name = doc_->topology().nameOf(e);
+        if (state_.selection->bundle != kNone)
+            name = std::to_string(layout_->bundles.members.of(state_.selection->bundle).size()) +
+                   " links";
+        all.push_back({name, at, 1, LabelKind::Selection});
+    }
+    const int* size = renderer_->GetSize();
+    // Labels stay clear of the title's lines at the top.
+    placed_ = placeLabels(all, sceneView(), float(std::max(1, size[0])),
+                          float(overlays_->titleHeightPx()), float(overlays_->labelScale()));
+    placedTexts_.clear();
+    for (const PlacedLabel& p : placed_)
+        placedTexts_.push_back(all[p.candidate].text);
+    labels_->show(all, placed_, overlays_->dpiScale());
+}
+
+// Colours and widths: what a frame's values (or the kinds of things) paint on the scene's
+// layers, and the racks' and bundles' aggregates they are painted from.
+void ClusterScene::aggregateValues() {
+    if (!doc_) return;
+    aggregateRacks(rackMembers_, values_, state_.aggregate, rackValues_);
+    if (layout_) aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
+}
+
+namespace {
+// Bundles with this many member links in all are aggregated on another core (1M GPUs: 1.5M).
+constexpr size_t kConcurrentBundleMembers = 200'000;
+} // namespace
+
+void ClusterScene::setValues(FrameValues v) {
+    values_ = std::move(v);
+    if (!doc_ || !layout_) return;
+    // The bundles on another core while the racks are aggregated and painted: at a million
+    // GPUs each reads a few milliseconds of memory, and a frame has five to be applied in.
+    const bool large = layout_->bundles.members.items.size() >= kConcurrentBundleMembers;
+    const bool byValue = state_.colorMode == ColorMode::Value;
+    ConcurrentTask bundles(large, [this, byValue] {
+        aggregateBundles(layout_->bundles, values_, state_.aggregate, bundleValues_);
+        if (byValue) applyBundleColors();
+    });
+    aggregateRacks(rackMembers_, values_, state_.aggregate, rackValues_);
+    if (byValue) applyRackColors();
+    bundles.wait();
+    if (byValue) applyOtherColors();
+}
+
+void ClusterScene::applyColors() {
+    applyRackColors();
+    applyBundleColors();
+    applyOtherColors();
+}
+
+void ClusterScene::applyRackColors() {
+    if (!doc_ || !layout_) return;
+    const Topology& t = doc_->topology();
+    const Shading shading(state_);
+    // A closed rack: its aggregate (mean, max or min) on its sides, each GPU's own value on
+    // its top (where a cell would not be too small to see).
+    const bool cells = shading.byValue && detail_.cells;
+    rackRuns_->setTopShowsCells(cells);
+    const RackRunAtlas& runs = rackRuns_->atlas();
+    for (size_t i = 0; i < runs.rackSlots.size(); ++i) {
+        const int32_t id = runs.rackSlots[i].rack;
+        const Rack& r = t.racks[size_t(id)];
+        const bool hasValue = r.role != RackRole::Network;
+        rackRuns_->paintRack(i,
+                             !shading.byValue ? kindColor(classOf(r.role))
+                             : hasValue       ? shading.color(valueAt(rackValues_, id))
+                                              : neutralColor(),
+                             cells);
+    }
+    if (cells && shading.difference)
+        rackRuns_->paintCells(values_.gpu, differenceColor);
+    else if (cells)
+        rackRuns_->paintCells(values_.gpu, ValueColors());
+}
+
+void ClusterScene::applyBundleColors() {
+    if (!doc_ || !layout_) return;
+    const Shading shading(state_);
+    for (size_t k = 0; k < bundles_->size(); ++k) {
+        const int32_t first = layout_->bundles.members.of(int32_t(k))[0];
+        const float v = shading.byValue ? valueAt(bundleValues_, int32_t(k)) : std::nanf("");
+        bundles_->setColor(k, shading.byValue ? shading.color(v)
+                                              : kindColor(linkClass_[size_t(first)]));
+        // Width by load (or by the difference either way): a hot bundle stands out by more
+        // than hue.
+        bundles_->setLoad(k, shading.width(v));
+    }
+}
+
+void ClusterScene::applyOtherColors() {
+    if (!doc_ || !layout_) return;
+    const Topology& t = doc_->topology();
+    const Shading shading(state_);
+    const bool byValue = shading.byValue;
+    for (size_t i = 0; i < farSwitchIds_.size(); ++i)
+        farSwitches_->setColor(
+            i, byValue ? neutralColor() : kindColor(classOf(t.switches[size_t(farSwitchIds_[i])])));
+    for (size_t i = 0; i < hostIds_.size(); ++i)
+        hosts_->setColor(i, byValue ? neutralColor() : kindColor(KindClass::Host));
+    // A NIC shows its cable's load: what its port carries.
+    for (size_t i = 0; i < nicIds_.size(); ++i)
+        nics_->setColor(i, !byValue ? kindColor(KindClass::Nic)
+                           : nicCable_[i] == kNone
+                               ? neutralColor()
+                               : shading.color(valueAt(values_.link, nicCable_[i])));
+    for (size_t i = 0; i < gpuIds_.size(); ++i)
+        gpus_->setColor(i, byValue ? shading.color(valueAt(values_.gpu, gpuIds_[i]))
+                                   : kindColor(KindClass::Gpu));
+    for (size_t i = 0; i < switchIds_.size(); ++i)
+        switches_->setColor(i, byValue ? neutralColor()
+                                       : kindColor(classOf(t.switches[size_t(switchIds_[i])])));
+    for (size_t i = 0; i < storageIds_.size(); ++i)
+        storage_->setColor(i, byValue ? shading.color(valueAt(values_.storage, storageIds_[i]))
+                                      : kindColor(KindClass::Storage));
+    // A stretch that cables share shows the hottest of them, and is as wide as it.
+    if (byValue) hottestPerSegment(linkSegments_, values_.link, segmentValues_);
+    for (size_t k = 0; k < linkSegments_.a.size(); ++k) {
+        const float v = byValue ? segmentValues_[k] : std::nanf("");
+        const int32_t first = linkSegments_.links.of(int32_t(k))[0];
+        links_->setColor(k, byValue ? shading.color(v) : kindColor(linkClass_[size_t(first)]));
+        links_->setLoad(k, shading.width(v));
+    }
+    for (GlyphLayer* g : {farSwitches_.get(), hosts_.get(), gpus_.get(), nics_.get(),
+                          switches_.get(), storage_.get()})
+        g->commit();
+    rackRuns_->commit();
+    bundles_->commit();
+    links_->commit();
 }
 
 } // namespace cs::views

@@ -21,15 +21,8 @@
 #include <string>
 #include <vector>
 
-class vtkActor;
-class vtkCellArray;
-class vtkPoints;
-class vtkLegendBoxActor;
 class vtkLookupTable;
-class vtkPolyData;
 class vtkRenderer;
-class vtkScalarBarActor;
-class vtkTextActor;
 
 namespace cs::views {
 
@@ -37,6 +30,9 @@ class GlyphLayer;
 class LabelLayer;
 class LineLayer;
 class RackRunLayer;
+class SceneOutlines;
+class SceneOverlays;
+struct OutlineGeometry;
 
 class ClusterScene {
 public:
@@ -144,16 +140,9 @@ private:
     void applyOtherColors();  // switches, hosts, GPUs, NICs, storage, links; commits all
     void aggregateValues();   // racks and bundles from values_
     void updateLegend();
-    void updateSelectionActor();
-    void updateMarkedActor();
-    void outlineWithRacks(const std::vector<Endpoint>& entities, vtkPolyData* poly, vtkActor* actor,
-                          bool withRacks = true) const;
-    // Appends the outline of an entity (box edges, or a link's path) to points and lines.
-    void outline(Endpoint e, int32_t bundle, vtkPoints* pts, vtkCellArray* lines) const;
+    OutlineGeometry outlineGeometry() const;
+    void updateOutlines(); // all four, after the layout or the detail changed
     void updateTitle();
-    void wrapTitle();
-    std::vector<std::string> titleParts_;
-    int titleLines_ = 0;
     std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_;
     std::optional<CameraPose> overviewPose_;
@@ -191,28 +180,13 @@ private:
     RackMembers rackMembers_; // of the document's topology
     std::vector<KindClass> linkClass_;
 
-    vtkNew<vtkPolyData> selectionPoly_;
-    vtkNew<vtkActor> selectionActor_;
-    vtkNew<vtkPolyData> markedPoly_;
-    vtkNew<vtkActor> markedActor_;
-    vtkNew<vtkPolyData> flaggedPoly_;
-    vtkNew<vtkActor> flaggedActor_;
+    std::unique_ptr<SceneOutlines> outlines_;
     std::vector<Endpoint> flagged_;
-    vtkNew<vtkPolyData> highlightedPoly_;
-    vtkNew<vtkActor> highlightedActor_;
     std::vector<Endpoint> highlighted_;
     int roleCount_ = 1;
-    vtkNew<vtkLegendBoxActor> legend_;
-    vtkNew<vtkScalarBarActor> scalarBar_;
     std::string noValueLabel_ = "no data";
     vtkNew<vtkLookupTable> lut_;
-    vtkNew<vtkTextActor> title_;
-    vtkNew<vtkRenderer> panel_;    // right of the 3D view: legend and colour bar
-    vtkNew<vtkRenderer> backdrop_; // clears the whole window before the view and the panel
-    int legendEntries_ = 0;
-    int overlayW_ = 0, overlayH_ = 0; // the last fitOverlays' window, for relayouts
-    double overlayDpi_ = 1;
-    double labelScale_ = 1; // the overlays' size factor, for the labels' pixel limits
+    std::unique_ptr<SceneOverlays> overlays_; // legend, colour bar, title
 };
 
 } // namespace cs::views
