@@ -15,8 +15,11 @@
 #include "InputError.h"
 #include "InspectorWidget.h"
 #include "LiveRecording.h"
+#include "PlaybackClock.h"
+#include "PresentationMode.h"
 #include "Presets.h"
 #include "ReplayController.h"
+#include "RunCaption.h"
 #include "RunSpecJson.h"
 #include "RunTopology.h"
 #include "SimulationDialog.h"
@@ -29,9 +32,11 @@
 #include "TopologyTreeModel.h"
 #include "ViewControls.h"
 #include "VtkViewWidget.h"
+#include "WindowLayout.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QDir>
@@ -45,6 +50,7 @@
 #include <QItemSelectionModel>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QKeyEvent>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -153,6 +159,10 @@ MainWindow::MainWindow()
 
     buildMenus();
     controls_ = new ViewControls(this, view_);
+    presentation_ = new PresentationMode(this, controls_, [this] {
+        return doc_ ? QString::fromStdString(doc_->topology().name) : QString();
+    });
+    connect(presentation_, &PresentationMode::presentingChanged, this, [this] { updateCaption(); });
     replay_ = new ReplayController(this, view_, controls_);
     compare_ = new ComparisonController(this, split_, view_, replay_, controls_);
     // The second design goes with the comparison: the Collectives dock must not keep it.
@@ -181,7 +191,7 @@ MainWindow::MainWindow()
     present->setShortcut(QKeySequence(Qt::Key_F11));
     present->setShortcutContext(Qt::WindowShortcut);
     addAction(present);
-    connect(present, &QAction::triggered, this, [this] { setPresenting(!presenting_); });
+    connect(present, &QAction::triggered, this, [this] { setPresenting(!presenting()); });
     auto* tour = new QAction(tr("Camera &Tour Through Bookmarks"), this);
     connect(tour, &QAction::triggered, this, [this] {
         bool ok = false;
@@ -771,6 +781,77 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors,
     showSummary();
     statusBar()->showMessage(tr("Saved the design as %1").arg(path), 8000);
     return true;
+}
+
+// Presenting (PresentationMode): the title line then says the run's time and the selection.
+QString MainWindow::presentationCaption() const {
+    QStringList parts;
+    if (!runPath_.isEmpty() && replay_->overview()) {
+        const int64_t now = replay_->clock()->nowNs();
+        parts << QString::fromStdString(
+            runCaption(replay_->overview()->stepTime, replay_->overview()->mfu, now));
+    }
+    if (doc_)
+        if (const auto& sel = view_->scene().selection())
+            parts << QString("selected: %1")
+                         .arg(QString::fromStdString(doc_->topology().nameOf(sel->entity)));
+    return parts.join("  |  ");
+}
+
+void MainWindow::updateCaption() {
+    // A playing run's time, step and MFU always (the first screen says how the job runs);
+    // the selection only while presenting, when the inspector is hidden.
+    QString caption;
+    if (presenting())
+        caption = presentationCaption();
+    else if (!runPath_.isEmpty() && replay_->overview())
+        caption = QString::fromStdString(runCaption(
+            replay_->overview()->stepTime, replay_->overview()->mfu, replay_->clock()->nowNs()));
+    view_->scene().setCaption(caption.toStdString());
+    view_->update();
+}
+
+void MainWindow::setPresenting(bool on) {
+    presentation_->setPresenting(on);
+}
+
+bool MainWindow::presenting() const {
+    return presentation_->presenting();
+}
+
+bool MainWindow::startTour(int dwellMs) {
+    return presentation_->startTour(dwellMs);
+}
+
+void MainWindow::stopTour() {
+    presentation_->stopTour();
+}
+
+bool MainWindow::touring() const {
+    return presentation_->touring();
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* e) {
+    if (!presentation_->handleKey(e)) QMainWindow::keyPressEvent(e);
+}
+
+// The layout kept between starts (WindowLayout.h).
+void MainWindow::saveLayout() const {
+    if (!presenting()) saveWindowLayout(*this); // everything hidden: not a layout to come back to
+}
+
+bool MainWindow::restoreLayout() {
+    const bool ok = restoreWindowLayout(*this);
+    // The replay's docks show with a run, whatever the layout said.
+    if (!replay_->isOpen())
+        for (const char* name : {"timelineDock", "chartsDock", "eventsDock"})
+            if (auto* dock = findChild<QDockWidget*>(name)) dock->hide();
+    return ok;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveLayout();
+    QMainWindow::closeEvent(e);
 }
 
 } // namespace cs::app

@@ -39,6 +39,7 @@ class TelemetryImportDialog;
 
 class ComparisonController;
 class CollectivesDock;
+class PresentationMode;
 class DesignDock;
 class SummaryPanel;
 class StudyWindow;
@@ -128,7 +129,7 @@ public:
     // Presentation mode (F11; Esc leaves): full screen, docks, bars and menus hidden, and the
     // 3D view's title line captioned with the time, step, MFU and selection.
     void setPresenting(bool on);
-    bool presenting() const { return presenting_; }
+    bool presenting() const;
     QString presentationCaption() const; // what the caption says now
     // A camera tour through the topology's bookmarks, `dwellMs` at each; false without
     // bookmarks. Any key stops it, as does stopTour().
@@ -234,15 +235,10 @@ private:
     std::unique_ptr<LiveRecording> live_;
     QAction* stopLive_ = nullptr;
     QString runPath_;
-    bool presenting_ = false;
-    QByteArray statePresented_; // docks and bars as they were before presenting
-    Qt::WindowStates windowStatePresented_;
-    QTimer* tour_ = nullptr;
-    int tourStop_ = 0;
+    PresentationMode* presentation_ = nullptr; // presenting and the camera tour
     // A failed action: a message box, or a warning on stderr when errors are not shown.
     void reportFailure(const QString& title, const char* what, bool showErrors);
     void updateCaption();
-    void nextTourStop();
     void keyPressEvent(QKeyEvent* e) override;
     TopologyReadOptions read_; // how the open topology file was read
 };

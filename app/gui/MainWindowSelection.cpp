@@ -25,7 +25,7 @@ void MainWindow::onTreeSelection() {
 
 void MainWindow::showSelected(Endpoint e, bool fromTree) {
     replay_->selectEntity(e);
-    if (presenting_) QTimer::singleShot(0, this, [this] { updateCaption(); });
+    if (presenting()) QTimer::singleShot(0, this, [this] { updateCaption(); });
     inspector_->showEntity(e);
     showReplayInInspector();
     if (fromTree) {
