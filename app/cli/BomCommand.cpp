@@ -1,4 +1,4 @@
-// `clusterscope bom`: what a topology is made of, draws and costs (model/design), as text, one
+// `clusterscope bom`: what a topology is made of, draws and costs (model/materials), as text, one
 // JSON object or CSV; with a stored run, the site's power over it.
 #include "BomReport.h"
 #include "CommandArgs.h"

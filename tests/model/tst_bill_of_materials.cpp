@@ -1,4 +1,4 @@
-// The bill of materials (model/design): its counts agree with the topology's figures, DeepSeek's
+// The bill of materials (model/materials): its counts agree with the topology's figures, DeepSeek's
 // fat trees come out as their published table (docs/reference/network-cost.md), power and
 // cost add up line by line, cables follow the floor's routes, and a user's price file
 // replaces entries or is refused with its place.

@@ -1,5 +1,5 @@
 // The site's power over a run (model/power, stored by the simulator as site_power_w, read by
-// model/design/RunPower): it follows the GPUs' busy frame by frame, sits at the idle sum when
+// model/materials/RunPower): it follows the GPUs' busy frame by frame, sits at the idle sum when
 // no GPU works (a checkpoint), dips in a step's DP burst, and its largest swing in a window is
 // found where it happens, also for runs stored without it.
 #include "EngineTestSupport.h"
