@@ -1,5 +1,4 @@
 #include "MainWindow.h"
-#include "HeadlessRenderer.h"
 #include "MediaExportDialog.h"
 
 #include "PrometheusImportDialog.h"
@@ -12,58 +11,45 @@
 #include "EntitySearch.h"
 #include "FabricFaults.h"
 #include "HelpMenu.h"
-#include "InputError.h"
 #include "InspectorWidget.h"
 #include "LiveRecording.h"
-#include "PlaybackClock.h"
 #include "PresentationMode.h"
 #include "Presets.h"
 #include "ReplayController.h"
-#include "RunCaption.h"
 #include "RunSpecJson.h"
-#include "RunTopology.h"
 #include "SimulationDialog.h"
 #include "SiteGenerator.h"
 #include "StepBreakdownChart.h"
 #include "SummaryPanel.h"
 #include "TelemetryImportDialog.h"
 #include "TopologyFile.h"
+#include "TopologySource.h"
 #include "TopologyStatsJson.h"
 #include "TopologyTreeModel.h"
 #include "ViewControls.h"
+#include "ViewExports.h"
 #include "VtkViewWidget.h"
 #include "WindowLayout.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDesktopServices>
-#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QFontMetrics>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QItemSelectionModel>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QKeyEvent>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QProgressDialog>
-#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
-#include <QUrl>
 
 #include <algorithm>
 
@@ -159,6 +145,7 @@ MainWindow::MainWindow()
 
     buildMenus();
     controls_ = new ViewControls(this, view_);
+    exports_ = std::make_unique<ViewExports>(this, view_);
     presentation_ = new PresentationMode(this, controls_, [this] {
         return doc_ ? QString::fromStdString(doc_->topology().name) : QString();
     });
@@ -410,14 +397,6 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->setEnabled(!list.isEmpty());
 }
 
-std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
-                                                     const TopologyReadOptions& read) {
-    // A preset takes the --set of the options; the fabric files' readers are for files.
-    if (source.startsWith("preset:"))
-        return openTopology(source.mid(7).toStdString(), {}, {.sets = read.sets});
-    return openTopology({}, source.toStdString(), read);
-}
-
 bool MainWindow::openSource(const QString& source, bool showErrors,
                             const TopologyReadOptions& read) {
     std::unique_ptr<TopologyDocument> next;
@@ -648,30 +627,9 @@ bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QStr
                              bool asBaseline) {
     if (!doc_) return false;
     try {
-        std::unique_ptr<TopologyDocument> docB;
-        if (!topology.isEmpty()) {
-            docB = openTopologySource(topology, {});
-        } else {
-            const RunInfo b = RunReader::runsIn(runPath).back();
-            docB = topologyOfRun(b);
-            // Two runs on the open topology: the same topology again, for the second view.
-            if (!docB && b.topology == doc_->topology().name)
-                docB = openTopologySource(QString::fromStdString(doc_->source()), read_);
-            if (!docB && showErrors) {
-                const QString file = QFileDialog::getOpenFileName(
-                    this, tr("Topology of %1").arg(QString::fromStdString(b.name)), {},
-                    QString::fromStdString(topologyOpenFilter()));
-                if (file.isEmpty()) return false;
-                docB = openTopologySource(file, {});
-            }
-            if (!docB)
-                throw InputException({runPath.toStdString(),
-                                      0,
-                                      0,
-                                      {},
-                                      "the store keeps no design and no preset is named \"" +
-                                          b.topology + "\": give the run's topology"});
-        }
+        std::unique_ptr<TopologyDocument> docB =
+            comparedRunTopology(runPath, topology, *doc_, read_, showErrors ? this : nullptr);
+        if (!docB) return false; // the user gave no topology
         compare_->open(*doc_, runPath_, runPath, std::move(docB), asBaseline);
         if (asBaseline)
             collectives_->setDesigns(compare_->documentB(), doc_.get());
@@ -691,12 +649,7 @@ bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QStr
 bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors) {
     if (!doc_) return false;
     try {
-        views::HeadlessRenderer r(size.width(), size.height());
-        r.scene().setDocument(doc_.get());
-        r.scene().apply(view_->state());
-        r.scene().setValues(view_->scene().values()); // the frame shown, as it is
-        r.render();
-        views::writePngAtomically(path, r.grab()); // a failed save keeps the older picture
+        exports_->saveScreenshot(*doc_, path, size);
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot save the screenshot"), e.what(), showErrors);
         return false;
@@ -716,7 +669,7 @@ void MainWindow::reportFailure(const QString& title, const char* what, bool show
 bool MainWindow::exportScene(const QString& path, bool showErrors) {
     if (!doc_) return false;
     try {
-        view_->scene().exportGltf(path.toStdString());
+        exports_->exportScene(path);
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot export the scene"), e.what(), showErrors);
         return false;
@@ -727,21 +680,9 @@ bool MainWindow::exportScene(const QString& path, bool showErrors) {
 
 bool MainWindow::exportMovie(views::MovieRequest request, bool showErrors) {
     if (!doc_ || runPath_.isEmpty()) return false;
-    request.view = view_->state();
-    QProgressDialog progress(tr("Rendering %1...").arg(request.out), tr("Cancel"), 0, 1000, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(0);
     bool done = false;
     try {
-        RunReader reader(runPath_, doc_->topology());
-        if (const std::string problem = views::checkMovieRequest(request, reader.info());
-            !problem.empty())
-            throw std::invalid_argument(problem);
-        done = views::writeMovie(*doc_, reader, request, [&](double f) {
-            progress.setValue(int(f * 1000));
-            QCoreApplication::processEvents();
-            return !progress.wasCanceled();
-        });
+        done = exports_->exportMovie(*doc_, runPath_, request);
     } catch (const std::exception& e) {
         reportFailure(tr("Cannot export the movie"), e.what(), showErrors);
         return false;
@@ -786,11 +727,7 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors,
 // Presenting (PresentationMode): the title line then says the run's time and the selection.
 QString MainWindow::presentationCaption() const {
     QStringList parts;
-    if (!runPath_.isEmpty() && replay_->overview()) {
-        const int64_t now = replay_->clock()->nowNs();
-        parts << QString::fromStdString(
-            runCaption(replay_->overview()->stepTime, replay_->overview()->mfu, now));
-    }
+    if (!runPath_.isEmpty() && replay_->isOpen()) parts << replay_->caption();
     if (doc_)
         if (const auto& sel = view_->scene().selection())
             parts << QString("selected: %1")
@@ -801,12 +738,9 @@ QString MainWindow::presentationCaption() const {
 void MainWindow::updateCaption() {
     // A playing run's time, step and MFU always (the first screen says how the job runs);
     // the selection only while presenting, when the inspector is hidden.
-    QString caption;
-    if (presenting())
-        caption = presentationCaption();
-    else if (!runPath_.isEmpty() && replay_->overview())
-        caption = QString::fromStdString(runCaption(
-            replay_->overview()->stepTime, replay_->overview()->mfu, replay_->clock()->nowNs()));
+    const QString caption = presenting()         ? presentationCaption()
+                            : runPath_.isEmpty() ? QString()
+                                                 : replay_->caption();
     view_->scene().setCaption(caption.toStdString());
     view_->update();
 }

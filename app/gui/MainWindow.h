@@ -8,6 +8,7 @@
 #include "RecentFiles.h"
 #include "SessionFile.h"
 #include "TopologyDocument.h"
+#include "TopologySource.h"
 #include "Workload.h"
 
 #include <QHash>
@@ -40,6 +41,7 @@ class TelemetryImportDialog;
 class ComparisonController;
 class CollectivesDock;
 class PresentationMode;
+class ViewExports;
 class DesignDock;
 class SummaryPanel;
 class StudyWindow;
@@ -55,9 +57,6 @@ inline const QString kRunDescriptionPrefix = QStringLiteral("run-description:");
 
 // Where the window keeps the runs it simulates: "runs" in the user's data directory.
 QString runsFolder();
-// "preset:NAME" or a file path, as sessions, recent files and the command line name a topology.
-std::unique_ptr<TopologyDocument> openTopologySource(const QString& source,
-                                                     const TopologyReadOptions& read);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -236,6 +235,7 @@ private:
     QAction* stopLive_ = nullptr;
     QString runPath_;
     PresentationMode* presentation_ = nullptr; // presenting and the camera tour
+    std::unique_ptr<ViewExports> exports_;     // screenshots, scenes, movies
     // A failed action: a message box, or a warning on stderr when errors are not shown.
     void reportFailure(const QString& title, const char* what, bool showErrors);
     void updateCaption();

@@ -545,4 +545,9 @@ void ReplayController::applyFrame() {
     view_->update();
 }
 
+QString ReplayController::caption() const {
+    if (!overview_) return {};
+    return QString::fromStdString(runCaption(overview_->stepTime, overview_->mfu, clock_->nowNs()));
+}
+
 } // namespace cs::app

@@ -53,6 +53,8 @@ public:
     void goToEvent(int row);
     bool nextEvent(bool forward); // seeks to the next (or previous) event; false: none
     const RunOverview* overview() const { return overview_.get(); }
+    // The open run's time, step and MFU at now (RunCaption.h); empty when none is open.
+    QString caption() const;
     const QJsonObject& summary() const { return summary_; } // the open run's, parsed at open
     void selectEntity(Endpoint e); // charts plot a selected GPU's or link's own series
     bool hasJobs() const;          // the open run lists jobs (the Jobs dock, colour by job)
