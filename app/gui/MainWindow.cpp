@@ -24,7 +24,6 @@
 #include "TelemetryImportDialog.h"
 #include "TopologyFile.h"
 #include "TopologySource.h"
-#include "TopologyStatsJson.h"
 #include "TopologyTreeModel.h"
 #include "ViewControls.h"
 #include "ViewExports.h"

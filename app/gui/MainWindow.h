@@ -8,7 +8,6 @@
 #include "RecentFiles.h"
 #include "SessionFile.h"
 #include "TopologyDocument.h"
-#include "TopologySource.h"
 #include "Workload.h"
 
 #include <QHash>
@@ -19,7 +18,6 @@
 #include <memory>
 
 class QLabel;
-class QThread;
 class QSplitter;
 class QMenu;
 class QPlainTextEdit;

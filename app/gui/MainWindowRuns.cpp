@@ -16,6 +16,7 @@
 #include "StepBreakdownChart.h"
 #include "TelemetryImportDialog.h"
 #include "TopologyFingerprint.h"
+#include "TopologySource.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -9,33 +9,38 @@
 namespace cs {
 namespace {
 
-// Of a token's copies for other hosts, the fraction DeepEP sends across the fabric: one per
-// host reached, `hosts` of them holding the experts evenly (or, with `hosts` the GPUs of a
-// group, of its copies the fraction sent over NVLink: one per GPU reached).
-double copiesPerHostFraction(int hosts, int experts, int activeExperts, int nodeLimit, int groups,
-                             int groupLimit) {
-    if (hosts < 2 || experts < 1 || activeExperts < 1) return 1;
-    // Without a limit: a host is missed when every copy goes elsewhere (drawn without
-    // replacement from the experts); with one, the top hosts are nearly always all used.
-    const double perHost = double(experts) / hosts;
+// Of a token's copies, the fraction DeepEP sends when it sends one per member it reaches,
+// `members` of them holding the experts evenly: hosts across the fabric, GPUs over NVLink.
+// `memberLimit`: the most members a token may reach (0: no limit).
+double copiesPerMemberFraction(int members, const MoeSpec& r, int memberLimit) {
+    const int experts = r.experts, active = r.activeExperts;
+    if (members < 2 || experts < 1 || active < 1) return 1;
+    // Without a limit: a member is missed when every copy goes elsewhere (drawn without
+    // replacement from the experts); with one, the top members are nearly always all used.
+    const double perMember = double(experts) / members;
     double missed = 1;
-    for (int i = 0; i < std::min(activeExperts, experts); ++i)
-        missed *= std::max(0.0, (experts - perHost - i) / (experts - i));
-    double reached = hosts * (1 - missed);
-    if (nodeLimit > 0) reached = std::min(reached, double(nodeLimit));
-    // Group-limited routing: hosts that hold whole groups are reached at most `groupLimit`
-    // times; groups that span hosts, that many times the hosts a group spans.
-    if (groups > 0 && groupLimit > 0)
-        reached = std::min(reached, groupLimit * std::max(1.0, double(hosts) / groups));
-    // The token's own host is as likely among them as any: of the copies and of the hosts
+    for (int i = 0; i < std::min(active, experts); ++i)
+        missed *= std::max(0.0, (experts - perMember - i) / (experts - i));
+    double reached = members * (1 - missed);
+    if (memberLimit > 0) reached = std::min(reached, double(memberLimit));
+    // Group-limited routing: members that hold whole groups are reached at most `groupLimit`
+    // times; groups that span members, that many times the members a group spans.
+    if (r.groups > 0 && r.groupLimit > 0)
+        reached = std::min(reached, r.groupLimit * std::max(1.0, double(members) / r.groups));
+    // The token's own member is as likely among them as any: of the copies and of the members
     // reached, the same share is remote.
-    return std::min(1.0, reached / activeExperts);
+    return std::min(1.0, reached / active);
 }
 
 } // namespace
 
-double expertBytesPerPeer(const ModelSpec& m, const ParallelConfig& c, double tokensPerMicro) {
-    return expertTokensPerRank(m, c, tokensPerMicro) * m.modelDim * 2 / c.ep;
+AllToAllInput expertAllToAllInput(const ModelSpec& m, const ParallelConfig& c,
+                                  double tokensPerMicro) {
+    AllToAllInput in;
+    in.bytesPerPeer = expertTokensPerRank(m, c, tokensPerMicro) * m.modelDim * 2 / c.ep;
+    in.dispatcher = c.epDispatcher;
+    in.routing = m.moe;
+    return in;
 }
 
 AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const GpuSpec& g,
@@ -78,18 +83,15 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     if (in.dispatcher == EpDispatcher::DeepEp)
         for (size_t st = 0; st < stageHosts.size(); ++st)
             fabricByteFraction[st] =
-                copiesPerHostFraction(stageHosts[st], in.experts, in.activeExperts, in.nodeLimit,
-                                      in.routerGroups, in.groupLimit);
+                copiesPerMemberFraction(stageHosts[st], in.routing, in.routing.nodeLimit);
     // NVLink: a GPU's copies to its host peers share its link; with DeepEP the copies for
     // other hosts arrive there once per host and are forwarded over NVLink to their GPUs
     // (about as many as a GPU sends across hosts), and a token crosses NVLink once per GPU
     // it reaches, not once per expert there (DeepEP's intranode kernels).
     const double nvlinkBps = nvlinkBytesPerS(g);
-    const double nvlinkCopyFraction =
-        in.dispatcher == EpDispatcher::DeepEp
-            ? copiesPerHostFraction(out.peers + 1, in.experts, in.activeExperts, 0, in.routerGroups,
-                                    in.groupLimit)
-            : 1.0;
+    const double nvlinkCopyFraction = in.dispatcher == EpDispatcher::DeepEp
+                                          ? copiesPerMemberFraction(out.peers + 1, in.routing, 0)
+                                          : 1.0;
     // Not where rounding alone leaves a fraction under 1.
     const bool forwarding = std::any_of(fabricByteFraction.begin(), fabricByteFraction.end(),
                                         [](double f) { return f < 1 - 1e-9; });

@@ -20,10 +20,9 @@ struct AllToAllInput {
     int stages = 1;
     double bytesPerPeer = 0; // one member to one other member, one all-to-all
     EpDispatcher dispatcher = EpDispatcher::AllToAll;
-    // Routing, for DeepEP's copies per host: experts (spread evenly over the members), the
-    // experts each token reaches, and the most hosts it may reach (0: no limit).
-    int experts = 1, activeExperts = 1, nodeLimit = 0;
-    int routerGroups = 0, groupLimit = 0; // group-limited routing (MoeSpec)
+    // Routing, for DeepEP's copies per host and per GPU: the experts (spread evenly over the
+    // members), those each token reaches, and the limits on where they lie.
+    MoeSpec routing;
 };
 
 struct AllToAllResult {
@@ -36,10 +35,12 @@ struct AllToAllResult {
     std::vector<std::vector<float>> linkBytesByStage;
 };
 
-// What one EP member sends one other member in a dispatch (a combine sends as much back): each
-// routed copy of a token, its bf16 hidden state, to the rank of its expert; balanced routing
-// sends every peer 1 / EP of them, and the busiest rank gets the routing skew.
-double expertBytesPerPeer(const ModelSpec& m, const ParallelConfig& c, double tokensPerMicro);
+// The all-to-all of a MoE layer's dispatch (a combine sends as much back) for a micro-batch of
+// `tokensPerMicro` tokens, its groups left to the caller: each routed copy of a token, its
+// bf16 hidden state, to the rank of its expert; balanced routing sends every peer 1 / EP of
+// them, and the busiest rank gets the routing skew. `c` is resolved (withResolvedDefaults).
+AllToAllInput expertAllToAllInput(const ModelSpec& m, const ParallelConfig& c,
+                                  double tokensPerMicro);
 
 AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const GpuSpec& g,
                             const AllToAllInput& in);

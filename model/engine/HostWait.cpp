@@ -1,5 +1,7 @@
 #include "HostWait.h"
 
+#include "TrainingEfficiency.h"
+
 #include <algorithm>
 
 namespace cs {
@@ -18,6 +20,13 @@ void append(std::vector<LayerPhase>& pass, double waitS) {
 }
 
 } // namespace
+
+double moeLayerHostSeconds(const ParallelConfig& c) {
+    if (c.cudaGraphs == CudaGraphs::Full) return 0;
+    if (c.moeLayerHostMs > 0) return c.moeLayerHostMs * 1e-3;
+    return c.cudaGraphs == CudaGraphs::Scoped ? efficiency::kMoeLayerHostScopedGraphsS
+                                              : efficiency::kMoeLayerHostEagerS;
+}
 
 std::pair<double, double> appendHostWait(std::vector<LayerPhase>& forward,
                                          std::vector<LayerPhase>& backward, const HostIssue& h) {

@@ -4,6 +4,7 @@
 // its own at the end of each pass (docs/reference/microbenchmarks.md, "Host time of a
 // MoE layer").
 #include "StepSchedule.h"
+#include "TrainingSpecs.h"
 
 #include <utility>
 #include <vector>
@@ -19,6 +20,10 @@ struct HostIssue {
     // what the whole host time leaves over both passes' work, split as their work.
     bool asOne = false;
 };
+
+// The host's time to issue a MoE layer's forward and backward as the run issues it: the
+// option's figure, else the measured one for eager or scoped-graph issue; 0 with full graphs.
+double moeLayerHostSeconds(const ParallelConfig& c);
 
 // Appends each pass's wait (none where the GPU's work outlasts the host) and returns the
 // forward's and the backward's.

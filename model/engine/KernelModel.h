@@ -56,7 +56,7 @@ struct MoeBlockTimes {
     double forwardS = 0, backwardS = 0;
 };
 MoeBlockTimes moeBlockTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c,
-                            double tokens, KernelRate rate = KernelRate::InTraining);
+                            double tokens, KernelRate rate);
 // The output layer (LM head and cross-entropy), forward + backward.
 double headSeconds(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens);
 

@@ -221,22 +221,20 @@ QJsonObject modelToJson(const ModelSpec& m) {
     }
     if (m.moe.present()) {
         const MoeSpec& x = m.moe;
-        o.insert("moe",
-                 QJsonObject{{"experts", x.experts},
-                             {"activeExperts", x.activeExperts},
-                             {"sharedExperts", x.sharedExperts},
-                             {"expertFfnHidden", x.expertFfnDim},
-                             {"firstDenseLayers", x.firstDenseLayers},
-                             {"nodeLimit", x.nodeLimit},
-                             {"routing", x.routingSkew > 1
-                                             ? QJsonValue(QJsonObject{{"skew", x.routingSkew}})
-                                             : QJsonValue("balanced")}});
+        QJsonObject moe{{"experts", x.experts},
+                        {"activeExperts", x.activeExperts},
+                        {"sharedExperts", x.sharedExperts},
+                        {"expertFfnHidden", x.expertFfnDim},
+                        {"firstDenseLayers", x.firstDenseLayers},
+                        {"nodeLimit", x.nodeLimit},
+                        {"routing", x.routingSkew > 1
+                                        ? QJsonValue(QJsonObject{{"skew", x.routingSkew}})
+                                        : QJsonValue("balanced")}};
         if (x.groups > 0) {
-            QJsonObject moe = o.value("moe").toObject();
             moe.insert("groups", x.groups);
             moe.insert("groupLimit", x.groupLimit);
-            o.insert("moe", moe);
         }
+        o.insert("moe", moe);
     }
     return o;
 }

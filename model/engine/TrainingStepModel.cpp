@@ -171,16 +171,11 @@ private:
     // in the forward and two in the backward.
     void timeExpertAllToAll() {
         if (!m_.moe.present() || (c_.ep <= 1 && c_.etp <= 1)) return;
-        AllToAllInput in;
+        AllToAllInput in = expertAllToAllInput(m_, c_, tokensPerMicro_);
         in.groups = groups_.ep;
         in.stageOfGroup = groups_.stageOfEpGroup;
         in.stages = c_.pp;
         const double copies = expertTokensPerRank(m_, c_, tokensPerMicro_);
-        in.bytesPerPeer = expertBytesPerPeer(m_, c_, tokensPerMicro_);
-        in.dispatcher = c_.epDispatcher;
-        in.experts = m_.moe.experts, in.activeExperts = m_.moe.activeExperts;
-        in.nodeLimit = m_.moe.nodeLimit;
-        in.routerGroups = m_.moe.groups, in.groupLimit = m_.moe.groupLimit;
         AllToAllResult a = timeAllToAll(t_, timer_, g_, in);
         // Expert TP: the dispatch's tokens all-gathered over the ETP ranks after it, the
         // combine's reduce-scattered before it, on NVLink (ETP groups stay in a domain).
@@ -613,11 +608,8 @@ private:
     // DualPipe's pairs, the host issues a forward and a backward as one interleaved unit
     // (Megatron-Core's combined 1F1B): the pair lasts at least the whole host time.
     void addHostWait(ScheduleInput& in) {
-        if (!m_.moe.present() || c_.cudaGraphs == CudaGraphs::Full) return;
-        const double hostS = c_.moeLayerHostMs > 0 ? c_.moeLayerHostMs * 1e-3
-                             : c_.cudaGraphs == CudaGraphs::Scoped
-                                 ? efficiency::kMoeLayerHostScopedGraphsS
-                                 : efficiency::kMoeLayerHostEagerS;
+        const double hostS = m_.moe.present() ? moeLayerHostSeconds(c_) : 0;
+        if (hostS <= 0) return;
         const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
         if (forwardS + backwardS <= 0) return;
         e_.moeLayerHostS = hostS;

@@ -59,7 +59,7 @@ MoeLayerAloneTime engineTime(const QString& model, const QString& dispatcher,
     c.precision = precision == "fp8" ? Precision::Fp8 : Precision::Bf16;
     // HybridEP moves a token as DeepEP does inside a host: once per GPU it reaches.
     c.epDispatcher = dispatcher == "a2a" ? EpDispatcher::AllToAll : EpDispatcher::DeepEp;
-    return timeMoeLayerAlone(t, group, proxy(model), *findGpu("h100"), c, 4096);
+    return timeMoeLayerAlone(t, doc->index(), group, proxy(model), *findGpu("h100"), c, 4096);
 }
 
 double errorOf(double engine, double measured) {

@@ -97,21 +97,22 @@ OutlineGeometry ClusterScene::outlineGeometry() const {
 
 void ClusterScene::updateOutlines() {
     const OutlineGeometry g = outlineGeometry();
-    if (state_.selection)
-        outlines_->show(OutlineKind::Selection, {state_.selection->entity}, g,
-                        state_.selection->bundle);
-    else
-        outlines_->show(OutlineKind::Selection, {}, g);
+    outlineSelection(g);
     outlines_->show(OutlineKind::Failed, state_.marked, g);
     outlines_->show(OutlineKind::Outlier, flagged_, g);
     outlines_->show(OutlineKind::Job, highlighted_, g);
 }
 
+void ClusterScene::outlineSelection(const OutlineGeometry& g) {
+    const std::optional<PickHit>& hit = state_.selection;
+    outlines_->show(OutlineKind::Selection,
+                    hit ? std::vector<Endpoint>{hit->entity} : std::vector<Endpoint>{}, g,
+                    hit ? hit->bundle : kNone);
+}
+
 void ClusterScene::select(std::optional<PickHit> hit) {
     state_.selection = hit;
-    outlines_->show(OutlineKind::Selection,
-                    hit ? std::vector<Endpoint>{hit->entity} : std::vector<Endpoint>{},
-                    outlineGeometry(), hit ? hit->bundle : kNone);
+    outlineSelection(outlineGeometry());
 }
 
 void ClusterScene::setMarked(std::vector<Endpoint> entities) {

@@ -141,7 +141,8 @@ private:
     void aggregateValues();   // racks and bundles from values_
     void updateLegend();
     OutlineGeometry outlineGeometry() const;
-    void updateOutlines(); // all four, after the layout or the detail changed
+    void updateOutlines(); // all four, after the layout changed
+    void outlineSelection(const OutlineGeometry& g);
     void updateTitle();
     std::optional<Ray> rayAt(double x, double y) const;
     std::string caption_;

@@ -106,8 +106,4 @@ size_t SceneOutlines::lineCells(OutlineKind kind) const {
     return size_t(of(kind).poly->GetNumberOfCells());
 }
 
-bool SceneOutlines::visible(OutlineKind kind) const {
-    return of(kind).actor->GetVisibility();
-}
-
 } // namespace cs::views

@@ -38,7 +38,6 @@ public:
     void show(OutlineKind kind, const std::vector<Endpoint>& entities, const OutlineGeometry& g,
               int32_t bundle = kNone);
     size_t lineCells(OutlineKind kind) const; // 12 a box, 1 a link
-    bool visible(OutlineKind kind) const;
 
 private:
     struct Outline {
