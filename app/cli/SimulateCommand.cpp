@@ -38,6 +38,15 @@ void printText(const QJsonObject& s) {
     }
     std::printf("step on stage %-6d %s\n", s.value("slowestStage").toInt(),
                 qPrintable(shown.join(QStringLiteral(", "))));
+    // The run's steps as a distribution: the clock over the day, checkpoint waits, degraded
+    // stretches.
+    const QJsonObject spread = s.value("stepTimeDistribution").toObject();
+    if (!spread.isEmpty())
+        std::printf("step spread          p50 %.3f s, p99 %.3f s, max %.3f s over %.0f steps; "
+                    "%.1f%% of a step waits for the slowest GPU\n",
+                    spread.value("p50").toDouble(), spread.value("p99").toDouble(),
+                    spread.value("max").toDouble(), spread.value("stepsWalked").toDouble(),
+                    spread.value("slowestGpuShare").toDouble() * 100);
     std::printf("peak memory          %.1f GiB per GPU\n", num("peakMemoryGiB"));
     std::printf("checkpoint           %.1f s for %.2f TB%s\n", num("checkpointTimeS"),
                 num("checkpointBytes") / 1e12,

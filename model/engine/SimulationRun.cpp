@@ -5,6 +5,7 @@
 #include "RunOptions.h"
 #include "RunSpecJson.h"
 #include "SimulationSeries.h"
+#include "StepTimeDistribution.h"
 #include "TrainingEfficiency.h"
 #include "TrainingEnumNames.h"
 
@@ -202,6 +203,14 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     }
     o.insert("simulatedS", r.simulatedS);
     o.insert("steps", double(r.steps));
+    const StepTimeDistribution d = stepTimeDistribution(r, spec);
+    if (d.steps > 0)
+        o.insert("stepTimeDistribution", QJsonObject{{"p50", d.p50S},
+                                                     {"p99", d.p99S},
+                                                     {"max", d.maxS},
+                                                     {"meanS", d.meanS},
+                                                     {"stepsWalked", double(d.steps)},
+                                                     {"slowestGpuShare", d.slowestGpuShare}});
     if (spec.spanS > 0) {
         QJsonObject byCause;
         for (const Interruption& x : r.interruptions) {

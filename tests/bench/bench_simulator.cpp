@@ -15,6 +15,7 @@
 #include "SimulationMemory.h"
 #include "SimulationRun.h"
 #include "StepSchedule.h"
+#include "StepTimeDistribution.h"
 #include "TrainingStepModel.h"
 
 #include "TrainingEfficiency.h"
@@ -332,6 +333,25 @@ int main() {
     row("405B, 54-day span with failures (no store)", s, bench::peakMiB() - base,
         std::to_string(r.interruptions.size()) + " interruptions, effective " +
             std::to_string(int(r.effectiveTrainingTime * 1000) / 10.0).substr(0, 4) + "%");
+    StepTimeDistribution spread;
+    s = bench::timeSeconds([&] { spread = stepTimeDistribution(r, spec); });
+    row("  its steps as a distribution (p50 / p99 / max)", s, 0,
+        std::to_string(spread.steps) + " steps walked, p99 " +
+            std::to_string(spread.p99S).substr(0, 5) + " s, max " +
+            std::to_string(spread.maxS).substr(0, 5) + " s");
+    {
+        RunSpec twenty = oneStep;
+        twenty.steps = 20;
+        QJsonObject summary;
+        s = bench::timeSeconds(
+            [&] { summary = runSummaryJson(simulateRun(*doc, twenty, nullptr), twenty); });
+        row("405B, 16,384 GPUs, 20 steps with their distribution", s, 0,
+            "p99 " +
+                std::to_string(
+                    summary.value("stepTimeDistribution").toObject().value("p99").toDouble())
+                    .substr(0, 5) +
+                " s");
+    }
 
     // The max-min problem of 2,048 GPUs' DP rings (16 flows per pair) in one pod.
     FabricRouter router(doc->topology(), doc->index());

@@ -15,6 +15,7 @@ class TestStepBreakdownChart : public QObject {
     Q_OBJECT
 private slots:
     void drawsEachStageAsAStackOfItsParts();
+    void theTitleGivesTheSpreadOfTheSteps();
     void aRunWithoutBreakdownSaysSo();
     void aMixtureOfExpertsShowsItsAllToAll();
 };
@@ -35,6 +36,7 @@ void TestStepBreakdownChart::drawsEachStageAsAStackOfItsParts() {
     QCOMPARE(chart.data().slowestStage, r.step.breakdown.slowestStage);
     QVERIFY2(chart.title().contains(QString::number(r.step.stepS, 'f', 3)),
              qPrintable(chart.title()));
+    QVERIFY2(chart.spreadText().startsWith("1 steps: p50 "), qPrintable(chart.spreadText()));
 
     // One bar series per part that takes time somewhere; each stage's bars add up to the step.
     QCustomPlot* plot = chart.plot();
@@ -61,12 +63,36 @@ void TestStepBreakdownChart::drawsEachStageAsAStackOfItsParts() {
     QVERIFY(plot->legend->outerRect().bottom() <= plot->axisRect()->outerRect().top());
 }
 
+// A span's steps: the line under the title gives the spread the engine reports, checkpoint
+// waits in the tail.
+void TestStepBreakdownChart::theTitleGivesTheSpreadOfTheSteps() {
+    const auto doc = openTopology("small-256", {});
+    RunSpec spec;
+    spec.model = "llama3-8b";
+    spec.parallel.tp = 8, spec.parallel.pp = 4, spec.parallel.dp = 8;
+    spec.spanS = 6 * 3600;
+    spec.checkpointIntervalS = 60;
+    const QJsonObject summary = runSummaryJson(simulateRun(*doc, spec, nullptr), spec);
+    const QJsonObject spread = summary.value("stepTimeDistribution").toObject();
+    QVERIFY(spread.value("p99").toDouble() > summary.value("stepTimeS").toDouble() * 1.01);
+    StepBreakdownChart chart;
+    chart.setSummary(summary);
+    const QString title = chart.spreadText();
+    for (const char* key : {"p50", "p99", "max"})
+        QVERIFY2(title.contains(
+                     QString("%1 %2 s").arg(key).arg(spread.value(key).toDouble(), 0, 'f', 3)),
+                 qPrintable(title));
+    QVERIFY2(title.contains(QString("%1 steps").arg(spread.value("stepsWalked").toInteger())),
+             qPrintable(title));
+}
+
 void TestStepBreakdownChart::aRunWithoutBreakdownSaysSo() {
     StepBreakdownChart chart;
     chart.setSummary(QJsonObject{{"stepTimeS", 2.0}}); // a recorded run's summary
     QVERIFY(chart.data().empty());
     QCOMPARE(chart.plot()->plottableCount(), 0);
     QVERIFY(chart.title().startsWith("No step breakdown"));
+    QVERIFY(chart.spreadText().isEmpty());
 }
 
 // A MoE run whose all-to-all crosses hosts: "Exposed EP" is in the legend and in every stage's

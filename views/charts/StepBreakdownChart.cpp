@@ -55,6 +55,12 @@ StepBreakdownData StepBreakdownData::fromSummary(const QJsonObject& summary) {
     d.slowestStage =
         std::clamp(summary.value("slowestStage").toInt(), 0, std::max(0, int(d.stages.size()) - 1));
     d.stepS = summary.value("stepTimeS").toDouble();
+    const QJsonObject spread = summary.value("stepTimeDistribution").toObject();
+    d.steps = std::max(0LL, (long long)spread.value("stepsWalked").toDouble());
+    d.p50S = spread.value("p50").toDouble();
+    d.p99S = spread.value("p99").toDouble();
+    d.maxS = spread.value("max").toDouble();
+    d.slowestGpuShare = spread.value("slowestGpuShare").toDouble();
     return d;
 }
 
@@ -68,12 +74,16 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent) : QWidget(parent), plot_
     grid->insertRow(0);
     title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 10, QFont::Bold));
     grid->addElement(0, 0, title_);
-    // The legend in a row of its own between the title and the bars: it covers no bar.
+    // The spread of the run's steps under the title, in two short lines a narrow dock holds.
     grid->insertRow(1);
+    spread_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 9));
+    grid->addElement(1, 0, spread_);
+    // The legend in a row of its own between the titles and the bars: it covers no bar.
+    grid->insertRow(2);
     plot_->axisRect()->insetLayout()->take(plot_->legend);
-    grid->addElement(1, 0, plot_->legend);
-    grid->setRowStretchFactor(0, 0.001);
-    grid->setRowStretchFactor(1, 0.001);
+    grid->addElement(2, 0, plot_->legend);
+    for (int row : {0, 1, 2})
+        grid->setRowStretchFactor(row, 0.001);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setWrap(3);
     plot_->legend->setBorderPen(Qt::NoPen);
@@ -91,6 +101,10 @@ void StepBreakdownChart::setSummary(const QJsonObject& summary) {
     rebuild();
 }
 
+QString StepBreakdownChart::spreadText() const {
+    return spread_->text();
+}
+
 QString StepBreakdownChart::title() const {
     return title_->text();
 }
@@ -100,6 +114,8 @@ void StepBreakdownChart::rebuild() {
     plot_->legend->setVisible(!data_.empty());
     if (data_.empty()) {
         title_->setText(tr("No step breakdown: only simulated runs have one"));
+        spread_->setText(QString());
+        spread_->setVisible(false);
         plot_->replot();
         return;
     }
@@ -109,6 +125,15 @@ void StepBreakdownChart::rebuild() {
             .arg(data_.stepS, 0, 'f', 3)
             .arg(data_.stepS > 0 ? slow[StepPart::Compute] / data_.stepS * 100 : 0, 0, 'f', 1)
             .arg(data_.slowestStage));
+    spread_->setVisible(data_.steps > 0);
+    spread_->setText(data_.steps > 0 ? tr("%1 steps: p50 %2 s, p99 %3 s, max %4 s\n"
+                                          "waiting for the slowest GPU: %5 % of a step")
+                                           .arg(data_.steps)
+                                           .arg(data_.p50S, 0, 'f', 3)
+                                           .arg(data_.p99S, 0, 'f', 3)
+                                           .arg(data_.maxS, 0, 'f', 3)
+                                           .arg(data_.slowestGpuShare * 100, 0, 'f', 1)
+                                     : QString());
     const int n = int(data_.stages.size());
     QVector<double> keys;
     for (int s = 0; s < n; ++s)
