@@ -37,19 +37,20 @@ const std::vector<std::string> kBomRoots = {"gpus",
                                             "powerW",
                                             "rackKw",
                                             "cost"};
-const std::vector<std::string> kRunRoots = {"stepTimeS",         "tokensPerS",
-                                            "tflopsPerGpu",      "mfu",
-                                            "bubbleFraction",    "peakMemoryGiB",
-                                            "memoryGiB",         "breakdown",
-                                            "slowestStage",      "pipelineS",
-                                            "optimizerS",        "dpAllGatherS",
-                                            "dpReduceScatterS",  "microBatches",
-                                            "checkpointTimeS",   "checkpointBytes",
-                                            "simulatedS",        "steps",
-                                            "interruptions",     "interruptionsByCause",
-                                            "lostHours",         "effectiveTrainingTime",
-                                            "degradedHours",     "dpBucketLayers",
-                                            "stragglerSlowdown", "tpSizeFraction"};
+const std::vector<std::string> kRunRoots = {"stepTimeS",           "tokensPerS",
+                                            "tflopsPerGpu",        "mfu",
+                                            "bubbleFraction",      "peakMemoryGiB",
+                                            "memoryGiB",           "breakdown",
+                                            "slowestStage",        "pipelineS",
+                                            "optimizerS",          "dpAllGatherS",
+                                            "dpReduceScatterS",    "microBatches",
+                                            "checkpointTimeS",     "checkpointBytes",
+                                            "simulatedS",          "steps",
+                                            "interruptions",       "interruptionsByCause",
+                                            "lostHours",           "effectiveTrainingTime",
+                                            "degradedHours",       "dpBucketLayers",
+                                            "stragglerSlowdown",   "tpSizeFraction",
+                                            "stepTimeDistribution"};
 
 std::string rootOf(const std::string& figure) {
     return figure.substr(0, figure.find('.'));
