@@ -89,7 +89,7 @@ void TestCollectiveBench::reproducesMeasuredAllReduceCurves_data() {
 // The log's group (its ranks and GPUs per host) on 400G hosts of 8 H100 (meta-ib-24k), at
 // the log's sizes. From 1 MiB up, the sizes where the log's own curve does not fall as the
 // size doubles (a fall is a transient of the run, or NCCL switching algorithm on its way,
-// which the model does not do): the bus bandwidth within 10 % on average.
+// which the model does not do): the bus bandwidth within 10 % on average, 20 % at most.
 void TestCollectiveBench::reproducesMeasuredAllReduceCurves() {
     QFETCH(QString, log);
     const NcclTestsLog m =
@@ -115,11 +115,12 @@ void TestCollectiveBench::reproducesMeasuredAllReduceCurves() {
           "mean %.1f %%, largest %.1f %%)",
           qPrintable(log), n, sum / n, worst, c.meanAbsErrorPct, c.maxAbsErrorPct);
     QVERIFY(n >= 10);
-    // At 8 hosts the model's tree runs 1 to 4 MiB slower than measured (LL128's latency across
-    // hosts, set on 2 to 4 hosts): 10.4 % on average.
-    if (log.startsWith("issue309-8x8"))
-        QEXPECT_FAIL("", "1 to 4 MiB at 8 hosts: the tree's LL128 latency", Continue);
     QVERIFY2(sum / n <= 10, "mean busbw error above 10 %");
+    // The largest within 20 %, but on 2 hosts at 2 MiB the tree's LL128 (its latency across
+    // hosts set on 4 hosts) is 24 % slower than measured.
+    if (log.startsWith("issue309-xe9680"))
+        QEXPECT_FAIL("", "2 MiB on 2 hosts: the tree's LL128 latency", Continue);
+    QVERIFY2(worst <= 20, "largest busbw error above 20 %");
 }
 
 void TestCollectiveBench::queuePairsAndAdaptiveRoutingSpreadAFragmentedGroup() {
