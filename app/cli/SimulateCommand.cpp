@@ -45,7 +45,7 @@ void printText(const QJsonObject& s) {
         std::printf("step spread          p50 %.3f s, p99 %.3f s, max %.3f s over %.0f steps; "
                     "%.1f%% of a step waits for the slowest GPU\n",
                     spread.value("p50").toDouble(), spread.value("p99").toDouble(),
-                    spread.value("max").toDouble(), spread.value("stepsWalked").toDouble(),
+                    spread.value("max").toDouble(), spread.value("steps").toDouble(),
                     spread.value("slowestGpuShare").toDouble() * 100);
     std::printf("peak memory          %.1f GiB per GPU\n", num("peakMemoryGiB"));
     std::printf("checkpoint           %.1f s for %.2f TB%s\n", num("checkpointTimeS"),

@@ -1,6 +1,7 @@
 #include "ClusterRunJson.h"
 
 #include "Duration.h"
+#include "StepTimeDistribution.h"
 
 #include <QJsonArray>
 
@@ -32,6 +33,11 @@ QJsonObject jobJson(const ClusterJobResult& j, const Topology& t) {
         o.insert("stepTimeS", j.stepS);
         o.insert("aloneStepTimeS", j.aloneStepS);
         o.insert("slowdown", j.slowdown());
+        const StepTimeDistribution d = distributionOfSteps(j.stepsAt);
+        if (d.steps > 0)
+            o.insert(
+                "stepTimeDistribution",
+                QJsonObject{{"p50", d.p50S}, {"p99", d.p99S}, {"max", d.maxS}, {"meanS", d.meanS}});
         o.insert("pods", j.pods);
         o.insert("racks", j.racks);
         o.insert("checkpoints", j.checkpoints);

@@ -3,6 +3,7 @@
 //   {"scheduler", "simulatedS", "gpus", "stepEstimates",
 //    "jobs": [{"name", "model", "gpus", "state", "submitS", "startS", "endS", "waitS",
 //              "stepTimeS", "aloneStepTimeS", "slowdown", "steps", "restarts", "lostSteps",
+//              "stepTimeDistribution": {"p50", "p99", "max", "meanS"},
 //              "pods", "racks",
 //              "hosts": [names], "stepTimeline": [[atS, stepS], ...],
 //              "metOthersOn": [{"link", "othersBusy", "jobs": [names]}], "error"}],

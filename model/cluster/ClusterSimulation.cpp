@@ -579,6 +579,9 @@ private:
             j.r.runS += dt;
             if (j.load.stepS <= 0) continue;
             j.r.steps += dt / j.load.stepS;
+            auto& at = j.r.stepsAt;
+            if (at.empty() || at.back().first != j.load.stepS) at.emplace_back(j.load.stepS, 0.0);
+            at.back().second += dt / j.load.stepS;
             j.sinceCheckpointS += dt;
         }
     }

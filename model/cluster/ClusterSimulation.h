@@ -49,6 +49,9 @@ struct ClusterJobResult {
     double slowdown() const { return aloneStepS > 0 && stepS > 0 ? stepS / aloneStepS : 1; }
     // Its step time from each time it changed: {at, step}.
     std::vector<std::pair<double, double>> stepTimeline;
+    // The steps it took at each step time it ran at: {step, steps}, for the spread of its
+    // steps as other jobs' traffic came and went (stepTimeDistribution in the JSON).
+    std::vector<std::pair<double, double>> stepsAt;
     // The links where it met others, busiest first: who, and how busy they kept it.
     struct Meeting {
         int32_t link = 0;

@@ -209,7 +209,7 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
                                                      {"p99", d.p99S},
                                                      {"max", d.maxS},
                                                      {"meanS", d.meanS},
-                                                     {"stepsWalked", double(d.steps)},
+                                                     {"steps", double(d.steps)},
                                                      {"slowestGpuShare", d.slowestGpuShare}});
     if (spec.spanS > 0) {
         QJsonObject byCause;

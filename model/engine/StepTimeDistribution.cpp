@@ -17,13 +17,6 @@ struct DiurnalClock {
     }
 };
 
-double percentileOfSorted(const std::vector<double>& v, double q) {
-    if (v.empty()) return 0;
-    // nearest rank, as the collective's completion percentiles
-    const auto k = size_t(std::ceil(q * double(v.size())));
-    return v[std::min(v.size() - 1, k > 0 ? k - 1 : 0)];
-}
-
 } // namespace
 
 StepTimeDistribution stepTimeDistribution(const RunResult& r, const RunSpec& spec) {
@@ -46,9 +39,9 @@ StepTimeDistribution stepTimeDistribution(const RunResult& r, const RunSpec& spe
     double nextCheckpointS = interval > 0 ? interval : INFINITY;
     size_t nextStop = 0;
     const Interruption* degraded = nullptr;
-    std::vector<double> times;
+    std::vector<std::pair<double, double>> times; // a step's time, the steps it stands for
     times.reserve(size_t(std::min(r.steps, kMaxWalkedSteps)));
-    double tS = 0, sum = 0;
+    double tS = 0;
     for (long long k = 0; k < r.steps && (!span || tS < spec.spanS); k += stride) {
         // A stop throws the time to its restart; a failed fabric part slows what follows.
         while (nextStop < stops.size() && stops[nextStop].atS <= tS) {
@@ -64,17 +57,37 @@ StepTimeDistribution stepTimeDistribution(const RunResult& r, const RunSpec& spe
         for (; nextCheckpointS <= tS + stepS * double(stride); nextCheckpointS += interval)
             ++due;
         const double sampleS = stepS + (due > 0 ? r.checkpointS : 0);
-        times.push_back(sampleS);
-        sum += sampleS;
+        times.emplace_back(sampleS, double(stride));
         tS += stepS * double(stride) + due * r.checkpointS;
     }
-    out.steps = (long long)times.size();
-    if (times.empty()) return out;
-    out.meanS = sum / double(times.size());
-    std::sort(times.begin(), times.end());
-    out.p50S = percentileOfSorted(times, 0.50);
-    out.p99S = percentileOfSorted(times, 0.99);
-    out.maxS = times.back();
+    const double share = out.slowestGpuShare;
+    out = distributionOfSteps(std::move(times));
+    out.slowestGpuShare = share;
+    return out;
+}
+
+StepTimeDistribution distributionOfSteps(std::vector<std::pair<double, double>> stepAndCount) {
+    StepTimeDistribution out;
+    std::erase_if(stepAndCount, [](const auto& x) { return !(x.second > 0) || !(x.first > 0); });
+    if (stepAndCount.empty()) return out;
+    std::sort(stepAndCount.begin(), stepAndCount.end());
+    double total = 0, sum = 0;
+    for (const auto& [stepS, count] : stepAndCount) {
+        total += count;
+        sum += stepS * count;
+    }
+    // Nearest rank: the first step time whose cumulative count reaches q of the steps.
+    auto percentile = [&](double q) {
+        double seen = 0;
+        for (const auto& [stepS, count] : stepAndCount)
+            if ((seen += count) >= q * total * (1 - 1e-12)) return stepS;
+        return stepAndCount.back().first;
+    };
+    out.steps = std::llround(total);
+    out.meanS = sum / total;
+    out.p50S = percentile(0.50);
+    out.p99S = percentile(0.99);
+    out.maxS = stepAndCount.back().first;
     return out;
 }
 

@@ -12,6 +12,9 @@
 #include "RunResult.h"
 #include "RunSpec.h"
 
+#include <utility>
+#include <vector>
+
 namespace cs {
 
 // Steps walked at most; a longer run is walked in evenly spaced samples of its steps.
@@ -21,7 +24,7 @@ constexpr double kDiurnalPeakToPeak = 0.015;
 constexpr double kDaySeconds = 24 * 3600.0;
 
 struct StepTimeDistribution {
-    long long steps = 0; // step times walked
+    long long steps = 0; // the steps it covers
     double meanS = 0;    // their mean (checkpoint waits included)
     double p50S = 0, p99S = 0, maxS = 0;
     // Of the engine's step: the time spent waiting for the job's slowest GPU (lock-step
@@ -30,5 +33,9 @@ struct StepTimeDistribution {
 };
 
 StepTimeDistribution stepTimeDistribution(const RunResult& r, const RunSpec& spec);
+
+// The distribution of steps given as (step time, how many steps took it): nearest-rank
+// percentiles over the steps; `steps` is the count rounded.
+StepTimeDistribution distributionOfSteps(std::vector<std::pair<double, double>> stepAndCount);
 
 } // namespace cs

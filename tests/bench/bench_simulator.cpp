@@ -336,7 +336,7 @@ int main() {
     StepTimeDistribution spread;
     s = bench::timeSeconds([&] { spread = stepTimeDistribution(r, spec); });
     row("  its steps as a distribution (p50 / p99 / max)", s, 0,
-        std::to_string(spread.steps) + " steps walked, p99 " +
+        std::to_string(spread.steps) + " steps, p99 " +
             std::to_string(spread.p99S).substr(0, 5) + " s, max " +
             std::to_string(spread.maxS).substr(0, 5) + " s");
     {

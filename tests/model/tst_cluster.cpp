@@ -1,5 +1,6 @@
 // Many jobs on one cluster (model/cluster): the workload file, the scheduler's policies, the
 // jobs sharing the fabric, failures that restart the jobs on them, and the generated mix.
+#include "ClusterRunJson.h"
 #include "ClusterRunRecorder.h"
 #include "ClusterScheduler.h"
 #include "ClusterSimulation.h"
@@ -10,11 +11,13 @@
 #include "RunJobs.h"
 #include "RunReader.h"
 #include "SharedFabric.h"
+#include "StepTimeDistribution.h"
 #include "TrainingStepModel.h"
 #include "Workload.h"
 #include "WorkloadMix.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
@@ -69,6 +72,7 @@ private slots:
     void twoLargeJobsOnAThinFabricMeetEventByEvent();
     void fragmentedJobsSlowEachOtherAndTopologyAwareKeepsThemApart_data();
     void fragmentedJobsSlowEachOtherAndTopologyAwareKeepsThemApart();
+    void aJobsStepsSpreadAsOthersComeAndGo();
     void aJobThatFitsOnlyAcrossPodsWaitsWhenThePolicySaysSo_data();
     void aJobThatFitsOnlyAcrossPodsWaitsWhenThePolicySaysSo();
     void aFailedSwitchRestartsTheJobOnItAndTheOthersGoOn();
@@ -189,6 +193,36 @@ void TestCluster::fragmentedJobsSlowEachOtherAndTopologyAwareKeepsThemApart() {
     // Each in a pod of its own under the topology-aware policy.
     if (w.scheduler == SchedulerPolicy::TopologyAware)
         QVERIFY(s.podOf(r.jobs[0].hosts.front()) != s.podOf(r.jobs[1].hosts.front()));
+}
+
+// The same two jobs, the second submitted once the first has taken 700 steps alone: each job's
+// steps spread between its step alone and its step beside the other, in proportion to the steps
+// it took at each, and their mean is its step as it ran.
+void TestCluster::aJobsStepsSpreadAsOthersComeAndGo() {
+    const auto doc = test::smallWithOversubscription(7);
+    Workload w = workload("two-dp-jobs.json");
+    const double aloneS = simulateCluster(*doc, w, 0).jobs.front().aloneStepS;
+    w.jobs[1].submitS = 700 * aloneS;
+    const ClusterRunResult r = simulateCluster(*doc, w, 0);
+    for (const ClusterJobResult& j : r.jobs) {
+        QCOMPARE(j.state, ClusterJobState::Done);
+        const StepTimeDistribution d = distributionOfSteps(j.stepsAt);
+        QCOMPARE(d.steps, 1000LL);
+        QVERIFY(qAbs(d.meanS / j.stepS - 1) < 1e-9);
+        // Most of its steps alone; the steps beside the other at the top.
+        QCOMPARE(d.p50S, j.aloneStepS);
+        QVERIFY2(d.maxS > 1.1 * j.aloneStepS, qPrintable(QString::number(d.maxS / j.aloneStepS)));
+        QCOMPARE(d.p99S, d.maxS);
+    }
+    // Printed as the job's stepTimeDistribution.
+    for (const QJsonValue& v : clusterRunJson(r, doc->topology()).value("jobs").toArray()) {
+        const QJsonObject o = v.toObject();
+        const StepTimeDistribution d =
+            distributionOfSteps(job(r, o.value("name").toString().toStdString()).stepsAt);
+        const QJsonObject spread = o.value("stepTimeDistribution").toObject();
+        QCOMPARE(spread.value("max").toDouble(), d.maxS);
+        QCOMPARE(spread.value("p50").toDouble(), d.p50S);
+    }
 }
 
 void TestCluster::aJobThatFitsOnlyAcrossPodsWaitsWhenThePolicySaysSo_data() {

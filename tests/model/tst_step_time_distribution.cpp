@@ -32,6 +32,7 @@ private slots:
     void checkpointStepsWaitForTheirWrite();
     void degradedStretchesSlowTheirSteps();
     void longRunsAreWalkedInSamples();
+    void countedStepsGiveNearestRankPercentiles();
     void slowestGpuShareIsWhatStragglersAdd();
     void simulatedRunsReportIt();
 };
@@ -102,11 +103,26 @@ void TestStepTimeDistribution::degradedStretchesSlowTheirSteps() {
 }
 
 void TestStepTimeDistribution::longRunsAreWalkedInSamples() {
+    // 20 million steps walked as 2 million samples of 10 steps each: every step counted.
     RunSpec spec;
     spec.steps = 1;
-    const StepTimeDistribution d = stepTimeDistribution(runOf(0.5, 10 * kMaxWalkedSteps), spec);
-    QVERIFY(d.steps <= kMaxWalkedSteps && d.steps >= kMaxWalkedSteps / 2);
-    QVERIFY(qAbs(d.meanS / 0.5 - 1) < 1e-3); // 58 days of steps: the day averages out
+    const long long steps = 10 * kMaxWalkedSteps;
+    const StepTimeDistribution d = stepTimeDistribution(runOf(0.5, steps), spec);
+    QVERIFY2(d.steps >= steps && d.steps < steps + 10, qPrintable(QString::number(d.steps)));
+    QVERIFY(qAbs(d.meanS / 0.5 - 1) < 1e-3); // 116 days of steps: the day averages out
+}
+
+void TestStepTimeDistribution::countedStepsGiveNearestRankPercentiles() {
+    // 98 steps of 1 s, one of 2 s and one of 3 s: p50 1 s, p99 2 s (the 99th step), max 3 s;
+    // the same given in any order, with empty or impossible entries left out.
+    const StepTimeDistribution d =
+        distributionOfSteps({{3, 1}, {1, 60}, {2, 1}, {1, 38}, {5, 0}, {0, 4}});
+    QCOMPARE(d.steps, 100LL);
+    QCOMPARE(d.p50S, 1.0);
+    QCOMPARE(d.p99S, 2.0);
+    QCOMPARE(d.maxS, 3.0);
+    QCOMPARE(d.meanS, 1.03);
+    QCOMPARE(distributionOfSteps({}).steps, 0LL);
 }
 
 void TestStepTimeDistribution::slowestGpuShareIsWhatStragglersAdd() {
@@ -137,7 +153,7 @@ void TestStepTimeDistribution::simulatedRunsReportIt() {
     const QJsonObject summary = runSummaryJson(simulateRun(test::roce(), spec, nullptr), spec);
     const QJsonObject d = summary.value("stepTimeDistribution").toObject();
     const double stepS = summary.value("stepTimeS").toDouble();
-    QCOMPARE(d.value("stepsWalked").toDouble(), 20.0);
+    QCOMPARE(d.value("steps").toDouble(), 20.0);
     for (const char* key : {"p50", "p99", "max"}) {
         const double v = d.value(key).toDouble();
         QVERIFY2(v >= stepS * (1 - kDiurnalPeakToPeak / 2) - 1e-9 &&

@@ -82,7 +82,7 @@ void TestStepBreakdownChart::theTitleGivesTheSpreadOfTheSteps() {
         QVERIFY2(title.contains(
                      QString("%1 %2 s").arg(key).arg(spread.value(key).toDouble(), 0, 'f', 3)),
                  qPrintable(title));
-    QVERIFY2(title.contains(QString("%1 steps").arg(spread.value("stepsWalked").toInteger())),
+    QVERIFY2(title.contains(QString("%1 steps").arg(spread.value("steps").toInteger())),
              qPrintable(title));
 }
 

@@ -56,7 +56,7 @@ StepBreakdownData StepBreakdownData::fromSummary(const QJsonObject& summary) {
         std::clamp(summary.value("slowestStage").toInt(), 0, std::max(0, int(d.stages.size()) - 1));
     d.stepS = summary.value("stepTimeS").toDouble();
     const QJsonObject spread = summary.value("stepTimeDistribution").toObject();
-    d.steps = std::max(0LL, (long long)spread.value("stepsWalked").toDouble());
+    d.steps = std::max(0LL, (long long)spread.value("steps").toDouble());
     d.p50S = spread.value("p50").toDouble();
     d.p99S = spread.value("p99").toDouble();
     d.maxS = spread.value("max").toDouble();
