@@ -77,8 +77,10 @@ private:
                 j.fail("name", "expected a name no other job has, got \"" + job.name + "\"");
             job.run = runOfJob(j);
             job.submitS = j.number("submitS", 0, 366 * 86400.0, 0);
-            if (j.has("steps") == j.has("durationS"))
-                j.fail("steps", "expected either \"steps\" or \"durationS\"");
+            if (const std::string p = stepsOrSpanProblem(j.has("steps"), j.has("durationS"),
+                                                         "\"steps\"", "\"durationS\"");
+                !p.empty())
+                j.fail("steps", p);
             job.run.steps = int(j.integer("steps", 1, 100000000, 0));
             job.durationS = j.number("durationS", 1, 366 * 86400.0, 0);
             job.priority = int(j.integer("priority", -1000000, 1000000, 0));

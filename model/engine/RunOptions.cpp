@@ -605,7 +605,8 @@ bool isStepsOrSpan(const RunOption& o) {
 std::string stepsOrSpanProblem(bool steps, bool span, const std::string& stepsName,
                                const std::string& spanName) {
     if (steps != span) return {};
-    return "expected either " + stepsName + " or " + spanName + ", not both";
+    return "expected either " + stepsName + " or " + spanName +
+           (steps ? ", not both" : ", got neither");
 }
 
 const std::vector<RunOption>& runOptions() {

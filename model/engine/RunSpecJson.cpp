@@ -122,7 +122,7 @@ RunSpec readSpec(const QJsonValue& value, const JsonPath& at, bool formatRequire
                    "newer than this build reads (" + std::to_string(kRunFileVersion) + ")");
     // Setting steps clears a span and the other way round: both given is an error here.
     if (r.has("steps") && r.has("span"))
-        r.fail("span", "expected either \"steps\" or \"span\", not both");
+        r.fail("span", stepsOrSpanProblem(true, true, "\"steps\"", "\"span\""));
     RunSpec s;
     // Objects on the way to dotted keys ("parallel.overlap.tpComm"), opened once each.
     std::map<std::string, JsonObjectReader> objects;

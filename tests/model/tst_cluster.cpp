@@ -506,7 +506,10 @@ void TestCluster::badWorkloadsAreRefusedWithTheirPlace_data() {
         << "scheduler: expected topology-aware, first-fit or fragmented, got \"best\"";
     QTest::newRow("steps and duration")
         << head + "\"jobs\": [{\"name\": \"a\", " + run + ", \"steps\": 1, \"durationS\": 5}]}"
-        << "jobs[0].steps: expected either \"steps\" or \"durationS\"";
+        << "jobs[0].steps: expected either \"steps\" or \"durationS\", not both";
+    QTest::newRow("neither steps nor duration")
+        << head + "\"jobs\": [{\"name\": \"a\", " + run + "}]}"
+        << "jobs[0].steps: expected either \"steps\" or \"durationS\", got neither";
     QTest::newRow("same name twice")
         << head + "\"jobs\": [{\"name\": \"a\", " + run + ", \"steps\": 1},\n{\"name\": \"a\", " +
                run + ", \"steps\": 1}]}"

@@ -449,13 +449,14 @@ void TestRunOptions::crossFieldChecks_data() {
     QTest::addColumn<QString>("field");   // empty: valid
     QTest::addColumn<QString>("message"); // what a refusal says
     const QString both = "expected either a number of steps or a span, not both";
+    const QString neither = "expected either a number of steps or a span, got neither";
     const QString durations = "(such as 54d, 12h, 1h30m or 2.5s)";
     QTest::newRow("defaults") << Change([](RunSpec&) {}) << QString() << QString();
     QTest::newRow("a span") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 3600; }) << QString()
                             << QString();
     QTest::newRow("steps and span")
         << Change([](RunSpec& s) { s.spanS = 3600; }) << "steps" << both;
-    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps" << both;
+    QTest::newRow("neither") << Change([](RunSpec& s) { s.steps = 0; }) << "steps" << neither;
     QTest::newRow("too many steps") << Change([](RunSpec& s) { s.steps = 1'000'001; }) << "steps"
                                     << "expected an integer from 1 to 1000000, got \"1000001\"";
     QTest::newRow("over a year") << Change([](RunSpec& s) { s.steps = 0, s.spanS = 400 * 86400; })
