@@ -8,8 +8,6 @@
 #include "ComparisonController.h"
 #include "DefaultRun.h"
 #include "DesignDock.h"
-#include "EntitySearch.h"
-#include "FabricFaults.h"
 #include "HelpMenu.h"
 #include "InspectorWidget.h"
 #include "LiveRecording.h"
@@ -17,12 +15,13 @@
 #include "Presets.h"
 #include "ReplayController.h"
 #include "RunSpecJson.h"
+#include "SelectionSync.h"
 #include "SimulationDialog.h"
 #include "SiteGenerator.h"
 #include "StepBreakdownChart.h"
+#include "StudyLinks.h"
 #include "SummaryPanel.h"
 #include "TelemetryImportDialog.h"
-#include "TopologyFile.h"
 #include "TopologySource.h"
 #include "TopologyTreeModel.h"
 #include "ViewControls.h"
@@ -90,8 +89,6 @@ MainWindow::MainWindow()
     treeDock->setObjectName("topologyDock");
     treeDock->setWidget(tree_);
     addDockWidget(Qt::LeftDockWidgetArea, treeDock);
-    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            &MainWindow::onTreeSelection);
 
     auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName("inspectorDock");
@@ -150,6 +147,13 @@ MainWindow::MainWindow()
     });
     connect(presentation_, &PresentationMode::presentingChanged, this, [this] { updateCaption(); });
     replay_ = new ReplayController(this, view_, controls_);
+    studies_ = new StudyLinks(this);
+    selection_ = new SelectionSync(
+        tree_, treeModel_, inspector_, view_, replay_,
+        [this] {
+            if (presenting()) QTimer::singleShot(0, this, [this] { updateCaption(); });
+        },
+        this);
     compare_ = new ComparisonController(this, split_, view_, replay_, controls_);
     // The second design goes with the comparison: the Collectives dock must not keep it.
     connect(compare_, &ComparisonController::closed, this,
@@ -157,19 +161,19 @@ MainWindow::MainWindow()
     treeDock->raise(); // the replay's lists joined its tabs: the tree stays in front
     // An event's entity or a hot link, chosen in their docks: selected and flown to.
     connect(replay_, &ReplayController::entityChosen, this, [this](Endpoint e) {
-        showSelected(e, false);
+        selection_->show(e, false);
         view_->scene().select(PickHit{e, kNone, 0});
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
     });
     connect(replay_, &ReplayController::jobChosen, this, [this](Endpoint host, qint32 rack) {
-        showSelected(host, false);
+        selection_->show(host, false);
         view_->scene().select(PickHit{host, kNone, 0});
         view_->flyTo([this, rack] {
             if (rack == kNone || !view_->scene().viewRack(rack)) view_->scene().viewOverview();
         });
     });
     connect(replay_, &ReplayController::nowShown, this, [this] {
-        showReplayInInspector();
+        selection_->showReplayValues();
         updateCaption(); // the run's step and MFU as it plays
     });
     // Presentation: on the window itself, so F11 works while the menus are hidden.
@@ -222,12 +226,28 @@ MainWindow::MainWindow()
         view_->flyTo([this, e] { view_->scene().viewEntity(e); });
     });
     connect(view_, &views::VtkViewWidget::picked, this,
-            [this](Endpoint e, int) { showSelected(e, false); });
+            [this](Endpoint e, int) { selection_->show(e, false); });
     connect(view_, &views::VtkViewWidget::pickedNothing, this, [this] {
         inspector_->showEntity({EntityKind::Cluster, kNone});
     });
     connect(controls_, &ViewControls::entityFound, this,
-            [this](Endpoint e) { showSelected(e, false); });
+            [this](Endpoint e) { selection_->show(e, false); });
+}
+
+bool MainWindow::selectById(const QString& id) {
+    return selection_->selectById(doc_.get(), id);
+}
+
+StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
+    return studies_->open(path, showErrors);
+}
+
+void MainWindow::showDesignOf(std::unique_ptr<TopologyDocument> next, const QString& note) {
+    adoptDocument(std::move(next), {});
+    designRun_.clear();
+    designDock_->setDesign(doc_->params(), doc_->topology().name);
+    designDock_->showFigures(doc_->stats());
+    addSummaryNote(note);
 }
 
 MainWindow::~MainWindow() {
@@ -645,19 +665,6 @@ bool MainWindow::compareWith(const QString& runPath, bool showErrors, const QStr
     return true;
 }
 
-bool MainWindow::saveScreenshot(const QString& path, QSize size, bool showErrors) {
-    if (!doc_) return false;
-    try {
-        exports_->saveScreenshot(*doc_, path, size);
-    } catch (const std::exception& e) {
-        reportFailure(tr("Cannot save the screenshot"), e.what(), showErrors);
-        return false;
-    }
-    statusBar()->showMessage(
-        tr("Saved %1 (%2 x %3)").arg(path).arg(size.width()).arg(size.height()), 8000);
-    return true;
-}
-
 void MainWindow::reportFailure(const QString& title, const char* what, bool showErrors) {
     if (showErrors)
         QMessageBox::critical(this, title, QString::fromUtf8(what));
@@ -665,65 +672,6 @@ void MainWindow::reportFailure(const QString& title, const char* what, bool show
         qWarning("%s", what); // tests and the command line read it on stderr
 }
 
-bool MainWindow::exportScene(const QString& path, bool showErrors) {
-    if (!doc_) return false;
-    try {
-        exports_->exportScene(path);
-    } catch (const std::exception& e) {
-        reportFailure(tr("Cannot export the scene"), e.what(), showErrors);
-        return false;
-    }
-    statusBar()->showMessage(tr("Saved %1").arg(path), 8000);
-    return true;
-}
-
-bool MainWindow::exportMovie(views::MovieRequest request, bool showErrors) {
-    if (!doc_ || runPath_.isEmpty()) return false;
-    bool done = false;
-    try {
-        done = exports_->exportMovie(*doc_, runPath_, request);
-    } catch (const std::exception& e) {
-        reportFailure(tr("Cannot export the movie"), e.what(), showErrors);
-        return false;
-    }
-    if (done)
-        statusBar()->showMessage(
-            tr("Saved %1 (%2 frames)").arg(request.out).arg(views::movieFrameCount(request)), 8000);
-    return done;
-}
-
-bool MainWindow::saveDesign(const QString& path, bool showErrors,
-                            const std::optional<DesignIdentity>& identity) {
-    if (!doc_ || !doc_->params()) return false;
-    const std::string name =
-        identity ? identity->name.toStdString() : QFileInfo(path).completeBaseName().toStdString();
-    const std::string description =
-        identity ? identity->description.toStdString() : doc_->topology().description;
-    try {
-        writeFileAtomically(path, paramsTopologyDocument(name, *doc_->params(), description));
-    } catch (const std::exception& e) {
-        reportFailure(tr("Cannot save the design"), e.what(), showErrors);
-        return false;
-    }
-    // The design is that file now: titles, runs made on it and sessions say its name. Not while
-    // a run made under the old name is open (its store would no longer match the design): it
-    // keeps that name until the file is opened.
-    if (!runPath_.isEmpty() || live_) {
-        statusBar()->showMessage(tr("Saved the design as %1; the open run keeps the design's "
-                                    "name until the file is opened")
-                                     .arg(path),
-                                 8000);
-        return true;
-    }
-    summaryPanel_->finishBillOfMaterials(); // its thread reads the topology
-    doc_->rename(name, description, QFileInfo(path).absoluteFilePath().toStdString());
-    setWindowTitle(tr("%1 - ClusterScope").arg(QString::fromStdString(name)));
-    showSummary();
-    statusBar()->showMessage(tr("Saved the design as %1").arg(path), 8000);
-    return true;
-}
-
-// Presenting (PresentationMode): the title line then says the run's time and the selection.
 QString MainWindow::presentationCaption() const {
     QStringList parts;
     if (!runPath_.isEmpty() && replay_->isOpen()) parts << replay_->caption();

@@ -45,6 +45,8 @@ class SummaryPanel;
 class StudyWindow;
 class ViewControls;
 class ReplayController;
+class SelectionSync;
+class StudyLinks;
 
 // The source of a topology regenerated from an edited design (Design dock): "design:NAME".
 inline const std::string kDesignSource = "design:";
@@ -146,14 +148,16 @@ public:
     void stopLive();
     LiveRecording* liveRecording() const { return live_.get(); }
     // File → Open Study: a study's result file in a window of its own, the chart of its
-    // variants; clicking one opens it here. Null when refused (the error shown unless not).
+    // variants; clicking one opens it here (StudyLinks.h). Null when refused (the error shown
+    // unless not).
     StudyWindow* openStudy(const QString& path, bool showErrors = true);
-    // A study's variant here: its design (the study's and the variant's design values) in the
-    // views and the Design dock, then its kept run, or else its run simulated now (progress
-    // and cancel; later clicks reopen it). False when refused or the run failed.
-    bool openStudyVariant(const StudyWindow& study, int index, bool showErrors = true);
-    // Variant `a` opened as openStudyVariant does, `b`'s run beside it (View → Compare).
-    bool compareStudyVariants(const StudyWindow& study, int a, int b, bool showErrors = true);
+    // A design opened from elsewhere (a study's variant): `next` in every view and the Design
+    // dock, with no earlier run to re-run on it, and `note` in the Summary.
+    void showDesignOf(std::unique_ptr<TopologyDocument> next, const QString& note);
+    // Where a simulation from the window writes its run: the runs folder (runsFolder()).
+    QString newRunStorePath(const RunSpec& spec) const;
+    // A failed action: a message box, or a warning on stderr when errors are not shown.
+    void reportFailure(const QString& title, const char* what, bool showErrors);
 
     // The window's size and its docks' places, kept when it closes (not while presenting) and
     // brought back at the next start; false when none were kept or they do not fit this build.
@@ -192,15 +196,7 @@ public:
 
 private:
     void runSimulationDialog(SimulationDialog& dialog);
-    QHash<QString, QString> studyRuns_; // "RESULTS#INDEX" -> the run simulated for a variant
     void fitSummaryWidth(); // the Summary dock as wide as its longest line, up to half the window
-    // A study variant's run: kept by the study, simulated for it before, else simulated now
-    // (with progress, which says why it failed) on `doc`; empty when stopped or failed.
-    QString studyVariantRun(const StudyWindow& study, int index, const TopologyDocument& doc,
-                            const RunSpec& spec);
-    void onTreeSelection();
-    void showSelected(Endpoint e, bool fromTree);
-    void showReplayInInspector(); // the selected entity's values at now, a GPU's stage Gantt
     void showSummary();
 
     std::unique_ptr<TopologyDocument> doc_;
@@ -220,13 +216,12 @@ private:
     QString designRun_; // a run made on an earlier design of this topology, to re-run on it
     // Shows `next` in every view and dock; what was open on the earlier document closes.
     void adoptDocument(std::unique_ptr<TopologyDocument> next, const TopologyReadOptions& read);
-    // Where a simulation from the window writes its run: the runs folder (runsFolder()).
-    QString newRunStorePath(const RunSpec& spec) const;
     QString newRunStorePath(const QString& what) const; // "recorded", a model's name
     // The Summary tab: the topology's figures, its bill of materials, notes of runs made.
     SummaryPanel* summaryPanel_;
     void addSummaryNote(const QString& note);
-    bool syncing_ = false; // guards tree <-> view selection echo
+    SelectionSync* selection_ = nullptr; // the tree, the view and the inspector on one entity
+    StudyLinks* studies_ = nullptr;      // study windows and their variants opened here
     QMenu* recentMenu_ = nullptr;
     QPointer<BackgroundSimulation> background_;
     std::unique_ptr<LiveRecording> live_;
@@ -234,8 +229,6 @@ private:
     QString runPath_;
     PresentationMode* presentation_ = nullptr; // presenting and the camera tour
     std::unique_ptr<ViewExports> exports_;     // screenshots, scenes, movies
-    // A failed action: a message box, or a warning on stderr when errors are not shown.
-    void reportFailure(const QString& title, const char* what, bool showErrors);
     void updateCaption();
     void keyPressEvent(QKeyEvent* e) override;
     TopologyReadOptions read_; // how the open topology file was read

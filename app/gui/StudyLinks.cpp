@@ -1,6 +1,5 @@
-// MainWindow's design studies: a result file's chart in a window of its own, and a variant
-// clicked there opened here, design and run.
-#include "DesignDock.h"
+#include "StudyLinks.h"
+
 #include "MainWindow.h"
 #include "PlaybackClock.h"
 #include "ReplayController.h"
@@ -32,7 +31,9 @@ QString keptRunOf(const QString& resultPath, const QString& runPath) {
 
 } // namespace
 
-StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
+StudyLinks::StudyLinks(MainWindow* window) : QObject(window), window_(window) {}
+
+StudyWindow* StudyLinks::open(const QString& path, bool showErrors) {
     StudySpec spec;
     std::vector<VariantResult> results;
     int variantCount = 0;
@@ -50,20 +51,21 @@ StudyWindow* MainWindow::openStudy(const QString& path, bool showErrors) {
         results = store.results();
         variantCount = store.variantCount();
     } catch (const std::exception& e) {
-        reportFailure(tr("Cannot open study"), e.what(), showErrors);
+        window_->reportFailure(tr("Cannot open study"), e.what(), showErrors);
         return nullptr;
     }
-    auto* w = new StudyWindow(path, std::move(spec), std::move(results), variantCount, this);
+    auto* w = new StudyWindow(path, std::move(spec), std::move(results), variantCount, window_);
     connect(w, &StudyWindow::variantActivated, this,
-            [this, w](int index) { openStudyVariant(*w, index); });
+            [this, w](int index) { openVariant(*w, index); });
     connect(w, &StudyWindow::variantsCompared, this,
-            [this, w](int a, int b) { compareStudyVariants(*w, a, b); });
+            [this, w](int a, int b) { compareVariants(*w, a, b); });
     w->show();
-    statusBar()->showMessage(tr("Opened the study %1: %2").arg(path, w->statusText()), 8000);
+    window_->statusBar()->showMessage(tr("Opened the study %1: %2").arg(path, w->statusText()),
+                                      8000);
     return w;
 }
 
-bool MainWindow::openStudyVariant(const StudyWindow& study, int index, bool showErrors) {
+bool StudyLinks::openVariant(const StudyWindow& study, int index, bool showErrors) {
     const VariantResult* v = study.result(index);
     if (!v) return false;
     std::unique_ptr<TopologyDocument> next;
@@ -82,52 +84,51 @@ bool MainWindow::openStudyVariant(const StudyWindow& study, int index, bool show
         QApplication::restoreOverrideCursor();
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
-        reportFailure(tr("Cannot open the variant"), e.what(), showErrors);
+        window_->reportFailure(tr("Cannot open the variant"), e.what(), showErrors);
         return false;
     }
-    adoptDocument(std::move(next), {});
-    designRun_.clear();
-    designDock_->setDesign(doc_->params(), doc_->topology().name);
-    designDock_->showFigures(doc_->stats());
     const QString text = QString::fromStdString(variantText(v->params));
-    addSummaryNote(tr("Study %1, variant %2: %3").arg(study.resultPath()).arg(index).arg(text));
-    const QString run = studyVariantRun(study, index, *doc_, spec);
-    if (run.isEmpty() || !openRun(run, showErrors)) return false;
-    replay_->clock()->seek(int64_t(replay_->overview()->info.endNs / 2));
-    statusBar()->showMessage(tr("Study variant %1: %2").arg(index).arg(text), 10000);
+    window_->showDesignOf(
+        std::move(next),
+        tr("Study %1, variant %2: %3").arg(study.resultPath()).arg(index).arg(text));
+    const QString run = variantRun(study, index, *window_->document(), spec);
+    if (run.isEmpty() || !window_->openRun(run, showErrors)) return false;
+    ReplayController* replay = window_->replay();
+    replay->clock()->seek(int64_t(replay->overview()->info.endNs / 2));
+    window_->statusBar()->showMessage(tr("Study variant %1: %2").arg(index).arg(text), 10000);
     return true;
 }
 
-QString MainWindow::studyVariantRun(const StudyWindow& study, int index,
-                                    const TopologyDocument& doc, const RunSpec& spec) {
+QString StudyLinks::variantRun(const StudyWindow& study, int index, const TopologyDocument& doc,
+                               const RunSpec& spec) {
     // Its kept run, or the one simulated for it before, or one simulated now.
     const QString key = study.resultPath() + '#' + QString::number(index);
     const VariantResult* v = study.result(index);
     QString run = v ? keptRunOf(study.resultPath(), v->runPath) : QString();
-    if (run.isEmpty() && QFileInfo::exists(studyRuns_.value(key))) run = studyRuns_.value(key);
+    if (run.isEmpty() && QFileInfo::exists(runs_.value(key))) run = runs_.value(key);
     if (!run.isEmpty()) return run;
-    run = newRunStorePath(spec);
-    if (!runWithProgress(this, doc, spec, run)) return {};
-    studyRuns_.insert(key, run);
+    run = window_->newRunStorePath(spec);
+    if (!runWithProgress(window_, doc, spec, run)) return {};
+    runs_.insert(key, run);
     return run;
 }
 
-bool MainWindow::compareStudyVariants(const StudyWindow& study, int a, int b, bool showErrors) {
+bool StudyLinks::compareVariants(const StudyWindow& study, int a, int b, bool showErrors) {
     const VariantResult* vb = study.result(b);
     if (!vb) return false;
     QString runB;
     try {
         const std::unique_ptr<TopologyDocument> docB =
             studyVariantTopology(study.spec(), vb->params);
-        runB = studyVariantRun(study, b, *docB, studyVariantRunSpec(study.spec(), vb->params));
+        runB = variantRun(study, b, *docB, studyVariantRunSpec(study.spec(), vb->params));
     } catch (const std::exception& e) {
-        reportFailure(tr("Cannot open the variant"), e.what(), showErrors);
+        window_->reportFailure(tr("Cannot open the variant"), e.what(), showErrors);
         return false;
     }
-    if (runB.isEmpty() || !openStudyVariant(study, a, showErrors)) return false;
-    if (!compareWith(runB, showErrors)) return false;
-    statusBar()->showMessage(tr("Study variants %1 (A) and %2 (B) side by side").arg(a).arg(b),
-                             10000);
+    if (runB.isEmpty() || !openVariant(study, a, showErrors)) return false;
+    if (!window_->compareWith(runB, showErrors)) return false;
+    window_->statusBar()->showMessage(
+        tr("Study variants %1 (A) and %2 (B) side by side").arg(a).arg(b), 10000);
     return true;
 }
 
