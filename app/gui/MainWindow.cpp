@@ -22,6 +22,7 @@
 #include "StudyLinks.h"
 #include "SummaryPanel.h"
 #include "TelemetryImportDialog.h"
+#include "TopologyFile.h"
 #include "TopologySource.h"
 #include "TopologyTreeModel.h"
 #include "ViewControls.h"
@@ -672,6 +673,7 @@ void MainWindow::reportFailure(const QString& title, const char* what, bool show
         qWarning("%s", what); // tests and the command line read it on stderr
 }
 
+// Presenting (PresentationMode): the title line then says the run's time and the selection.
 QString MainWindow::presentationCaption() const {
     QStringList parts;
     if (!runPath_.isEmpty() && replay_->isOpen()) parts << replay_->caption();

@@ -203,21 +203,21 @@ QString MainWindow::simulateAndOpen(const RunSpec& spec) {
     if (!openRun(storePath)) return {};
     replay_->clock()->seek(replay_->clock()->startNs());
     if (auto* dock = findChild<QDockWidget*>("stepBreakdownDock")) dock->raise();
-    const QJsonObject s = runSummaryJson(*r, spec);
+    const StepEstimate& e = r->step; // the summary's figures, as the run store keeps them
     addSummaryNote(tr("Simulated %1 on %2 GPUs: step %3 s, %4 TFLOP/s per GPU, MFU "
                       "%5%, bubble %6%, peak memory %7 GiB\n"
                       "(series in %8)")
                        .arg(QString::fromStdString(spec.model))
                        .arg(spec.parallel.gpus())
-                       .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
-                       .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0)
-                       .arg(s["mfu"].toDouble() * 100, 0, 'f', 1)
-                       .arg(s["bubbleFraction"].toDouble() * 100, 0, 'f', 1)
-                       .arg(s["peakMemoryGiB"].toDouble(), 0, 'f', 1)
+                       .arg(e.stepS, 0, 'f', 2)
+                       .arg(e.tflopsPerGpu, 0, 'f', 0)
+                       .arg(e.mfu * 100, 0, 'f', 1)
+                       .arg(e.bubbleFraction * 100, 0, 'f', 1)
+                       .arg(e.memory.totalGiB(), 0, 'f', 1)
                        .arg(storePath));
     statusBar()->showMessage(tr("Simulated: %1 s per step, %2 TFLOP/s per GPU")
-                                 .arg(s["stepTimeS"].toDouble(), 0, 'f', 2)
-                                 .arg(s["tflopsPerGpu"].toDouble(), 0, 'f', 0));
+                                 .arg(e.stepS, 0, 'f', 2)
+                                 .arg(e.tflopsPerGpu, 0, 'f', 0));
     return storePath;
 }
 
@@ -475,5 +475,4 @@ bool MainWindow::saveDesign(const QString& path, bool showErrors,
     return true;
 }
 
-// Presenting (PresentationMode): the title line then says the run's time and the selection.
 } // namespace cs::app

@@ -38,27 +38,43 @@ StepTimeDistribution stepTimeDistribution(const RunResult& r, const RunSpec& spe
     const double interval = span ? spec.checkpointIntervalS : 0;
     double nextCheckpointS = interval > 0 ? interval : INFINITY;
     size_t nextStop = 0;
-    const Interruption* degraded = nullptr;
-    std::vector<std::pair<double, double>> times; // a step's time, the steps it stands for
-    times.reserve(size_t(std::min(r.steps, kMaxWalkedSteps)));
+    std::vector<const Interruption*> degraded;    // failed fabric parts not yet repaired
+    std::vector<std::pair<double, double>> times; // a step's time, the steps that took it
+    times.reserve(size_t(std::min(r.steps, kMaxWalkedSteps)) + 16);
     double tS = 0;
     for (long long k = 0; k < r.steps && (!span || tS < spec.spanS); k += stride) {
-        // A stop throws the time to its restart; a failed fabric part slows what follows.
+        const double count = double(std::min(stride, r.steps - k));
+        // A stop throws the time to its restart (no checkpoint is written while the job is
+        // down); a failed fabric part slows what follows until its repair.
         while (nextStop < stops.size() && stops[nextStop].atS <= tS) {
             const Interruption& x = stops[nextStop++];
             tS = std::max(tS, x.atS + x.lostS);
-            degraded = x.degradedStepS > 0 ? &x : degraded;
+            if (x.degradedStepS > 0) degraded.push_back(&x);
         }
-        if (degraded && tS >= degraded->atS + degraded->lostS + degraded->degradedS)
-            degraded = nullptr;
-        double stepS = (degraded ? degraded->degradedStepS : e.stepS) * clock.factor(tS);
-        // Checkpoints fall due on the wall clock; the step then waits for the write.
-        int due = 0;
-        for (; nextCheckpointS <= tS + stepS * double(stride); nextCheckpointS += interval)
+        if (interval > 0 && nextCheckpointS <= tS)
+            nextCheckpointS += interval * std::ceil((tS - nextCheckpointS) / interval + 1e-12);
+        std::erase_if(degraded, [&](const Interruption* x) {
+            return tS >= x->atS + x->lostS + x->degradedS;
+        });
+        double baseS = e.stepS; // the slowest of the parts down at once sets the pace
+        for (const Interruption* x : degraded)
+            baseS = std::max(baseS, x->degradedStepS);
+        const double stepS = baseS * clock.factor(tS);
+        // Checkpoints fall due on the wall clock; the step then waits for the write. In a
+        // sample of several steps, as many of them as fall due (each once); in one step,
+        // every write due.
+        double due = 0;
+        for (; nextCheckpointS <= tS + stepS * count; nextCheckpointS += interval)
             ++due;
-        const double sampleS = stepS + (due > 0 ? r.checkpointS : 0);
-        times.emplace_back(sampleS, double(stride));
-        tS += stepS * double(stride) + due * r.checkpointS;
+        if (due == 0) {
+            times.emplace_back(stepS, count);
+        } else if (due < count) {
+            times.emplace_back(stepS + r.checkpointS, due);
+            times.emplace_back(stepS, count - due);
+        } else {
+            times.emplace_back(stepS + r.checkpointS * due / count, count);
+        }
+        tS += stepS * count + due * r.checkpointS;
     }
     const double share = out.slowestGpuShare;
     out = distributionOfSteps(std::move(times));
@@ -68,7 +84,9 @@ StepTimeDistribution stepTimeDistribution(const RunResult& r, const RunSpec& spe
 
 StepTimeDistribution distributionOfSteps(std::vector<std::pair<double, double>> stepAndCount) {
     StepTimeDistribution out;
-    std::erase_if(stepAndCount, [](const auto& x) { return !(x.second > 0) || !(x.first > 0); });
+    std::erase_if(stepAndCount, [](const auto& x) {
+        return !(x.second > 0 && x.first > 0 && std::isfinite(x.first) && std::isfinite(x.second));
+    });
     if (stepAndCount.empty()) return out;
     std::sort(stepAndCount.begin(), stepAndCount.end());
     double total = 0, sum = 0;

@@ -32,6 +32,8 @@ private slots:
     void checkpointStepsWaitForTheirWrite();
     void degradedStretchesSlowTheirSteps();
     void longRunsAreWalkedInSamples();
+    void sampledCheckpointsWaitOncePerWrite();
+    void noCheckpointWhileTheJobIsDown();
     void countedStepsGiveNearestRankPercentiles();
     void slowestGpuShareIsWhatStragglersAdd();
     void simulatedRunsReportIt();
@@ -110,6 +112,42 @@ void TestStepTimeDistribution::longRunsAreWalkedInSamples() {
     const StepTimeDistribution d = stepTimeDistribution(runOf(0.5, steps), spec);
     QVERIFY2(d.steps >= steps && d.steps < steps + 10, qPrintable(QString::number(d.steps)));
     QVERIFY(qAbs(d.meanS / 0.5 - 1) < 1e-3); // 116 days of steps: the day averages out
+}
+
+void TestStepTimeDistribution::sampledCheckpointsWaitOncePerWrite() {
+    // 20 million 1 s steps walked in samples of 10, a 30 s write every 15 minutes: each write
+    // is one step's wait (about 1 step in 870), not a whole sample's.
+    RunSpec spec;
+    spec.spanS = 400 * kDaySeconds;
+    spec.checkpointIntervalS = 900;
+    RunResult r = runOf(1, 10 * kMaxWalkedSteps);
+    r.checkpointS = 30;
+    const StepTimeDistribution d = stepTimeDistribution(r, spec);
+    QCOMPARE(d.steps, 10 * kMaxWalkedSteps);
+    QVERIFY2(d.p99S < 1.01, qPrintable(QString::number(d.p99S)));
+    QVERIFY(d.maxS > 30 && d.maxS < 31.1);
+    const double writes = (d.meanS - 1) / 30 * double(d.steps);
+    const double wallS = double(d.steps) * 1 + writes * 30;
+    QVERIFY2(qAbs(writes / (wallS / 900) - 1) < 0.01, qPrintable(QString::number(writes)));
+}
+
+void TestStepTimeDistribution::noCheckpointWhileTheJobIsDown() {
+    // 10,000 s with a 50 s write every 100 s; the job down from 1000 s to 1500 s: the five writes
+    // due while it was down are not made (nor waited for all at once after the restart), so 95
+    // of the 100 are. (Long writes keep the clock's swing out of the count.)
+    RunSpec spec;
+    spec.spanS = 10'000;
+    spec.checkpointIntervalS = 100;
+    RunResult r = runOf(1, 10'000);
+    r.checkpointS = 50;
+    Interruption x;
+    x.atS = 1000;
+    x.lostS = 500;
+    r.interruptions = {x};
+    const StepTimeDistribution d = stepTimeDistribution(r, spec);
+    QVERIFY(d.maxS < 51.1); // one write at most in any step
+    const double writes = (d.meanS - 1) / 50 * double(d.steps);
+    QVERIFY2(writes > 93.5 && writes < 96.5, qPrintable(QString::number(writes)));
 }
 
 void TestStepTimeDistribution::countedStepsGiveNearestRankPercentiles() {
