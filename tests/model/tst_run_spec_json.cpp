@@ -9,6 +9,8 @@ class TestRunSpecJson : public QObject {
     Q_OBJECT
 private slots:
     void runDescriptionsNameTheirMistakes();
+    void stepsOrSpanIsNamedInTheFile_data();
+    void stepsOrSpanIsNamedInTheFile();
 };
 
 void TestRunSpecJson::runDescriptionsNameTheirMistakes() {
@@ -34,6 +36,29 @@ void TestRunSpecJson::runDescriptionsNameTheirMistakes() {
     QByteArray noSpan = good;
     noSpan.replace("\"54d\"", "\"someday\"");
     QVERIFY_THROWS_EXCEPTION(InputException, parseRunSpec(noSpan, "run.json"));
+}
+
+void TestRunSpecJson::stepsOrSpanIsNamedInTheFile_data() {
+    QTest::addColumn<QByteArray>("timing"); // the run file's steps and span
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("both") << QByteArray(R"("steps": 2, "span": "1h")") << "span"
+                          << R"(expected either "steps" or "span", not both)";
+    QTest::newRow("neither") << QByteArray(R"("seed": 1)") << "steps"
+                             << R"(expected either "steps" or "span", got neither)";
+}
+
+void TestRunSpecJson::stepsOrSpanIsNamedInTheFile() {
+    QFETCH(QByteArray, timing);
+    QFETCH(QString, field);
+    QFETCH(QString, message);
+    try {
+        parseRunSpec(R"({"format": "clusterscope-run", "version": 1, )" + timing + "}", "run.json");
+        QFAIL("expected an InputException");
+    } catch (const InputException& e) {
+        QCOMPARE(QString::fromStdString(e.error().field), field);
+        QCOMPARE(QString::fromStdString(e.error().message), message);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestRunSpecJson)
