@@ -9,6 +9,7 @@ namespace {
 
 constexpr SummaryFigure kFigures[] = {
     {"stepTimeS", "Step time", "s", 1, true, true},
+    {"stepTimeDistribution.p99", "Step time, p99", "s", 1, true, true},
     {"mfu", "MFU", "%", 100, false, true},
     {"tflopsPerGpu", "Throughput per GPU", "TFLOP/s", 1, false, true},
     {"breakdown.exposedTpS", "Exposed TP communication", "s", 1, true, true},

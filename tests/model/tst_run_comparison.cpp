@@ -8,6 +8,7 @@
 
 #include <QJsonArray>
 #include <QTest>
+#include <cmath>
 
 using namespace cs;
 
@@ -26,6 +27,7 @@ private slots:
 void TestRunComparison::rowsComeFromTheSummaries() {
     const QJsonObject a{{"stepTimeS", 6.0},
                         {"mfu", 0.4},
+                        {"stepTimeDistribution", QJsonObject{{"p99", 6.1}}},
                         {"breakdown", QJsonObject{{"exposedTpS", 0.5}, {"exposedDpS", 0.1}}}};
     const QJsonObject b{{"stepTimeS", 6.6},
                         {"mfu", 0.36},
@@ -42,6 +44,11 @@ void TestRunComparison::rowsComeFromTheSummaries() {
     QVERIFY(!c.find("mfu")->lowerIsBetter);
     QVERIFY(std::fabs(c.find("breakdown.exposedDpS")->delta() - 0.6) < 1e-12);
     QCOMPARE(c.find("design.switches")->delta(), -20.0);
+    // The spread of the steps: a row of its own, unknown for a run without it.
+    const ComparisonRow* p99 = c.find("stepTimeDistribution.p99");
+    QVERIFY(p99);
+    QCOMPARE(p99->a, 6.1);
+    QVERIFY(std::isnan(p99->b));
     // The JSON holds the same rows.
     const QJsonArray rows = comparisonToJson(c)["rows"].toArray();
     QCOMPARE(rows.size(), qsizetype(c.rows.size()));
