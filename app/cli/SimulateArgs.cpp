@@ -13,20 +13,20 @@ namespace {
 
 std::string metavar(const RunOption& o) {
     switch (o.type) {
-    case RunOptionType::Integer:
-    case RunOptionType::Number:
+    case FieldType::Integer:
+    case FieldType::Number:
         return "N";
-    case RunOptionType::Duration:
+    case FieldType::Duration:
         return "DURATION";
-    case RunOptionType::Bool:
+    case FieldType::Bool:
         return "on|off";
-    case RunOptionType::Text: { // the flag's last word: --pipeline-layout LAYOUT
+    case FieldType::Text: { // the flag's last word: --pipeline-layout LAYOUT
         std::string word = o.flag.substr(o.flag.rfind('-') + 1);
         for (char& ch : word)
             ch = char(std::toupper(static_cast<unsigned char>(ch)));
         return word;
     }
-    case RunOptionType::Choice: {
+    case FieldType::Choice: {
         std::string s;
         for (const std::string& c : o.choices)
             s += (s.empty() ? "" : "|") + c;
@@ -46,7 +46,7 @@ CommandSpec simulateSpec() {
     c.options.push_back({"--run", "RUN.json", "a run description, read before the flags"});
     // Every run option, from the table the run files and the dialog read too.
     for (const RunOption& o : runOptions()) {
-        std::string values = runOptionExpected(o);
+        std::string values = fieldExpected(o);
         if (!o.unit.empty()) values += " " + o.unit;
         c.options.push_back(
             {o.flag,

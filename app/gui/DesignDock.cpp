@@ -2,11 +2,11 @@
 
 #include "DesignFields.h"
 #include "FabricFaults.h"
+#include "FieldEditor.h"
 #include "InputError.h"
 #include "SiteGenerator.h"
 #include "TopologyDocument.h"
 
-#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -140,31 +140,11 @@ void DesignDock::rebuildForm() {
             form->addRow(title);
         }
         const QString key = qs(designFieldKey(f, r.cluster));
-        QWidget* editor = nullptr;
-        if (f.type == DesignFieldType::Choice) {
-            auto* box = new QComboBox;
-            for (const std::string& c : f.choices)
-                box->addItem(qs(c));
-            connect(box, &QComboBox::activated, this,
-                    [this, key, box] { edit(key.toStdString(), box->currentText()); });
-            editor = box;
-        } else {
-            auto* line = new QLineEdit;
-            connect(line, &QLineEdit::editingFinished, this, [this, key, line] {
-                if (line->isModified()) edit(key.toStdString(), line->text());
-                line->setModified(false);
-            });
-            editor = line;
-        }
-        editor->setObjectName(key);
+        QWidget* editor = views::makeFieldEditor(f, key);
+        views::onFieldEdited(editor,
+                             [this, key](const QString& text) { edit(key.toStdString(), text); });
         editor->setMinimumWidth(110);
-        editor->setToolTip(qs(f.help + "\n" + designFieldExpected(f) +
-                              (f.unit.empty() ? "" : " " + f.unit) + "; default " + f.defaultText +
-                              " " + f.source + "\n" + designFieldKey(f, r.cluster)));
-        // The unit after the label, unless the label says it already ("Racks per pod").
-        const bool unitSaid =
-            f.unit.empty() || qs(f.label).contains(qs(f.unit), Qt::CaseInsensitive);
-        form->addRow(qs(f.label) + (unitSaid ? "" : " (" + qs(f.unit) + ")"), editor);
+        form->addRow(views::fieldRowLabel(f), editor);
     }
     addFaultRows(form);
     refreshValues();
@@ -240,12 +220,12 @@ void DesignDock::refreshValues() {
     for (const DesignFieldRef& r : designFieldRefs(*params_)) {
         const QString key = qs(designFieldKey(*r.field, r.cluster));
         const QString text = designFieldText(*params_, *r.field, r.cluster);
-        if (auto* line = form_->findChild<QLineEdit*>(key)) {
-            line->setText(text);
+        QWidget* editor = form_->findChild<QWidget*>(key);
+        if (!editor) continue;
+        views::setFieldEditorText(editor, text);
+        if (auto* line = qobject_cast<QLineEdit*>(editor)) {
             line->setModified(false);
             line->setStyleSheet({});
-        } else if (auto* box = form_->findChild<QComboBox*>(key)) {
-            box->setCurrentText(text);
         }
     }
     QStringList failed, degraded;

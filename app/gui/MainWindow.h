@@ -10,7 +10,6 @@
 #include "TopologyDocument.h"
 #include "Workload.h"
 
-#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 

@@ -1,6 +1,7 @@
 #include "SimulationDialog.h"
 
 #include "DialogMessage.h"
+#include "FieldEditor.h"
 #include "SimulationRun.h"
 
 #include "NewStoreFile.h"
@@ -33,48 +34,9 @@
 #include <algorithm>
 
 namespace cs::app {
-namespace {
 
-// The widget of an option: a line edit for numbers and durations, a combo box for choices,
-// a check box for bools; its text is what setRunOption reads.
-QWidget* makeField(const RunOption& o) {
-    QWidget* w = nullptr;
-    if (o.type == RunOptionType::Choice) {
-        auto* box = new QComboBox;
-        for (const std::string& c : o.choices)
-            box->addItem(QString::fromStdString(c));
-        w = box;
-    } else if (o.type == RunOptionType::Bool) {
-        w = new QCheckBox(QString::fromStdString(o.label));
-    } else {
-        auto* line = new QLineEdit;
-        line->setPlaceholderText(QString::fromStdString(o.textPlaceholder));
-        w = line;
-    }
-    w->setObjectName(QString::fromStdString(o.key));
-    w->setToolTip(QString::fromStdString(
-        o.help + "\nDefault: " + (o.defaultText.empty() ? "none" : o.defaultText) + " " +
-        o.source));
-    return w;
-}
-
-QString fieldText(const QWidget* w) {
-    if (auto* e = qobject_cast<const QLineEdit*>(w)) return e->text();
-    if (auto* b = qobject_cast<const QComboBox*>(w)) return b->currentText();
-    if (auto* c = qobject_cast<const QCheckBox*>(w)) return c->isChecked() ? "on" : "off";
-    return {};
-}
-
-void setFieldText(QWidget* w, const QString& text) {
-    if (auto* e = qobject_cast<QLineEdit*>(w))
-        e->setText(text);
-    else if (auto* b = qobject_cast<QComboBox*>(w))
-        b->setCurrentText(text);
-    else if (auto* c = qobject_cast<QCheckBox*>(w))
-        c->setChecked(text == "on");
-}
-
-} // namespace
+using views::fieldEditorText;
+using views::setFieldEditorText;
 
 SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
     : QDialog(parent), doc_(doc), spec_(defaultRunSpec()),
@@ -86,17 +48,17 @@ SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
     auto* form = new QFormLayout;
     std::vector<QLabel*> units;
     for (const RunOption& o : runOptions()) {
-        QWidget* w = makeField(o);
+        QWidget* w = views::makeFieldEditor(o, QString::fromStdString(o.key));
         fields_.emplace_back(&o, w);
         if (o.key == "span") form->addRow(QString(), useSpan_);
-        if (o.type == RunOptionType::Bool) {
+        if (o.type == FieldType::Bool) {
             form->addRow(QString(), w);
         } else {
             auto* row = new QHBoxLayout;
             row->addWidget(w, 1);
             units.push_back(new QLabel(QString::fromStdString(o.unit)));
             row->addWidget(units.back());
-            form->addRow(QString::fromStdString(o.label), row);
+            form->addRow(views::fieldRowLabel(o, false), row);
         }
         if (o.key == "parallel.placement") form->addRow(QString(), gpus_);
     }
@@ -167,7 +129,7 @@ SimulationDialog::SimulationDialog(const TopologyDocument* doc, QWidget* parent)
     };
     connect(useSpan_, &QCheckBox::toggled, this, spanToggled);
     setSpec(spec_);
-    setFieldText(field("span"), "54d"); // Llama 3's snapshot, ready when a span is chosen
+    setFieldEditorText(field("span"), "54d"); // Llama 3's snapshot, ready when a span is chosen
     spanToggled(false);
     updateGpuCount();
 }
@@ -181,7 +143,7 @@ QWidget* SimulationDialog::field(const char* key) const {
 void SimulationDialog::setSpec(const RunSpec& spec) {
     for (const auto& [o, w] : fields_) {
         const QString text = runOptionText(spec, *o);
-        if (!text.isEmpty()) setFieldText(w, text); // the unused one of steps and span stays
+        if (!text.isEmpty()) setFieldEditorText(w, text); // the unused one of steps and span stays
     }
     useSpan_->setChecked(spec.spanS > 0);
     QStringList failed, degraded;
@@ -223,7 +185,7 @@ RunSpec SimulationDialog::parseForm() const {
     RunSpec s = defaultRunSpec();
     const char* unused = useSpan_->isChecked() ? "steps" : "span";
     for (const auto& [o, w] : fields_)
-        if (o->key != unused) setRunOption(s, *o, fieldText(w));
+        if (o->key != unused) setRunOption(s, *o, fieldEditorText(w));
     s.fabric = parseFaults();
     return s;
 }
@@ -233,7 +195,7 @@ void SimulationDialog::updateGpuCount() {
     QString count = "?";
     try {
         for (const char* key : {"parallel.tp", "parallel.cp", "parallel.pp", "parallel.dp"})
-            setRunOption(s, *findRunOption(key), fieldText(field(key)));
+            setRunOption(s, *findRunOption(key), fieldEditorText(field(key)));
         count = QLocale().toString(s.parallel.gpus());
     } catch (const InputException&) {
         // a field half typed: the count shows "?" until it parses
@@ -267,9 +229,7 @@ void SimulationDialog::clearMarks() {
         if (!w->property("invalid").toBool()) continue;
         w->setProperty("invalid", false);
         w->setStyleSheet({});
-        w->setToolTip(QString::fromStdString(
-            o->help + "\nDefault: " + (o->defaultText.empty() ? "none" : o->defaultText) + " " +
-            o->source));
+        w->setToolTip(views::fieldToolTip(*o, w->objectName()));
     }
 }
 
@@ -291,7 +251,7 @@ bool SimulationDialog::checkSpec() {
     for (const auto& [o, w] : fields_) {
         if (o->key == unused) continue;
         try {
-            setRunOption(probe, *o, fieldText(w));
+            setRunOption(probe, *o, fieldEditorText(w));
         } catch (const InputException& e) {
             const QString message = dialogMessage(e);
             markField(w, message);

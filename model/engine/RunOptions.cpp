@@ -1,11 +1,9 @@
 #include "RunOptions.h"
 
-#include "Duration.h"
 #include "InputError.h"
 #include "PipelineLayout.h"
 #include "RunFieldKeys.h"
 #include "TrainingEnumNames.h"
-#include "ValueText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,33 +11,31 @@
 namespace cs {
 namespace {
 
-using T = RunOptionType;
+using T = FieldType;
 
 // Accessors of one RunSpec field, as the table's get / set.
 template <int ParallelConfig::*M> struct ParallelInt {
-    static RunOptionValue get(const RunSpec& s) { return (long long)(s.parallel.*M); }
-    static void set(RunSpec& s, const RunOptionValue& v) {
+    static FieldValue get(const RunSpec& s) { return (long long)(s.parallel.*M); }
+    static void set(RunSpec& s, const FieldValue& v) {
         s.parallel.*M = int(std::get<long long>(v));
     }
 };
 struct BatchTokens {
-    static RunOptionValue get(const RunSpec& s) { return s.parallel.batchTokens; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
+    static FieldValue get(const RunSpec& s) { return s.parallel.batchTokens; }
+    static void set(RunSpec& s, const FieldValue& v) {
         s.parallel.batchTokens = std::get<double>(v);
     }
 };
 // A choice held as an enum of the parallel config, named through the enum's table.
 template <typename Enum, Enum ParallelConfig::*M> struct ParallelEnum {
-    static RunOptionValue get(const RunSpec& s) { return enumName(s.parallel.*M); }
-    static void set(RunSpec& s, const RunOptionValue& v) {
+    static FieldValue get(const RunSpec& s) { return enumName(s.parallel.*M); }
+    static void set(RunSpec& s, const FieldValue& v) {
         if (const auto e = enumFromName<Enum>(std::get<std::string>(v))) s.parallel.*M = *e;
     }
 };
 template <std::string ParallelConfig::*M> struct ParallelString {
-    static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        s.parallel.*M = std::get<std::string>(v);
-    }
+    static FieldValue get(const RunSpec& s) { return s.parallel.*M; }
+    static void set(RunSpec& s, const FieldValue& v) { s.parallel.*M = std::get<std::string>(v); }
 };
 // A layout's syntax; whether it fits the model is checked with the run's other fields.
 std::string layoutSyntaxProblem(const std::string& text) {
@@ -51,65 +47,60 @@ std::string layoutSyntaxProblem(const std::string& text) {
     }
 }
 template <double ParallelConfig::*M> struct ParallelDouble {
-    static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
-    static void set(RunSpec& s, const RunOptionValue& v) { s.parallel.*M = std::get<double>(v); }
+    static FieldValue get(const RunSpec& s) { return s.parallel.*M; }
+    static void set(RunSpec& s, const FieldValue& v) { s.parallel.*M = std::get<double>(v); }
 };
 template <bool ParallelConfig::*M> struct ParallelBool {
-    static RunOptionValue get(const RunSpec& s) { return s.parallel.*M; }
-    static void set(RunSpec& s, const RunOptionValue& v) { s.parallel.*M = std::get<bool>(v); }
+    static FieldValue get(const RunSpec& s) { return s.parallel.*M; }
+    static void set(RunSpec& s, const FieldValue& v) { s.parallel.*M = std::get<bool>(v); }
 };
 template <bool OverlapConfig::*M> struct OverlapBool {
-    static RunOptionValue get(const RunSpec& s) { return s.parallel.overlap.*M; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        s.parallel.overlap.*M = std::get<bool>(v);
-    }
+    static FieldValue get(const RunSpec& s) { return s.parallel.overlap.*M; }
+    static void set(RunSpec& s, const FieldValue& v) { s.parallel.overlap.*M = std::get<bool>(v); }
 };
 template <std::string RunSpec::*M> struct StringField {
-    static RunOptionValue get(const RunSpec& s) { return s.*M; }
-    static void set(RunSpec& s, const RunOptionValue& v) { s.*M = std::get<std::string>(v); }
+    static FieldValue get(const RunSpec& s) { return s.*M; }
+    static void set(RunSpec& s, const FieldValue& v) { s.*M = std::get<std::string>(v); }
 };
 struct Steps { // a number of steps replaces a span
-    static RunOptionValue get(const RunSpec& s) { return (long long)s.steps; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
+    static FieldValue get(const RunSpec& s) { return (long long)s.steps; }
+    static void set(RunSpec& s, const FieldValue& v) {
         s.steps = int(std::get<long long>(v));
         s.spanS = 0;
     }
 };
 struct Span { // and a span replaces the steps
-    static RunOptionValue get(const RunSpec& s) { return s.spanS; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
+    static FieldValue get(const RunSpec& s) { return s.spanS; }
+    static void set(RunSpec& s, const FieldValue& v) {
         s.spanS = std::get<double>(v);
         s.steps = 0;
     }
 };
 struct CheckpointInterval {
-    static RunOptionValue get(const RunSpec& s) { return s.checkpointIntervalS; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
+    static FieldValue get(const RunSpec& s) { return s.checkpointIntervalS; }
+    static void set(RunSpec& s, const FieldValue& v) {
         s.checkpointIntervalS = std::get<double>(v);
     }
 };
 struct Resolution {
-    static RunOptionValue get(const RunSpec& s) { return s.resolutionS; }
-    static void set(RunSpec& s, const RunOptionValue& v) { s.resolutionS = std::get<double>(v); }
+    static FieldValue get(const RunSpec& s) { return s.resolutionS; }
+    static void set(RunSpec& s, const FieldValue& v) { s.resolutionS = std::get<double>(v); }
 };
 struct MemoryBudget {
-    static RunOptionValue get(const RunSpec& s) { return s.memoryBudgetGiB; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        s.memoryBudgetGiB = std::get<double>(v);
-    }
+    static FieldValue get(const RunSpec& s) { return s.memoryBudgetGiB; }
+    static void set(RunSpec& s, const FieldValue& v) { s.memoryBudgetGiB = std::get<double>(v); }
 };
 struct Failures {
-    static RunOptionValue get(const RunSpec& s) { return s.failures; }
-    static void set(RunSpec& s, const RunOptionValue& v) { s.failures = std::get<bool>(v); }
+    static FieldValue get(const RunSpec& s) { return s.failures; }
+    static void set(RunSpec& s, const FieldValue& v) { s.failures = std::get<bool>(v); }
 };
 struct Seed {
-    static RunOptionValue get(const RunSpec& s) { return (long long)s.seed; }
-    static void set(RunSpec& s, const RunOptionValue& v) {
-        s.seed = uint64_t(std::get<long long>(v));
-    }
+    static FieldValue get(const RunSpec& s) { return (long long)s.seed; }
+    static void set(RunSpec& s, const FieldValue& v) { s.seed = uint64_t(std::get<long long>(v)); }
 };
 
-template <typename Field> RunOption bind(RunOption o) {
+template <typename Field> RunOption bind(FieldInfo info) {
+    RunOption o{std::move(info)};
     o.get = Field::get;
     o.set = Field::set;
     return o;
@@ -537,63 +528,10 @@ std::vector<RunOption> buildTable() {
     return t;
 }
 
-std::string durationText(double s) {
-    return formatDuration(std::llround(s * 1e9));
-}
-
-// The typed check of each option type: setRunOption applies it to the value it parsed,
-// validateRunSpec to the fields of a spec however it was built.
-bool integerInRange(const RunOption& o, long long n) {
-    return double(n) >= o.min && double(n) <= o.max;
-}
-bool numberInRange(const RunOption& o, double v) {
-    return std::isfinite(v) && v >= o.min && v <= o.max;
-}
-bool choiceKnown(const RunOption& o, const std::string& s) {
-    return std::find(o.choices.begin(), o.choices.end(), s) != o.choices.end();
-}
-bool durationInRange(const RunOption& o, double s) {
-    return std::isfinite(s) && s >= o.min && s <= o.max;
-}
-std::string textProblem(const RunOption& o, const std::string& s) {
-    if (double(s.size()) > o.max) return "longer than " + numberText(o.max) + " characters";
-    return o.textProblem && !s.empty() ? o.textProblem(s) : std::string();
-}
-
-// Whether the value a spec holds is one the option takes. A duration counts to the
-// nanosecond, as run files and the command line carry it.
-bool valueInRange(const RunOption& o, const RunOptionValue& v) {
-    switch (o.type) {
-    case T::Integer:
-        return integerInRange(o, std::get<long long>(v));
-    case T::Number:
-        return numberInRange(o, std::get<double>(v));
-    case T::Choice:
-        return choiceKnown(o, std::get<std::string>(v));
-    case T::Bool:
-        return true;
-    case T::Duration:
-        return durationInRange(o, std::round(std::get<double>(v) * 1e9) / 1e9);
-    case T::Text:
-        return textProblem(o, std::get<std::string>(v)).empty();
-    }
-    return false;
-}
-
 // Steps or span, whichever is not in use: it holds 0 and has no text.
-bool isUnset(const RunOption& o, const RunOptionValue& v) {
+bool isUnset(const RunOption& o, const FieldValue& v) {
     if (!isStepsOrSpan(o)) return false;
     return o.type == T::Integer ? std::get<long long>(v) == 0 : std::get<double>(v) == 0;
-}
-
-[[noreturn]] void refuse(const RunOption& o, const QString& text) {
-    const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
-    throw InputException(
-        {{},
-         0,
-         0,
-         o.key,
-         "expected " + runOptionExpected(o) + ", got \"" + shown.toStdString() + "\""});
 }
 
 } // namespace
@@ -626,91 +564,13 @@ RunSpec defaultRunSpec() {
     return s;
 }
 
-std::string runOptionExpected(const RunOption& o) {
-    switch (o.type) {
-    case T::Integer:
-        return "an integer from " + numberText(o.min) + " to " + numberText(o.max);
-    case T::Number:
-        return "a number from " + numberText(o.min) + " to " + numberText(o.max);
-    case T::Choice:
-        return choicesText(o.choices);
-    case T::Bool:
-        return "on or off";
-    case T::Duration:
-        return "a duration from " + durationText(o.min) + " to " + durationText(o.max) +
-               " (such as 54d, 12h, 1h30m or 2.5s)";
-    case T::Text:
-        return o.textForm;
-    }
-    return {};
-}
-
 void setRunOption(RunSpec& spec, const RunOption& o, const QString& text) {
-    switch (o.type) {
-    case T::Integer: {
-        const auto v = parseStrictInteger(text);
-        if (!v || !integerInRange(o, *v)) refuse(o, text);
-        o.set(spec, *v);
-        return;
-    }
-    case T::Number: {
-        const auto v = parseStrictNumber(text);
-        if (!v || !numberInRange(o, *v)) refuse(o, text);
-        o.set(spec, *v);
-        return;
-    }
-    case T::Choice: {
-        const std::string s = text.toStdString();
-        if (!choiceKnown(o, s)) refuse(o, text);
-        o.set(spec, s);
-        return;
-    }
-    case T::Bool:
-        if (text != "on" && text != "off") refuse(o, text);
-        o.set(spec, text == "on");
-        return;
-    case T::Duration: {
-        const auto v = parseDurationS(text.toStdString());
-        if (!v || !durationInRange(o, *v)) refuse(o, text);
-        o.set(spec, *v);
-        return;
-    }
-    case T::Text: {
-        const std::string s = text.toStdString();
-        if (const std::string problem = textProblem(o, s); !problem.empty())
-            throw InputException({{},
-                                  0,
-                                  0,
-                                  o.key,
-                                  "expected " + runOptionExpected(o) + ", got \"" +
-                                      s.substr(0, 60) + "\": " + problem});
-        o.set(spec, s);
-        return;
-    }
-    }
+    o.set(spec, fieldValueOrThrow(o, o.key, text));
 }
 
 QString runOptionText(const RunSpec& spec, const RunOption& o) {
-    const RunOptionValue v = o.get(spec);
-    switch (o.type) {
-    case T::Integer: {
-        const long long n = std::get<long long>(v);
-        return isStepsOrSpan(o) && n == 0 ? QString() : QString::number(n);
-    }
-    case T::Number:
-        return QString::fromStdString(numberText(std::get<double>(v)));
-    case T::Choice:
-        return QString::fromStdString(std::get<std::string>(v));
-    case T::Bool:
-        return std::get<bool>(v) ? "on" : "off";
-    case T::Duration: {
-        const double s = std::get<double>(v);
-        return isStepsOrSpan(o) && s == 0 ? QString() : QString::fromStdString(durationText(s));
-    }
-    case T::Text:
-        return QString::fromStdString(std::get<std::string>(v));
-    }
-    return {};
+    const FieldValue v = o.get(spec);
+    return isUnset(o, v) ? QString() : fieldValueText(o, v);
 }
 
 void validateRunSpec(const RunSpec& spec) {
@@ -719,38 +579,21 @@ void validateRunSpec(const RunSpec& spec) {
     };
     if (!spec.customModel && !findModel(spec.model))
         reject("model", "unknown model \"" + spec.model + "\"; expected " +
-                            runOptionExpected(*findRunOption("model")));
+                            fieldExpected(*findRunOption("model")));
     if (!findGpu(spec.gpu))
         reject("gpu", "unknown GPU \"" + spec.gpu + "\"; expected " +
-                          runOptionExpected(*findRunOption("gpu")));
+                          fieldExpected(*findRunOption("gpu")));
     if (const std::string p = stepsOrSpanProblem(spec.steps > 0, spec.spanS > 0); !p.empty())
         reject("steps", p);
     // Each value checked against its option: the ranges of the table, for specs built in
     // code too (steps at most 1,000,000, a span at most a year, ...).
     for (const RunOption& o : runOptions()) {
         if (o.key == "model" && spec.customModel) continue; // a shape of its own
-        const RunOptionValue v = o.get(spec);
+        const FieldValue v = o.get(spec);
         if (isUnset(o, v)) continue;
-        if (!valueInRange(o, v)) refuse(o, runOptionText(spec, o));
+        if (const auto problem = fieldValueProblem(o, v))
+            refuseFieldText(o, o.key, runOptionText(spec, o), *problem);
     }
-}
-
-std::optional<QString> runOptionTextOfJson(const RunOption& o, const QJsonValue& v) {
-    switch (o.type) {
-    case T::Integer:
-    case T::Number:
-        if (!v.isDouble()) return std::nullopt;
-        return QString::fromStdString(numberText(v.toDouble()));
-    case T::Bool:
-        if (!v.isBool()) return std::nullopt;
-        return v.toBool() ? "on" : "off";
-    case T::Choice:
-    case T::Duration:
-    case T::Text:
-        if (!v.isString()) return std::nullopt;
-        return v.toString();
-    }
-    return std::nullopt;
 }
 
 } // namespace cs

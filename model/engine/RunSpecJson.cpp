@@ -164,10 +164,10 @@ RunSpec readSpec(const QJsonValue& value, const JsonPath& at, bool formatRequire
 std::optional<std::string> setRunOptionJson(RunSpec& spec, const RunOption& o,
                                             const QJsonValue& v) {
     // Errors quote the value as the file writes it (the number 2000, the string "8").
-    const std::string message =
-        "expected " + (o.type == RunOptionType::Bool ? "true or false" : runOptionExpected(o)) +
-        ", got " + describeJson(v);
-    const std::optional<QString> text = runOptionTextOfJson(o, v);
+    const std::string message = "expected " +
+                                (o.type == FieldType::Bool ? "true or false" : fieldExpected(o)) +
+                                ", got " + describeJson(v);
+    const std::optional<QString> text = fieldTextOfJson(o, v);
     if (!text) return message;
     try {
         setRunOption(spec, o, *text);
@@ -260,22 +260,22 @@ QJsonObject runSpecToJson(const RunSpec& spec) {
     QJsonObject root{{"format", "clusterscope-run"}, {"version", kRunFileVersion}};
     for (const RunOption& o : runOptions()) {
         const QString text = runOptionText(spec, o);
-        if (text.isEmpty() && (isStepsOrSpan(o) || o.type == RunOptionType::Text)) continue;
-        const RunOptionValue v = o.get(spec);
+        if (text.isEmpty() && (isStepsOrSpan(o) || o.type == FieldType::Text)) continue;
+        const FieldValue v = o.get(spec);
         QJsonValue json;
         switch (o.type) {
-        case RunOptionType::Integer:
+        case FieldType::Integer:
             json = double(std::get<long long>(v)); // exact up to 2^53, the largest range
             break;
-        case RunOptionType::Number:
+        case FieldType::Number:
             json = std::get<double>(v);
             break;
-        case RunOptionType::Bool:
+        case FieldType::Bool:
             json = std::get<bool>(v);
             break;
-        case RunOptionType::Choice:
-        case RunOptionType::Duration:
-        case RunOptionType::Text:
+        case FieldType::Choice:
+        case FieldType::Duration:
+        case FieldType::Text:
             json = text;
             break;
         }

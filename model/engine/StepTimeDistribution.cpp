@@ -1,5 +1,7 @@
 #include "StepTimeDistribution.h"
 
+#include "NearestRank.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -94,17 +96,10 @@ StepTimeDistribution distributionOfSteps(std::vector<std::pair<double, double>> 
         total += count;
         sum += stepS * count;
     }
-    // Nearest rank: the first step time whose cumulative count reaches q of the steps.
-    auto percentile = [&](double q) {
-        double seen = 0;
-        for (const auto& [stepS, count] : stepAndCount)
-            if ((seen += count) >= q * total * (1 - 1e-12)) return stepS;
-        return stepAndCount.back().first;
-    };
     out.steps = std::llround(total);
     out.meanS = sum / total;
-    out.p50S = percentile(0.50);
-    out.p99S = percentile(0.99);
+    out.p50S = nearestRankOfCounted(stepAndCount, 0.50);
+    out.p99S = nearestRankOfCounted(stepAndCount, 0.99);
     out.maxS = stepAndCount.back().first;
     return out;
 }

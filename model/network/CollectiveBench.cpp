@@ -4,6 +4,7 @@
 #include "FlowSimulation.h"
 #include "InputError.h"
 #include "NcclConstants.h"
+#include "NearestRank.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,14 +62,6 @@ double countOf(BenchOp op, double bytes, int ranks) {
 double busFactor(BenchOp op, int ranks) {
     if (const auto n = ncclOpOf(op)) return ncclBusFactor(*n, ranks);
     return op == BenchOp::AllToAll ? ncclBusFactor(NcclOp::AllToAll, ranks) : 1.0;
-}
-
-double percentile(std::vector<double> v, double q) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    // nearest rank
-    const size_t k = size_t(std::ceil(q * double(v.size()))) - (q > 0 ? 1 : 0);
-    return v[std::min(k, v.size() - 1)];
 }
 
 // The group's NVLink domains in rank order, each with its ranks' GPUs.
@@ -332,9 +325,9 @@ BenchResult runCollectiveBench(const Topology& t, const TopologyIndex& ix, const
         row.protocol = "-";
         row.algbwGBs = slowest > 0 ? bytes / slowest / 1e9 : 0;
         row.busbwGBs = row.algbwGBs * busFactor(s.op, n);
-        row.p50Us = percentile(finish, 0.50) * 1e6;
-        row.p99Us = percentile(finish, 0.99) * 1e6;
-        row.maxUs = percentile(finish, 1.0) * 1e6;
+        row.p50Us = nearestRank(finish, 0.50) * 1e6;
+        row.p99Us = nearestRank(finish, 0.99) * 1e6;
+        row.maxUs = nearestRank(finish, 1.0) * 1e6;
         busSum += row.busbwGBs;
         out.rows.push_back(row);
     }

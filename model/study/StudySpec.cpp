@@ -72,9 +72,9 @@ std::optional<std::string> topologyValueError(const QJsonValue& v, const QString
 std::optional<std::string> designValueError(const std::string& key, const QJsonValue& v) {
     const std::optional<DesignFieldRef> ref = parseDesignFieldKey(key);
     if (!ref) return "no design field \"" + key + "\" (the keys of `clusterscope --help` fields)";
-    const std::optional<DesignValue> value = designValueOfJson(*ref->field, v);
-    if (!value || !designValueAllowed(*ref->field, *value))
-        return "expected " + designFieldExpected(*ref->field) + ", got " + describeJson(v);
+    const std::optional<FieldValue> value = fieldValueOfJson(*ref->field, v);
+    if (!value || !fieldValueAllowed(*ref->field, *value))
+        return "expected " + fieldExpected(*ref->field) + ", got " + describeJson(v);
     return std::nullopt;
 }
 

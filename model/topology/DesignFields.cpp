@@ -10,7 +10,7 @@
 namespace cs {
 namespace {
 
-using T = DesignFieldType;
+using T = FieldType;
 
 // The object a member belongs to, inside a site (const when the site is).
 template <typename Owner, typename Site> auto& ownerIn(Site& p, int cluster) {
@@ -33,7 +33,7 @@ template <typename Owner, typename V, V Owner::*M> struct Member<M> {
                               : std::is_same_v<V, double> ? T::Number
                               : std::is_enum_v<V>         ? T::Choice
                                                           : T::Text;
-    static DesignValue get(const SiteParams& p, int cluster) {
+    static FieldValue get(const SiteParams& p, int cluster) {
         const V& v = ownerIn<Owner>(p, cluster).*M;
         if constexpr (std::is_same_v<V, int>)
             return (long long)v;
@@ -42,7 +42,7 @@ template <typename Owner, typename V, V Owner::*M> struct Member<M> {
         else
             return v;
     }
-    static void set(SiteParams& p, int cluster, const DesignValue& value) {
+    static void set(SiteParams& p, int cluster, const FieldValue& value) {
         V& v = ownerIn<Owner>(p, cluster).*M;
         if constexpr (std::is_same_v<V, int>)
             v = int(std::get<long long>(value));
@@ -61,8 +61,9 @@ template <typename Owner, typename V, V Owner::*M> struct Member<M> {
     }
 };
 
-template <auto M> DesignField bind(DesignField f) {
+template <auto M> DesignField bind(FieldInfo info) {
     using F = Member<M>;
+    DesignField f{std::move(info)};
     f.scope = F::scope;
     f.type = F::type;
     f.choices = F::choices();
@@ -78,8 +79,8 @@ constexpr double kMaxLatencyNs = 1e9;
 constexpr double kMaxTextLength = 4096; // what the JSON reader takes for any string
 
 // The fields of one type of value, with their common range, unit and wording.
-DesignField name(std::string n, std::string label, std::string help, std::string source) {
-    return {.name = std::move(n),
+FieldInfo name(std::string n, std::string label, std::string help, std::string source) {
+    return {.key = std::move(n),
             .label = std::move(label),
             .min = 1,
             .max = kMaxTextLength,
@@ -87,9 +88,9 @@ DesignField name(std::string n, std::string label, std::string help, std::string
             .help = std::move(help),
             .source = std::move(source)};
 }
-DesignField count(std::string n, std::string label, double lo, double hi, std::string unit,
-                  std::string help, std::string source) {
-    return {.name = std::move(n),
+FieldInfo count(std::string n, std::string label, double lo, double hi, std::string unit,
+                std::string help, std::string source) {
+    return {.key = std::move(n),
             .label = std::move(label),
             .min = lo,
             .max = hi,
@@ -97,12 +98,12 @@ DesignField count(std::string n, std::string label, double lo, double hi, std::s
             .help = std::move(help),
             .source = std::move(source)};
 }
-DesignField radix(std::string n, std::string label, std::string help, std::string source) {
+FieldInfo radix(std::string n, std::string label, std::string help, std::string source) {
     return count(std::move(n), std::move(label), 2, kMaxRadix, "ports", std::move(help),
                  std::move(source));
 }
-DesignField speed(std::string n, std::string label, std::string help, std::string source) {
-    return {.name = std::move(n),
+FieldInfo speed(std::string n, std::string label, std::string help, std::string source) {
+    return {.key = std::move(n),
             .label = std::move(label),
             .min = 0,
             .max = kMaxGbps,
@@ -111,8 +112,8 @@ DesignField speed(std::string n, std::string label, std::string help, std::strin
             .help = std::move(help),
             .source = std::move(source)};
 }
-DesignField latency(std::string n, std::string label, std::string help, std::string source) {
-    return {.name = std::move(n),
+FieldInfo latency(std::string n, std::string label, std::string help, std::string source) {
+    return {.key = std::move(n),
             .label = std::move(label),
             .min = 0,
             .max = kMaxLatencyNs,
@@ -127,7 +128,7 @@ std::vector<DesignField> buildTable() {
     std::vector<DesignField> t{
         bind<&SiteParams::name>(
             name("name", "Site name", "prefix of the site's shared entities", "[assumption]")),
-        bind<&SiteParams::gpuModel>({.name = "gpuModel",
+        bind<&SiteParams::gpuModel>({.key = "gpuModel",
                                      .label = "GPU model",
                                      .min = 1,
                                      .max = kMaxTextLength,
@@ -136,12 +137,12 @@ std::vector<DesignField> buildTable() {
         // A cluster.
         bind<&C::name>(name("name", "Cluster name", "prefix of every entity id in this cluster",
                             "[assumption]")),
-        bind<&C::fabric>({.name = "fabric",
+        bind<&C::fabric>({.key = "fabric",
                           .label = "Backend fabric",
                           .help = "the GPUs' backend network technology",
                           .source = "[paper] cluster A RoCEv2, cluster B InfiniBand"}),
         bind<&C::loadBalancing>(
-            {.name = "loadBalancing",
+            {.key = "loadBalancing",
              .label = "Load balancing",
              .help = "how flows spread over equal-cost paths: ecmp hashes each queue pair onto one "
                      "path; adaptive sends to the least loaded port; spray spreads packets "
@@ -155,13 +156,13 @@ std::vector<DesignField> buildTable() {
             "NIC; 0: 8 on roce, 1 on infiniband",
             "[paper] Llama 3 3.3.1: 16 flows per GPU pair (8 x 2 channels); NCCL's default 1")),
         bind<&C::congestionControl>(
-            {.name = "congestionControl",
+            {.key = "congestionControl",
              .label = "Congestion control",
              .help = "how senders meet congestion: dcqcn (ECN rate control over PFC), pfc (pause "
                      "frames only), credit (InfiniBand), none (lossy); auto: pfc on roce, credit "
                      "on infiniband",
              .source = "[2nd] Meta's 400G RoCE fabric runs PFC without DCQCN (SIGCOMM 2024)"}),
-        bind<&C::switchBufferMiB>({.name = "switchBufferMiB",
+        bind<&C::switchBufferMiB>({.key = "switchBufferMiB",
                                    .label = "Leaf buffer per port",
                                    .min = 0,
                                    .max = kMaxSwitchBufferMiB,
@@ -170,7 +171,7 @@ std::vector<DesignField> buildTable() {
                                            "an incast it absorbs before pausing senders; 0: 1 MiB",
                                    .source = "[2nd] Tomahawk 4: 64 MB shared by 64 ports"}),
         bind<&C::inNetworkReduction>(
-            {.name = "inNetworkReduction",
+            {.key = "inNetworkReduction",
              .label = "In-network reduction",
              .help = "sharp: InfiniBand switches reduce all-reduces (NCCL CollNet); auto and off: "
                      "the GPUs do",
@@ -185,7 +186,7 @@ std::vector<DesignField> buildTable() {
                                      "[paper] 2 Grand Teton servers under one rack switch")),
         bind<&C::gpusPerHost>(count("gpusPerHost", "GPUs per host", 1, 16, "GPUs",
                                     "GPUs in each server, on NVLink", "[paper] 8 x H100")),
-        bind<&C::scaleUp>({.name = "scaleUp",
+        bind<&C::scaleUp>({.key = "scaleUp",
                            .label = "NVLink domain",
                            .help = "which GPUs share NVLink: each host's own (NVSwitch inside the "
                                    "host), or the whole rack's through NVLink switch trays "
@@ -231,7 +232,7 @@ std::vector<DesignField> buildTable() {
                   "[paper] Meta: every rack switch reaches every plane (0)")),
         bind<&C::coreRadix>(radix("coreRadix", "Core radix", "ports of a core switch",
                                   "[assumption] an Arista 7800 class chassis too")),
-        bind<&C::oversubscription>({.name = "oversubscription",
+        bind<&C::oversubscription>({.key = "oversubscription",
                                     .label = "Oversubscription",
                                     .min = 0.01,
                                     .max = 1000,
@@ -310,16 +311,6 @@ std::vector<DesignField> buildTable() {
 
 constexpr const char* kGenerator = "generator";
 
-[[noreturn]] void refuse(const DesignField& f, int cluster, const QString& text) {
-    const QString shown = text.size() > 60 ? text.left(60) + "..." : text;
-    throw InputException(
-        {{},
-         0,
-         0,
-         designFieldKey(f, cluster),
-         "expected " + designFieldExpected(f) + ", got \"" + shown.toStdString() + "\""});
-}
-
 } // namespace
 
 SiteParams defaultDesign() {
@@ -335,18 +326,18 @@ const std::vector<DesignField>& designFields() {
 
 const DesignField* findDesignField(DesignScope scope, const std::string& name) {
     for (const DesignField& f : designFields())
-        if (f.scope == scope && f.name == name) return &f;
+        if (f.scope == scope && f.key == name) return &f;
     return nullptr;
 }
 
 std::string designFieldKey(const DesignField& f, int cluster) {
     switch (f.scope) {
     case DesignScope::Site:
-        return std::string(kGenerator) + "." + f.name;
+        return std::string(kGenerator) + "." + f.key;
     case DesignScope::Cluster:
-        return std::string(kGenerator) + ".clusters[" + std::to_string(cluster) + "]." + f.name;
+        return std::string(kGenerator) + ".clusters[" + std::to_string(cluster) + "]." + f.key;
     case DesignScope::Storage:
-        return std::string(kGenerator) + ".storage." + f.name;
+        return std::string(kGenerator) + ".storage." + f.key;
     }
     return {};
 }
@@ -388,96 +379,12 @@ std::vector<DesignFieldRef> designFieldRefs(const SiteParams& p) {
     return refs;
 }
 
-std::string designFieldExpected(const DesignField& f) {
-    switch (f.type) {
-    case T::Integer:
-        return "an integer from " + numberText(f.min) + " to " + numberText(f.max);
-    case T::Number:
-        return f.aboveMin
-                   ? "a number above " + numberText(f.min) + " and at most " + numberText(f.max)
-                   : "a number from " + numberText(f.min) + " to " + numberText(f.max);
-    case T::Choice:
-        return choicesText(f.choices);
-    case T::Text:
-        return "a name of " + numberText(f.min) + " to " + numberText(f.max) + " characters" +
-               (f.identifier ? " without spaces or dots" : "");
-    }
-    return {};
-}
-
-bool designValueAllowed(const DesignField& f, const DesignValue& v) {
-    switch (f.type) {
-    case T::Integer: {
-        const long long* n = std::get_if<long long>(&v);
-        return n && double(*n) >= f.min && double(*n) <= f.max;
-    }
-    case T::Number: {
-        const double* d = std::get_if<double>(&v);
-        return d && std::isfinite(*d) && (f.aboveMin ? *d > f.min : *d >= f.min) && *d <= f.max;
-    }
-    case T::Choice: {
-        const std::string* s = std::get_if<std::string>(&v);
-        return s && std::find(f.choices.begin(), f.choices.end(), *s) != f.choices.end();
-    }
-    case T::Text: {
-        const std::string* s = std::get_if<std::string>(&v);
-        if (!s) return false;
-        const qsizetype length = QString::fromStdString(*s).size();
-        return length >= f.min && length <= f.max &&
-               !(f.identifier && s->find_first_of(" \t\n.") != std::string::npos);
-    }
-    }
-    return false;
-}
-
 QString designFieldText(const SiteParams& p, const DesignField& f, int cluster) {
-    const DesignValue v = f.get(p, cluster);
-    if (const long long* n = std::get_if<long long>(&v)) return QString::number(*n);
-    if (const double* d = std::get_if<double>(&v)) return QString::fromStdString(numberText(*d));
-    return QString::fromStdString(std::get<std::string>(v));
+    return fieldValueText(f, f.get(p, cluster));
 }
 
 void setDesignField(SiteParams& p, const DesignField& f, int cluster, const QString& text) {
-    std::optional<DesignValue> v;
-    switch (f.type) {
-    case T::Integer:
-        if (const auto n = parseStrictInteger(text)) v = *n;
-        break;
-    case T::Number:
-        if (const auto d = parseStrictNumber(text)) v = *d;
-        break;
-    case T::Choice:
-    case T::Text:
-        v = text.toStdString();
-        break;
-    }
-    if (!v || !designValueAllowed(f, *v)) refuse(f, cluster, text);
-    f.set(p, cluster, *v);
-}
-
-std::optional<DesignValue> designValueOfJson(const DesignField& f, const QJsonValue& v) {
-    switch (f.type) {
-    case T::Integer: {
-        // A whole number in range of a long long; 8.0 and 8 are the same JSON number.
-        const double d = v.toDouble(std::nan(""));
-        if (!v.isDouble() || std::floor(d) != d || std::fabs(d) > 9e18) return std::nullopt;
-        return (long long)d;
-    }
-    case T::Number:
-        if (!v.isDouble()) return std::nullopt;
-        return v.toDouble();
-    case T::Choice:
-    case T::Text:
-        if (!v.isString()) return std::nullopt;
-        return v.toString().toStdString();
-    }
-    return std::nullopt;
-}
-
-QJsonValue designValueToJson(const DesignValue& v) {
-    if (const long long* n = std::get_if<long long>(&v)) return QJsonValue(qint64(*n));
-    if (const double* d = std::get_if<double>(&v)) return *d;
-    return QString::fromStdString(std::get<std::string>(v));
+    f.set(p, cluster, fieldValueOrThrow(f, designFieldKey(f, cluster), text));
 }
 
 } // namespace cs

@@ -62,7 +62,7 @@ std::vector<std::string> nearDesignKeys(const SiteParams& p, const std::string& 
     std::vector<std::tuple<size_t, size_t, std::string>> ranked;
     for (const DesignFieldRef& r : designFieldRefs(p)) {
         const std::string k = designFieldKey(*r.field, r.cluster);
-        ranked.emplace_back(editDistance(givenName, r.field->name), editDistance(given, k), k);
+        ranked.emplace_back(editDistance(givenName, r.field->key), editDistance(given, k), k);
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
         return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
@@ -104,7 +104,7 @@ std::string designVariantName(const std::string& base, const SiteParams& p,
         const std::string key = set.substr(0, eq);
         const auto ref = parseDesignFieldKey(key);
         if (!ref) continue;
-        std::string shown = ref->field->name;
+        std::string shown = ref->field->key;
         if (ref->field->scope == DesignScope::Cluster && p.clusters.size() > 1 &&
             size_t(ref->cluster) < p.clusters.size())
             shown = p.clusters[size_t(ref->cluster)].name + " " + shown;

@@ -35,8 +35,8 @@ std::string relativeKey(const DesignField& f, int cluster) {
 // parameters built in code are held to the same table here.
 void checkRanges(Checker& ck, DesignScope scope, int cluster) {
     for (const DesignField& f : designFields())
-        if (f.scope == scope && !ck.error && !designValueAllowed(f, f.get(ck.p, cluster)))
-            ck.fail(relativeKey(f, cluster), "expected " + designFieldExpected(f) + ", got " +
+        if (f.scope == scope && !ck.error && !fieldValueAllowed(f, f.get(ck.p, cluster)))
+            ck.fail(relativeKey(f, cluster), "expected " + fieldExpected(f) + ", got " +
                                                  designFieldText(ck.p, f, cluster).toStdString());
 }
 

@@ -41,7 +41,7 @@ std::optional<long long> nearestFitting(Probe& probe, const DesignField& f, int 
         return probe.fits();
     };
     // More ports never hurt: the smallest radix that fits is found by bisection.
-    if (f.name.ends_with("Radix") && direction > 0) {
+    if (f.key.ends_with("Radix") && direction > 0) {
         long long lo = current + 1, hi = (long long)f.max;
         if (lo > hi || !fitsWith(hi)) return std::nullopt;
         while (lo < hi) {
@@ -70,7 +70,7 @@ std::vector<DesignChange> smallestFixes(const SiteParams& p, int cluster,
         if (int(i) != cluster) otherGpus += gpusOf(p.clusters[i]);
     for (const FixCandidate& c : candidates) {
         const DesignField* f = findDesignField(DesignScope::Cluster, c.field);
-        if (!f || f->type != DesignFieldType::Integer) continue;
+        if (!f || f->type != FieldType::Integer) continue;
         Probe probe{probeSite(p.clusters[size_t(cluster)]), otherGpus};
         if (const auto v = nearestFitting(probe, *f, c.direction))
             changes.push_back({designFieldKey(*f, cluster), std::to_string(*v)});

@@ -8,11 +8,11 @@ namespace {
 // A member through its field of the table: the JSON type the field takes, then its range or
 // choices, refused with the "expected ..." that --set gives for the same value.
 void readField(JsonObjectReader& r, const DesignField& f, SiteParams& p, int cluster) {
-    const QJsonValue v = r.value(f.name.c_str());
+    const QJsonValue v = r.value(f.key.c_str());
     if (v.isUndefined()) return; // absent: the default
-    const std::optional<DesignValue> value = designValueOfJson(f, v);
-    if (!value || !designValueAllowed(f, *value))
-        r.fail(f.name.c_str(), "expected " + designFieldExpected(f) + ", got " + describeJson(v));
+    const std::optional<FieldValue> value = fieldValueOfJson(f, v);
+    if (!value || !fieldValueAllowed(f, *value))
+        r.fail(f.key.c_str(), "expected " + fieldExpected(f) + ", got " + describeJson(v));
     f.set(p, cluster, *value);
 }
 
@@ -25,7 +25,7 @@ QJsonObject scopeToJson(DesignScope scope, const SiteParams& p, int cluster) {
     QJsonObject o;
     for (const DesignField& f : designFields())
         if (f.scope == scope)
-            o.insert(QString::fromStdString(f.name), designValueToJson(f.get(p, cluster)));
+            o.insert(QString::fromStdString(f.key), fieldValueToJson(f, f.get(p, cluster)));
     return o;
 }
 

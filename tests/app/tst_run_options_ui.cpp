@@ -48,11 +48,11 @@ QString textOf(const RunSpec& s) {
 // The text as a run file holds it: numbers as numbers (when the text is one), on / off as
 // true / false, everything else as a string (which the reader refuses for numbers and bools).
 QJsonValue fileValue(const RunOption& o, const QString& text) {
-    if (o.type == RunOptionType::Integer || o.type == RunOptionType::Number) {
+    if (o.type == FieldType::Integer || o.type == FieldType::Number) {
         const QJsonDocument d = QJsonDocument::fromJson(("[" + text + "]").toUtf8());
         if (d.isArray() && d.array().size() == 1 && d.array()[0].isDouble()) return d.array()[0];
     }
-    if (o.type == RunOptionType::Bool && (text == "on" || text == "off")) return text == "on";
+    if (o.type == FieldType::Bool && (text == "on" || text == "off")) return text == "on";
     return text;
 }
 
@@ -124,7 +124,7 @@ QString crossProblem(const RunSpec& s) {
 // option's value (nothing: the text itself reads back).
 struct Expected {
     bool accepted = false;
-    std::optional<RunOptionValue> value;
+    std::optional<FieldValue> value;
 };
 
 // A choice reads back as itself, an alias as the name it stands for (the option's help says
@@ -143,7 +143,7 @@ Expected durationRow(const RunOption& o, const QString& text) {
                                                    {"367d", 367 * 86400.0}};
     const auto s = seconds.find(text);
     if (s == seconds.end()) return {};
-    return {s->second >= o.min && s->second <= o.max, RunOptionValue{s->second}};
+    return {s->second >= o.min && s->second <= o.max, FieldValue{s->second}};
 }
 
 QString numberText(double v) {
@@ -178,12 +178,12 @@ void TestRunOptionsUi::everyWayInAgrees_data() {
         // Span's default is none (steps are simulated); Llama 3's 54 days stands in for it.
         const QString typical = o.key == "span" ? "54d" : qs(o.defaultText);
         switch (o.type) {
-        case RunOptionType::Integer:
-        case RunOptionType::Number: {
+        case FieldType::Integer:
+        case FieldType::Number: {
             // (Spaces and exponents are no row: a run file writes 8 for " 8" and 1e3.)
-            const bool integer = o.type == RunOptionType::Integer;
+            const bool integer = o.type == FieldType::Integer;
             auto number = [&](double v) {
-                return integer ? RunOptionValue{(long long)v} : RunOptionValue{v};
+                return integer ? FieldValue{(long long)v} : FieldValue{v};
             };
             const double fraction = o.min + 0.5;
             rows = {{"min", numberText(o.min), {true, number(o.min)}},
@@ -193,11 +193,11 @@ void TestRunOptionsUi::everyWayInAgrees_data() {
                     {"not a number", "abc", {}},
                     {"fraction",
                      numberText(fraction),
-                     {!integer && fraction <= o.max, RunOptionValue{fraction}}},
+                     {!integer && fraction <= o.max, FieldValue{fraction}}},
                     {"empty", "", {}}};
             break;
         }
-        case RunOptionType::Choice:
+        case FieldType::Choice:
             for (const std::string& c : o.choices)
                 rows.push_back({qs(c), qs(c), {true, canonicalChoice(c)}});
             rows.push_back({"unknown", "nonesuch", {}});
@@ -209,19 +209,19 @@ void TestRunOptionsUi::everyWayInAgrees_data() {
                 rows.push_back({"upper case", qs(upper), {listed, upper}});
             }
             break;
-        case RunOptionType::Duration:
+        case FieldType::Duration:
             for (const char* t : {"15m", "0.5s", "1h30m", "1.2.3h", "-5s", ".", "", "5 m"})
                 rows.push_back({t, t, durationRow(o, t)});
             rows.push_back({"max", "366d", durationRow(o, "366d")});
             rows.push_back({"max+1", "367d", durationRow(o, "367d")});
             break;
-        case RunOptionType::Text: // the pipeline layout: its syntax here, the model's fit later
+        case FieldType::Text: // the pipeline layout: its syntax here, the model's fit later
             rows = {{"empty", "", {true, std::string()}},
                     {"layout", "Et*4|(t*4|)*14tmL", {true, std::string("Et*4|(t*4|)*14tmL")}},
                     {"open group", "E(t|L", {}},
                     {"unknown symbol", "Etx|L", {}}};
             break;
-        case RunOptionType::Bool:
+        case FieldType::Bool:
             rows = {{"on", "on", {true, true}},
                     {"off", "off", {true, false}},
                     {"yes", "yes", {}},

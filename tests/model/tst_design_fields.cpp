@@ -41,7 +41,7 @@ struct Outcome {
 
 // The value as a file holds it: numbers as JSON numbers when the text is one, else strings.
 QJsonValue fileValue(const DesignField& f, const QString& text) {
-    if (f.type == DesignFieldType::Integer || f.type == DesignFieldType::Number) {
+    if (f.type == FieldType::Integer || f.type == FieldType::Number) {
         const QJsonDocument d = QJsonDocument::fromJson(("[" + text + "]").toUtf8());
         if (d.isArray() && d.array().size() == 1 && d.array()[0].isDouble()) return d.array()[0];
     }
@@ -54,7 +54,7 @@ QByteArray generatorFile(const DesignField& f, const QString& text) {
     QJsonObject& scope = f.scope == DesignScope::Site      ? site
                          : f.scope == DesignScope::Cluster ? cluster
                                                            : storage;
-    scope.insert(qs(f.name), fileValue(f, text));
+    scope.insert(qs(f.key), fileValue(f, text));
     site.insert("clusters", QJsonArray{cluster});
     if (!storage.isEmpty()) site.insert("storage", storage);
     const QJsonObject root{
@@ -106,7 +106,7 @@ QString markdownTable() {
     for (const DesignField& f : designFields()) {
         const QString key = qs(designFieldKey(f, 0)).replace("clusters[0]", "clusters[N]");
         s += QString("| `%1` | %2 | %3 | %4 | %5 | %6 |\n")
-                 .arg(key, qs(f.help), qs(designFieldExpected(f)), qs(f.defaultText), qs(f.unit),
+                 .arg(key, qs(f.help), qs(fieldExpected(f)), qs(f.defaultText), qs(f.unit),
                       qs(f.source));
     }
     return s;
@@ -173,7 +173,7 @@ void TestDesignFields::everyWayInAgrees() {
     QCOMPARE(qs(set.where.field), "--set " + key + "=" + text);
     QVERIFY2(set.error.startsWith("--set " + key + "=" + text + ": expected "),
              qPrintable(set.error));
-    QCOMPARE(expectedPart(file.error), "expected " + qs(designFieldExpected(f)));
+    QCOMPARE(expectedPart(file.error), "expected " + qs(fieldExpected(f)));
     QCOMPARE(expectedPart(set.error), expectedPart(file.error));
 }
 
@@ -185,14 +185,14 @@ void TestDesignFields::eachFieldSetsItsOwnMember() {
         // A value the field takes and the default is not.
         QString other;
         switch (f.type) {
-        case DesignFieldType::Integer:
-        case DesignFieldType::Number:
+        case FieldType::Integer:
+        case FieldType::Number:
             other = numberText(designFieldText(base, f) == numberText(f.max) ? f.max - 1 : f.max);
             break;
-        case DesignFieldType::Choice:
+        case FieldType::Choice:
             other = qs(f.choices.back() == f.defaultText ? f.choices.front() : f.choices.back());
             break;
-        case DesignFieldType::Text:
+        case FieldType::Text:
             other = "other";
             break;
         }
@@ -201,7 +201,7 @@ void TestDesignFields::eachFieldSetsItsOwnMember() {
         for (const DesignField& g : designFields())
             if (&g != &f)
                 QVERIFY2(designFieldText(p, g) == designFieldText(base, g),
-                         qPrintable(qs(f.name) + " changed " + qs(designFieldKey(g))));
+                         qPrintable(qs(f.key) + " changed " + qs(designFieldKey(g))));
     }
 }
 
@@ -215,9 +215,9 @@ void TestDesignFields::fieldsAreDescribed() {
         QVERIFY2(!f.label.empty() && !f.help.empty(), key);
         QVERIFY2(tags.count(f.source.substr(0, f.source.find(' '))), key);
         QVERIFY2(f.get && f.set, key);
-        QVERIFY2(designValueAllowed(f, f.get(defaultDesign(), 0)), key);
+        QVERIFY2(fieldValueAllowed(f, f.get(defaultDesign(), 0)), key);
         QCOMPARE(qs(f.defaultText), designFieldText(defaultDesign(), f));
-        if (f.type == DesignFieldType::Choice)
+        if (f.type == FieldType::Choice)
             QVERIFY2(!f.choices.empty(), key);
         else
             QVERIFY2(f.min < f.max, key);

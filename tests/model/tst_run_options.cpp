@@ -475,7 +475,7 @@ void TestRunOptions::crossFieldChecks_data() {
         << Change([](RunSpec& s) { s.parallel.pipelineLayout = "E(t"; })
         << "parallel.pipelineLayout"
         << "expected a pipeline layout such as Et*4|(t*4|)*14tmL, or nothing for an even split, "
-           "got \"E(t\"";
+           "got \"E(t\": at character 4: expected ')', got the end";
     QTest::newRow("tp out of range")
         << Change([](RunSpec& s) { s.parallel.tp = 2000; }) << "parallel.tp"
         << "expected an integer from 1 to 1024, got \"2000\"";

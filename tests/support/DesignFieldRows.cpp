@@ -20,9 +20,9 @@ QString designNumberText(double v) {
 std::vector<DesignFieldRow> designFieldRows(const DesignField& f) {
     std::vector<DesignFieldRow> rows{{"typical", qs(f.defaultText), true}};
     switch (f.type) {
-    case DesignFieldType::Integer:
-    case DesignFieldType::Number: {
-        const bool integer = f.type == DesignFieldType::Integer;
+    case FieldType::Integer:
+    case FieldType::Number: {
+        const bool integer = f.type == FieldType::Integer;
         const double fraction = f.min + 0.5;
         rows.insert(rows.end(),
                     {{"min", designNumberText(f.min), !f.aboveMin},
@@ -34,7 +34,7 @@ std::vector<DesignFieldRow> designFieldRows(const DesignField& f) {
                      {"empty", "", false}});
         break;
     }
-    case DesignFieldType::Choice:
+    case FieldType::Choice:
         for (const std::string& c : f.choices)
             rows.push_back({qs(c), qs(c), true});
         rows.push_back({"unknown", "nonesuch", false});
@@ -42,7 +42,7 @@ std::vector<DesignFieldRow> designFieldRows(const DesignField& f) {
                         std::count(f.choices.begin(), f.choices.end(),
                                    qs(f.choices.front()).toUpper().toStdString()) > 0});
         break;
-    case DesignFieldType::Text:
+    case FieldType::Text:
         rows.insert(rows.end(), {{"min length", QString(int(f.min), 'x'), true},
                                  {"max length", QString(int(f.max), 'x'), true},
                                  {"below min length", QString(int(f.min) - 1, 'x'), false},
