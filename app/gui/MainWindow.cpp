@@ -8,6 +8,7 @@
 #include "ComparisonController.h"
 #include "DefaultRun.h"
 #include "DesignDock.h"
+#include "FabricFaults.h"
 #include "HelpMenu.h"
 #include "InspectorWidget.h"
 #include "LiveRecording.h"

@@ -1,6 +1,7 @@
 #include "SimulationDialog.h"
 
 #include "DialogMessage.h"
+#include "FabricFaults.h"
 #include "FieldEditor.h"
 #include "SimulationRun.h"
 

@@ -1,7 +1,7 @@
 #include "ChromeTrace.h"
 
 #include "RankPlacement.h"
-#include "SimulationRun.h"
+#include "RunSummaryJson.h"
 #include "StepSchedule.h"
 #include "TrainingEnumNames.h"
 

@@ -4,6 +4,7 @@
 // divided by 54 days x 24 h x 16,384 GPUs; planned interruptions scale with time only.
 // Every interruption hits a concrete entity of the topology used by the job.
 // Table 5 and the entity each cause hits: docs/reference/failures.md.
+#include "FailureParams.h"
 #include "Topology.h"
 
 #include <random>
@@ -35,14 +36,6 @@ struct Interruption {
     double degradationLossS(double stepS) const {
         return degradedStepS > stepS ? degradedS * (1 - stepS / degradedStepS) : 0;
     }
-};
-
-struct FailureParams {
-    double detectionS = 5 * 60; // [assumption] watchdogs and health checks notice a hang
-    double restartS = 10 * 60;  // [assumption] reschedule, reload the checkpoint, warm up
-    // [assumption] a failed cable or switch is replaced by the site's technicians within a
-    // working shift; until then routes go around it.
-    double fabricRepairS = 4 * 3600;
 };
 
 // Interruptions over `spanS` for a job on `jobGpus` (GPU indices), deterministic for `seed`.

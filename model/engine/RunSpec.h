@@ -2,8 +2,8 @@
 // What a simulated run is asked to be: the model, GPU and parallel layout, steps or a span,
 // checkpoints, failures, storage and the parts of the fabric down. Plain data (no engine);
 // read and written by RunSpecJson, simulated by SimulationRun.
-#include "FabricFaults.h"
-#include "FailureModel.h"
+#include "FabricFaultList.h"
+#include "FailureParams.h"
 #include "TrainingSpecs.h"
 
 #include <optional>

@@ -6,6 +6,7 @@
 // pipeline boundary), the router's and the solver's per-link arrays, the placement and the
 // store writer's per-entity buffers; the bench compares the estimate with the measured peak.
 #include "RunSpec.h"
+#include "Topology.h"
 
 namespace cs {
 

@@ -5,7 +5,7 @@
 #include "RankPlacement.h"
 #include "RunOptions.h"
 #include "RunSpecJson.h"
-#include "SimulationRun.h"
+#include "RunSummaryJson.h"
 #include "SitePower.h"
 #include "StageGantt.h"
 

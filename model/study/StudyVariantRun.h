@@ -3,6 +3,7 @@
 // design values, its run simulated, its figures read from the run's summary and (when a
 // figure needs it) the bill of materials.
 #include "StudySpec.h"
+#include "TopologyDocument.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -35,6 +35,7 @@
 #include "TelemetryImporter.h"
 #include "TimelineWidget.h"
 #include "ViewControls.h"
+#include "ViewStateJson.h"
 #include "VtkViewWidget.h"
 
 #include "VtkSurfaceFormat.h"
@@ -108,6 +109,34 @@ std::pair<QString, QString> simulateDialogShows(const std::function<void()>& ope
     return {dp, model};
 }
 // A window on screen at a fixed size, as the presentation tests need it drawn.
+// The keys a session's JSON holds, at any depth, that docs/user/presentation.md's table of
+// session keys does not name.
+QStringList sessionKeysNotDocumented(const QJsonValue& session) {
+    QFile doc(CS_SOURCE_DIR "/docs/user/presentation.md");
+    if (!doc.open(QIODevice::ReadOnly)) return {"(docs/user/presentation.md unread)"};
+    const QString text = QString::fromUtf8(doc.readAll());
+    const QString table = text.mid(text.indexOf("### The session file's keys"));
+    QStringList missing;
+    std::function<void(const QJsonValue&)> walk = [&](const QJsonValue& v) {
+        if (v.isArray())
+            for (const QJsonValue& x : v.toArray())
+                walk(x);
+        if (!v.isObject()) return;
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (!table.contains("`" + it.key() + "`")) missing << it.key();
+            if (it.key() != "design") walk(it.value()); // a design file's own fields
+        }
+    };
+    walk(session);
+    return missing;
+}
+QStringList sessionKeysNotDocumented(const QString& sessionPath) {
+    QFile saved(sessionPath);
+    if (!saved.open(QIODevice::ReadOnly)) return {"(session unread)"};
+    return sessionKeysNotDocumented(QJsonDocument::fromJson(saved.readAll()).object());
+}
+
 bool showAt900x600(MainWindow& w) {
     w.resize(900, 600);
     w.show();
@@ -316,6 +345,11 @@ void TestMainWindow::sessionReopensCameraTimeAndSelection() {
     const QByteArray saved = f.readAll();
     QVERIFY(saved.contains("\"run\": \"run.sqlite\""));
     QVERIFY(saved.contains("\"aggregate\": \"min\""));
+    QCOMPARE(sessionKeysNotDocumented(session), QStringList());
+    // A bookmark as the session's list holds one.
+    QCOMPARE(sessionKeysNotDocumented(QJsonArray{cs::views::bookmarkToJson(
+                 {"mark", cs::LayoutKind::Fabric, {{1, 2, 3}, {4, 5, 6}, {0, 0, 1}}})}),
+             QStringList());
     // Reopened as a user would, from the command line.
     const cs::app::GuiOptions o = cs::app::parseGuiOptions({"gui", session});
     QCOMPARE(o.session, session);
@@ -1560,6 +1594,7 @@ void TestMainWindow::comparisonShowsTwoRunsSideBySide() {
     link->trigger(); // unlinked, as the session will say
     const QString session = dir.filePath("compare.clusterscope");
     QVERIFY(w.saveSession(session, false));
+    QCOMPARE(sessionKeysNotDocumented(session), QStringList()); // compare's keys too
     {
         MainWindow w2;
         QVERIFY(showAt900x600(w2));
@@ -1712,6 +1747,7 @@ void TestMainWindow::designDockChangesTheFabricAndResimulates() {
     // A session keeps the sides.
     const QString session = dir.filePath("design.clusterscope");
     QVERIFY(w.saveSession(session, false));
+    QCOMPARE(sessionKeysNotDocumented(session), QStringList()); // design, baseline
     MainWindow again;
     QVERIFY(showAt900x600(again));
     QVERIFY(again.openSession(session, false));

@@ -1,4 +1,5 @@
 // Run files (RunSpecJson): read into a spec, mistakes named by their field and line.
+#include "InputError.h"
 #include "RunSpecJson.h"
 
 #include <QTest>
