@@ -80,7 +80,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     // Per stage, of the bytes for other hosts, what crosses the fabric (DeepEP: one copy per
     // host reached).
     std::vector<double> fabricByteFraction(stageHosts.size(), 1.0);
-    if (in.dispatcher == EpDispatcher::DeepEp)
+    if (sendsOncePerGpu(in.dispatcher))
         for (size_t st = 0; st < stageHosts.size(); ++st)
             fabricByteFraction[st] =
                 copiesPerMemberFraction(stageHosts[st], in.routing, in.routing.nodeLimit);
@@ -89,7 +89,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     // (about as many as a GPU sends across hosts), and a token crosses NVLink once per GPU
     // it reaches, not once per expert there (DeepEP's intranode kernels).
     const double nvlinkBps = nvlinkBytesPerS(g);
-    const double nvlinkCopyFraction = in.dispatcher == EpDispatcher::DeepEp
+    const double nvlinkCopyFraction = sendsOncePerGpu(in.dispatcher)
                                           ? copiesPerMemberFraction(out.peers + 1, in.routing, 0)
                                           : 1.0;
     // Not where rounding alone leaves a fraction under 1.
@@ -108,7 +108,7 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     // idle the fabric; DeepEP's kernels at most at 43-47 (its README). A GPU's NIC: its host's
     // backend NICs over its GPUs.
     std::vector<double> nicFloorS(size_t(in.stages), 0);
-    const bool deepEp = in.dispatcher == EpDispatcher::DeepEp;
+    const bool deepEp = sendsOncePerGpu(in.dispatcher); // HybridEP at DeepEP's rate
     const int floorHosts = deepEp ? 2 : 3;
     const double nicGoodput =
         deepEp ? nccl::kDeepEpRdmaGoodput : nccl::kNcclAllToAllManyHostsGoodput;

@@ -228,9 +228,10 @@ std::vector<RunOption> buildTable() {
              .help = "MoE: alltoall, NCCL's all-to-all, sends every copy of a token (a GPU's "
                      "NIC at most 0.74 of its rate in groups across 3 or more hosts); deepep "
                      "sends a token once to each host it reaches, forwarded over NVLink there; "
-                     "auto: deepep for node-limited routing, else alltoall",
+                     "hybridep moves tokens as deepep does and holds 16 SMs, not 20, when "
+                     "overlapped; auto: deepep for node-limited routing, else alltoall",
              .source = "[paper] Megatron-Bridge's MoE recipes set alltoall; DeepSeek-V3 trains "
-                       "with DeepEP"}),
+                       "with DeepEP; Megatron-Bridge's SMs for DeepEP and HybridEP"}),
         bind<ParallelEnum<CudaGraphs, &P::cudaGraphs>>(
             {.key = runkey::cudaGraphs,
              .flag = "--cuda-graphs",

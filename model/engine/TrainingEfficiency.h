@@ -4,6 +4,7 @@
 // KernelModel.cpp; NCCL's latencies and message-size curve in model/network/NcclConstants.h.
 // Sources: docs/reference/calibration.md, section 3, and
 // docs/reference/microbenchmarks.md.
+#include "TrainingSpecs.h"
 
 namespace cs::efficiency {
 
@@ -32,9 +33,14 @@ constexpr double kActivationUnsplitGemmInputBytesPerTokenDim = 4.0;
 constexpr double kActivationProjectionInputBytesPerTokenDim = 2.0;
 
 // SMs an overlapped expert all-to-all takes from the GEMMs while it runs: DeepSeek-V3 gives
-// 20 of the H800's 132 SMs to communication (technical report 3.2.2).
-// docs/reference/microbenchmarks.md, "Mixtures of experts".
+// 20 of the H800's 132 SMs to communication (technical report 3.2.2), Megatron-Bridge's
+// defaults 20 to DeepEP and 16 to HybridEP. docs/reference/microbenchmarks.md, "Mixtures of
+// experts".
 constexpr double kEpCommSms = 20;
+constexpr double kHybridEpCommSms = 16;
+inline double epCommSms(EpDispatcher d) {
+    return d == EpDispatcher::HybridEp ? kHybridEpCommSms : kEpCommSms;
+}
 // The host's time to issue one MoE layer's forward and backward (recomputation included) for
 // one micro-batch, from Megatron-Core run eagerly, and with Transformer Engine's scoped CUDA
 // graphs around attention, router and dispatch preprocessing. Megatron-Bridge measured

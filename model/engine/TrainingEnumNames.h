@@ -54,6 +54,7 @@ inline constexpr EnumNames kEpDispatcherNames{std::to_array<EnumName<EpDispatche
     {EpDispatcher::Auto, "auto", "Auto (DeepEP with node-limited routing)"},
     {EpDispatcher::AllToAll, "alltoall", "NCCL all-to-all"},
     {EpDispatcher::DeepEp, "deepep", "DeepEP (once per host)"},
+    {EpDispatcher::HybridEp, "hybridep", "HybridEP (once per host, fewer SMs)"},
 })};
 inline constexpr EnumNames kCudaGraphsNames{std::to_array<EnumName<CudaGraphs>>({
     {CudaGraphs::None, "none", "None (eager)"},

@@ -166,7 +166,12 @@ enum class GradReduceDtype { Auto, Bf16, Fp32 };
 // "alltoall" dispatcher) sends every copy of a token; DeepEP sends a token once to each host it
 // reaches and forwards it over NVLink there. Auto: DeepEP for node-limited routing (which is
 // made for it, as DeepSeek-V3 trains), NCCL's otherwise.
-enum class EpDispatcher { Auto, AllToAll, DeepEp };
+enum class EpDispatcher { Auto, AllToAll, DeepEp, HybridEp };
+// DeepEP's and HybridEP's kernels send a token once per host and once per GPU it reaches;
+// they differ in the SMs they hold (epCommSms in TrainingEfficiency.h).
+inline bool sendsOncePerGpu(EpDispatcher d) {
+    return d == EpDispatcher::DeepEp || d == EpDispatcher::HybridEp;
+}
 // How the host issues a step's kernels. None: eagerly, op by op from Python (Megatron-Core's
 // default): a MoE layer's dispatcher waits for the GPU's token counts, so the host cannot run
 // ahead and a layer lasts at least the host's time to issue it. Scoped: CUDA graphs around

@@ -584,7 +584,7 @@ private:
             double exposed = both;
             if (besideS > 0) {
                 exposed = std::max(0.0, both - besideS);
-                const double smTax = efficiency::kEpCommSms / g_.sms;
+                const double smTax = efficiency::epCommSms(e_.epDispatcher) / g_.sms;
                 pass.push_back({std::min(both, besideS) * smTax});
             }
             if (exposed > 0) pass.push_back({exposed, 0, 0, false, true});

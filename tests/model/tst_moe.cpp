@@ -44,6 +44,7 @@ private slots:
     void allToAllSlowsOnAFragmentedOversubscribedFabric();
     void ncclAllToAllIsHeldBackAtTheNicNotOnTheFabric();
     void overlapHidesTheAllToAllBehindCompute();
+    void hybridEpMovesAsDeepEpAndHoldsFewerSms();
     void allToAllStaysInsideAnNvl72Rack();
     void dualPipeHidesOneMicroBatchsAllToAllBehindAnothers();
     void traceAndReplayShowTheAllToAll();
@@ -437,6 +438,34 @@ void TestMoe::overlapHidesTheAllToAllBehindCompute() {
     // The communication's SMs still cost the GEMMs: more compute than without any all-to-all.
     QVERIFY(hidden.step.breakdown.slowest()[StepPart::Compute] >
             exposed.step.breakdown.slowest()[StepPart::Compute]);
+}
+
+// HybridEP sends what DeepEP sends; overlapped, its 16 SMs leave the GEMMs 4 of DeepEP's 20:
+// the compute beside the all-to-all costs less, by the SMs' share of the time it overlaps.
+void TestMoe::hybridEpMovesAsDeepEpAndHoldsFewerSms() {
+    const auto doc = openTopology("dgx-h100-superpod", {});
+    auto run = [&](EpDispatcher d, bool overlap) {
+        RunSpec s = gptOss(16);
+        s.parallel.epDispatcher = d;
+        s.parallel.overlap.epComm = overlap;
+        return simulateRun(*doc, s, nullptr).step;
+    };
+    const StepEstimate deep = run(EpDispatcher::DeepEp, false),
+                       hybrid = run(EpDispatcher::HybridEp, false);
+    QCOMPARE(hybrid.epAllToAllS, deep.epAllToAllS);
+    QCOMPARE(hybrid.stepS, deep.stepS); // exposed, nothing differs
+    const StepEstimate deepBeside = run(EpDispatcher::DeepEp, true),
+                       hybridBeside = run(EpDispatcher::HybridEp, true);
+    const double deepCompute = deepBeside.breakdown.slowest()[StepPart::Compute],
+                 hybridCompute = hybridBeside.breakdown.slowest()[StepPart::Compute],
+                 alone = deep.breakdown.slowest()[StepPart::Compute];
+    qInfo("compute: alone %.4f s, beside DeepEP %.4f s, beside HybridEP %.4f s; step %.4f / %.4f",
+          alone, deepCompute, hybridCompute, deepBeside.stepS, hybridBeside.stepS);
+    QVERIFY(alone < hybridCompute && hybridCompute < deepCompute);
+    // What the all-to-all's SMs add to the compute scales with them: 16 against 20.
+    const double ratio = (hybridCompute - alone) / (deepCompute - alone);
+    QVERIFY2(std::fabs(ratio - 16.0 / 20) < 0.01, qPrintable(QString::number(ratio)));
+    QVERIFY(hybridBeside.stepS < deepBeside.stepS);
 }
 
 // DualPipe runs a forward and a backward of the two directions as a pair, each one's

@@ -57,8 +57,9 @@ MoeLayerAloneTime engineTime(const QString& model, const QString& dispatcher,
     ParallelConfig c = test::config(1, 1, 1, 8, 4096);
     c.ep = 8;
     c.precision = precision == "fp8" ? Precision::Fp8 : Precision::Bf16;
-    // HybridEP moves a token as DeepEP does inside a host: once per GPU it reaches.
-    c.epDispatcher = dispatcher == "a2a" ? EpDispatcher::AllToAll : EpDispatcher::DeepEp;
+    c.epDispatcher = dispatcher == "a2a"        ? EpDispatcher::AllToAll
+                     : dispatcher == "hybridep" ? EpDispatcher::HybridEp
+                                                : EpDispatcher::DeepEp;
     return timeMoeLayerAlone(t, doc->index(), group, proxy(model), *findGpu("h100"), c, 4096);
 }
 

@@ -527,7 +527,7 @@ void TestRunOptions::enumOptionsOfferTheirWords_data() {
     QTest::newRow("all-reduce") << "parallel.allReduce" << QStringList{"auto", "ring", "tree"} << 3;
     QTest::newRow("precision") << "precision" << QStringList{"bf16", "fp8", "mxfp8"} << 3;
     QTest::newRow("EP dispatcher")
-        << "parallel.epDispatcher" << QStringList{"auto", "alltoall", "deepep"} << 3;
+        << "parallel.epDispatcher" << QStringList{"auto", "alltoall", "deepep", "hybridep"} << 4;
     QTest::newRow("CUDA graphs") << "parallel.cudaGraphs" << QStringList{"none", "scoped", "full"}
                                  << 3;
 }
