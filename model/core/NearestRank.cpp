@@ -1,8 +1,12 @@
 #include "NearestRank.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cs {
+
+// The tolerance keeps q x total from missing the rank it names by a rounding.
+constexpr double kRankTolerance = 1 - 1e-12;
 
 double nearestRankOfCounted(const std::vector<std::pair<double, double>>& valueAndCount, double q) {
     if (valueAndCount.empty()) return 0;
@@ -10,19 +14,17 @@ double nearestRankOfCounted(const std::vector<std::pair<double, double>>& valueA
     for (const auto& vc : valueAndCount)
         total += vc.second;
     double seen = 0;
-    // The tolerance keeps q x total from missing the rank it names by a rounding.
     for (const auto& [value, count] : valueAndCount)
-        if ((seen += count) >= q * total * (1 - 1e-12)) return value;
+        if ((seen += count) >= q * total * kRankTolerance) return value;
     return valueAndCount.back().first;
 }
 
-double nearestRank(std::vector<double> values, double q) {
-    std::sort(values.begin(), values.end());
-    std::vector<std::pair<double, double>> counted;
-    counted.reserve(values.size());
-    for (double v : values)
-        counted.emplace_back(v, 1.0);
-    return nearestRankOfCounted(counted, q);
+double nearestRankOfSorted(const std::vector<double>& sorted, double q) {
+    if (sorted.empty()) return 0;
+    // The first index whose count of values at or below it reaches q of them, as above with
+    // every count 1.
+    const double rank = std::ceil(q * double(sorted.size()) * kRankTolerance) - 1;
+    return sorted[size_t(std::clamp(rank, 0.0, double(sorted.size() - 1)))];
 }
 
 } // namespace cs

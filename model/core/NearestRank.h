@@ -10,7 +10,8 @@ namespace cs {
 // `valueAndCount` sorted by value, counts above 0 (a value that occurs count times); q in
 // [0, 1]. 0 for no values.
 double nearestRankOfCounted(const std::vector<std::pair<double, double>>& valueAndCount, double q);
-// The same over plain values, in any order.
-double nearestRank(std::vector<double> values, double q);
+// The same over plain values already sorted: no copy, so several percentiles of one list
+// cost one sort.
+double nearestRankOfSorted(const std::vector<double>& sorted, double q);
 
 } // namespace cs

@@ -108,10 +108,10 @@ AllToAllResult timeAllToAll(const Topology& t, CollectiveTimer& timer, const Gpu
     // idle the fabric; DeepEP's kernels at most at 43-47 (its README). A GPU's NIC: its host's
     // backend NICs over its GPUs.
     std::vector<double> nicFloorS(size_t(in.stages), 0);
-    const bool deepEp = sendsOncePerGpu(in.dispatcher); // HybridEP at DeepEP's rate
-    const int floorHosts = deepEp ? 2 : 3;
+    const bool oncePerGpu = sendsOncePerGpu(in.dispatcher); // HybridEP at DeepEP's rate
+    const int floorHosts = oncePerGpu ? 2 : 3;
     const double nicGoodput =
-        deepEp ? nccl::kDeepEpRdmaGoodput : nccl::kNcclAllToAllManyHostsGoodput;
+        oncePerGpu ? nccl::kDeepEpRdmaGoodput : nccl::kNcclAllToAllManyHostsGoodput;
     {
         std::unordered_map<int32_t, double> hostNicBps;
         for (const Nic& n : t.nics)

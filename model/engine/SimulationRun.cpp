@@ -7,8 +7,6 @@
 #include "SimulationSeries.h"
 #include "TrainingEfficiency.h"
 
-#include <QJsonArray>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
