@@ -38,6 +38,15 @@ void printText(const QJsonObject& s) {
     }
     std::printf("step on stage %-6d %s\n", s.value("slowestStage").toInt(),
                 qPrintable(shown.join(QStringLiteral(", "))));
+    // Compute time that is not the kernels' own: named mechanisms, then the unexplained rest.
+    const QJsonObject losses = s.value("computeLosses").toObject();
+    std::printf("compute losses       %.3f s to SMs held by communication, %.3f s unexplained "
+                "(kernels at %.3f of their rate alone)\n",
+                losses.value("commSmsS").toDouble(), losses.value("unexplainedS").toDouble(),
+                losses.value("inTrainingFraction").toDouble());
+    if (losses.value("gpuClockFraction").toDouble(1) < 1)
+        std::printf("power limit          tensor cores at %.3f of their full clock\n",
+                    losses.value("gpuClockFraction").toDouble());
     // The run's steps as a distribution: the clock over the day, checkpoint waits, degraded
     // stretches.
     const QJsonObject spread = s.value("stepTimeDistribution").toObject();

@@ -22,11 +22,26 @@ const KernelConstants& kernelConstants(const GpuSpec& g) {
     // search on H100 (e4m3 1,402.6 TFLOP/s, 70.9 % of peak, against BF16's 80.3 %). In training:
     // Ampere's Selene rows agree with the kernels (1); Hopper's Llama 3 rows run at 0.82 of
     // them, a loss no measured mechanism yet explains (see the reference).
-    static const KernelConstants hopper{0.79, 0.71, 0.58, 0.82, 0.89, 160, 0.82, 0.80};
-    static const KernelConstants ampere{0.83, 0.83, 0.61, 0.90, 0.83, 96, 0.78, 0.98};
+    static const KernelConstants hopper{0.79, 0.71, 0.58, 0.82, 0.89, 160, 0.82, 0.805};
+    static const KernelConstants ampere{0.83, 0.83, 0.61, 0.90, 0.83, 96, 0.78, 1.0};
     // [assumption] Blackwell as Hopper until calibration rows exist.
     if (g.family == "ampere") return ampere;
     return hopper;
+}
+
+double gpuClockUnderPowerLimit(const GpuSpec& g, double limitW) {
+    if (!(limitW > 0) || !(g.tdpWatts > 0) || limitW >= g.tdpWatts) return 1;
+    const double idleW = kGpuIdleFractionOfTdp * g.tdpWatts;
+    if (limitW <= idleW) return 0;
+    return std::cbrt((limitW - idleW) / (g.tdpWatts - idleW));
+}
+
+GpuSpec gpuUnderPowerLimit(const GpuSpec& g, double limitW) {
+    GpuSpec out = g;
+    const double clock = gpuClockUnderPowerLimit(g, limitW);
+    out.peakBf16Tflops *= clock;
+    out.peakFp8Tflops *= clock;
+    return out;
 }
 
 namespace {
@@ -91,8 +106,9 @@ double rateOf(const GpuSpec& g, Precision p, KernelRate r) {
 }
 
 // `batch` independent GEMMs of one shape in one launch (BF16), in 128 x 128 tiles.
-double batchedGemmSeconds(const GpuSpec& g, double batch, double m, double n, double k) {
-    return tiledGemmSeconds(g, Precision::Bf16, batch, m, n, k, inTrainingRate(g, Precision::Bf16),
+double batchedGemmSeconds(const GpuSpec& g, double batch, double m, double n, double k,
+                          KernelRate r) {
+    return tiledGemmSeconds(g, Precision::Bf16, batch, m, n, k, rateOf(g, Precision::Bf16, r),
                             kSquareTile);
 }
 
@@ -187,9 +203,12 @@ MoeBlockTimes moeBlockTimes(const ModelSpec& m, const GpuSpec& g, const Parallel
 }
 
 LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
-                      bool moeLayer) {
-    const double t = c.tp, h = m.modelDim, f = m.ffnDim;
+                      bool moeLayer, KernelRate rate) {
     const Precision p = c.precision;
+    const auto gemm = [&](double rows, double cols, double inner) {
+        return tiledGemmSeconds(g, p, 1, rows, cols, inner, rateOf(g, p, rate), kTiles);
+    };
+    const double t = c.tp, h = m.modelDim, f = m.ffnDim;
     // The attention's projections (MHA / GQA: QKV and output; MLA: its low-rank factors)
     // split over TP, then the MLP's GEMMs; backward runs two of each shape (input and weight
     // gradients).
@@ -199,18 +218,18 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
     for (const Projection& x : m.attentionProjections()) {
         const double in = x.split == Projection::Row ? x.in / t : x.in;
         const double out = x.split == Projection::Column ? x.out / t : x.out;
-        gemms += gemmSeconds(g, p, tokens, out, in);
+        gemms += gemm(tokens, out, in);
         gemmInputs += x.split == Projection::Column ? in * share : in;
         gemmOutputs += x.split == Projection::Row ? out * share : out;
     }
     gemmInputs *= tokens, gemmOutputs *= tokens;
     MoeMlp experts;
     if (moeLayer) {
-        experts = moeMlp(m, g, c, tokens, KernelRate::InTraining);
+        experts = moeMlp(m, g, c, tokens, rate);
         gemmInputs += experts.gemmInputs, gemmOutputs += experts.gemmOutputs;
     } else {
-        gemms += gemmSeconds(g, p, tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
-                 gemmSeconds(g, p, tokens, h, f / t);                          // down
+        gemms += gemm(tokens, (m.ffnMatrices() - 1) * f / t, h) + // up (+gate)
+                 gemm(tokens, h, f / t);                          // down
         gemmInputs += tokens * (h * share + f / t);
         gemmOutputs += tokens * ((m.ffnMatrices() - 1) * f / t + h * share);
     }
@@ -239,14 +258,14 @@ LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig
         const double narrow = std::clamp((128 - m.headDim()) / 64, 0.0, 1.0);
         const double headDimFactor = 1 - narrow * (1 - k.attentionHeadDim64);
         core.gemmS = flops / (g.peakBf16Tflops * 1e12 * k.attentionPeakFraction * headDimFactor *
-                              k.inTrainingFraction);
+                              (rate == KernelRate::Alone ? 1 : k.inTrainingFraction));
     } else {
         // Two batched GEMMs per head, then the s x s scores through HBM: written, softmax
         // read and written, dropout read, written and its mask (about 11 bytes per score).
         // Batched over sequences and heads: one launch fills the SMs with all their tiles.
         const double batch = b * headsHere, rows = tokens / b;
-        core.gemmS = batchedGemmSeconds(g, batch, rows, seqContext, headDim) +
-                     batchedGemmSeconds(g, batch, rows, headDim, seqContext);
+        core.gemmS = batchedGemmSeconds(g, batch, rows, seqContext, headDim, rate) +
+                     batchedGemmSeconds(g, batch, rows, headDim, seqContext, rate);
         const double scores = batch * rows * seqContext;
         core.streamS = streamSeconds(g, 11 * scores);
     }

@@ -25,6 +25,17 @@ struct KernelConstants {
 
 const KernelConstants& kernelConstants(const GpuSpec& g);
 
+// Of the GPU's full clock, what its tensor cores run at under a power limit of `limitW` (0 or
+// the TDP and above: 1). A GPU computing flat out draws its TDP; above its idle power (a fifth of
+// the TDP, as measured on H100) the power it draws grows with the cube of the clock (dynamic
+// power f V^2 with the voltage following the clock) [assumption]. HBM and NVLink keep their
+// rates.
+double gpuClockUnderPowerLimit(const GpuSpec& g, double limitW);
+constexpr double kGpuIdleFractionOfTdp = 0.2;
+// The GPU as its kernels see it under the run's power limit: its tensor-core peaks scaled by
+// that clock.
+GpuSpec gpuUnderPowerLimit(const GpuSpec& g, double limitW);
+
 // One GEMM in a training step, and alone as a kernel benchmark measures it.
 double gemmSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
 double gemmKernelSeconds(const GpuSpec& g, Precision p, double m, double n, double k);
@@ -34,6 +45,10 @@ double nvlinkBytesPerS(const GpuSpec& g);
 // One ring collective inside a host: n - 1 steps of `shardBytes` over NVLink.
 double nvlinkRingSeconds(const GpuSpec& g, int n, double shardBytes);
 
+// At what rate the kernels run: in a training step (the family's in-training fraction of what
+// they reach alone) or alone, as a layer benchmark times them.
+enum class KernelRate { InTraining, Alone };
+
 // One layer on one GPU for one micro-batch of `tokens` tokens (b x s / CP) with context `seq`,
 // split TP ways: compute only (the TP collectives are timed on the fabric).
 struct LayerTimes {
@@ -42,13 +57,12 @@ struct LayerTimes {
     double attentionForwardS = 0; // the attention core alone (what selective recomputation redoes)
 };
 // `moeLayer`: the layer's MLP is the model's experts (the routed experts of this EP rank).
+// `rate` Alone: without the family's in-training fraction (what that fraction costs is the
+// difference).
 LayerTimes layerTimes(const ModelSpec& m, const GpuSpec& g, const ParallelConfig& c, double tokens,
-                      bool moeLayer = false);
+                      bool moeLayer = false, KernelRate rate = KernelRate::InTraining);
 // Token copies the busiest EP rank's experts process per micro-batch of `tokens` tokens.
 double expertTokensPerRank(const ModelSpec& m, const ParallelConfig& c, double tokens);
-// At what rate the kernels run: in a training step (the family's in-training fraction of what
-// they reach alone) or alone, as a layer benchmark times them.
-enum class KernelRate { InTraining, Alone };
 // The MLP of a MoE layer on one EP rank for a micro-batch of `tokens` tokens: the router, the
 // token permutations, the routed experts this rank holds, the shared experts and the FP8
 // casts; compute only (the all-to-alls are ExpertAllToAll.h's).

@@ -164,6 +164,19 @@ std::vector<RunOption> buildTable() {
                      "a lock-step job waits for its slowest GPU",
              .source = "[paper] ml-engineering (compute/accelerator): a 5 % or wider spread of "
                        "the best GEMM rate between the GPUs of one node"}),
+        bind<ParallelDouble<&P::gpuPowerLimitW>>(
+            {.key = "gpuPowerLimitW",
+             .flag = "--gpu-power-limit",
+             .label = "GPU power limit",
+             .type = T::Number,
+             .min = 0,
+             .max = 2000,
+             .unit = "W",
+             .help = "the GPUs' power limit (nvidia-smi -pl), from their idle power to their TDP; "
+                     "0: the TDP. Below it the tensor cores clock down, and the site draws less",
+             .source = "[paper] torchtitan's Llama 3 H100 benchmarks ran Grand Teton's H100 at "
+                       "a 500 W limit; power above idle growing with the cube of the clock "
+                       "[assumption]"}),
         bind<ParallelInt<&P::tp>>(
             {.key = runkey::tp,
              .flag = "--tp",

@@ -63,6 +63,12 @@ QJsonObject runSummaryJson(const RunResult& r, const RunSpec& spec) {
     o.insert("dpBucketLayers", e.dpBucketLayers);
     o.insert("stragglerSlowdown", e.stragglerSlowdown);
     o.insert("tpSizeFraction", e.tpSizeFraction);
+    // What the busiest stage's compute loses per step: to SMs held by communication beside it,
+    // and to the GPU family's in-training fraction (no modelled mechanism explains it).
+    o.insert("computeLosses", QJsonObject{{"commSmsS", e.commSmsLossS},
+                                          {"unexplainedS", e.unexplainedComputeS},
+                                          {"inTrainingFraction", e.inTrainingFraction},
+                                          {"gpuClockFraction", e.gpuClockFraction}});
     o.insert("optimizerS", e.optimizerS);
     o.insert("dpAllGatherS", e.dpAllGatherS);
     o.insert("dpReduceScatterS", e.dpReduceScatterS);

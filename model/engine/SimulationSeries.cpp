@@ -161,6 +161,7 @@ public:
               QJsonDocument(runSpecToJson(spec)).toJson(QJsonDocument::Compact).toStdString(), 0}),
           stageOfGpu_(t_.gpus.size(), -1), idleLinks_(t_.links.size(), kNaN), busy_(t_.gpus.size()),
           power_(sitePowerModel(t_)) {
+        if (power_) power_ = power_->withGpuLimit(spec.parallel.gpuPowerLimitW);
         for (size_t rank = 0; rank < e_.gpuOfRank.size(); ++rank)
             stageOfGpu_[size_t(e_.gpuOfRank[rank])] = coordOf(spec.parallel, int(rank)).p;
         // Backend cables carry the stored traffic; NVLink and PCIe hold no value.

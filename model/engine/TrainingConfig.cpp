@@ -192,6 +192,14 @@ void checkTrainingConfig(const ModelSpec& m, const GpuSpec& g, const ParallelCon
                         ? "FP8 tensor cores (Hopper or Blackwell); "
                         : "Blackwell's block-scaled FP8 tensor cores (b200, gb200, gb300); ") +
                    g.name + " has none (use " + (g.peakFp8Tflops > 0 ? "fp8 or bf16)" : "bf16)"));
+    // A limit the board cannot be set to: under its idle power nothing runs, over its TDP
+    // nvidia-smi refuses it.
+    if (c.gpuPowerLimitW != 0 &&
+        (c.gpuPowerLimitW <= kGpuIdleFractionOfTdp * g.tdpWatts || c.gpuPowerLimitW > g.tdpWatts))
+        reject("gpuPowerLimitW", "expected 0 (the TDP) or a limit above " + g.name + "'s idle " +
+                                     fmt(kGpuIdleFractionOfTdp * g.tdpWatts, 0) +
+                                     " W up to its TDP " + fmt(g.tdpWatts, 0) + " W, got " +
+                                     fmt(c.gpuPowerLimitW, 0) + " W");
     if (c.recomputeLayers < 0 || c.recomputeLayers > 10000)
         reject(runkey::recomputeLayers,
                "expected an integer from 0 to 10000, got " + std::to_string(c.recomputeLayers));

@@ -41,6 +41,29 @@ constexpr double kHybridEpCommSms = 16;
 inline double epCommSms(EpDispatcher d) {
     return d == EpDispatcher::HybridEp ? kHybridEpCommSms : kEpCommSms;
 }
+// NCCL runs each channel as a block that keeps an SM from compute while the collective runs
+// ("NCCL's blocks never share an SM with compute"); a DGX with 8 NICs runs its collectives on
+// 16 SMs (NVIDIA/nccl issue 689). Taken for every NCCL collective beside compute: DP's
+// overlapped gathers and reductions, and TP's beside the backward's weight-gradient GEMMs (that
+// in-host collectives use as many is an [assumption]).
+constexpr double kNcclCollectiveSms = 16;
+// Transformer Engine's userbuffer TP overlap (`parallel.overlap.tpComm`) in Megatron-Bridge's
+// shipped H100 settings (training/comm_overlap.py, userbuffers_{bf16,fp8}_h100_h8192_tp4_mbs1_
+// seqlen8192): forward, the reduce-scatters pipelined beside the projection's and fc2's GEMMs on
+// 24 and 16 SMs and the all-gathers as ring exchanges on 1: 10.5 a collective on average in
+// BF16; in FP8 all four ring exchanges: 1. Backward, bulk overlaps on 4, 24, 2 and 4 SMs: 8.5.
+constexpr double kUserbufferForwardSmsBf16 = 10.5;
+constexpr double kUserbufferForwardSmsFp8 = 1;
+constexpr double kUserbufferBackwardSms = 8.5;
+// The time compute of `computeS` loses beside communication kernels that hold `heldSms` of the
+// GPU's `sms` for `besideS`: meanwhile the kernels run on the other SMs, and the work the held
+// ones would have done comes after (all of the compute slowed, at most, when the communication
+// outlasts it).
+inline double smsHeldCostS(double computeS, double besideS, double heldSms, double sms) {
+    const double f = sms > 0 ? heldSms / sms : 0;
+    if (!(f > 0 && f < 1) || !(computeS > 0) || !(besideS > 0)) return 0;
+    return f * (besideS < computeS / (1 - f) ? besideS : computeS / (1 - f));
+}
 // The host's time to issue one MoE layer's forward and backward (recomputation included) for
 // one micro-batch, from Megatron-Core run eagerly, and with Transformer Engine's scoped CUDA
 // graphs around attention, router and dispatch preprocessing. Megatron-Bridge measured

@@ -250,6 +250,9 @@ struct ParallelConfig {
     // in percent: a lock-step job waits for its slowest GPU (Stragglers.h). ml-engineering
     // measured 5 % or more between the GPUs of one node.
     double gpuSpeedSpreadPct = 5;
+    // The GPUs' power limit (nvidia-smi -pl), watts; 0: the part's TDP. Under a lower one the
+    // tensor cores clock down (gpuClockUnderPowerLimit, KernelModel.h).
+    double gpuPowerLimitW = 0;
 
     long long gpus() const { return 1LL * tp * cp * pp * dp; }
     double tokensPerStep() const {

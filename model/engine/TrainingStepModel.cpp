@@ -81,6 +81,7 @@ public:
         timeTpPass();
         chooseDpAllReduce();
         splitTpExposure();
+        timeComputeBesideComm();
         addLinkBytes();
         timeOptimizer();
         runEventSchedule();
@@ -127,13 +128,17 @@ private:
         // A MoE model's busiest stage holds MoE layers (the dense first layers, few, sit in the
         // first chunks).
         layer_ = layerTimes(m_, g_, c_, tokensPerMicro_, m_.moe.present());
+        const LayerTimes alone =
+            layerTimes(m_, g_, c_, tokensPerMicro_, m_.moe.present(), KernelRate::Alone);
+        unexplainedPerLayerS_ = (layer_.forwardS + layer_.backwardS + layer_.recomputeS) -
+                                (alone.forwardS + alone.backwardS + alone.recomputeS);
         // The output head, once more per prediction module.
         headS_ = (1 + m_.mtpDepth) * headSeconds(m_, g_, c_, tokensPerMicro_);
         // Every collective waits for the slowest GPU of the job: its kernels set the pace.
         const double slow = lockStepSlowdown(c_.gpuSpeedSpreadPct / 100, c_.gpus());
         e_.stragglerSlowdown = slow;
         for (double* x : {&layer_.forwardS, &layer_.backwardS, &layer_.recomputeS, &layer_.gemmS,
-                          &layer_.attentionForwardS, &headS_})
+                          &layer_.attentionForwardS, &headS_, &unexplainedPerLayerS_})
             *x *= slow;
         // The busiest stage: the most layers, the last one's with the head (a pipeline
         // layout may give any stage the most).
@@ -434,6 +439,68 @@ private:
         e_.tpPerMicroS = busiestLayers_ * (tpForwardS_ + tpBackwardS_);
     }
 
+    // Compute beside communication kernels loses the SMs they hold (TrainingEfficiency.h): per
+    // layer pass, while TP's collectives run beside its GEMMs and the overlapped DP collectives
+    // beside it (exposed ones run alone and cost nothing here). The cost runs as a compute phase
+    // at the pass's end.
+    void timeComputeBesideComm() {
+        using namespace efficiency;
+        const double sms = g_.sms;
+        const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
+        double forwardLoss = 0, backwardLoss = 0;
+        if (c_.tp > 1) {
+            const double commS = 4 * tpPassS_;
+            if (c_.overlap.tpComm) {
+                const double forwardSms = c_.precision == Precision::Bf16
+                                              ? kUserbufferForwardSmsBf16
+                                              : kUserbufferForwardSmsFp8;
+                forwardLoss += smsHeldCostS(layer_.gemmS, commS, forwardSms, sms);
+                backwardLoss +=
+                    recomputeShare_ * smsHeldCostS(layer_.gemmS, commS, forwardSms, sms);
+                backwardLoss += smsHeldCostS(layer_.gemmS, commS, kUserbufferBackwardSms, sms);
+            } else {
+                backwardLoss += smsHeldCostS(layer_.gemmS, commS, kNcclCollectiveSms, sms);
+            }
+        }
+        const auto [gatherS, reduceS] = dpBesidePerLayerPass(forwardS, backwardS);
+        // Sharded weights gather again before each backward; replicated ones only ahead of the
+        // forwards.
+        const double backwardBesideS = c_.zeroStage >= 3 ? gatherS + reduceS : reduceS;
+        forwardLoss += smsHeldCostS(forwardS, gatherS, kNcclCollectiveSms, sms);
+        backwardLoss += smsHeldCostS(backwardS, backwardBesideS, kNcclCollectiveSms, sms);
+        forwardSmLossS_ = e_.commSmsForwardLayerS = forwardLoss;
+        backwardSmLossS_ = e_.commSmsBackwardLayerS = backwardLoss;
+        e_.commSmsLossS = layerMicros_ * (forwardLoss + backwardLoss);
+        e_.unexplainedComputeS = layerMicros_ * unexplainedPerLayerS_;
+        e_.inTrainingFraction = kernelConstants(g_).inTrainingFraction;
+    }
+
+    // The time the overlapped DP gathers and reductions run beside one layer's forward and
+    // backward. Sharded weights: each layer's own, one layer ahead. Replicated: the step's
+    // buckets, at most beside one micro-batch's passes of the stage's layers (they run ahead of
+    // the first forwards and after the last backwards), spread over the step's layer passes.
+    std::pair<double, double> dpBesidePerLayerPass(double forwardS, double backwardS) const {
+        const double layers = std::max(1, stages_.layersHeldByStage(0));
+        const bool gather = c_.overlap.dpParamGather && gatherBytes_ > 0;
+        const bool reduce = c_.overlap.dpGradReduce && reduceBytes_ > 0;
+        const double gatherRate =
+            gather ? share_.soloRate(classes_.gather(0)) * dpRateFraction_ : 0;
+        const double reduceRate =
+            reduce ? share_.soloRate(shareId_[size_t(classes_.reduce(0))]) * dpRateFraction_ : 0;
+        if (!(gatherRate > 0) && !(reduceRate > 0)) return {0, 0};
+        double gatherS = gatherRate > 0 ? gatherBytes_ / gatherRate : 0;
+        double reduceS = reduceRate > 0 ? reduceBytes_ / reduceRate : 0;
+        if (c_.zeroStage >= 3) {
+            return {gatherRate > 0 ? gatherS / layers + dpLatencyS_ : 0,
+                    reduceRate > 0 ? reduceS / layers + dpLatencyS_ : 0};
+        }
+        const double buckets = layers / e_.dpBucketLayers;
+        if (gatherRate > 0) gatherS = std::min(gatherS + buckets * dpLatencyS_, layers * forwardS);
+        if (reduceRate > 0) reduceS = std::min(reduceS + buckets * dpLatencyS_, layers * backwardS);
+        const double passes = std::max(1.0, layers * M_);
+        return {gatherS / passes, reduceS / passes};
+    }
+
     // The bytes each link direction carries over the step, per stage and per boundary.
     void addLinkBytes() {
         std::vector<double>* bytes = &e_.linkBytesPerStep;
@@ -551,6 +618,8 @@ private:
         } else {
             in.backwardLayer.push_back({layer_.backwardS - weightS});
         }
+        if (forwardSmLossS_ > 0) in.forwardLayer.push_back({forwardSmLossS_});
+        if (backwardSmLossS_ > 0) in.backwardLayer.push_back({backwardSmLossS_});
         in.splitWeightGradients = split && !dualPipe();
         if (split) in.weightLayer.push_back({weightS});
         if (dualPipe()) { // a pair's backward is a whole one
@@ -584,8 +653,8 @@ private:
             double exposed = both;
             if (besideS > 0) {
                 exposed = std::max(0.0, both - besideS);
-                const double smTax = efficiency::epCommSms(e_.epDispatcher) / g_.sms;
-                pass.push_back({std::min(both, besideS) * smTax});
+                pass.push_back({efficiency::smsHeldCostS(
+                    besideS, both, efficiency::epCommSms(e_.epDispatcher), g_.sms)});
             }
             if (exposed > 0) pass.push_back({exposed, 0, 0, false, true});
             return exposed;
@@ -738,6 +807,9 @@ private:
     double layerMicros_ = 0, cpStepS_ = 0, cpShard_ = 0, ppBytes_ = 0;
     double tpPassBytes_ = 0, tpPasses_ = 0, tpPassS_ = 0, tpLatencyS_ = 0;
     double tpForwardS_ = 0, tpBackwardS_ = 0;
+    // Per layer pass: what the SMs communication holds cost compute, and what the family's
+    // in-training fraction adds to the kernels' own times.
+    double forwardSmLossS_ = 0, backwardSmLossS_ = 0, unexplainedPerLayerS_ = 0;
     double recomputeShare_ = 0; // of the layers, those full recomputation reruns
     // DP: per edge of a ring over `members_` ranks.
     double paramsPerRank_ = 0, members_ = 0, ringSteps_ = 0;
@@ -753,6 +825,13 @@ private:
     double dpRateFraction_ = 1; // of a ring's rate on the same edges (PAT: less)
 };
 
+// The estimator saw the GPU at its power-limited clock; MFU is of the part's own peak.
+StepEstimate withNominalPeak(StepEstimate e, const GpuSpec& g, const ParallelConfig& c) {
+    e.gpuClockFraction = gpuClockUnderPowerLimit(g, c.gpuPowerLimitW);
+    e.mfu = e.tflopsPerGpu / g.peakTflops(c.precision);
+    return e;
+}
+
 } // namespace
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
@@ -760,7 +839,9 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                           std::vector<double> capacityLeft) {
     const ParallelConfig c = withResolvedDefaults(m, given);
     checkTrainingConfig(m, g, c); // before anything is placed or routed
-    return StepEstimator(t, ix, m, g, c, solver, std::move(capacityLeft)).run();
+    const GpuSpec clocked = gpuUnderPowerLimit(g, c.gpuPowerLimitW);
+    return withNominalPeak(
+        StepEstimator(t, ix, m, clocked, c, solver, std::move(capacityLeft)).run(), g, c);
 }
 
 StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const ModelSpec& m,
@@ -768,8 +849,9 @@ StepEstimate estimateStep(const Topology& t, const TopologyIndex& ix, const Mode
                           std::shared_ptr<const StepProgram>& program) {
     const ParallelConfig c = withResolvedDefaults(m, given);
     checkTrainingConfig(m, g, c);
-    StepEstimator e(t, ix, m, g, c, ShareSolver::BindingLinks, {}, true);
-    StepEstimate out = e.run();
+    const GpuSpec clocked = gpuUnderPowerLimit(g, c.gpuPowerLimitW);
+    StepEstimator e(t, ix, m, clocked, c, ShareSolver::BindingLinks, {}, true);
+    StepEstimate out = withNominalPeak(e.run(), g, c);
     program = e.program();
     return out;
 }

@@ -65,6 +65,15 @@ struct StepEstimate {
     double stragglerSlowdown = 1;
     // In-host TP: the fraction of NVLink's large-message bus bandwidth its collectives reach.
     double tpSizeFraction = 1;
+    // Per step on the busiest stage: the compute time lost to SMs held by communication
+    // kernels running beside it (TrainingEfficiency.h), and the time the GPU family's
+    // in-training fraction (the loss no modelled mechanism explains; KernelModel.h) adds to
+    // the layers' kernels.
+    double commSmsLossS = 0, unexplainedComputeS = 0, inTrainingFraction = 1;
+    // Of the full clock, the tensor cores' under the run's power limit (gpuPowerLimitW).
+    double gpuClockFraction = 1;
+    // Of commSmsLossS, per layer pass: a phase of compute after the layer's own.
+    double commSmsForwardLayerS = 0, commSmsBackwardLayerS = 0;
     // The step as events (per stage: passes, DP gathers and reductions, and its sends)
     // and the bytes each link direction carries for one stage's DP collectives and for one
     // boundary's sends over the step: the replay's time-resolved traffic.

@@ -5,6 +5,7 @@
 #include "SwitchPorts.h"
 #include "Topology.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct SitePowerModel {
     // busySum: the sum of the GPUs' busy fractions (a GPU without a value counts as idle).
     double powerW(double busySum) const {
         return restW + double(gpus) * gpuIdleW + busySum * (gpuTdpW - gpuIdleW);
+    }
+    // Its GPUs held to a power limit (a run's gpuPowerLimitW; 0: their TDP): busy, they draw it.
+    SitePowerModel withGpuLimit(double limitW) const {
+        SitePowerModel out = *this;
+        if (limitW > 0 && limitW < gpuTdpW) out.gpuTdpW = std::max(gpuIdleW, limitW);
+        return out;
     }
 };
 

@@ -83,7 +83,7 @@ void insertDerived(QJsonObject& summary, const StudySpec& s, const RunSpec& spec
             computeS += st.toObject().value("computeS").toDouble();
         const double busy =
             stages.isEmpty() ? 0 : std::min(1.0, computeS / double(stages.size()) / stepS);
-        summary.insert("meanPowerW", power->powerW(jobGpus * busy));
+        summary.insert("meanPowerW", power->withGpuLimit(p.gpuPowerLimitW).powerW(jobGpus * busy));
     }
     const double tokensPerS = summary.value("tokensPerS").toDouble();
     if (s.tokenBudget > 0 && tokensPerS > 0) {

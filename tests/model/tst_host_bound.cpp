@@ -203,8 +203,8 @@ void TestHostBound::graphsShortenAHostBoundStep() {
     QCOMPARE(scoped.step.moeLayerHostS, efficiency::kMoeLayerHostScopedGraphsS);
     // Per layer and micro-batch, the GPU's work and its wait add up to the host's time.
     const StepEstimate& e = eager.step;
-    const double gpuS =
-        e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS + e.epBackwardLayerS;
+    const double gpuS = e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS +
+                        e.epBackwardLayerS + e.commSmsForwardLayerS + e.commSmsBackwardLayerS;
     const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
     QVERIFY2(gpuS < e.moeLayerHostS, qPrintable(QString::number(gpuS)));
     QVERIFY2(std::fabs(gpuS + waitS - e.moeLayerHostS) < 1e-9, qPrintable(QString::number(waitS)));
@@ -255,8 +255,8 @@ void TestHostBound::anOverlappedPairWaitsOnlyForWhatItsGpuWorkLeaves() {
     RunSpec s = gptOss120b(CudaGraphs::None);
     s.parallel.overlap.epComm = true;
     const StepEstimate e = simulateRun(*doc, s, nullptr).step;
-    const double gpuS =
-        e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS + e.epBackwardLayerS;
+    const double gpuS = e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS +
+                        e.epBackwardLayerS + e.commSmsForwardLayerS + e.commSmsBackwardLayerS;
     const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
     qInfo("per layer: GPU %.2f ms, waiting %.2f ms of the host's %.2f ms", gpuS * 1e3, waitS * 1e3,
           e.moeLayerHostS * 1e3);
@@ -325,8 +325,8 @@ void TestHostBound::anOwnHostTimeReplacesTheGraphsFigure() {
     s.parallel.moeLayerHostMs = ownMs;
     const StepEstimate e = simulateRun(*doc, s, nullptr).step;
     QCOMPARE(e.moeLayerHostS, expectedHostS);
-    const double gpuS =
-        e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS + e.epBackwardLayerS;
+    const double gpuS = e.forwardLayer.computeS + e.backwardLayer.computeS + e.epForwardLayerS +
+                        e.epBackwardLayerS + e.commSmsForwardLayerS + e.commSmsBackwardLayerS;
     const double waitS = e.hostBoundForwardLayerS + e.hostBoundBackwardLayerS;
     QVERIFY2(gpuS < expectedHostS, qPrintable(QString::number(gpuS)));
     QVERIFY2(std::fabs(gpuS + waitS - expectedHostS) < 1e-9, qPrintable(QString::number(waitS)));

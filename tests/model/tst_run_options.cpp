@@ -110,6 +110,7 @@ void TestRunOptions::tableDescribesEveryOption() {
                            "parallel.placement",
                            "precision",
                            "gpuSpeedSpreadPct",
+                           "gpuPowerLimitW",
                            "parallel.batchSeqs",
                            "parallel.sequenceParallel",
                            "parallel.fusedAttention",
@@ -184,6 +185,7 @@ void TestRunOptions::runFileRoundTrips_data() {
         set(s, "parallel.placement", "fragmented");
         set(s, "precision", "fp8");
         set(s, "gpuSpeedSpreadPct", "7.5");
+        set(s, "gpuPowerLimitW", "500");
         set(s, "parallel.sequenceParallel", "off");
         set(s, "parallel.fusedAttention", "off");
         set(s, "parallel.recompute", "selective");
