@@ -4,9 +4,9 @@
 #include "EngineTestSupport.h"
 #include "InputError.h"
 #include "KernelModel.h"
-#include "SitePower.h"
 #include "RunSummaryJson.h"
 #include "SimulationRun.h"
+#include "SitePower.h"
 #include "StepBreakdown.h"
 #include "TrainingEfficiency.h"
 
