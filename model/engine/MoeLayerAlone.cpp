@@ -15,7 +15,8 @@ MoeLayerAloneTime timeMoeLayerAlone(const Topology& t, const TopologyIndex& ix,
                                     const GpuSpec& g, const ParallelConfig& asked, double tokens) {
     const ParallelConfig c = withResolvedDefaults(m, asked);
     MoeLayerAloneTime out;
-    const MoeBlockTimes block = moeBlockTimes(m, g, c, tokens, KernelRate::Alone);
+    const MoeBlockTimes block =
+        moeBlockTimes(m, gpuUnderPowerLimit(g, c.gpuPowerLimitW), c, tokens, KernelRate::Alone);
     out.computeForwardS = block.forwardS;
     out.computeBackwardS = block.backwardS;
     if (group.size() > 1) {

@@ -38,15 +38,18 @@ constexpr double kActivationProjectionInputBytesPerTokenDim = 2.0;
 // experts".
 constexpr double kEpCommSms = 20;
 constexpr double kHybridEpCommSms = 16;
-inline double epCommSms(EpDispatcher d) {
-    return d == EpDispatcher::HybridEp ? kHybridEpCommSms : kEpCommSms;
-}
 // NCCL runs each channel as a block that keeps an SM from compute while the collective runs
 // ("NCCL's blocks never share an SM with compute"); a DGX with 8 NICs runs its collectives on
 // 16 SMs (NVIDIA/nccl issue 689). Taken for every NCCL collective beside compute: DP's
 // overlapped gathers and reductions, and TP's beside the backward's weight-gradient GEMMs (that
 // in-host collectives use as many is an [assumption]).
 constexpr double kNcclCollectiveSms = 16;
+// An overlapped expert all-to-all's SMs: DeepEP's, HybridEP's, or NCCL's own.
+inline double epCommSms(EpDispatcher d) {
+    return d == EpDispatcher::HybridEp ? kHybridEpCommSms
+           : d == EpDispatcher::DeepEp ? kEpCommSms
+                                       : kNcclCollectiveSms;
+}
 // Transformer Engine's userbuffer TP overlap (`parallel.overlap.tpComm`) in Megatron-Bridge's
 // shipped H100 settings (training/comm_overlap.py, userbuffers_{bf16,fp8}_h100_h8192_tp4_mbs1_
 // seqlen8192): forward, the reduce-scatters pipelined beside the projection's and fc2's GEMMs on
@@ -63,6 +66,13 @@ inline double smsHeldCostS(double computeS, double besideS, double heldSms, doub
     const double f = sms > 0 ? heldSms / sms : 0;
     if (!(f > 0 && f < 1) || !(computeS > 0) || !(besideS > 0)) return 0;
     return f * (besideS < computeS / (1 - f) ? besideS : computeS / (1 - f));
+}
+// What a phase of `computeS` beside a collective of `besideS` grows by: it ends when both have,
+// so the slowed compute costs only where it outlasts the collective.
+inline double smsHeldExtraS(double computeS, double besideS, double heldSms, double sms) {
+    const double slowedS = computeS + smsHeldCostS(computeS, besideS, heldSms, sms);
+    const double phaseS = computeS > besideS ? computeS : besideS;
+    return slowedS > phaseS ? slowedS - phaseS : 0;
 }
 // The host's time to issue one MoE layer's forward and backward (recomputation included) for
 // one micro-batch, from Megatron-Core run eagerly, and with Transformer Engine's scoped CUDA

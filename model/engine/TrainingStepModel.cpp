@@ -442,7 +442,7 @@ private:
     // Compute beside communication kernels loses the SMs they hold (TrainingEfficiency.h): per
     // layer pass, while TP's collectives run beside its GEMMs and the overlapped DP collectives
     // beside it (exposed ones run alone and cost nothing here). The cost runs as a compute phase
-    // at the pass's end.
+    // at the pass's end; TP's only where the slowed GEMMs outlast the collective beside them.
     void timeComputeBesideComm() {
         using namespace efficiency;
         const double sms = g_.sms;
@@ -454,14 +454,15 @@ private:
                 const double forwardSms = c_.precision == Precision::Bf16
                                               ? kUserbufferForwardSmsBf16
                                               : kUserbufferForwardSmsFp8;
-                forwardLoss += smsHeldCostS(layer_.gemmS, commS, forwardSms, sms);
+                forwardLoss += smsHeldExtraS(layer_.gemmS, commS, forwardSms, sms);
                 backwardLoss +=
-                    recomputeShare_ * smsHeldCostS(layer_.gemmS, commS, forwardSms, sms);
-                backwardLoss += smsHeldCostS(layer_.gemmS, commS, kUserbufferBackwardSms, sms);
+                    recomputeShare_ * smsHeldExtraS(layer_.gemmS, commS, forwardSms, sms);
+                backwardLoss += smsHeldExtraS(layer_.gemmS, commS, kUserbufferBackwardSms, sms);
             } else {
-                backwardLoss += smsHeldCostS(layer_.gemmS, commS, kNcclCollectiveSms, sms);
+                backwardLoss += smsHeldExtraS(layer_.gemmS, commS, kNcclCollectiveSms, sms);
             }
         }
+        // DP's collectives run on their own streams: the slowed compute costs in full.
         const auto [gatherS, reduceS] = dpBesidePerLayerPass(forwardS, backwardS);
         // Sharded weights gather again before each backward; replicated ones only ahead of the
         // forwards.
@@ -649,12 +650,22 @@ private:
     void addExpertAllToAll(ScheduleInput& in) {
         if (epAllToAllS_ <= 0) return;
         const double both = 2 * epAllToAllS_;
-        auto add = [&](std::vector<LayerPhase>& pass, double besideS) {
+        // `reserved`: the SMs stay the communication's for the whole compute beside it, as
+        // DeepSeek-V3 dedicates 20 to it in DualPipe's pairs (technical report 3.2.2), not only
+        // while an all-to-all runs.
+        double smsS = 0; // the last pass's compute lost to the SMs the all-to-all holds
+        auto add = [&](std::vector<LayerPhase>& pass, double besideS, bool reserved = false) {
             double exposed = both;
+            smsS = 0;
             if (besideS > 0) {
                 exposed = std::max(0.0, both - besideS);
-                pass.push_back({efficiency::smsHeldCostS(
-                    besideS, both, efficiency::epCommSms(e_.epDispatcher), g_.sms)});
+                const double held = efficiency::epCommSms(e_.epDispatcher);
+                // Reserved, the compute runs on the other SMs throughout: the pass lasts the
+                // longer of that and the all-to-all.
+                smsS = reserved ? std::max(0.0, besideS * g_.sms / (g_.sms - held) -
+                                                    std::max(besideS, both))
+                                : efficiency::smsHeldExtraS(besideS, both, held, g_.sms);
+                if (smsS > 0) pass.push_back({smsS});
             }
             if (exposed > 0) pass.push_back({exposed, 0, 0, false, true});
             return exposed;
@@ -662,10 +673,13 @@ private:
         const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
         const bool overlap = c_.overlap.epComm;
         e_.epForwardLayerS = add(in.forwardLayer, overlap ? forwardS : 0);
+        e_.commSmsForwardLayerS += smsS;
         e_.epBackwardLayerS = add(in.backwardLayer, overlap ? backwardS : 0);
+        e_.commSmsBackwardLayerS += smsS;
+        e_.commSmsLossS = layerMicros_ * (e_.commSmsForwardLayerS + e_.commSmsBackwardLayerS);
         if (!dualPipe()) return;
-        add(in.forwardLayerPaired, backwardS);
-        add(in.backwardLayerPaired, forwardS);
+        add(in.forwardLayerPaired, backwardS, true);
+        add(in.backwardLayerPaired, forwardS, true);
     }
 
     // Run eagerly, the host issues a MoE layer's kernels op by op, and the dispatcher waits for

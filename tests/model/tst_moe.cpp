@@ -466,6 +466,10 @@ void TestMoe::hybridEpMovesAsDeepEpAndHoldsFewerSms() {
     const double ratio = (hybridCompute - alone) / (deepCompute - alone);
     QVERIFY2(std::fabs(ratio - 16.0 / 20) < 0.01, qPrintable(QString::number(ratio)));
     QVERIFY(hybridBeside.stepS < deepBeside.stepS);
+    // The summary's figure of compute lost to communication's SMs carries it.
+    const double reportedS = deepBeside.commSmsLossS - deep.commSmsLossS;
+    QVERIFY2(std::fabs(reportedS - (deepCompute - alone)) < 0.02 * (deepCompute - alone),
+             qPrintable(QString::number(reportedS)));
 }
 
 // DualPipe runs a forward and a backward of the two directions as a pair, each one's
