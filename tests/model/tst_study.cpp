@@ -6,6 +6,7 @@
 #include "BomReport.h"
 #include "ParetoFront.h"
 #include "SimulationRun.h"
+#include "SitePower.h"
 #include "StudySpec.h"
 #include "StudyStore.h"
 #include "StudyVariantRun.h"
@@ -47,6 +48,7 @@ private slots:
     void variantFiguresAreTheSimulationsAndTheBom();
     void variantTheEngineRefusesThrows();
     void transportFieldsAreAxes();
+    void aPowerLimitSlowsTheStepAndLowersThePower();
     void figureRootsAreTheOutputsKeys();
     void storeResumesAndMerges();
     void storeRefusesAnotherStudy();
@@ -161,6 +163,29 @@ void TestStudy::variantFiguresAreTheSimulationsAndTheBom() {
     // 1:4 has fewer pod uplinks than 1:1, so costs less: the design axis reached the generator.
     QVERIFY(runStudyVariant(s, v[0]).figures.value("cost.perGpu").toDouble() >
             runStudyVariant(s, v[1]).figures.value("cost.perGpu").toDouble());
+}
+
+// The GPUs' power limit is a run option like any other: at 500 W the step is longer, and the
+// site's mean power has the job's GPUs drawing the limit for their busy share of the step (one
+// stage: its compute over the step), every other GPU idle.
+void TestStudy::aPowerLimitSlowsTheStepAndLowersThePower() {
+    const StudySpec s = parse(R"("axes": {"run.gpuPowerLimitW": [0, 500]},
+  "record": ["stepTimeS", "meanPowerW", "breakdown.computeS"])");
+    const std::vector<QJsonObject> v = studyVariants(s);
+    QCOMPARE(v.size(), size_t(2));
+    const auto doc = openTopology("small-256", {});
+    const SitePowerModel site = *sitePowerModel(doc->topology());
+    double stepS[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject f = runStudyVariant(s, v[size_t(i)]).figures;
+        stepS[i] = f.value("stepTimeS").toDouble();
+        const double busy = std::min(1.0, f.value("breakdown.computeS").toDouble() / stepS[i]);
+        const double expectedW = site.withGpuLimit(i == 0 ? 0 : 500).powerW(256 * busy);
+        qInfo("step %.3f s, busy %.3f, mean %.0f W", stepS[i], busy,
+              f.value("meanPowerW").toDouble());
+        QVERIFY(std::fabs(f.value("meanPowerW").toDouble() / expectedW - 1) < 1e-9);
+    }
+    QVERIFY(stepS[1] > stepS[0]);
 }
 
 // The transport's design fields are axes like any other: with the TP groups spread over
