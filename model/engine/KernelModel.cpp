@@ -19,9 +19,10 @@ const KernelConstants& kernelConstants(const GpuSpec& g) {
     // BabelStream Triad.
     // NVLink: nccl-tests ring bus bandwidth on 8 GPUs. Inner-dimension half point: fitted on
     // the calibration rows (Korthikanti et al. Table 4 layers for Ampere). FP8: the best-shape
-    // search on H100 (e4m3 1,402.6 TFLOP/s, 70.9 % of peak, against BF16's 80.3 %). In training:
-    // Ampere's Selene rows agree with the kernels (1); Hopper's Llama 3 rows run at 0.82 of
-    // them, a loss no measured mechanism yet explains (see the reference).
+    // search on H100 (e4m3 1,402.6 TFLOP/s, 70.9 % of peak, against BF16's 80.3 %). In training,
+    // beyond the SMs communication holds (TrainingEfficiency.h): Ampere's Selene rows agree with
+    // the kernels (1); Hopper's Llama 3 rows run at 0.805 of them, a loss no measured mechanism
+    // yet explains (see the reference; the engine reports it as computeLosses.unexplainedS).
     static const KernelConstants hopper{0.79, 0.71, 0.58, 0.82, 0.89, 160, 0.82, 0.805};
     static const KernelConstants ampere{0.83, 0.83, 0.61, 0.90, 0.83, 96, 0.78, 1.0};
     // [assumption] Blackwell as Hopper until calibration rows exist.

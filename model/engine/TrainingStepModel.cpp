@@ -1,9 +1,12 @@
 #include "TrainingStepModel.h"
 
+#include "CollectiveEdges.h"
 #include "CollectiveSize.h"
 #include "CollectiveTimer.h"
+#include "CommSmsLoss.h"
 #include "ExpertAllToAll.h"
 #include "FabricShare.h"
+#include "ForwardPhases.h"
 #include "HostWait.h"
 #include "KernelModel.h"
 #include "NcclConstants.h"
@@ -21,33 +24,6 @@
 #include <set>
 
 namespace cs {
-namespace {
-
-// A ring over a group's members: each sends to the next (none for a group of one).
-void addRingEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
-    if (group.size() < 2) return;
-    for (size_t k = 0; k < group.size(); ++k)
-        out.push_back({group[k], group[(k + 1) % group.size()]});
-}
-
-// NCCL's double binary tree over a group's members: two heap-ordered binary trees, the second
-// over the members in reverse order, so that each member is interior in at most one. Each tree
-// carries half the data, up (reduce) and down (broadcast) at once: both directions of every
-// tree edge.
-void addTreeEdges(const std::vector<int32_t>& group, std::vector<Edge>& out) {
-    const size_t n = group.size();
-    for (int tree = 0; tree < 2; ++tree)
-        for (size_t i = 1; i < n; ++i) {
-            const size_t parent = (i - 1) / 2;
-            const int32_t a = group[tree ? n - 1 - i : i];
-            const int32_t b = group[tree ? n - 1 - parent : parent];
-            out.push_back({a, b});
-            out.push_back({b, a});
-        }
-}
-
-} // namespace
-
 namespace {
 
 // The steps of estimateStep, in the order they run; each fills part of the estimate and what
@@ -69,7 +45,7 @@ public:
 
     StepEstimate run() {
         placeAndSize();
-        requireReachable();
+        router_.requireReachable(e_.gpuOfRank);
         timeComputeOnBusiestStage();
         formRankGroups();
         requireExpertTpOnNvlink();
@@ -102,24 +78,6 @@ private:
         e_.microBatches = c_.microBatches();
         M_ = e_.microBatches;
         V_ = c_.virtualStages;
-    }
-
-    // Every GPU of the job reaches the others over the fabric (failed parts taken out), or the
-    // run is refused naming the GPU and what it lacks: flows without a route would otherwise
-    // vanish from the step and make it faster.
-    void requireReachable() {
-        const std::vector<int32_t>& gpus = e_.gpuOfRank;
-        for (size_t i = 1; i < gpus.size(); ++i) {
-            const std::string why = router_.whyUnreachable(gpus[i], gpus[0]);
-            if (why.empty()) continue;
-            throw InputException({{},
-                                  0,
-                                  0,
-                                  "fabric",
-                                  "GPU " + t_.gpuName(gpus[i]) + " (rank " + std::to_string(i) +
-                                      ") cannot reach GPU " + t_.gpuName(gpus[0]) +
-                                      " (rank 0) over the backend fabric: " + why});
-        }
     }
 
     // Compute on the busiest stage, per micro-batch: the kernel model's layer times.
@@ -444,34 +402,21 @@ private:
     // beside it (exposed ones run alone and cost nothing here). The cost runs as a compute phase
     // at the pass's end; TP's only where the slowed GEMMs outlast the collective beside them.
     void timeComputeBesideComm() {
-        using namespace efficiency;
-        const double sms = g_.sms;
-        const double forwardS = layer_.forwardS, backwardS = layer_.backwardS + layer_.recomputeS;
-        double forwardLoss = 0, backwardLoss = 0;
-        if (c_.tp > 1) {
-            const double commS = 4 * tpPassS_;
-            if (c_.overlap.tpComm) {
-                const double forwardSms = c_.precision == Precision::Bf16
-                                              ? kUserbufferForwardSmsBf16
-                                              : kUserbufferForwardSmsFp8;
-                forwardLoss += smsHeldExtraS(layer_.gemmS, commS, forwardSms, sms);
-                backwardLoss +=
-                    recomputeShare_ * smsHeldExtraS(layer_.gemmS, commS, forwardSms, sms);
-                backwardLoss += smsHeldExtraS(layer_.gemmS, commS, kUserbufferBackwardSms, sms);
-            } else {
-                backwardLoss += smsHeldExtraS(layer_.gemmS, commS, kNcclCollectiveSms, sms);
-            }
-        }
-        // DP's collectives run on their own streams: the slowed compute costs in full.
-        const auto [gatherS, reduceS] = dpBesidePerLayerPass(forwardS, backwardS);
-        // Sharded weights gather again before each backward; replicated ones only ahead of the
-        // forwards.
-        const double backwardBesideS = c_.zeroStage >= 3 ? gatherS + reduceS : reduceS;
-        forwardLoss += smsHeldCostS(forwardS, gatherS, kNcclCollectiveSms, sms);
-        backwardLoss += smsHeldCostS(backwardS, backwardBesideS, kNcclCollectiveSms, sms);
-        forwardSmLossS_ = e_.commSmsForwardLayerS = forwardLoss;
-        backwardSmLossS_ = e_.commSmsBackwardLayerS = backwardLoss;
-        e_.commSmsLossS = layerMicros_ * (forwardLoss + backwardLoss);
+        LayerPassBeside x;
+        x.forwardS = layer_.forwardS;
+        x.backwardS = layer_.backwardS + layer_.recomputeS;
+        x.gemmS = layer_.gemmS;
+        x.tpCommS = c_.tp > 1 ? 4 * tpPassS_ : 0;
+        x.tpUserbuffers = c_.overlap.tpComm;
+        x.precision = c_.precision;
+        x.recomputeShare = recomputeShare_;
+        std::tie(x.dpGatherS, x.dpReduceS) = dpBesidePerLayerPass(x.forwardS, x.backwardS);
+        x.weightsSharded = c_.zeroStage >= 3;
+        const CommSmsLoss loss = commSmsLoss(x, g_.sms);
+        smsLoss_ = loss;
+        e_.commSmsForwardLayerS = loss.forwardS;
+        e_.commSmsBackwardLayerS = loss.backwardS;
+        e_.commSmsLossS = layerMicros_ * (loss.forwardS + loss.backwardS);
         e_.unexplainedComputeS = layerMicros_ * unexplainedPerLayerS_;
         e_.inTrainingFraction = kernelConstants(g_).inTrainingFraction;
     }
@@ -568,41 +513,16 @@ private:
                         (g_.hbmGBps * 1e9 * efficiency::kOptimizerHbmFraction);
     }
 
-    // A forward (or a fully recomputed one) of `computeS` as phases: with sequence parallelism
-    // an all-gather before and a reduce-scatter after attention and the MLP, else an
-    // all-reduce after each; with TP overlap all of them beside the GEMMs. `share`: of the
-    // layers, those that run it (recomputation's block method), their TP bytes and ring
-    // latencies averaged.
-    void addForwardPhases(double computeS, std::vector<LayerPhase>& out, double share = 1) const {
-        const double bytes = share * tpPassBytes_, gemmS = share * layer_.gemmS;
-        if (c_.tp <= 1) {
-            out.push_back({computeS});
-        } else if (c_.overlap.tpComm) {
-            out.push_back({std::min(computeS, gemmS), 4 * bytes, 4 * share});
-            out.push_back({computeS - std::min(computeS, gemmS)});
-        } else if (c_.sequenceParallel) {
-            for (int half = 0; half < 2; ++half) {
-                out.push_back({0, bytes, share});
-                out.push_back({computeS / 2});
-                out.push_back({0, bytes, share});
-            }
-        } else {
-            for (int half = 0; half < 2; ++half) {
-                out.push_back({computeS / 2});
-                out.push_back({0, 2 * bytes, 2 * share});
-            }
-        }
-    }
-
     // Every layer's forward and backward as phases of compute, TP collectives and CP time; and
     // the split of a layer pass that the estimate reports.
     void addLayerPhases(ScheduleInput& in) {
         const double cpPerLayer = layerMicros_ > 0 ? cpStepS_ / layerMicros_ : 0;
         if (c_.cp > 1) in.forwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
-        addForwardPhases(layer_.forwardS, in.forwardLayer);
+        addForwardPhases(c_, layer_.forwardS, layer_.gemmS, tpPassBytes_, in.forwardLayer);
         if (c_.cp > 1) in.backwardLayer.push_back({cpPerLayer / 2, 0, 0, true});
         if (recomputeShare_ > 0)
-            addForwardPhases(layer_.recomputeS, in.backwardLayer, recomputeShare_);
+            addForwardPhases(c_, layer_.recomputeS, layer_.gemmS, tpPassBytes_, in.backwardLayer,
+                             recomputeShare_);
         else if (layer_.recomputeS > 0)
             in.backwardLayer.push_back({layer_.recomputeS});
         // Backward: its TP collectives beside the weight-gradient GEMMs, then the rest of its
@@ -619,8 +539,8 @@ private:
         } else {
             in.backwardLayer.push_back({layer_.backwardS - weightS});
         }
-        if (forwardSmLossS_ > 0) in.forwardLayer.push_back({forwardSmLossS_});
-        if (backwardSmLossS_ > 0) in.backwardLayer.push_back({backwardSmLossS_});
+        if (smsLoss_.forwardS > 0) in.forwardLayer.push_back({smsLoss_.forwardS});
+        if (smsLoss_.backwardS > 0) in.backwardLayer.push_back({smsLoss_.backwardS});
         in.splitWeightGradients = split && !dualPipe();
         if (split) in.weightLayer.push_back({weightS});
         if (dualPipe()) { // a pair's backward is a whole one
@@ -650,21 +570,14 @@ private:
     void addExpertAllToAll(ScheduleInput& in) {
         if (epAllToAllS_ <= 0) return;
         const double both = 2 * epAllToAllS_;
-        // `reserved`: the SMs stay the communication's for the whole compute beside it, as
-        // DeepSeek-V3 dedicates 20 to it in DualPipe's pairs (technical report 3.2.2), not only
-        // while an all-to-all runs.
         double smsS = 0; // the last pass's compute lost to the SMs the all-to-all holds
         auto add = [&](std::vector<LayerPhase>& pass, double besideS, bool reserved = false) {
             double exposed = both;
             smsS = 0;
             if (besideS > 0) {
                 exposed = std::max(0.0, both - besideS);
-                const double held = efficiency::epCommSms(e_.epDispatcher);
-                // Reserved, the compute runs on the other SMs throughout: the pass lasts the
-                // longer of that and the all-to-all.
-                smsS = reserved ? std::max(0.0, besideS * g_.sms / (g_.sms - held) -
-                                                    std::max(besideS, both))
-                                : efficiency::smsHeldExtraS(besideS, both, held, g_.sms);
+                smsS = expertAllToAllSmsS(besideS, both, efficiency::epCommSms(e_.epDispatcher),
+                                          g_.sms, reserved);
                 if (smsS > 0) pass.push_back({smsS});
             }
             if (exposed > 0) pass.push_back({exposed, 0, 0, false, true});
@@ -823,7 +736,8 @@ private:
     double tpForwardS_ = 0, tpBackwardS_ = 0;
     // Per layer pass: what the SMs communication holds cost compute, and what the family's
     // in-training fraction adds to the kernels' own times.
-    double forwardSmLossS_ = 0, backwardSmLossS_ = 0, unexplainedPerLayerS_ = 0;
+    CommSmsLoss smsLoss_;
+    double unexplainedPerLayerS_ = 0;
     double recomputeShare_ = 0; // of the layers, those full recomputation reruns
     // DP: per edge of a ring over `members_` ranks.
     double paramsPerRank_ = 0, members_ = 0, ringSteps_ = 0;

@@ -1,5 +1,7 @@
 #include "FabricRouter.h"
 
+#include "InputError.h"
+
 #include <algorithm>
 #include <queue>
 
@@ -356,6 +358,20 @@ std::vector<double> FabricRouter::capacities(double goodputFraction) const {
         for (size_t r = 0; r < c.size(); ++r)
             c[r] *= capacityLeft_[r];
     return c;
+}
+
+void FabricRouter::requireReachable(const std::vector<int32_t>& gpus) {
+    for (size_t i = 1; i < gpus.size(); ++i) {
+        const std::string why = whyUnreachable(gpus[i], gpus[0]);
+        if (why.empty()) continue;
+        throw InputException({{},
+                              0,
+                              0,
+                              "fabric",
+                              "GPU " + t_.gpuName(gpus[i]) + " (rank " + std::to_string(i) +
+                                  ") cannot reach GPU " + t_.gpuName(gpus[0]) +
+                                  " (rank 0) over the backend fabric: " + why});
+    }
 }
 
 } // namespace cs

@@ -35,6 +35,10 @@ public:
     // Why GPU src cannot reach GPU dst ("its NIC x has no working link to a switch (link y
     // failed)"), naming the part that is missing; empty when it can.
     std::string whyUnreachable(int32_t srcGpu, int32_t dstGpu);
+    // Every GPU of a job (by rank) reaches rank 0's over the fabric (failed parts taken out), or
+    // InputException (field "fabric") names the GPU, its rank and what it lacks: flows without
+    // a route would otherwise vanish from a step and make it faster.
+    void requireReachable(const std::vector<int32_t>& gpuOfRank);
     // One-way latency of the path in nanoseconds (sum of its links).
     double latencyNs(const std::vector<int32_t>& path) const;
     size_t resourceCount() const { return 2 * t_.links.size(); }
